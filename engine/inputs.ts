@@ -1,0 +1,106 @@
+/**
+ * The screening engine's input contract: everything the engine needs to screen one company
+ * on one date. The warehouse builds these from the lake; tests build them by hand.
+ * Amounts are in units of the listing's currency; dates are `YYYY-MM-DD`; shares in 0..1.
+ */
+
+/** Business-activity codes for revenue exposures (documented in docs/data/activities.md). */
+export const ACTIVITY_CODES = [
+  'alcohol',
+  'tobacco',
+  'vaping',
+  'pork',
+  'gambling',
+  'adult_entertainment',
+  'conventional_finance',
+  'conventional_insurance',
+  'weapons',
+  'weapons_controversial',
+  'abortion',
+  'contraceptives',
+  'embryonic_stem_cell',
+  'human_cloning',
+  'cannabis',
+  'recreational_drugs',
+  'coffee',
+  'tea',
+  'media_entertainment',
+  'hotels_leisure',
+  'non_kosher_food',
+] as const;
+
+export type ActivityCode = (typeof ACTIVITY_CODES)[number];
+
+export type ListingKind = 'stock' | 'fund';
+
+export interface ListingMeta {
+  market: string;
+  ticker: string;
+  name: string;
+  exchangeMic: string;
+  currency: string;
+  /** SIC code as a 4-digit string, or null when unknown. */
+  sic: string | null;
+  kind: ListingKind;
+  /** The company operates under a heter iska (Jewish-law permit for interest); null = unknown. */
+  heterIska: boolean | null;
+  /** The company's business operates on Shabbat; null = unknown. */
+  operatesOnShabbat: boolean | null;
+}
+
+/** Figures from the latest filing on or before the screening date. Null = not reported. */
+export interface Fundamentals {
+  periodEnd: string;
+  filedOn: string;
+  /** Identifier of the filing the figures came from (e.g. an EDGAR accession number). */
+  sourceRef: string;
+  currency: string;
+  totalAssets: number | null;
+  totalDebt: number | null;
+  cashAndEquivalents: number | null;
+  interestBearingInvestments: number | null;
+  accountsReceivable: number | null;
+  /** Trailing twelve months' total revenue (total income). */
+  totalRevenue: number | null;
+  /** Trailing twelve months' interest income. */
+  interestIncome: number | null;
+  sharesOutstanding: number | null;
+  /** Trailing twelve months' dividends per share; null when unknown, 0 when none paid. */
+  dividendsPerShare: number | null;
+}
+
+/** Market capitalisation figures: close × shares outstanding. */
+export interface MarketCaps {
+  /** Spot market cap on `spotPriceDate`. */
+  spot: number | null;
+  spotPriceDate: string | null;
+  /** Average of month-end market caps over the trailing 24 months. */
+  avg24m: number | null;
+  /** Average of month-end market caps over the trailing 36 months. */
+  avg36m: number | null;
+  /** Month-end observations behind each average (fewer than 24/36 = short history). */
+  months24: number;
+  months36: number;
+}
+
+export interface ActivityExposure {
+  activity: ActivityCode;
+  /** Share of total revenue from this activity, 0..1. */
+  revenueShare: number;
+  asOf: string;
+  sourceRef: string;
+}
+
+export interface ScreeningInput {
+  /** The date the verdict is for (`YYYY-MM-DD`): rules in force on this date apply. */
+  screeningDate: string;
+  listing: ListingMeta;
+  fundamentals: Fundamentals | null;
+  marketCap: MarketCaps;
+  /** Latest known exposure per activity on or before the screening date. Absent = none reported. */
+  exposures: ActivityExposure[];
+  /** True when the inputs come from the synthetic sample universe. */
+  synthetic: boolean;
+  /** Where the inputs came from (source adapter name and reference), carried into provenance. */
+  dataSource: string;
+}
