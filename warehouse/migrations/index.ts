@@ -1,0 +1,2 @@
+export type { Migration, MigrationContext } from './migration.ts';
+export { MIGRATIONS } from './registry.ts';

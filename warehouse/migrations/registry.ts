@@ -1,0 +1,5 @@
+import { catalogMeta } from './001-catalog-meta.ts';
+import type { Migration } from './migration.ts';
+
+/** Every catalog migration, in version order. Append only: never edit a released migration. */
+export const MIGRATIONS: readonly Migration[] = [catalogMeta];
