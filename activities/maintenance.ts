@@ -1,0 +1,24 @@
+import { heartbeat } from '@temporalio/activity';
+import { migrateCatalog, type CatalogStatus } from '../warehouse/catalog.ts';
+import { lakeRoot } from '../warehouse/lake-paths.ts';
+import { sweepTempFiles } from '../warehouse/publish.ts';
+
+export interface MaintenanceDeps {
+  dataDir: string;
+}
+
+/** Housekeeping of the lake and the catalog; safe to run at any time and to retry. */
+export function createMaintenanceActivities(deps: MaintenanceDeps) {
+  return {
+    /** Removes temp files of writers that died between write and rename; returns how many. */
+    async sweepLakeTempFiles(): Promise<number> {
+      heartbeat('sweeping');
+      return sweepTempFiles(lakeRoot(deps.dataDir));
+    },
+    /** Creates or migrates `warehouse.duckdb`; a no-op when it is current. */
+    async ensureCatalog(): Promise<CatalogStatus> {
+      heartbeat('migrating');
+      return migrateCatalog(deps.dataDir);
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/** The structured `detail` some 403/429 responses carry (limits and where to upgrade). */
+export interface StructuredDetail {
+  message: string;
+  upgrade_url?: string;
+  limits?: unknown;
+  [key: string]: unknown;
+}
+
+export type ErrorDetail = string | StructuredDetail;
+
+/** An expected failure with the status and `detail` a client should see. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: ErrorDetail,
+  ) {
+    super(typeof detail === 'string' ? detail : detail.message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (detail: ErrorDetail, code = 'bad_request') => new AppError(400, code, detail);
+export const unauthorized = (detail: ErrorDetail, code = 'unauthorized') => new AppError(401, code, detail);
+export const forbidden = (detail: ErrorDetail, code = 'forbidden') => new AppError(403, code, detail);
+export const notFound = (detail: ErrorDetail, code = 'not_found') => new AppError(404, code, detail);
+export const conflict = (detail: ErrorDetail, code = 'conflict') => new AppError(409, code, detail);
+export const unprocessable = (detail: ErrorDetail, code = 'unprocessable') => new AppError(422, code, detail);
+export const tooManyRequests = (detail: ErrorDetail, code = 'quota_exhausted') => new AppError(429, code, detail);
+export const serviceUnavailable = (detail: ErrorDetail, code = 'unavailable') => new AppError(503, code, detail);

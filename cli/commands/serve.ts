@@ -1,0 +1,73 @@
+import type { Command } from 'commander';
+import { getConfig } from '../../platform/config.ts';
+import { Lifecycle } from '../../platform/lifecycle.ts';
+import { createLogger } from '../../platform/logger.ts';
+import { prepareWarehouse, runApiRole, runDevServerRole, runWorkerRole, type RoleContext } from '../../platform/roles.ts';
+
+function context(): RoleContext {
+  const config = getConfig();
+  const logger = createLogger(config.LOG_LEVEL);
+  return { config, logger, lifecycle: new Lifecycle(logger) };
+}
+
+/** Runs `body`, then waits for SIGINT/SIGTERM; a failure at start stops what did start. */
+async function serve(body: (ctx: RoleContext) => Promise<void>): Promise<void> {
+  const ctx = context();
+  const stopped = ctx.lifecycle.untilSignal();
+  try {
+    await body(ctx);
+  } catch (error) {
+    ctx.logger.error({ err: error }, 'start-up failed');
+    await ctx.lifecycle.shutdown('start-up failed');
+    process.exitCode = 1;
+    return;
+  }
+  await stopped;
+}
+
+/** `start`, `dev-server`, `worker`, `api`: the product's long-running roles. */
+export function registerServeCommands(program: Command): void {
+  program
+    .command('start')
+    .description('run everything: a Temporal dev server (unless TEMPORAL_ADDRESS is set), the worker and the API')
+    .action(() =>
+      serve(async (ctx) => {
+        const dev = ctx.config.embeddedTemporal ? await runDevServerRole(ctx) : undefined;
+        await prepareWarehouse(ctx);
+        await runWorkerRole(ctx);
+        const api = await runApiRole(ctx);
+        const lines = [
+          '',
+          'faithscreen is running',
+          `  API          ${api.url}  (health: ${api.url}/healthz)`,
+          `  Temporal UI  ${dev ? dev.uiUrl : '(your cluster\'s UI)'}  (frontend ${ctx.config.temporalAddress})`,
+          `  Warehouse    ${ctx.config.dataDir}/warehouse.duckdb  (open read-only with DuckDB)`,
+          '  Stop with Ctrl-C.',
+          '',
+        ];
+        process.stdout.write(`${lines.join('\n')}\n`);
+      }),
+    );
+  program
+    .command('dev-server')
+    .description('run only the embedded Temporal dev server (SQLite under DATA_DIR)')
+    .action(() => serve(async (ctx) => void (await runDevServerRole(ctx))));
+  program
+    .command('worker')
+    .description('run only a Temporal worker for the faithscreen task queue')
+    .action(() =>
+      serve(async (ctx) => {
+        await prepareWarehouse(ctx);
+        await runWorkerRole(ctx);
+      }),
+    );
+  program
+    .command('api')
+    .description('run only the Koa API')
+    .action(() =>
+      serve(async (ctx) => {
+        await prepareWarehouse(ctx);
+        await runApiRole(ctx);
+      }),
+    );
+}

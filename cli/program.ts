@@ -1,0 +1,16 @@
+import { Command } from 'commander';
+import { registerMigrateCommand } from './commands/migrate.ts';
+import { registerProvisionCommand } from './commands/provision.ts';
+import { registerServeCommands } from './commands/serve.ts';
+
+/** The `faithscreen` command line: every command registered on one commander program. */
+export function buildProgram(): Command {
+  const program = new Command('faithscreen')
+    .description('faith-based compliance screening: pipelines, warehouse and API')
+    .showHelpAfterError()
+    .configureOutput({ outputError: (text, write) => write(text) });
+  registerServeCommands(program);
+  registerProvisionCommand(program);
+  registerMigrateCommand(program);
+  return program;
+}

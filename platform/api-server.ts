@@ -1,0 +1,61 @@
+import { access, constants } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { Connection } from '@temporalio/client';
+import type { Logger } from 'pino';
+import { createApp } from '../api/app.ts';
+import { catalogPath, lakeRoot } from '../warehouse/lake-paths.ts';
+import type { Config } from './config.ts';
+import type { Metrics } from './metrics.ts';
+import { checkTemporal } from './temporal-client.ts';
+
+export interface ApiServerDeps {
+  config: Config;
+  logger: Logger;
+  metrics: Metrics;
+  temporal: Connection;
+}
+
+export interface RunningApi {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Readiness of the warehouse: the catalog and the lake are there and readable. */
+export async function checkWarehouse(dataDir: string): Promise<void> {
+  try {
+    await access(catalogPath(dataDir), constants.R_OK);
+    await access(lakeRoot(dataDir), constants.R_OK);
+  } catch (error) {
+    throw new Error(`warehouse not readable: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/** Starts the Koa API on HOST:PORT and returns its URL and a graceful close. */
+export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
+  const app = createApp({
+    logger: deps.logger,
+    metrics: deps.metrics,
+    readiness: {
+      temporal: () => checkTemporal(deps.temporal),
+      warehouse: () => checkWarehouse(deps.config.dataDir),
+    },
+  });
+  const server = app.listen(deps.config.PORT, deps.config.HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = deps.config.HOST === '0.0.0.0' ? '127.0.0.1' : deps.config.HOST;
+  return {
+    url: `http://${host}:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeIdleConnections();
+      }),
+  };
+}

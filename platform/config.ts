@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65_535).default(fallback);
+const positiveDays = (fallback: number) => z.coerce.number().int().min(0).max(3650).default(fallback);
+const hostPort = z
+  .string()
+  .regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'expected host:port, e.g. temporal.internal:7233');
+
+/**
+ * Every environment variable faithscreen reads, with its default. This schema is the single
+ * source of truth: the README table, docker-compose.yml and the config test all follow it.
+ */
+export const configSchema = z.object({
+  DATA_DIR: z.string().min(1).default('./data'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port(8080),
+  PUBLIC_BASE_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  TEMPORAL_ADDRESS: hostPort.optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('faithscreen'),
+  TEMPORAL_DEV_PORT: port(7233),
+  TEMPORAL_UI_PORT: port(8233),
+  TEMPORAL_CLI_PATH: z.string().min(1).optional(),
+  CACHE_FRESH_DAYS: positiveDays(1),
+  CACHE_STALE_WHILE_REVALIDATE_DAYS: positiveDays(7),
+  NIGHTLY_SCREEN_HOUR: z.coerce.number().int().min(0).max(23).default(2),
+  NIGHTLY_SCREEN_TIMEZONE: z
+    .string()
+    .default('UTC')
+    .refine((zone) => isTimeZone(zone), 'expected an IANA time zone such as UTC or Europe/London'),
+  SAMPLE_SCALE: z.coerce.number().gt(0).max(1).default(1),
+  BOOTSTRAP_BACKFILL_YEARS: z.coerce.number().int().min(0).max(20).default(3),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+
+export interface Config extends RawConfig {
+  /** DATA_DIR made absolute. */
+  dataDir: string;
+  /** True when faithscreen starts and owns a Temporal dev server (TEMPORAL_ADDRESS unset). */
+  embeddedTemporal: boolean;
+  /** The Temporal frontend address in use. */
+  temporalAddress: string;
+  /** Base URL used in links the API hands out (attestation URLs). */
+  baseUrl: string;
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Raised when the environment is invalid; the message lists every problem at once. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const name = issue.path.join('.') || '(environment)';
+  if (issue.code === 'invalid_value') return `${name}: ${issue.message}`;
+  return `${name}: ${issue.message}`;
+}
+
+/** Validates the environment once; throws ConfigError naming every bad variable and what is accepted. */
+export function parseConfig(env: NodeJS.ProcessEnv): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = configSchema.safeParse(present);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map(describeIssue));
+  const raw = parsed.data;
+  const embeddedTemporal = raw.TEMPORAL_ADDRESS === undefined;
+  const publicHost = raw.HOST === '0.0.0.0' || raw.HOST === '::' ? '127.0.0.1' : raw.HOST;
+  return {
+    ...raw,
+    dataDir: path.resolve(raw.DATA_DIR),
+    embeddedTemporal,
+    temporalAddress: raw.TEMPORAL_ADDRESS ?? `127.0.0.1:${raw.TEMPORAL_DEV_PORT}`,
+    baseUrl: (raw.PUBLIC_BASE_URL ?? `http://${publicHost}:${raw.PORT}`).replace(/\/$/, ''),
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process's configuration, validated on first use. */
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Forgets the cached configuration (tests change the environment between cases). */
+export function resetConfig(): void {
+  cached = undefined;
+}

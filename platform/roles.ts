@@ -1,0 +1,66 @@
+import type { Logger } from 'pino';
+import { migrateCatalog } from '../warehouse/catalog.ts';
+import { lakeRoot } from '../warehouse/lake-paths.ts';
+import { sweepTempFiles } from '../warehouse/publish.ts';
+import type { Config } from './config.ts';
+import { startDevServer, type DevServer } from './dev-server.ts';
+import type { Lifecycle } from './lifecycle.ts';
+import { createMetrics } from './metrics.ts';
+import { startApiServer, type RunningApi } from './api-server.ts';
+import { createLazyClient } from './temporal-client.ts';
+import { provisionTemporalCli } from './temporal-cli.ts';
+import { installTemporalRuntime } from './temporal-runtime.ts';
+import { startWorker } from './worker.ts';
+
+export interface RoleContext {
+  config: Config;
+  logger: Logger;
+  lifecycle: Lifecycle;
+}
+
+/** Starts the embedded Temporal dev server (SQLite under DATA_DIR) and registers its stop. */
+export async function runDevServerRole({ config, logger, lifecycle }: RoleContext): Promise<DevServer> {
+  const cli = await provisionTemporalCli(process.env, (line) => logger.info(line));
+  logger.info({ origin: cli.origin, path: cli.path }, cli.message);
+  const server = await startDevServer({
+    cliPath: cli.path,
+    dataDir: config.dataDir,
+    port: config.TEMPORAL_DEV_PORT,
+    uiPort: config.TEMPORAL_UI_PORT,
+    namespace: config.TEMPORAL_NAMESPACE,
+  });
+  lifecycle.add('temporal-dev-server', server.stop);
+  logger.info({ address: server.address, ui: server.uiUrl, db: server.dbFile }, 'Temporal dev server ready');
+  return server;
+}
+
+/** Brings the warehouse catalog up to date and clears temp files of writers that died. */
+export async function prepareWarehouse({ config, logger }: RoleContext): Promise<void> {
+  const swept = await sweepTempFiles(lakeRoot(config.dataDir));
+  const catalog = await migrateCatalog(config.dataDir);
+  logger.info({ catalog: catalog.path, version: catalog.toVersion, applied: catalog.applied, temp_files_swept: swept }, 'warehouse ready');
+}
+
+/** Starts a worker polling the task queue; it drains on shutdown. */
+export async function runWorkerRole({ config, logger, lifecycle }: RoleContext): Promise<void> {
+  installTemporalRuntime(logger);
+  const running = await startWorker({
+    address: config.temporalAddress,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    dataDir: config.dataDir,
+    logger,
+  });
+  lifecycle.add('worker', running.stop);
+  logger.info({ task_queue: config.TEMPORAL_TASK_QUEUE, address: config.temporalAddress }, 'worker polling');
+}
+
+/** Starts the Koa API; it stops taking connections first on shutdown. */
+export async function runApiRole({ config, logger, lifecycle }: RoleContext): Promise<RunningApi> {
+  const { connection } = createLazyClient({ address: config.temporalAddress, namespace: config.TEMPORAL_NAMESPACE });
+  const api = await startApiServer({ config, logger, metrics: createMetrics(), temporal: connection });
+  lifecycle.add('temporal-client', () => connection.close());
+  lifecycle.add('api', api.close);
+  logger.info({ url: api.url }, 'API listening');
+  return api;
+}

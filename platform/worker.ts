@@ -1,0 +1,50 @@
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { Logger } from 'pino';
+import { createActivities } from '../activities/index.ts';
+
+/** Path of the workflows module the worker bundles into Temporal's deterministic sandbox. */
+export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+
+export interface WorkerOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  dataDir: string;
+  logger?: Logger;
+  /** A prebuilt bundle (tests reuse one); otherwise the workflows are bundled at start. */
+  workflowBundle?: WorkflowBundleWithSourceMap;
+}
+
+/** Bundles the workflow code once; reuse the result across workers in one process. */
+export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined } });
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  /** Resolves when the worker has drained and stopped. */
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Connects to Temporal and starts polling the task queue with every workflow and activity. */
+export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const connection = await NativeConnection.connect({ address: options.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
+    activities: createActivities({ dataDir: options.dataDir }),
+  });
+  const done = worker.run().finally(() => connection.close());
+  return {
+    worker,
+    done,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}

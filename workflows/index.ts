@@ -1,0 +1,1 @@
+export { lakeMaintenance, type LakeMaintenanceResult } from './lake-maintenance.ts';
