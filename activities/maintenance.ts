@@ -1,7 +1,14 @@
-import { heartbeat } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import { migrateCatalog, type CatalogStatus } from '../warehouse/catalog.ts';
 import { lakeRoot } from '../warehouse/lake-paths.ts';
 import { sweepTempFiles } from '../warehouse/publish.ts';
+
+/** Heartbeats and stops early when the workflow cancelled this activity. */
+function beat(details: string): void {
+  const context = Context.current();
+  context.heartbeat(details);
+  context.cancellationSignal.throwIfAborted();
+}
 
 export interface MaintenanceDeps {
   dataDir: string;
@@ -12,12 +19,12 @@ export function createMaintenanceActivities(deps: MaintenanceDeps) {
   return {
     /** Removes temp files of writers that died between write and rename; returns how many. */
     async sweepLakeTempFiles(): Promise<number> {
-      heartbeat('sweeping');
+      beat('sweeping');
       return sweepTempFiles(lakeRoot(deps.dataDir));
     },
     /** Creates or migrates `warehouse.duckdb`; a no-op when it is current. */
     async ensureCatalog(): Promise<CatalogStatus> {
-      heartbeat('migrating');
+      beat('migrating');
       return migrateCatalog(deps.dataDir);
     },
   };

@@ -1,0 +1,47 @@
+import { writeFile, readdir, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMaintenanceActivities } from '../../activities/maintenance.ts';
+import { TEMP_PREFIX } from '../../warehouse/publish.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
+
+describe('maintenance activities', () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  beforeEach(async () => {
+    temp = await makeTempDir();
+  });
+  afterEach(() => temp.cleanup());
+
+  it('when sweeping, then it heartbeats and removes only dead writers\' temp files', async () => {
+    const dir = path.join(temp.dir, 'lake', 'snapshots', 'market=us');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, `${TEMP_PREFIX}a.parquet.999999999.aaaaaa`), 'orphan');
+    await writeFile(path.join(dir, 'a.parquet'), 'published');
+    const env = new MockActivityEnvironment();
+    const heartbeats: unknown[] = [];
+    env.on('heartbeat', (details: unknown) => heartbeats.push(details));
+
+    const removed = await env.run(createMaintenanceActivities({ dataDir: temp.dir }).sweepLakeTempFiles);
+
+    expect(removed).toBe(1);
+    expect(heartbeats).toEqual(['sweeping']);
+    expect(await readdir(dir)).toEqual(['a.parquet']);
+  });
+
+  it('when ensuring the catalog twice, then the second run is a no-op', async () => {
+    const activities = createMaintenanceActivities({ dataDir: temp.dir });
+    const env = new MockActivityEnvironment();
+    const first = await env.run(activities.ensureCatalog);
+    const second = await env.run(activities.ensureCatalog);
+    expect(first.applied.length).toBeGreaterThan(0);
+    expect(second.applied).toEqual([]);
+  });
+
+  it('when the activity is cancelled before it runs, then the cancellation surfaces to the caller', async () => {
+    const env = new MockActivityEnvironment();
+    const activities = createMaintenanceActivities({ dataDir: temp.dir });
+    env.cancel('test cancelled');
+    await expect(env.run(activities.sweepLakeTempFiles)).rejects.toThrow(/cancel/i);
+  });
+});

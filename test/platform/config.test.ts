@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { ConfigError, parseConfig } from '../../platform/config.ts';
+
+describe('parseConfig', () => {
+  it('when nothing is set, then the embedded defaults apply', () => {
+    const config = parseConfig({});
+    expect(config.PORT).toBe(8080);
+    expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(config.embeddedTemporal).toBe(true);
+    expect(config.temporalAddress).toBe('127.0.0.1:7233');
+    expect(config.TEMPORAL_UI_PORT).toBe(8233);
+    expect(config.baseUrl).toBe('http://127.0.0.1:8080');
+  });
+
+  it('when TEMPORAL_ADDRESS is set, then that cluster is used instead of a dev server', () => {
+    const config = parseConfig({ TEMPORAL_ADDRESS: 'temporal.internal:7233', TEMPORAL_NAMESPACE: 'prod' });
+    expect(config.embeddedTemporal).toBe(false);
+    expect(config.temporalAddress).toBe('temporal.internal:7233');
+    expect(config.TEMPORAL_NAMESPACE).toBe('prod');
+  });
+
+  it('when several values are bad, then one error lists every problem with what is accepted', () => {
+    const attempt = () =>
+      parseConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', TEMPORAL_ADDRESS: 'no-port', NIGHTLY_SCREEN_TIMEZONE: 'Mars/Base' });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      const problems = (error as ConfigError).problems.join('\n');
+      expect((error as ConfigError).problems).toHaveLength(4);
+      expect(problems).toMatch(/^PORT:/m);
+      expect(problems).toMatch(/LOG_LEVEL:.*"info"/);
+      expect(problems).toMatch(/TEMPORAL_ADDRESS: expected host:port/);
+      expect(problems).toMatch(/NIGHTLY_SCREEN_TIMEZONE: expected an IANA time zone/);
+    }
+  });
+
+  it('when a port is out of range, then it is refused', () => {
+    expect(() => parseConfig({ PORT: '70000' })).toThrow(/PORT/);
+  });
+
+  it('when values are empty strings, then they count as unset', () => {
+    expect(parseConfig({ TEMPORAL_ADDRESS: '' }).embeddedTemporal).toBe(true);
+  });
+});
