@@ -20,6 +20,7 @@ export default tseslint.config(
       'vitest/no-focused-tests': 'error',
       'vitest/no-disabled-tests': 'error',
       'vitest/expect-expect': 'error',
+      'vitest/valid-expect': ['error', { maxArgs: 2 }],
     },
   },
 );

@@ -4,7 +4,7 @@
  * Re-record only when a workflow changes on purpose (and keep the old history if old runs must still replay).
  */
 import { writeFile } from 'node:fs/promises';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
 import { bundleWorkflows } from '../platform/worker.ts';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMaintenanceActivities } from '../../activities/maintenance.ts';
+import type { CatalogStatus } from '../../warehouse/catalog.ts';
 import { TEMP_PREFIX } from '../../warehouse/publish.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
@@ -32,8 +33,8 @@ describe('maintenance activities', () => {
   it('when ensuring the catalog twice, then the second run is a no-op', async () => {
     const activities = createMaintenanceActivities({ dataDir: temp.dir });
     const env = new MockActivityEnvironment();
-    const first = await env.run(activities.ensureCatalog);
-    const second = await env.run(activities.ensureCatalog);
+    const first: CatalogStatus = await env.run(activities.ensureCatalog);
+    const second: CatalogStatus = await env.run(activities.ensureCatalog);
     expect(first.applied.length).toBeGreaterThan(0);
     expect(second.applied).toEqual([]);
   });
@@ -41,7 +42,7 @@ describe('maintenance activities', () => {
   it('when the activity is cancelled before it runs, then the cancellation surfaces to the caller', async () => {
     const env = new MockActivityEnvironment();
     const activities = createMaintenanceActivities({ dataDir: temp.dir });
-    env.cancel('test cancelled');
+    env.cancel();
     await expect(env.run(activities.sweepLakeTempFiles)).rejects.toThrow(/cancel/i);
   });
 });

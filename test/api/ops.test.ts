@@ -56,7 +56,7 @@ describe('ops routes over real HTTP', () => {
     });
     const response = await fetch(`${url}/readyz`);
     expect(response.status).toBe(503);
-    const body = await response.json();
+    const body = (await response.json()) as { checks: unknown; detail: string };
     expect(body.checks).toEqual({ temporal: '14 UNAVAILABLE: connection refused', warehouse: 'ok' });
     expect(body.detail).toMatch(/unavailable/);
   });
@@ -73,7 +73,7 @@ describe('ops routes over real HTTP', () => {
     const response = await fetch(`${url}/api/nothing-here`);
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
-    expect((await response.json()).detail).toMatch(/no route for GET \/api\/nothing-here/);
+    expect(((await response.json()) as { detail: string }).detail).toMatch(/no route for GET \/api\/nothing-here/);
   });
 
   it('when a client sends a sane X-Request-Id, then it is echoed and logged; an unsafe one is replaced', async () => {

@@ -1,0 +1,21 @@
+# The faithscreen worker and API image (one image, the role is the command: worker | api).
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev && npm cache clean --force
+COPY bin ./bin
+COPY cli ./cli
+COPY platform ./platform
+COPY api ./api
+COPY activities ./activities
+COPY workflows ./workflows
+COPY warehouse ./warehouse
+COPY engine ./engine
+COPY sources ./sources
+COPY tsconfig.json ./
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+ENTRYPOINT ["node", "bin/faithscreen.js"]
+CMD ["api"]

@@ -1,0 +1,11 @@
+/** `npm run bench`: every benchmark in one run, figures printed with the machine they ran on. */
+import { describeMachine } from './machine.ts';
+import { runPublishBench } from './publish.bench.ts';
+
+console.log(describeMachine());
+console.log('');
+
+const publish = await runPublishBench();
+console.log(
+  `[platform] atomic publish: ${publish.files} Parquet files × ${publish.rowsPerFile} rows in ${publish.seconds.toFixed(2)} s = ${publish.filesPerSecond.toFixed(0)} publishes/s`,
+);

@@ -1,0 +1,71 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/http.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
+
+const run = promisify(execFile);
+const BIN = new URL('../../bin/faithscreen.js', import.meta.url).pathname;
+
+async function waitForHttp(url: string, timeoutMs: number): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await fetch(url);
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(250);
+    }
+  }
+}
+
+async function processesMentioning(text: string): Promise<string[]> {
+  const { stdout } = await run('ps', ['-eo', 'pid,args']);
+  return stdout.split('\n').filter((line) => line.includes(text) && !line.includes('ps -eo'));
+}
+
+describe('faithscreen start (the embedded default)', () => {
+  let child: ChildProcess | undefined;
+  let temp: Awaited<ReturnType<typeof makeTempDir>> | undefined;
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await temp?.cleanup();
+  });
+
+  it('when started, then the dev server, worker and API come up; on SIGTERM everything stops and nothing is orphaned', async () => {
+    temp = await makeTempDir('faithscreen-start-');
+    const [port, devPort, uiPort] = [await freePort(), await freePort(), await freePort()];
+    let output = '';
+    child = spawn(process.execPath, [BIN, 'start'], {
+      env: { ...process.env, DATA_DIR: temp.dir, PORT: String(port), TEMPORAL_DEV_PORT: String(devPort), TEMPORAL_UI_PORT: String(uiPort), TEMPORAL_ADDRESS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+    const health = await waitForHttp(`http://127.0.0.1:${port}/healthz`, 120_000);
+    expect(health.status).toBe(200);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(await ready.json()).toMatchObject({ status: 'ready' });
+    expect(output).toContain(`API          http://127.0.0.1:${port}`);
+    expect(output).toContain(`Temporal UI  http://127.0.0.1:${uiPort}`);
+    expect(output).toContain(`${temp.dir}/warehouse.duckdb`);
+    expect(await processesMentioning(temp.dir)).not.toEqual([]);
+
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(await processesMentioning(temp.dir)).toEqual([]);
+    expect(output).toMatch(/"component":"temporal-dev-server","msg":"stopped"/);
+  });
+
+  it('when the configuration is invalid, then it exits 2 with one message listing every problem', async () => {
+    const failure = await run(process.execPath, [BIN, 'api'], { env: { ...process.env, PORT: 'x', LOG_LEVEL: 'loud' } }).catch((e: unknown) => e);
+    const { code, stderr } = failure as { code: number; stderr: string };
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/invalid configuration/);
+    expect(stderr).toMatch(/PORT:/);
+    expect(stderr).toMatch(/LOG_LEVEL:/);
+  });
+});
