@@ -1,0 +1,44 @@
+/**
+ * Biblically responsible investing: a composite of the screens published by the main BRI
+ * providers (Eventide, Timothy Plan, Inspire Investing, GuideStone). No single authority
+ * exists; where the providers diverge (thresholds, contraceptives, weapons) the table says
+ * `questionable`. See docs/frameworks/christian_bri.md.
+ */
+import { REVENUE_BAND_5 } from '../bands.ts';
+import { assertChronological } from '../methodology-versions.ts';
+import { anyInvolvement, defineExclusionVersion, revenueBelow, type ExclusionVersion } from './exclusion-types.ts';
+
+const SOURCE = 'BRI composite: Eventide, Timothy Plan, Inspire Investing and GuideStone published screens';
+const LIFE = 'Sanctity of life';
+const PURITY = 'Sexual purity';
+const VICE = 'Addictive vices';
+
+export const BRI_VERSIONS: readonly ExclusionVersion[] = [
+  defineExclusionVersion({
+    framework: 'christian_bri',
+    version: 'bri-composite-1',
+    effectiveFrom: '1900-01-01',
+    effectiveFromConfirmed: false,
+    source: SOURCE,
+    rules: [
+      anyInvolvement('abortion', 'fail', LIFE, `${SOURCE} (abortion: all four exclude)`),
+      anyInvolvement('embryonic_stem_cell', 'fail', LIFE, `${SOURCE} (embryo-destructive research)`),
+      anyInvolvement('human_cloning', 'fail', LIFE, `${SOURCE} (modelled with embryo-destructive research)`),
+      anyInvolvement('contraceptives', 'questionable', LIFE, `${SOURCE} (abortifacients: providers differ on contraceptives)`),
+      anyInvolvement('adult_entertainment', 'fail', PURITY, `${SOURCE} (pornography: all four exclude)`),
+      revenueBelow('alcohol', 0.05, REVENUE_BAND_5, 'fail', 'questionable', VICE, `${SOURCE} (5% materiality modelled)`),
+      revenueBelow('tobacco', 0.05, REVENUE_BAND_5, 'fail', 'questionable', VICE, `${SOURCE} (5% materiality modelled)`),
+      revenueBelow('vaping', 0.05, REVENUE_BAND_5, 'fail', 'questionable', VICE, `${SOURCE} (modelled with tobacco)`),
+      revenueBelow('gambling', 0.05, REVENUE_BAND_5, 'fail', 'questionable', VICE, `${SOURCE} (5% materiality modelled)`),
+      revenueBelow('cannabis', 0.05, REVENUE_BAND_5, 'fail', 'questionable', VICE, `${SOURCE} (recreational cannabis)`),
+      anyInvolvement('recreational_drugs', 'fail', VICE, `${SOURCE} (illicit and recreational drugs)`),
+      anyInvolvement('weapons_controversial', 'questionable', 'Peace', `${SOURCE} (some providers exclude weapons of mass destruction)`),
+    ],
+    notAssessed: [
+      { ground: 'Family and marriage policies', why: 'screened by some providers from corporate policy, not revenue; no data' },
+      { ground: 'Human rights and persecution', why: 'no data' },
+    ],
+  }),
+];
+
+assertChronological(BRI_VERSIONS);

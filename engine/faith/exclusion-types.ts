@@ -1,0 +1,128 @@
+/**
+ * An exclusion table: activity → revenue-share limit → verdict, effective-dated. Built once at
+ * module load with its messages; see docs/frameworks/README.md ("Exclusion tables").
+ */
+import { activityIndex } from '../exposures.ts';
+import type { FrameworkId } from '../frameworks.ts';
+import { activityLabel } from '../format.ts';
+import type { ActivityCode } from '../inputs.ts';
+import type { MethodologyVersion } from '../methodology-versions.ts';
+import type { Reason } from '../result-types.ts';
+import type { Band } from '../threshold-check.ts';
+
+export interface ExclusionRuleSpec {
+  activity: ActivityCode;
+  /** Revenue-share limit in 0..1; with operator `<=` and 0, any involvement breaches. */
+  threshold: number;
+  /** Passing condition: `share <operator> threshold`. */
+  operator: '<' | '<=';
+  /** Check result when the limit is breached. */
+  onBreach: 'fail' | 'questionable';
+  /** Check result for a share above 0 that stays within the limit. */
+  minor: 'pass' | 'questionable';
+  band: Band | null;
+  /** The moral ground, in the framework's own terms. */
+  ground: string;
+  source: string;
+}
+
+export interface ExclusionVersionSpec extends MethodologyVersion {
+  framework: FrameworkId;
+  rules: readonly ExclusionRuleSpec[];
+  /** Grounds the framework names that revenue data cannot assess; reported as `info`. */
+  notAssessed: readonly { ground: string; why: string }[];
+}
+
+export interface ExclusionRule extends ExclusionRuleSpec {
+  index: number;
+  code: string;
+  metric: string;
+  passMessage: string;
+  minorMessage: string;
+  breachMessage: string;
+  bandMessage: string;
+}
+
+export interface ExclusionVersion extends MethodologyVersion {
+  framework: FrameworkId;
+  rules: readonly ExclusionRule[];
+  /** Shared frozen reasons: the not-assessed grounds, and "nothing reported". */
+  notAssessedReasons: readonly Reason[];
+  noneReported: Reason;
+}
+
+function limitText(r: ExclusionRuleSpec): string {
+  if (r.threshold === 0) return 'no involvement';
+  const pct = `${Number((r.threshold * 100).toPrecision(10))}%`;
+  return r.operator === '<' ? `below ${pct} of revenue` : `at most ${pct} of revenue`;
+}
+
+/** Build a version once at module load. */
+export function defineExclusionVersion(spec: ExclusionVersionSpec): ExclusionVersion {
+  const rules = spec.rules.map((r): ExclusionRule => {
+    const name = activityLabel(r.activity);
+    const limit = limitText(r);
+    if (r.band !== null && (r.band.low > r.threshold || r.band.high < r.threshold)) {
+      throw new RangeError(`band of ${spec.framework}.${r.activity} does not contain its threshold`);
+    }
+    return Object.freeze({
+      ...r,
+      index: activityIndex(r.activity),
+      code: `${spec.framework}.${r.activity}`,
+      metric: `activity.${r.activity}`,
+      passMessage: `${r.ground}: ${name} revenue is within the limit (${limit}).`,
+      minorMessage: `${r.ground}: some ${name} revenue, within the limit (${limit}) but a gray area for this framework.`,
+      breachMessage:
+        r.onBreach === 'fail'
+          ? `${r.ground}: ${name} revenue breaches the limit (${limit}).`
+          : `${r.ground}: ${name} revenue exceeds ${limit}; authorities differ, so this is questionable rather than excluded.`,
+      bandMessage: r.band === null ? '' : `${r.ground}: ${name} revenue is within the tolerance band around the limit (${r.band.basis}).`,
+    });
+  });
+  return Object.freeze({
+    version: spec.version,
+    effectiveFrom: spec.effectiveFrom,
+    effectiveFromConfirmed: spec.effectiveFromConfirmed,
+    source: spec.source,
+    framework: spec.framework,
+    rules,
+    notAssessedReasons: spec.notAssessed.map((g) =>
+      Object.freeze<Reason>({
+        code: `${spec.framework}.not_assessed.${g.ground.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`,
+        result: 'info',
+        message: `${g.ground}: not assessed (${g.why}).`,
+        source: spec.source,
+      }),
+    ),
+    noneReported: Object.freeze<Reason>({
+      code: `${spec.framework}.activities.none_reported`,
+      result: 'pass',
+      message: `No revenue reported from any screened activity (${spec.rules.map((r) => r.activity).join(', ')}).`,
+      metric: 'activity.screened',
+      source: spec.source,
+    }),
+  });
+}
+
+/** Rule: any reported revenue from `activity` breaches (threshold 0, passing share <= 0). */
+export function anyInvolvement(
+  activity: ActivityCode,
+  onBreach: 'fail' | 'questionable',
+  ground: string,
+  source: string,
+): ExclusionRuleSpec {
+  return { activity, threshold: 0, operator: '<=', onBreach, minor: 'pass', band: null, ground, source };
+}
+
+/** Rule: revenue share must stay below `threshold`; `minor` decides shares in (0, threshold). */
+export function revenueBelow(
+  activity: ActivityCode,
+  threshold: number,
+  band: Band | null,
+  onBreach: 'fail' | 'questionable',
+  minor: 'pass' | 'questionable',
+  ground: string,
+  source: string,
+): ExclusionRuleSpec {
+  return { activity, threshold, operator: '<', onBreach, minor, band, ground, source };
+}

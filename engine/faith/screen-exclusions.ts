@@ -1,0 +1,97 @@
+/** Evaluate an exclusion table against a company's business-activity exposures. */
+import { describeExposureState } from '../exposures.ts';
+import type { FrameworkId } from '../frameworks.ts';
+import { activityLabel } from '../format.ts';
+import { versionInForce } from '../methodology-versions.ts';
+import { notInForce } from '../not-in-force.ts';
+import type { CheckResult, FrameworkResult, Reason } from '../result-types.ts';
+import type { ScreenContext } from '../screen-context.ts';
+import { combineReasons } from '../status.ts';
+import { thresholdResult } from '../threshold-check.ts';
+import type { ExclusionRule, ExclusionVersion } from './exclusion-types.ts';
+
+function ruleResult(rule: ExclusionRule, share: number): { result: CheckResult; message: string } {
+  const outcome = thresholdResult(rule, share);
+  if (outcome === 'fail') return { result: rule.onBreach, message: rule.breachMessage };
+  if (outcome === 'questionable') return { result: 'questionable', message: rule.bandMessage };
+  if (share > 0 && rule.minor === 'questionable') return { result: 'questionable', message: rule.minorMessage };
+  return { result: 'pass', message: rule.passMessage };
+}
+
+/** Append one Reason per reported activity, or the shared "none reported" Reason. */
+export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons: Reason[]): void {
+  const ex = ctx.exposures;
+  const unreported: string[] = [];
+  let reported = false;
+  for (const rule of v.rules) {
+    const state = ex.states[rule.index]!;
+    if (state === 'none') {
+      unreported.push(rule.activity);
+      continue;
+    }
+    reported = true;
+    const src = ex.sources[rule.index]!;
+    if (state !== 'ok') {
+      reasons.push({
+        code: rule.code,
+        result: 'insufficient_data',
+        message: `${rule.ground}: ${activityLabel(rule.activity)} revenue cannot be used: ${describeExposureState(state)}.`,
+        metric: rule.metric,
+        threshold: rule.threshold,
+        operator: rule.operator,
+        filing_ref: src.sourceRef,
+        source: rule.source,
+      });
+      continue;
+    }
+    const share = ex.shares[rule.index]!;
+    const { result, message } = ruleResult(rule, share);
+    const reason: Reason = {
+      code: rule.code,
+      result,
+      message,
+      metric: rule.metric,
+      value: share,
+      threshold: rule.threshold,
+      operator: rule.operator,
+      within_limit: rule.operator === '<' ? share < rule.threshold : share <= rule.threshold,
+      filing_ref: src.sourceRef,
+      source: rule.source,
+    };
+    if (rule.band !== null) {
+      reason.band_low = rule.band.low;
+      reason.band_high = rule.band.high;
+      reason.band_basis = rule.band.basis;
+    }
+    reasons.push(reason);
+  }
+  if (!reported) reasons.push(v.noneReported);
+  else if (unreported.length > 0) {
+    reasons.push({
+      code: v.noneReported.code,
+      result: 'pass',
+      message: `No revenue reported from the other screened activities (${unreported.join(', ')}).`,
+      metric: 'activity.screened',
+      source: v.source,
+    });
+  }
+}
+
+/** Screen one company against an effective-dated exclusion table. */
+export function screenExclusions(id: FrameworkId, versions: readonly ExclusionVersion[], ctx: ScreenContext): FrameworkResult {
+  const v = versionInForce(versions, ctx.input.screeningDate);
+  if (v === null) return notInForce(id, ctx.input.screeningDate);
+  const reasons: Reason[] = [];
+  exclusionChecks(v, ctx, reasons);
+  for (const r of v.notAssessedReasons) reasons.push(r);
+  return {
+    id,
+    status: combineReasons(reasons),
+    // Exclusion tables are categorical: no meaningful 0..100 score.
+    score: null,
+    methodology_version: v.version,
+    methodology_effective_from: v.effectiveFrom,
+    reasons,
+    purification: null,
+  };
+}

@@ -1,0 +1,19 @@
+export { screenCompany } from './screen-company.ts';
+export { filterFrameworks } from './filter-frameworks.ts';
+export {
+  FRAMEWORK_IDS,
+  FRAMEWORKS,
+  SHARIAH_FRAMEWORK_IDS,
+  isFrameworkId,
+  isShariahFrameworkId,
+  type FrameworkId,
+  type FrameworkInfo,
+  type ShariahFrameworkId,
+} from './frameworks.ts';
+export { ENGINE_VERSION, ENGINE_REVISION_DATE, eraFor, type Era } from './version.ts';
+export { STALENESS_LIMITS } from './input-quality.ts';
+export { STATUS_RANK } from './status.ts';
+export { CONSENSUS_WEIGHTS } from './consensus.ts';
+export { ACTIVITY_CODES } from './inputs.ts';
+export type * from './inputs.ts';
+export type * from './result-types.ts';

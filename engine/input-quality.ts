@@ -1,0 +1,72 @@
+/**
+ * Time validity of the inputs (staleness limits) and the per-call screening window. Values
+ * that are stale, dated after the screening date, or from too short a price history are
+ * never used for a verdict: the checks that need them report `insufficient_data`.
+ */
+import { dayNumber, isIsoDate, monthsBefore } from './dates.ts';
+import type { ScreeningInput } from './inputs.ts';
+
+/** Documented staleness limits (docs/frameworks/README.md, "Staleness limits"). */
+export const STALENESS_LIMITS = Object.freeze({
+  /** A filing's period end may be at most this many months before the screening date. */
+  fundamentalsPeriodEndMonths: 16,
+  /** The spot price may be at most this many calendar days old. */
+  spotPriceDays: 10,
+  /** A business-activity exposure may be at most this many months old. */
+  exposureMonths: 24,
+  /** Fewest month-end observations behind the 24-month average that we accept. */
+  minMonths24: 12,
+  /** Fewest month-end observations behind the 36-month average that we accept. */
+  minMonths36: 18,
+});
+
+export type FundamentalsState = 'ok' | 'missing' | 'stale' | 'after_screening_date' | 'bad_date';
+export type PriceState = 'ok' | 'missing' | 'stale' | 'after_screening_date' | 'bad_date';
+export type AverageState = 'ok' | 'short' | 'too_short';
+
+export interface InputQuality {
+  fundamentals: FundamentalsState;
+  price: PriceState;
+  avg24: AverageState;
+  avg36: AverageState;
+  /** Fundamentals reported in a currency other than the listing's (market caps are in the listing's). */
+  currencyMismatch: boolean;
+  /** Exposures dated before this (`YYYY-MM-DD`) are stale. */
+  exposureCutoff: string;
+}
+
+function fundamentalsState(input: ScreeningInput): FundamentalsState {
+  const f = input.fundamentals;
+  if (f === null) return 'missing';
+  if (!isIsoDate(f.periodEnd) || !isIsoDate(f.filedOn)) return 'bad_date';
+  if (f.filedOn > input.screeningDate || f.periodEnd > input.screeningDate) return 'after_screening_date';
+  const cutoff = monthsBefore(input.screeningDate, STALENESS_LIMITS.fundamentalsPeriodEndMonths);
+  return f.periodEnd < cutoff ? 'stale' : 'ok';
+}
+
+function priceState(input: ScreeningInput): PriceState {
+  const d = input.marketCap.spotPriceDate;
+  if (d === null || input.marketCap.spot === null) return 'missing';
+  if (!isIsoDate(d)) return 'bad_date';
+  if (d > input.screeningDate) return 'after_screening_date';
+  const age = dayNumber(input.screeningDate) - dayNumber(d);
+  return age > STALENESS_LIMITS.spotPriceDays ? 'stale' : 'ok';
+}
+
+function averageState(months: number, full: number, min: number): AverageState {
+  if (months >= full) return 'ok';
+  return months >= min ? 'short' : 'too_short';
+}
+
+/** Assess the time validity of an input whose `screeningDate` is already validated. */
+export function assessInputQuality(input: ScreeningInput): InputQuality {
+  const f = input.fundamentals;
+  return {
+    fundamentals: fundamentalsState(input),
+    price: priceState(input),
+    avg24: averageState(input.marketCap.months24, 24, STALENESS_LIMITS.minMonths24),
+    avg36: averageState(input.marketCap.months36, 36, STALENESS_LIMITS.minMonths36),
+    currencyMismatch: f !== null && f.currency !== input.listing.currency,
+    exposureCutoff: monthsBefore(input.screeningDate, STALENESS_LIMITS.exposureMonths),
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * The financial ratios every methodology draws from, computed once per screen. A ratio is
+ * null when any input it needs is missing, negative, stale or (for a denominator) not
+ * positive; `causes` then says why, in a code that `describeCause` turns into prose.
+ */
+import type { Fundamentals, ScreeningInput } from './inputs.ts';
+import type { InputQuality } from './input-quality.ts';
+import type { RatioKey, Ratios } from './result-types.ts';
+
+export interface RatioSet {
+  values: Ratios;
+  /** Why a ratio is null (only for null ratios). */
+  causes: Partial<Record<RatioKey, string>>;
+}
+
+type AmountField =
+  | 'totalAssets'
+  | 'totalDebt'
+  | 'cashAndEquivalents'
+  | 'interestBearingInvestments'
+  | 'accountsReceivable'
+  | 'totalRevenue'
+  | 'interestIncome';
+
+const FIELD_LABEL: Record<string, string> = {
+  totalAssets: 'total assets',
+  totalDebt: 'total debt',
+  cashAndEquivalents: 'cash and equivalents',
+  interestBearingInvestments: 'interest-bearing investments',
+  accountsReceivable: 'accounts receivable',
+  totalRevenue: 'total revenue',
+  interestIncome: 'interest income',
+  spot: 'spot market cap',
+  avg24m: '24-month average market cap',
+  avg36m: '36-month average market cap',
+};
+
+const CAUSE_TEXT: Record<string, string> = {
+  fundamentals_missing: 'no filing on or before the screening date',
+  fundamentals_stale: 'the latest filing is older than the staleness limit',
+  fundamentals_after_screening_date: 'the filing is dated after the screening date',
+  fundamentals_bad_date: 'the filing dates are malformed',
+  price_missing: 'no spot price',
+  price_stale: 'the spot price is older than the staleness limit',
+  price_after_screening_date: 'the spot price is dated after the screening date',
+  price_bad_date: 'the spot price date is malformed',
+  history_too_short: 'too few month-end prices behind the average',
+  currency_mismatch: 'the filing currency differs from the listing currency',
+};
+
+/** Human-readable explanation of a cause code. */
+export function describeCause(cause: string): string {
+  const fixed = CAUSE_TEXT[cause];
+  if (fixed !== undefined) return fixed;
+  const colon = cause.indexOf(':');
+  const kind = cause.slice(0, colon);
+  const label = FIELD_LABEL[cause.slice(colon + 1)] ?? cause.slice(colon + 1);
+  if (kind === 'not_reported') return `${label} not reported`;
+  if (kind === 'negative') return `${label} is negative`;
+  if (kind === 'non_positive') return `${label} is not positive`;
+  return cause;
+}
+
+/** Input amount, or a cause code when it cannot be used. */
+function amount(f: Fundamentals, field: AmountField): number | string {
+  const v = f[field];
+  if (v === null || !Number.isFinite(v)) return `not_reported:${field}`;
+  if (v < 0) return `negative:${field}`;
+  return v;
+}
+
+function denominator(v: number | null, name: string): number | string {
+  if (v === null || !Number.isFinite(v)) return `not_reported:${name}`;
+  if (v <= 0) return `non_positive:${name}`;
+  return v;
+}
+
+function sum(a: number | string, b: number | string): number | string {
+  if (typeof a === 'string') return a;
+  if (typeof b === 'string') return b;
+  return a + b;
+}
+
+/** Compute all ratios (each in 0..1, may exceed 1) for one screen. */
+export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet {
+  const values: Ratios = {
+    debt_to_market_cap_spot: null,
+    debt_to_market_cap_24m: null,
+    debt_to_market_cap_36m: null,
+    cash_and_securities_to_market_cap_spot: null,
+    cash_and_securities_to_market_cap_24m: null,
+    cash_and_securities_to_market_cap_36m: null,
+    receivables_to_market_cap_24m: null,
+    receivables_to_market_cap_36m: null,
+    debt_to_assets: null,
+    cash_and_securities_to_assets: null,
+    receivables_to_assets: null,
+    receivables_and_cash_to_assets: null,
+    interest_income_to_revenue: null,
+  };
+  const causes: Partial<Record<RatioKey, string>> = {};
+  const f = input.fundamentals;
+  const set = (key: RatioKey, num: number | string, den: number | string): void => {
+    if (typeof num === 'string') causes[key] = num;
+    else if (typeof den === 'string') causes[key] = den;
+    else values[key] = num / den;
+  };
+
+  if (f === null || q.fundamentals !== 'ok') {
+    const cause = `fundamentals_${q.fundamentals}`;
+    for (const key of Object.keys(values) as RatioKey[]) causes[key] = cause;
+    return { values, causes };
+  }
+
+  const debt = amount(f, 'totalDebt');
+  const cash = amount(f, 'cashAndEquivalents');
+  const cashAndSecurities = sum(cash, amount(f, 'interestBearingInvestments'));
+  const receivables = amount(f, 'accountsReceivable');
+  const mc = input.marketCap;
+  const mismatch = q.currencyMismatch ? 'currency_mismatch' : null;
+  const spot = mismatch ?? (q.price === 'ok' ? denominator(mc.spot, 'spot') : `price_${q.price}`);
+  const avg24 = mismatch ?? (q.avg24 === 'too_short' ? 'history_too_short' : denominator(mc.avg24m, 'avg24m'));
+  const avg36 = mismatch ?? (q.avg36 === 'too_short' ? 'history_too_short' : denominator(mc.avg36m, 'avg36m'));
+  const assets = denominator(f.totalAssets, 'totalAssets');
+  const revenue = denominator(f.totalRevenue, 'totalRevenue');
+
+  set('debt_to_market_cap_spot', debt, spot);
+  set('debt_to_market_cap_24m', debt, avg24);
+  set('debt_to_market_cap_36m', debt, avg36);
+  set('cash_and_securities_to_market_cap_spot', cashAndSecurities, spot);
+  set('cash_and_securities_to_market_cap_24m', cashAndSecurities, avg24);
+  set('cash_and_securities_to_market_cap_36m', cashAndSecurities, avg36);
+  set('receivables_to_market_cap_24m', receivables, avg24);
+  set('receivables_to_market_cap_36m', receivables, avg36);
+  set('debt_to_assets', debt, assets);
+  set('cash_and_securities_to_assets', cashAndSecurities, assets);
+  set('receivables_to_assets', receivables, assets);
+  set('receivables_and_cash_to_assets', sum(receivables, cash), assets);
+  set('interest_income_to_revenue', amount(f, 'interestIncome'), revenue);
+  return { values, causes };
+}

@@ -1,0 +1,98 @@
+/**
+ * FTSE Shariah Global Equity Index Series (screening by Yasaar Ltd), Ground Rules and FTSE
+ * Russell's series page: debt < 33.333% of total assets; cash and interest-bearing items
+ * < 33.333% of total assets; accounts receivable and cash < 50% of total assets; total interest
+ * and non-compliant activities income should not exceed 5% of total revenue. 33.333% is stored
+ * as the published decimal 0.33333, not 1/3. See docs/frameworks/shariah_ftse.md.
+ */
+import { assertChronological } from '../methodology-versions.ts';
+import { REVENUE_BAND_5, serviceBand } from '../bands.ts';
+import { defineShariahVersion, type ShariahVersion } from './rule-types.ts';
+
+const SOURCE = 'FTSE Russell, FTSE Shariah Global Equity Index Series Ground Rules (Yasaar screening)';
+
+export const FTSE_PROHIBITED = [
+  'conventional_finance',
+  'conventional_insurance',
+  'alcohol',
+  'pork',
+  'gambling',
+  'adult_entertainment',
+  'media_entertainment',
+  'hotels_leisure',
+  'tobacco',
+  'vaping',
+  'weapons',
+  'weapons_controversial',
+  'cannabis',
+  'recreational_drugs',
+] as const;
+
+export const FTSE_VERSIONS: readonly ShariahVersion[] = [
+  defineShariahVersion({
+    framework: 'shariah_ftse',
+    version: 'ftse-yasaar-assets',
+    effectiveFrom: '1900-01-01',
+    effectiveFromConfirmed: false,
+    source: SOURCE,
+    prohibited: FTSE_PROHIBITED,
+    coreBusinessShare: 0.5,
+    averageWindow: null,
+    purification: 'dividend_ratio',
+    ratioRules: [
+      {
+        concept: 'debt',
+        ratio: 'debt_to_assets',
+        rule: {
+          code: 'shariah_ftse.debt',
+          metric: 'debt_to_assets',
+          label: 'Debt / total assets',
+          threshold: 0.33333,
+          operator: '<',
+          band: serviceBand(0.32333, 0.34333),
+          source: `${SOURCE}: debt is less than 33.333% of total assets`,
+        },
+      },
+      {
+        concept: 'cash',
+        ratio: 'cash_and_securities_to_assets',
+        rule: {
+          code: 'shariah_ftse.cash_and_interest_bearing_items',
+          metric: 'cash_and_securities_to_assets',
+          label: 'Cash and interest-bearing items / total assets',
+          threshold: 0.33333,
+          operator: '<',
+          band: serviceBand(0.32333, 0.34333),
+          source: `${SOURCE}: cash and interest-bearing items are less than 33.333% of total assets`,
+        },
+      },
+      {
+        concept: 'liquidity',
+        ratio: 'receivables_and_cash_to_assets',
+        rule: {
+          code: 'shariah_ftse.receivables_and_cash',
+          metric: 'receivables_and_cash_to_assets',
+          label: 'Accounts receivable and cash / total assets',
+          threshold: 0.5,
+          operator: '<',
+          band: serviceBand(0.49, 0.51),
+          source: `${SOURCE}: accounts receivable and cash are less than 50% of total assets`,
+        },
+      },
+    ],
+    income: {
+      includeInterest: true,
+      rule: {
+        code: 'shariah_ftse.non_permissible_income',
+        metric: 'non_permissible_income_to_total_income',
+        label: 'Total interest and non-compliant activities income / total revenue',
+        threshold: 0.05,
+        operator: '<=',
+        band: REVENUE_BAND_5,
+        source: `${SOURCE}: should not exceed 5% of total revenue`,
+      },
+    },
+  }),
+];
+
+assertChronological(FTSE_VERSIONS);

@@ -1,0 +1,169 @@
+/**
+ * MSCI Islamic Index Series Methodology. Two eras:
+ * - msci-islamic-2007 (launch, fatwa March 2007): total debt / total assets < 33.33%; cash +
+ *   interest-bearing securities / total assets < 33.33%; accounts receivable / total assets
+ *   < 70% (as described in April 2007 commentary);
+ * - msci-islamic-3x33: total debt, cash + interest-bearing securities, and accounts receivable
+ *   + cash, each over total assets, "may not exceed" 33.33% (operator `<=`), with a 30% entry
+ *   threshold for non-constituents. Change date unconfirmed; modelled from 2011-05-01 (the May
+ *   2011 edition, the earliest later edition located), i.e. the earlier and stricter boundary.
+ * Prohibited activities: more than 5% of revenue (cumulatively) fails ("directly active in" is
+ * modelled as the primary-business check). See docs/frameworks/shariah_msci.md.
+ */
+import { assertChronological } from '../methodology-versions.ts';
+import type { Band } from '../threshold-check.ts';
+import { REVENUE_BAND_5, serviceBand } from '../bands.ts';
+import { defineShariahVersion, type ShariahVersion } from './rule-types.ts';
+
+const SOURCE = 'MSCI, MSCI Islamic Index Series Methodology, section 2 (Islamic Index Screens)';
+
+const PROHIBITED_2007 = [
+  'alcohol',
+  'tobacco',
+  'vaping',
+  'pork',
+  'conventional_finance',
+  'conventional_insurance',
+  'weapons',
+  'weapons_controversial',
+  'gambling',
+  'media_entertainment',
+  'hotels_leisure',
+  'adult_entertainment',
+  'recreational_drugs',
+] as const;
+
+export const MSCI_PROHIBITED = [...PROHIBITED_2007, 'cannabis'] as const;
+
+/** Published: non-constituents must be at or below 30%; constituents at or below 33.33%. */
+const ENTRY_BAND: Band = {
+  low: 0.3,
+  lowOp: '<=',
+  high: 0.3433,
+  highOp: '>',
+  basis: 'published 30% entry threshold for non-constituents below the limit; service tolerance +1 point above',
+};
+
+const income = {
+  includeInterest: false,
+  rule: {
+    code: 'shariah_msci.prohibited_revenue',
+    metric: 'non_permissible_income_to_total_income',
+    label: 'Revenue from prohibited activities (cumulative) / total revenue',
+    threshold: 0.05,
+    operator: '<=',
+    band: REVENUE_BAND_5,
+    source: `${SOURCE}, 2.1 Business Activity Screening: more than 5% of revenue fails`,
+  },
+} as const;
+
+export const MSCI_VERSIONS: readonly ShariahVersion[] = [
+  defineShariahVersion({
+    framework: 'shariah_msci',
+    version: 'msci-islamic-2007',
+    effectiveFrom: '1900-01-01',
+    effectiveFromConfirmed: false,
+    source: `${SOURCE} (2007 launch edition)`,
+    prohibited: PROHIBITED_2007,
+    coreBusinessShare: 0.5,
+    averageWindow: null,
+    purification: 'dividend_ratio',
+    ratioRules: [
+      {
+        concept: 'debt',
+        ratio: 'debt_to_assets',
+        rule: {
+          code: 'shariah_msci.debt',
+          metric: 'debt_to_assets',
+          label: 'Total debt / total assets',
+          threshold: 0.3333,
+          operator: '<',
+          band: serviceBand(0.3233, 0.3433),
+          source: `${SOURCE} (2007): less than 33.33%`,
+        },
+      },
+      {
+        concept: 'cash',
+        ratio: 'cash_and_securities_to_assets',
+        rule: {
+          code: 'shariah_msci.cash_and_securities',
+          metric: 'cash_and_securities_to_assets',
+          label: 'Cash + interest-bearing securities / total assets',
+          threshold: 0.3333,
+          operator: '<',
+          band: serviceBand(0.3233, 0.3433),
+          source: `${SOURCE} (2007): less than 33.33%`,
+        },
+      },
+      {
+        concept: 'receivables',
+        ratio: 'receivables_to_assets',
+        rule: {
+          code: 'shariah_msci.receivables',
+          metric: 'receivables_to_assets',
+          label: 'Accounts receivable / total assets',
+          threshold: 0.7,
+          operator: '<',
+          band: serviceBand(0.69, 0.71),
+          source: `${SOURCE} (2007): less than 70%`,
+        },
+      },
+    ],
+    income,
+  }),
+  defineShariahVersion({
+    framework: 'shariah_msci',
+    version: 'msci-islamic-3x33',
+    effectiveFrom: '2011-05-01',
+    effectiveFromConfirmed: false,
+    source: `${SOURCE}, 2.2 Financial Screening`,
+    prohibited: MSCI_PROHIBITED,
+    coreBusinessShare: 0.5,
+    averageWindow: null,
+    purification: 'dividend_ratio',
+    ratioRules: [
+      {
+        concept: 'debt',
+        ratio: 'debt_to_assets',
+        rule: {
+          code: 'shariah_msci.debt',
+          metric: 'debt_to_assets',
+          label: 'Total debt / total assets',
+          threshold: 0.3333,
+          operator: '<=',
+          band: ENTRY_BAND,
+          source: `${SOURCE}, 2.2: may not exceed 33.33% (30% for non-constituents)`,
+        },
+      },
+      {
+        concept: 'cash',
+        ratio: 'cash_and_securities_to_assets',
+        rule: {
+          code: 'shariah_msci.cash_and_securities',
+          metric: 'cash_and_securities_to_assets',
+          label: 'Cash + interest-bearing securities / total assets',
+          threshold: 0.3333,
+          operator: '<=',
+          band: ENTRY_BAND,
+          source: `${SOURCE}, 2.2: may not exceed 33.33% (30% for non-constituents)`,
+        },
+      },
+      {
+        concept: 'liquidity',
+        ratio: 'receivables_and_cash_to_assets',
+        rule: {
+          code: 'shariah_msci.receivables_and_cash',
+          metric: 'receivables_and_cash_to_assets',
+          label: 'Accounts receivable + cash / total assets',
+          threshold: 0.3333,
+          operator: '<=',
+          band: ENTRY_BAND,
+          source: `${SOURCE}, 2.2: may not exceed 33.33% (30% for non-constituents)`,
+        },
+      },
+    ],
+    income,
+  }),
+];
+
+assertChronological(MSCI_VERSIONS);

@@ -1,0 +1,138 @@
+/**
+ * Evaluate one Shariah methodology version: the business-activity screen (primary business),
+ * each financial ratio, and the non-permissible income limit; then status, headroom score and
+ * purification. Every check, passing or failing, leaves a Reason.
+ */
+import { describeExposureState } from '../exposures.ts';
+import type { ShariahFrameworkId } from '../frameworks.ts';
+import { activityLabel, formatPercent } from '../format.ts';
+import { versionInForce } from '../methodology-versions.ts';
+import { describeCause } from '../ratios.ts';
+import type { FrameworkResult, Reason } from '../result-types.ts';
+import type { ScreenContext } from '../screen-context.ts';
+import { combineReasons } from '../status.ts';
+import { checkThreshold, missingCheck, thresholdResult } from '../threshold-check.ts';
+import { frameworkPurification } from './purification.ts';
+import type { ShariahVersion } from './rule-types.ts';
+import { notInForce } from '../not-in-force.ts';
+
+function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): void {
+  const ex = ctx.exposures;
+  let reported = false;
+  for (let k = 0; k < v.prohibitedIdx.length; k++) {
+    const i = v.prohibitedIdx[k]!;
+    const state = ex.states[i]!;
+    if (state === 'none') continue;
+    reported = true;
+    const activity = v.prohibited[k]!;
+    const src = ex.sources[i]!;
+    if (state !== 'ok') {
+      reasons.push({
+        code: `${v.framework}.business.${activity}`,
+        result: 'insufficient_data',
+        message: `Revenue share from ${activityLabel(activity)} cannot be used: ${describeExposureState(state)}.`,
+        metric: `activity.${activity}`,
+        filing_ref: src.sourceRef,
+        source: v.source,
+      });
+      continue;
+    }
+    const share = ex.shares[i]!;
+    const within = share <= v.coreBusinessShare;
+    reasons.push({
+      code: `${v.framework}.business.${activity}`,
+      result: within ? 'pass' : 'fail',
+      message: within
+        ? `${activityLabel(activity)} is ${formatPercent(share)} of revenue: not the primary business; counted in the income limit.`
+        : `${activityLabel(activity)} is ${formatPercent(share)} of revenue: a prohibited primary business.`,
+      metric: `activity.${activity}`,
+      value: share,
+      threshold: v.coreBusinessShare,
+      operator: '<=',
+      within_limit: within,
+      filing_ref: src.sourceRef,
+      source: v.source,
+    });
+  }
+  if (!reported) reasons.push(v.noneReported);
+}
+
+/** Returns the utilisation (value ÷ threshold) of the income check, or 0 when not assessed. */
+function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): number {
+  const ex = ctx.exposures;
+  const rule = v.income.rule;
+  let value = 0;
+  let missing: string | null = null;
+  for (let k = 0; k < v.prohibitedIdx.length; k++) {
+    const i = v.prohibitedIdx[k]!;
+    if (ex.usable(i)) value += ex.shares[i]!;
+    else missing ??= `${activityLabel(v.prohibited[k]!)}: ${describeExposureState(ex.states[i]!)}`;
+  }
+  if (v.income.includeInterest) {
+    const interest = ctx.ratios.values.interest_income_to_revenue;
+    if (interest === null) missing ??= `interest income share: ${describeCause(ctx.ratios.causes.interest_income_to_revenue ?? '')}`;
+    else value += interest;
+  }
+  if (missing === null) {
+    reasons.push(checkThreshold(rule, value, ctx.filingRef));
+    return value / rule.threshold;
+  }
+  // What is known already breaches the limit: unknown parts can only add to it.
+  if (thresholdResult(rule, value) === 'fail') {
+    const r = checkThreshold(rule, value, ctx.filingRef);
+    r.message = `${r.message} Even without ${missing}.`;
+    reasons.push(r);
+    return value / rule.threshold;
+  }
+  reasons.push(missingCheck(rule, missing, ctx.filingRef));
+  return 0;
+}
+
+/** Screen one company (via its shared context) against a Shariah methodology's versions. */
+export function screenShariah(
+  id: ShariahFrameworkId,
+  versions: readonly ShariahVersion[],
+  ctx: ScreenContext,
+): FrameworkResult {
+  const v = versionInForce(versions, ctx.input.screeningDate);
+  if (v === null) return notInForce(id, ctx.input.screeningDate);
+  const reasons: Reason[] = [];
+  businessChecks(v, ctx, reasons);
+  let maxUtil = 0;
+  const { values, causes } = ctx.ratios;
+  for (const rr of v.ratioRules) {
+    const value = values[rr.ratio];
+    if (value === null) {
+      reasons.push(missingCheck(rr.rule, describeCause(causes[rr.ratio] ?? ''), ctx.filingRef));
+    } else {
+      reasons.push(checkThreshold(rr.rule, value, ctx.filingRef));
+      const util = value / rr.rule.threshold;
+      if (util > maxUtil) maxUtil = util;
+    }
+  }
+  const incomeUtil = incomeCheck(v, ctx, reasons);
+  if (incomeUtil > maxUtil) maxUtil = incomeUtil;
+  const status = combineReasons(reasons);
+  const shortHistory =
+    (v.averageWindow === 24 && ctx.quality.avg24 === 'short') || (v.averageWindow === 36 && ctx.quality.avg36 === 'short');
+  if (shortHistory) {
+    reasons.push({
+      code: `${id}.short_price_history`,
+      result: 'info',
+      message: `The ${v.averageWindow}-month average market cap rests on ${
+        v.averageWindow === 24 ? ctx.input.marketCap.months24 : ctx.input.marketCap.months36
+      } month-end prices (short history; accepted above the documented minimum).`,
+      metric: v.averageWindow === 24 ? 'market_cap_months_24' : 'market_cap_months_36',
+    });
+  }
+  return {
+    id,
+    status,
+    // Headroom: 100 = no exposure to any limit; 0 = at or over the tightest limit.
+    score: status === 'insufficient_data' ? null : Math.round(Math.max(0, 1 - maxUtil) * 1000) / 10,
+    methodology_version: v.version,
+    methodology_effective_from: v.effectiveFrom,
+    reasons,
+    purification: frameworkPurification(ctx, v.purification, v.prohibitedIdx),
+  };
+}
