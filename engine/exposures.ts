@@ -18,6 +18,14 @@ export function activityIndex(activity: ActivityCode): number {
 }
 
 export class ExposureIndex {
+  /** Shared index for the common case of no exposures at all (never mutated). */
+  static readonly EMPTY: ExposureIndex = new ExposureIndex([], '', '');
+
+  /** Index for one screen; reuses EMPTY when nothing is reported. */
+  static of(exposures: readonly ActivityExposure[], screeningDate: string, staleBefore: string): ExposureIndex {
+    return exposures.length === 0 ? ExposureIndex.EMPTY : new ExposureIndex(exposures, screeningDate, staleBefore);
+  }
+
   /** Revenue share (0..1) per activity index; 0 when none reported or unusable. */
   readonly shares: Float64Array;
   readonly states: ExposureState[];

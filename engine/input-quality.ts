@@ -35,12 +35,32 @@ export interface InputQuality {
   exposureCutoff: string;
 }
 
-function fundamentalsState(input: ScreeningInput): FundamentalsState {
+interface Cutoffs {
+  fundamentals: string;
+  exposures: string;
+}
+
+// Screening a universe uses one date for every company: memoise the date arithmetic.
+const cutoffCache = new Map<string, Cutoffs>();
+
+function cutoffsFor(screeningDate: string): Cutoffs {
+  let c = cutoffCache.get(screeningDate);
+  if (c === undefined) {
+    if (cutoffCache.size > 50_000) cutoffCache.clear();
+    c = {
+      fundamentals: monthsBefore(screeningDate, STALENESS_LIMITS.fundamentalsPeriodEndMonths),
+      exposures: monthsBefore(screeningDate, STALENESS_LIMITS.exposureMonths),
+    };
+    cutoffCache.set(screeningDate, c);
+  }
+  return c;
+}
+
+function fundamentalsState(input: ScreeningInput, cutoff: string): FundamentalsState {
   const f = input.fundamentals;
   if (f === null) return 'missing';
   if (!isIsoDate(f.periodEnd) || !isIsoDate(f.filedOn)) return 'bad_date';
   if (f.filedOn > input.screeningDate || f.periodEnd > input.screeningDate) return 'after_screening_date';
-  const cutoff = monthsBefore(input.screeningDate, STALENESS_LIMITS.fundamentalsPeriodEndMonths);
   return f.periodEnd < cutoff ? 'stale' : 'ok';
 }
 
@@ -61,12 +81,13 @@ function averageState(months: number, full: number, min: number): AverageState {
 /** Assess the time validity of an input whose `screeningDate` is already validated. */
 export function assessInputQuality(input: ScreeningInput): InputQuality {
   const f = input.fundamentals;
+  const cutoffs = cutoffsFor(input.screeningDate);
   return {
-    fundamentals: fundamentalsState(input),
+    fundamentals: fundamentalsState(input, cutoffs.fundamentals),
     price: priceState(input),
     avg24: averageState(input.marketCap.months24, 24, STALENESS_LIMITS.minMonths24),
     avg36: averageState(input.marketCap.months36, 36, STALENESS_LIMITS.minMonths36),
     currencyMismatch: f !== null && f.currency !== input.listing.currency,
-    exposureCutoff: monthsBefore(input.screeningDate, STALENESS_LIMITS.exposureMonths),
+    exposureCutoff: cutoffs.exposures,
   };
 }

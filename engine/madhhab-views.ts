@@ -17,28 +17,52 @@ const NOTE =
 // Worst-first ordering of check outcomes within one concept.
 const OUTCOME_RANK: Record<CheckResult, number> = { fail: 0, insufficient_data: 1, questionable: 2, pass: 3, info: 4 };
 
-function conceptOf(code: string): ShariahConcept | undefined {
-  if (code.includes('.business.')) return 'business';
-  return CONCEPT_BY_CODE.get(code);
+// Code → concept position (-1: no concept), memoised: the set of codes is small and fixed.
+const conceptCache = new Map<string, number>();
+
+function conceptIndex(code: string): number {
+  let i = conceptCache.get(code);
+  if (i === undefined) {
+    const concept = code.includes('.business.') ? 'business' : CONCEPT_BY_CODE.get(code);
+    i = concept === undefined ? -1 : CONCEPTS.indexOf(concept);
+    conceptCache.set(code, i);
+  }
+  return i;
 }
 
 function disagreements(results: Record<ShariahFrameworkId, FrameworkResult>): MadhhabDisagreement[] {
-  const out: MadhhabDisagreement[] = [];
-  for (const concept of CONCEPTS) {
-    const d: MadhhabDisagreement = { concept, passing: [], questionable: [], failing: [], not_assessed: [] };
-    for (const id of SHARIAH_FRAMEWORK_IDS) {
-      let worst: CheckResult | null = null;
-      for (const r of results[id].reasons) {
-        if (r.result === 'info' || conceptOf(r.code) !== concept) continue;
-        if (worst === null || OUTCOME_RANK[r.result] < OUTCOME_RANK[worst]) worst = r.result;
-      }
-      if (worst === 'pass') d.passing.push(id);
-      else if (worst === 'questionable') d.questionable.push(id);
-      else if (worst === 'fail') d.failing.push(id);
-      else d.not_assessed.push(id);
+  // worst[f * CONCEPTS.length + c]: worst outcome rank of framework f on concept c (-1 = none).
+  const n = CONCEPTS.length;
+  const worst = new Int8Array(SHARIAH_FRAMEWORK_IDS.length * n).fill(-1);
+  SHARIAH_FRAMEWORK_IDS.forEach((id, f) => {
+    for (const r of results[id].reasons) {
+      if (r.result === 'info') continue;
+      const c = conceptIndex(r.code);
+      if (c < 0) continue;
+      const rank = OUTCOME_RANK[r.result];
+      const at = f * n + c;
+      if (worst[at] === -1 || rank < worst[at]!) worst[at] = rank;
     }
-    const kinds = (d.passing.length > 0 ? 1 : 0) + (d.questionable.length > 0 ? 1 : 0) + (d.failing.length > 0 ? 1 : 0);
-    if (kinds > 1) out.push(d);
+  });
+  const out: MadhhabDisagreement[] = [];
+  for (let c = 0; c < n; c++) {
+    let seen = 0;
+    for (let f = 0; f < SHARIAH_FRAMEWORK_IDS.length; f++) {
+      const w = worst[f * n + c]!;
+      if (w === OUTCOME_RANK.pass) seen |= 1;
+      else if (w === OUTCOME_RANK.questionable) seen |= 2;
+      else if (w === OUTCOME_RANK.fail) seen |= 4;
+    }
+    if (seen === 1 || seen === 2 || seen === 4 || seen === 0) continue;
+    const d: MadhhabDisagreement = { concept: CONCEPTS[c]!, passing: [], questionable: [], failing: [], not_assessed: [] };
+    SHARIAH_FRAMEWORK_IDS.forEach((id, f) => {
+      const w = worst[f * n + c]!;
+      if (w === OUTCOME_RANK.pass) d.passing.push(id);
+      else if (w === OUTCOME_RANK.questionable) d.questionable.push(id);
+      else if (w === OUTCOME_RANK.fail) d.failing.push(id);
+      else d.not_assessed.push(id);
+    });
+    out.push(d);
   }
   return out;
 }

@@ -23,7 +23,7 @@ export function buildScreenContext(input: ScreeningInput): ScreenContext {
     input,
     quality,
     ratios: computeRatios(input, quality),
-    exposures: new ExposureIndex(input.exposures, input.screeningDate, quality.exposureCutoff),
+    exposures: ExposureIndex.of(input.exposures, input.screeningDate, quality.exposureCutoff),
     filingRef: usable?.sourceRef,
     fundamentals: usable,
   };
