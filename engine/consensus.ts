@@ -3,7 +3,7 @@
  * methodologies form one "Shariah signal" (the mean of their decisive statuses) weighted 0.40;
  * each of the four other traditions is weighted 0.15. Status values: compliant 1,
  * questionable 0.5, non_compliant 0; insufficient_data is left out and its weight with it.
- * Fail-closed: below 50% weight coverage the status is insufficient_data (score null).
+ * Fail-closed: below 70% weight coverage (so a missing Shariah signal alone is enough) the status is insufficient_data (score null).
  * Otherwise compliant ≥ 80, non_compliant < 50, questionable between.
  */
 import { SHARIAH_FRAMEWORK_IDS, type FrameworkId } from './frameworks.ts';
@@ -17,7 +17,7 @@ export const CONSENSUS_WEIGHTS = Object.freeze({
   jewish_halakhic: 0.15,
   lds_mormon: 0.15,
 });
-export const CONSENSUS_MIN_COVERAGE = 0.5;
+export const CONSENSUS_MIN_COVERAGE = 0.7;
 export const CONSENSUS_COMPLIANT_AT = 80;
 export const CONSENSUS_NON_COMPLIANT_BELOW = 50;
 
@@ -74,7 +74,7 @@ export function computeConsensus(results: Partial<Record<FrameworkId, FrameworkR
       ? {
           code: 'service_consensus.coverage',
           result: 'insufficient_data',
-          message: `Only ${Math.round(coverage * 100)}% of the consensus weight has a decisive verdict (minimum 50%).`,
+          message: `Only ${Math.round(coverage * 100)}% of the consensus weight has a decisive verdict (minimum 70%).`,
           metric: 'coverage',
           value: coverage,
           threshold: CONSENSUS_MIN_COVERAGE,
