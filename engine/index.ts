@@ -12,7 +12,7 @@ export {
 } from './frameworks.ts';
 export { ENGINE_VERSION, ENGINE_REVISION_DATE, eraFor, type Era } from './version.ts';
 export { STALENESS_LIMITS } from './input-quality.ts';
-export { STATUS_RANK } from './status.ts';
+export { STATUS_RANK, isImprovement } from './status.ts';
 export { CONSENSUS_WEIGHTS } from './consensus.ts';
 export { ACTIVITY_CODES } from './inputs.ts';
 export type * from './inputs.ts';

@@ -46,6 +46,7 @@ const CAUSE_TEXT: Record<string, string> = {
   price_bad_date: 'the spot price date is malformed',
   history_too_short: 'too few month-end prices behind the average',
   currency_mismatch: 'the filing currency differs from the listing currency',
+  ratio_overflow: 'the ratio overflows (denominator too small)',
 };
 
 /** Human-readable explanation of a cause code. */
@@ -103,7 +104,12 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
   const set = (key: RatioKey, num: number | string, den: number | string): void => {
     if (typeof num === 'string') causes[key] = num;
     else if (typeof den === 'string') causes[key] = den;
-    else values[key] = num / den;
+    else {
+      const ratio = num / den;
+      // Extreme inputs (a tiny denominator) can overflow: never emit a non-finite ratio.
+      if (Number.isFinite(ratio)) values[key] = ratio;
+      else causes[key] = 'ratio_overflow';
+    }
   };
 
   if (f === null || q.fundamentals !== 'ok') {

@@ -18,10 +18,26 @@ export function combineReasons(reasons: readonly Reason[]): VerdictStatus {
   return questionable ? 'questionable' : 'compliant';
 }
 
-/** Order used by "never improves" guarantees: higher is more favourable to the company. */
+/**
+ * Order of statuses from least to most favourable, used for the strict and lenient views.
+ * For "never improves" guarantees use `isImprovement`: insufficient_data is "unknown", not a
+ * rung on this ladder.
+ */
 export const STATUS_RANK: Readonly<Record<VerdictStatus, number>> = Object.freeze({
   non_compliant: 0,
   insufficient_data: 1,
   questionable: 2,
   compliant: 3,
 });
+
+/**
+ * True when going from `before` to `after` is good news for the company: leaving
+ * non_compliant, or reaching compliant from anything else. Learning that an unknown verdict
+ * is questionable or non_compliant is not an improvement.
+ */
+export function isImprovement(before: VerdictStatus, after: VerdictStatus): boolean {
+  if (before === after) return false;
+  if (before === 'non_compliant') return true;
+  if (after === 'compliant') return true;
+  return false;
+}

@@ -31,7 +31,8 @@ export function nonPermissibleIncomeRatio(ctx: ScreenContext, activityIdx: reado
 export function dividendRatioPerShare(ctx: ScreenContext, npi: number | null): number | null {
   const dps = ctx.fundamentals?.dividendsPerShare ?? null;
   if (npi === null || dps === null || !Number.isFinite(dps) || dps < 0) return null;
-  return dps * npi;
+  const v = dps * npi;
+  return Number.isFinite(v) ? v : null;
 }
 
 /** Holding-based impermissible income per share (filing currency), or null. */
@@ -41,7 +42,8 @@ export function impermissibleIncomePerShare(ctx: ScreenContext, npi: number | nu
   const revenue = f.totalRevenue;
   const shares = f.sharesOutstanding;
   if (revenue === null || shares === null || !Number.isFinite(shares) || shares <= 0) return null;
-  return (npi * revenue) / shares;
+  const v = (npi * revenue) / shares;
+  return Number.isFinite(v) ? v : null;
 }
 
 /** A framework's purification by its documented method. */
