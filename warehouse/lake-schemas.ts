@@ -1,0 +1,184 @@
+import type { LakeTable } from './lake-paths.ts';
+
+/**
+ * The column layout of every lake table: the contract of the Parquet files and of the catalog's
+ * views. Partition columns are not stored in the files; they come from the Hive folder names.
+ * Amounts are in units of the listing's currency; shares and weights are in 0..1.
+ */
+export interface ColumnSpec {
+  name: string;
+  /** DuckDB type of the column in the Parquet files and views. */
+  type: 'VARCHAR' | 'DATE' | 'TIMESTAMP' | 'DOUBLE' | 'BOOLEAN' | 'INTEGER';
+  doc: string;
+}
+
+export interface TableSchema {
+  table: LakeTable;
+  /** Hive partition keys, outermost first, with their types. */
+  partitions: ReadonlyArray<{ name: string; type: 'VARCHAR' | 'INTEGER' }>;
+  columns: readonly ColumnSpec[];
+}
+
+const c = (name: string, type: ColumnSpec['type'], doc: string): ColumnSpec => ({ name, type, doc });
+
+const provenance = [
+  c('data_source', 'VARCHAR', "adapter that produced the row: 'sample', 'edgar' or 'feed'"),
+  c('synthetic', 'BOOLEAN', 'true for the generated sample universe: not any real company\'s data'),
+];
+
+/** Figures beyond the screening inputs that forensic scores use; optional in every source. */
+export const FORENSIC_COLUMNS = [
+  c('total_liabilities', 'DOUBLE', 'total liabilities'),
+  c('total_equity', 'DOUBLE', "shareholders' equity (may be negative)"),
+  c('current_assets', 'DOUBLE', 'current assets'),
+  c('current_liabilities', 'DOUBLE', 'current liabilities'),
+  c('retained_earnings', 'DOUBLE', 'retained earnings (accumulated deficit when negative)'),
+  c('net_income', 'DOUBLE', "trailing twelve months' net income"),
+  c('ebit', 'DOUBLE', "trailing twelve months' operating income (EBIT)"),
+  c('operating_cash_flow', 'DOUBLE', "trailing twelve months' cash from operations"),
+  c('gross_profit', 'DOUBLE', "trailing twelve months' gross profit"),
+] as const;
+
+export const LISTINGS_SCHEMA: TableSchema = {
+  table: 'listings',
+  partitions: [{ name: 'market', type: 'VARCHAR' }],
+  columns: [
+    c('ticker', 'VARCHAR', 'ticker symbol on its exchange'),
+    c('name', 'VARCHAR', 'company or fund name'),
+    c('exchange_mic', 'VARCHAR', 'ISO 10383 MIC of the listing exchange'),
+    c('kind', 'VARCHAR', "'stock' or 'fund'"),
+    c('currency', 'VARCHAR', 'ISO 4217 currency of prices and amounts'),
+    c('sic', 'VARCHAR', '4-digit SIC industry code, null when unknown'),
+    c('sic_description', 'VARCHAR', 'SIC industry title'),
+    c('heter_iska', 'BOOLEAN', 'operates under a heter iska; null = unknown'),
+    c('operates_on_shabbat', 'BOOLEAN', 'business operates on Shabbat; null = unknown'),
+    c('listed_on', 'DATE', 'first trading day known to the source, null when unknown'),
+    c('source_ref', 'VARCHAR', 'reference of the record in its source'),
+    ...provenance,
+  ],
+};
+
+export const FUNDAMENTALS_SCHEMA: TableSchema = {
+  table: 'fundamentals',
+  partitions: [{ name: 'market', type: 'VARCHAR' }],
+  columns: [
+    c('ticker', 'VARCHAR', 'ticker symbol'),
+    c('period_end', 'DATE', 'end of the fiscal period the filing reports'),
+    c('filed_on', 'DATE', 'date the filing became public (point-in-time key)'),
+    c('source_ref', 'VARCHAR', 'filing identifier, e.g. an EDGAR accession number'),
+    c('currency', 'VARCHAR', 'ISO 4217 currency of the amounts'),
+    c('total_assets', 'DOUBLE', 'total assets at period end'),
+    c('total_debt', 'DOUBLE', 'interest-bearing debt, short and long term'),
+    c('cash_and_equivalents', 'DOUBLE', 'cash and cash equivalents'),
+    c('interest_bearing_investments', 'DOUBLE', 'interest-bearing securities and deposits'),
+    c('accounts_receivable', 'DOUBLE', 'trade receivables'),
+    c('total_revenue', 'DOUBLE', "trailing twelve months' total revenue"),
+    c('interest_income', 'DOUBLE', "trailing twelve months' interest income"),
+    c('shares_outstanding', 'DOUBLE', 'shares outstanding at or after period end'),
+    c('dividends_per_share', 'DOUBLE', "trailing twelve months' dividends per share"),
+    ...FORENSIC_COLUMNS,
+    ...provenance,
+  ],
+};
+
+export const PRICES_SCHEMA: TableSchema = {
+  table: 'prices',
+  partitions: [{ name: 'market', type: 'VARCHAR' }],
+  columns: [
+    c('ticker', 'VARCHAR', 'ticker symbol'),
+    c('date', 'DATE', 'trading date (the sample has month-end closes)'),
+    c('close', 'DOUBLE', 'closing price in the listing currency'),
+    c('currency', 'VARCHAR', 'ISO 4217 currency of the price'),
+    ...provenance,
+  ],
+};
+
+export const EXPOSURES_SCHEMA: TableSchema = {
+  table: 'exposures',
+  partitions: [{ name: 'market', type: 'VARCHAR' }],
+  columns: [
+    c('ticker', 'VARCHAR', 'ticker symbol'),
+    c('as_of', 'DATE', 'date the exposure became known (report date)'),
+    c('activity', 'VARCHAR', 'business-activity code (docs/data/activities.md)'),
+    c('revenue_share', 'DOUBLE', 'share of total revenue from the activity, 0..1'),
+    c('source_ref', 'VARCHAR', 'reference of the record in its source'),
+    ...provenance,
+  ],
+};
+
+export const FUND_HOLDINGS_SCHEMA: TableSchema = {
+  table: 'fund_holdings',
+  partitions: [{ name: 'fund_market', type: 'VARCHAR' }],
+  columns: [
+    c('fund_ticker', 'VARCHAR', 'ticker of the fund'),
+    c('as_of', 'DATE', 'date of the holdings report'),
+    c('market', 'VARCHAR', 'market key of the held security'),
+    c('ticker', 'VARCHAR', 'ticker of the held security'),
+    c('weight', 'DOUBLE', 'share of the fund, 0..1 (a fund\'s weights sum to at most 1)'),
+    ...provenance,
+  ],
+};
+
+/** The 10 framework ids, in the order their status columns appear in snapshots. */
+export const SNAPSHOT_FRAMEWORKS = [
+  'shariah_aaoifi',
+  'shariah_djim',
+  'shariah_sp',
+  'shariah_ftse',
+  'shariah_msci',
+  'christian_bri',
+  'catholic_usccb',
+  'jewish_halakhic',
+  'lds_mormon',
+  'service_consensus',
+] as const;
+
+/** Ratio columns of a snapshot (doubles, null when not computable). */
+export const SNAPSHOT_RATIOS = [
+  'debt_to_market_cap',
+  'cash_to_market_cap',
+  'receivables_to_market_cap',
+  'debt_to_assets',
+  'cash_to_assets',
+  'receivables_cash_to_assets',
+  'non_permissible_income_share',
+  'market_cap',
+  'avg_market_cap_24m',
+  'avg_market_cap_36m',
+] as const;
+
+export const SNAPSHOTS_SCHEMA: TableSchema = {
+  table: 'snapshots',
+  partitions: [
+    { name: 'market', type: 'VARCHAR' },
+    { name: 'year', type: 'INTEGER' },
+  ],
+  columns: [
+    c('ticker', 'VARCHAR', 'ticker symbol'),
+    c('snapshot_date', 'DATE', 'the day the verdict is for'),
+    c('screened_at', 'TIMESTAMP', 'when the screen ran (UTC, no zone); newest wins within a day'),
+    c('source', 'VARCHAR', "'nightly', 'backfill', 'refresh', …"),
+    c('run_id', 'VARCHAR', 'pipeline run that wrote the snapshot'),
+    c('era', 'VARCHAR', "'legacy' before 2026-07-04, 'current' from then"),
+    c('engine_version', 'VARCHAR', 'screening-engine version'),
+    ...SNAPSHOT_FRAMEWORKS.map((id) => c(`${id}_status`, 'VARCHAR', `${id} verdict: compliant, non_compliant, questionable or insufficient_data`)),
+    ...SNAPSHOT_RATIOS.map((r) => c(r, 'DOUBLE', r.includes('market_cap') && !r.includes('_to_') ? 'amount in listing currency' : 'ratio, 0..1 (may exceed 1)')),
+    c('filing_ref', 'VARCHAR', 'source_ref of the filing behind the ratios'),
+    c('period_end', 'DATE', "that filing's period end"),
+    c('price_date', 'DATE', 'date of the close behind the spot market cap'),
+    c('result_json', 'VARCHAR', "the engine's full result, reasons included (JSON)"),
+    ...provenance,
+  ],
+};
+
+export const TABLE_SCHEMAS: Readonly<Record<LakeTable, TableSchema>> = {
+  listings: LISTINGS_SCHEMA,
+  fundamentals: FUNDAMENTALS_SCHEMA,
+  prices: PRICES_SCHEMA,
+  exposures: EXPOSURES_SCHEMA,
+  fund_holdings: FUND_HOLDINGS_SCHEMA,
+  snapshots: SNAPSHOTS_SCHEMA,
+};
+
+/** Partition value of the zero-row seed file every table carries so an empty table is queryable. */
+export const SEED_PARTITION = '_none';

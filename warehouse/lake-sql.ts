@@ -1,0 +1,55 @@
+import path from 'node:path';
+import type { LakeTable } from './lake-paths.ts';
+import { SEED_PARTITION, TABLE_SCHEMAS, type TableSchema } from './lake-schemas.ts';
+import { sqlIdent, sqlString } from './sql.ts';
+
+/** SQL pieces shared by the lake's writers, readers and catalog views. */
+
+/** `CAST(x AS T) AS x, …` for every stored column of a table, reading from `alias`. */
+export function castColumnsSql(schema: TableSchema, alias?: string): string {
+  const prefix = alias ? `${alias}.` : '';
+  return schema.columns.map((col) => `CAST(${prefix}${sqlIdent(col.name)} AS ${col.type}) AS ${sqlIdent(col.name)}`).join(', ');
+}
+
+/** The Hive partition types of a table as a DuckDB struct literal for `hive_types`. */
+function hiveTypesSql(schema: TableSchema): string {
+  return `{${schema.partitions.map((p) => `${sqlString(p.name)}: ${sqlString(p.type)}`).join(', ')}}`;
+}
+
+/** Glob of one table's files under an absolute lake root, optionally narrowed to one first-level partition value. */
+export function tableGlobUnder(lakeRootDir: string, table: LakeTable, firstPartitionValue?: string): string {
+  const schema = TABLE_SCHEMAS[table];
+  if (firstPartitionValue === undefined) return path.join(lakeRootDir, table, '**', '*.parquet');
+  const first = `${schema.partitions[0]!.name}=${firstPartitionValue}`;
+  return path.join(lakeRootDir, table, first, '**', '*.parquet');
+}
+
+/** `read_parquet(…)` over a table's files with Hive partitions typed as the schema says. */
+export function readTableSql(lakeRootDir: string, table: LakeTable, firstPartitionValue?: string): string {
+  const schema = TABLE_SCHEMAS[table];
+  const glob = tableGlobUnder(lakeRootDir, table, firstPartitionValue);
+  return `read_parquet(${sqlString(glob)}, hive_partitioning = true, union_by_name = true, hive_types = ${hiveTypesSql(schema)})`;
+}
+
+/** A view body exposing a table's partition columns first, then its stored columns, with fixed types. */
+export function tableViewSql(lakeRootDir: string, table: LakeTable): string {
+  const schema = TABLE_SCHEMAS[table];
+  const partitions = schema.partitions.map((p) => `CAST(${sqlIdent(p.name)} AS ${p.type}) AS ${sqlIdent(p.name)}`);
+  const columns = schema.columns.map((col) => `CAST(${sqlIdent(col.name)} AS ${col.type}) AS ${sqlIdent(col.name)}`);
+  return `SELECT ${[...partitions, ...columns].join(', ')} FROM ${readTableSql(lakeRootDir, table)}`;
+}
+
+/** Zero rows with the table's stored columns and types (the body of a seed file). */
+export function emptyRowsSql(schema: TableSchema): string {
+  return `SELECT ${schema.columns.map((col) => `CAST(NULL AS ${col.type}) AS ${sqlIdent(col.name)}`).join(', ')} WHERE false`;
+}
+
+/** Partition values of a table's seed file (`_none` for text keys, 0 for numeric ones). */
+export function seedPartitions(schema: TableSchema): Array<[string, string]> {
+  return schema.partitions.map((p) => [p.name, p.type === 'VARCHAR' ? SEED_PARTITION : '0']);
+}
+
+/** `COPY (query) TO 'file' (FORMAT parquet, COMPRESSION zstd)`. */
+export function copyToParquetSql(query: string, file: string): string {
+  return `COPY (${query}) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`;
+}

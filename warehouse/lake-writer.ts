@@ -1,0 +1,44 @@
+import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { partitionDir, partitionFile, type LakeTable } from './lake-paths.ts';
+import { TABLE_SCHEMAS } from './lake-schemas.ts';
+import { castColumnsSql, copyToParquetSql } from './lake-sql.ts';
+import { publishFile } from './publish.ts';
+
+/** One Parquet file to publish: its table, partition values (outermost first) and deterministic name. */
+export interface LakeFileTarget {
+  table: LakeTable;
+  partitionValues: readonly string[];
+  fileName: string;
+}
+
+/** Absolute path of a lake file target. */
+export function lakeFilePath(dataDir: string, target: LakeFileTarget): string {
+  const schema = TABLE_SCHEMAS[target.table];
+  if (schema.partitions.length !== target.partitionValues.length) {
+    throw new Error(`${target.table} has ${schema.partitions.length} partition keys, got ${target.partitionValues.length} values`);
+  }
+  const dir = partitionDir(dataDir, target.table, schema.partitions.map((p, i) => [p.name, target.partitionValues[i]!] as const));
+  return partitionFile(dir, target.fileName);
+}
+
+/**
+ * Publishes the rows of `fromSql` (a relation with the table's stored columns, by name) as one
+ * zstd Parquet file, atomically, sorted by `orderBy`. Returns the path relative to `dataDir`.
+ * A retry with the same target replaces the earlier file.
+ */
+export async function publishLakeFile(
+  connection: DuckDBConnection,
+  dataDir: string,
+  target: LakeFileTarget,
+  fromSql: string,
+  orderBy: string,
+): Promise<string> {
+  const schema = TABLE_SCHEMAS[target.table];
+  const finalPath = lakeFilePath(dataDir, target);
+  const query = `SELECT ${castColumnsSql(schema)} FROM (${fromSql}) ORDER BY ${orderBy}`;
+  await publishFile(finalPath, async (temp) => {
+    await connection.run(copyToParquetSql(query, temp));
+  });
+  return path.relative(dataDir, finalPath);
+}
