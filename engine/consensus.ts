@@ -3,7 +3,8 @@
  * methodologies form one "Shariah signal" (the mean of their decisive statuses) weighted 0.40;
  * each of the four other traditions is weighted 0.15. Status values: compliant 1,
  * questionable 0.5, non_compliant 0; insufficient_data is left out and its weight with it.
- * Fail-closed: below 70% weight coverage (so a missing Shariah signal alone is enough) the status is insufficient_data (score null).
+ * Fail-closed: below 70% weight coverage the status is insufficient_data (score null); a
+ * missing Shariah signal alone (0.40) is enough to fall below.
  * Otherwise compliant ≥ 80, non_compliant < 50, questionable between.
  */
 import { SHARIAH_FRAMEWORK_IDS, type FrameworkId } from './frameworks.ts';
