@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark in one run, figures printed with the machine they ran on. */
 import { describeMachine } from './machine.ts';
+import { runEngineBench } from './engine.bench.ts';
 import { runPublishBench } from './publish.bench.ts';
 
 console.log(describeMachine());
@@ -8,4 +9,10 @@ console.log('');
 const publish = await runPublishBench();
 console.log(
   `[platform] atomic publish: ${publish.files} Parquet files × ${publish.rowsPerFile} rows in ${publish.seconds.toFixed(2)} s = ${publish.filesPerSecond.toFixed(0)} publishes/s`,
+);
+
+const engine = runEngineBench();
+console.log(
+  `[engine] ${engine.companies} companies × ${engine.frameworksPerCompany} frameworks in one process, one thread: ${engine.totalMs} ms ` +
+    `(${engine.companiesPerSecond} companies/s, ${engine.microsecondsPerCompany} µs each; target < 5000 ms)`,
 );
