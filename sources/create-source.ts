@@ -1,0 +1,25 @@
+import { createSampleSource, SAMPLE_DEFAULT_SEED } from './sample/sample-source.ts';
+import type { SourceAdapter, SourceName } from './source.ts';
+
+export interface SourceOptions {
+  source: SourceName;
+  /** Folder of a feed delivery, or of downloaded EDGAR JSON files. */
+  path?: string;
+  /** Sample universe size: 1 = full scale (default), 0.01 for tests. */
+  scale?: number;
+  /** Sample seed (default 20090101). */
+  seed?: number;
+  /** Run date `YYYY-MM-DD`: the sample's history ends here. Defaults to today (UTC). */
+  asOf?: string;
+}
+
+/** Builds the adapter an ingest asks for. */
+export function createSource(options: SourceOptions): SourceAdapter {
+  switch (options.source) {
+    case 'sample':
+      return createSampleSource({ seed: options.seed ?? SAMPLE_DEFAULT_SEED, scale: options.scale ?? 1, asOf: options.asOf ?? new Date().toISOString().slice(0, 10) });
+    case 'feed':
+    case 'edgar':
+      throw new Error(`source ${options.source} is not available yet`);
+  }
+}

@@ -1,0 +1,244 @@
+import { randomBytes } from 'node:crypto';
+import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
+import type { ActivityCode, ActivityExposure, Fundamentals, ListingKind, ScreeningInput } from '../engine/inputs.ts';
+import { lakeRoot } from './lake-paths.ts';
+import { readTableSql } from './lake-sql.ts';
+import { sqlIdent, sqlString, sqlStringList } from './sql.ts';
+
+/** Which listings to load inputs for: one market's listings in ticker order, optionally a slice or named tickers. */
+export interface InputSelection {
+  /** Market key; every market when omitted (then listings are ordered by market, ticker). */
+  market?: string;
+  /** Only these tickers. */
+  tickers?: readonly string[];
+  /** Slice of the ordered listings (a pipeline chunk). */
+  offset?: number;
+  limit?: number;
+  /** Only listings of this kind (both kinds when omitted). */
+  kind?: ListingKind;
+}
+
+export interface InputQuery extends InputSelection {
+  /** Screening date `YYYY-MM-DD`. */
+  date: string;
+}
+
+export interface MultiDateInputQuery extends InputSelection {
+  /** Screening dates `YYYY-MM-DD` (a backfill's cadence dates). */
+  dates: readonly string[];
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A source's rank when two sources list the same ticker: a vendor feed beats EDGAR beats the sample. */
+const SOURCE_RANK = `CASE data_source WHEN 'feed' THEN 0 WHEN 'edgar' THEN 1 ELSE 2 END`;
+
+function selectionSql(root: string, s: InputSelection): string {
+  const where: string[] = [];
+  if (s.tickers) where.push(s.tickers.length === 0 ? 'false' : `ticker IN ${sqlStringList(s.tickers)}`);
+  if (s.kind) where.push(`kind = ${sqlString(s.kind)}`);
+  const slice = `${s.limit !== undefined ? `LIMIT ${Math.trunc(s.limit)}` : ''} ${s.offset ? `OFFSET ${Math.trunc(s.offset)}` : ''}`;
+  return `SELECT * FROM (
+      SELECT * FROM ${readTableSql(root, 'listings', s.market)} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      QUALIFY row_number() OVER (PARTITION BY market, ticker ORDER BY ${SOURCE_RANK}) = 1
+    ) ORDER BY market, ticker ${slice}`;
+}
+
+/** A lake table narrowed to the selected tickers, with a constant ticker range the Parquet scan can prune row groups with. */
+function narrowedSql(root: string, table: 'fundamentals' | 'prices' | 'exposures', columns: string, market: string | undefined, range: [string, string], sel: string, where: string): string {
+  return `SELECT t.market, t.ticker, ${columns} FROM ${readTableSql(root, table, market)} t SEMI JOIN ${sel} s ON s.market = t.market AND s.ticker = t.ticker
+    WHERE t.ticker BETWEEN ${sqlString(range[0])} AND ${sqlString(range[1])} AND ${where}`;
+}
+
+const FUNDAMENTAL_COLUMNS = `period_end, filed_on, source_ref, currency, total_assets, total_debt, cash_and_equivalents, interest_bearing_investments,
+  accounts_receivable, total_revenue, interest_income, shares_outstanding, dividends_per_share`;
+
+interface MainRow {
+  market: string;
+  ticker: string;
+  date: string;
+  name: string;
+  exchange_mic: string;
+  currency: string;
+  sic: string | null;
+  kind: string;
+  heter_iska: boolean | null;
+  operates_on_shabbat: boolean | null;
+  data_source: string;
+  synthetic: boolean;
+  period_end: string | null;
+  filed_on: string | null;
+  source_ref: string | null;
+  f_currency: string | null;
+  total_assets: number | null;
+  total_debt: number | null;
+  cash_and_equivalents: number | null;
+  interest_bearing_investments: number | null;
+  accounts_receivable: number | null;
+  total_revenue: number | null;
+  interest_income: number | null;
+  shares_outstanding: number | null;
+  dividends_per_share: number | null;
+  price_date: string | null;
+  close: number | null;
+  avg_24: number | null;
+  months_24: number | null;
+  avg_36: number | null;
+  months_36: number | null;
+}
+
+function mainSql(t: (name: string) => string): string {
+  return `WITH
+    spot AS (SELECT g.market, g.ticker, g.date, p.date AS price_date, p.close FROM ${t('grid')} g ASOF LEFT JOIN ${t('px')} p ON p.market = g.market AND p.ticker = g.ticker AND p.date <= g.date),
+    fin AS (SELECT g.market, g.ticker, g.date, f.* EXCLUDE (market, ticker) FROM ${t('grid')} g ASOF LEFT JOIN ${t('fund')} f ON f.market = g.market AND f.ticker = g.ticker AND f.filed_on <= g.date),
+    avgs AS (
+      SELECT g.market, g.ticker, g.date,
+        avg(c.cap) FILTER (WHERE c.month > date_trunc('month', g.date) - INTERVAL 24 MONTH) AS avg_24,
+        count(c.cap) FILTER (WHERE c.month > date_trunc('month', g.date) - INTERVAL 24 MONTH)::INTEGER AS months_24,
+        avg(c.cap) AS avg_36, count(c.cap)::INTEGER AS months_36
+      FROM ${t('grid')} g JOIN ${t('caps')} c ON c.market = g.market AND c.ticker = g.ticker
+        AND c.month > date_trunc('month', g.date) - INTERVAL 36 MONTH AND c.date <= g.date
+      GROUP BY g.market, g.ticker, g.date
+    )
+    SELECT market, ticker, strftime(date, '%Y-%m-%d') AS date, l.name, l.exchange_mic, l.currency, l.sic, l.kind,
+      l.heter_iska, l.operates_on_shabbat, l.data_source, coalesce(l.synthetic, false) AS synthetic,
+      strftime(fin.period_end, '%Y-%m-%d') AS period_end, strftime(fin.filed_on, '%Y-%m-%d') AS filed_on, fin.source_ref, fin.currency AS f_currency,
+      fin.total_assets, fin.total_debt, fin.cash_and_equivalents, fin.interest_bearing_investments, fin.accounts_receivable,
+      fin.total_revenue, fin.interest_income, fin.shares_outstanding, fin.dividends_per_share,
+      strftime(spot.price_date, '%Y-%m-%d') AS price_date, spot.close, avgs.avg_24, avgs.months_24, avgs.avg_36, avgs.months_36
+    FROM ${t('grid')} g JOIN ${t('sel')} l USING (market, ticker)
+    JOIN spot USING (market, ticker, date) JOIN fin USING (market, ticker, date) LEFT JOIN avgs USING (market, ticker, date)
+    ORDER BY market, ticker, date`;
+}
+
+function exposuresSql(t: (name: string) => string): string {
+  return `WITH pairs AS (SELECT g.market, g.ticker, g.date, a.activity FROM ${t('grid')} g JOIN (SELECT DISTINCT market, ticker, activity FROM ${t('exp')}) a USING (market, ticker))
+    SELECT p.market, p.ticker, strftime(p.date, '%Y-%m-%d') AS date, p.activity, e.revenue_share, strftime(e.as_of, '%Y-%m-%d') AS as_of, e.source_ref
+    FROM pairs p ASOF JOIN ${t('exp')} e ON e.market = p.market AND e.ticker = p.ticker AND e.activity = p.activity AND e.as_of <= p.date`;
+}
+
+function fundamentalsOf(row: MainRow): Fundamentals | null {
+  if (row.filed_on === null || row.period_end === null) return null;
+  return {
+    periodEnd: row.period_end,
+    filedOn: row.filed_on,
+    sourceRef: row.source_ref ?? '',
+    currency: row.f_currency ?? row.currency,
+    totalAssets: row.total_assets,
+    totalDebt: row.total_debt,
+    cashAndEquivalents: row.cash_and_equivalents,
+    interestBearingInvestments: row.interest_bearing_investments,
+    accountsReceivable: row.accounts_receivable,
+    totalRevenue: row.total_revenue,
+    interestIncome: row.interest_income,
+    sharesOutstanding: row.shares_outstanding,
+    dividendsPerShare: row.dividends_per_share,
+  };
+}
+
+function inputOf(row: MainRow, exposures: ActivityExposure[]): ScreeningInput {
+  const fundamentals = fundamentalsOf(row);
+  const shares = fundamentals?.sharesOutstanding ?? null;
+  return {
+    screeningDate: row.date,
+    listing: {
+      market: row.market,
+      ticker: row.ticker,
+      name: row.name,
+      exchangeMic: row.exchange_mic,
+      currency: row.currency,
+      sic: row.sic,
+      kind: row.kind === 'fund' ? 'fund' : 'stock',
+      heterIska: row.heter_iska,
+      operatesOnShabbat: row.operates_on_shabbat,
+    },
+    fundamentals,
+    marketCap: {
+      spot: row.close !== null && shares !== null ? row.close * shares : null,
+      spotPriceDate: row.price_date,
+      avg24m: row.avg_24,
+      avg36m: row.avg_36,
+      months24: row.months_24 ?? 0,
+      months36: row.months_36 ?? 0,
+    },
+    exposures,
+    synthetic: row.synthetic,
+    dataSource: row.synthetic ? `${row.data_source} (synthetic sample universe)` : row.data_source,
+  };
+}
+
+/** Row objects built from the result's columns (measured faster than `getRowObjectsJS` on wide results). */
+function rowObjects<T>(result: DuckDBResultReader): T[] {
+  const names = result.columnNames();
+  const columns = result.getColumnsJS();
+  const rows: T[] = new Array<T>(result.currentRowCount);
+  for (let i = 0; i < rows.length; i += 1) {
+    const row: Record<string, unknown> = {};
+    for (let c = 0; c < names.length; c += 1) row[names[c]!] = columns[c]![i];
+    rows[i] = row as T;
+  }
+  return rows;
+}
+
+async function stageSelection(connection: DuckDBConnection, root: string, s: InputSelection, dates: readonly string[], t: (n: string) => string): Promise<boolean> {
+  await connection.run(`CREATE TEMP TABLE ${t('sel')} AS ${selectionSql(root, s)}`);
+  const bounds = (await connection.runAndReadAll(`SELECT min(ticker) AS lo, max(ticker) AS hi FROM ${t('sel')}`)).getRowObjectsJS()[0];
+  if (!bounds || bounds.lo === null) return false;
+  const range: [string, string] = [String(bounds.lo), String(bounds.hi)];
+  const dateList = `[${dates.map((d) => `DATE ${sqlString(d)}`).join(', ')}]`;
+  // A listing enters the grid from its first trading day: nothing is screened before it was listed.
+  await connection.run(`CREATE TEMP TABLE ${t('grid')} AS SELECT market, ticker, date FROM (SELECT market, ticker, listed_on, unnest(${dateList}) AS date FROM ${t('sel')})
+    WHERE listed_on IS NULL OR listed_on <= date`);
+  const first = `DATE ${sqlString(dates.reduce((a, b) => (a < b ? a : b)))}`;
+  const last = `DATE ${sqlString(dates.reduce((a, b) => (a > b ? a : b)))}`;
+  const narrow = (table: 'fundamentals' | 'prices' | 'exposures', columns: string, where: string): string => narrowedSql(root, table, columns, s.market, range, t('sel'), where);
+  // Filings of the last 40 months before the first date (shares for month-end caps), plus the one before them.
+  const cutoff = `${first} - INTERVAL 40 MONTH`;
+  await connection.run(`CREATE TEMP TABLE ${t('fund')} AS
+    SELECT * FROM (${narrow('fundamentals', FUNDAMENTAL_COLUMNS, `filed_on <= ${last}`)})
+    QUALIFY filed_on > ${cutoff} OR filed_on = max(filed_on) FILTER (WHERE filed_on <= ${cutoff}) OVER (PARTITION BY market, ticker)`);
+  // Prices from 37 months before the first date: enough for the 36-month average.
+  await connection.run(`CREATE TEMP TABLE ${t('px')} AS ${narrow('prices', 'date, close', `date > ${first} - INTERVAL 37 MONTH AND date <= ${last}`)}`);
+  await connection.run(`CREATE TEMP TABLE ${t('exp')} AS ${narrow('exposures', 'as_of, activity, revenue_share, source_ref', `as_of <= ${last}`)}`);
+  // Month-end market caps: the last close of each month × shares of the latest filing known that day.
+  await connection.run(`CREATE TEMP TABLE ${t('caps')} AS
+    SELECT p.market, p.ticker, p.month, p.date, p.close * f.shares_outstanding AS cap
+    FROM (SELECT market, ticker, date_trunc('month', date)::DATE AS month, max(date) AS date, arg_max(close, date) AS close FROM ${t('px')} GROUP BY ALL) p
+    ASOF LEFT JOIN ${t('fund')} f ON f.market = p.market AND f.ticker = p.ticker AND f.filed_on <= p.date`);
+  return true;
+}
+
+/**
+ * Screening inputs of the selected listings on each date, point in time: the latest filing
+ * filed on or before the date, the latest close on or before it × that filing's shares
+ * (spot market cap), trailing 24/36-month averages of month-end market caps, and the latest
+ * exposure per activity known on the date. Ordered by market, ticker, date; a (listing, date)
+ * before the listing's first trading day is left out.
+ */
+export async function loadScreeningInputsForDates(connection: DuckDBConnection, dataDir: string, query: MultiDateInputQuery): Promise<ScreeningInput[]> {
+  for (const date of query.dates) if (!DATE.test(date)) throw new Error(`screening date '${date}' is not YYYY-MM-DD`);
+  if (query.dates.length === 0) return [];
+  const suffix = randomBytes(4).toString('hex');
+  const t = (name: string): string => sqlIdent(`si_${name}_${suffix}`);
+  try {
+    if (!(await stageSelection(connection, lakeRoot(dataDir), query, query.dates, t))) return [];
+    const rows = rowObjects<MainRow>(await connection.runAndReadAll(mainSql(t)));
+    const exposureRows = (await connection.runAndReadAll(exposuresSql(t))).getRowObjectsJS();
+    const byKey = new Map<string, ActivityExposure[]>();
+    for (const e of exposureRows) {
+      const key = `${String(e.market)}|${String(e.ticker)}|${String(e.date)}`;
+      const list = byKey.get(key) ?? [];
+      list.push({ activity: String(e.activity) as ActivityCode, revenueShare: Number(e.revenue_share), asOf: String(e.as_of), sourceRef: String(e.source_ref ?? '') });
+      byKey.set(key, list);
+    }
+    return rows.map((row) => inputOf(row, byKey.get(`${row.market}|${row.ticker}|${row.date}`) ?? []));
+  } finally {
+    for (const name of ['sel', 'grid', 'fund', 'px', 'exp', 'caps']) await connection.run(`DROP TABLE IF EXISTS ${t(name)}`);
+  }
+}
+
+/** Screening inputs of the selected listings on one date (see `loadScreeningInputsForDates`). */
+export async function loadScreeningInputs(connection: DuckDBConnection, dataDir: string, query: InputQuery): Promise<ScreeningInput[]> {
+  const { date, ...selection } = query;
+  return loadScreeningInputsForDates(connection, dataDir, { ...selection, dates: [date] });
+}
