@@ -1,3 +1,4 @@
+import { createFeedSource } from './feed/feed-source.ts';
 import { createSampleSource, SAMPLE_DEFAULT_SEED } from './sample/sample-source.ts';
 import type { SourceAdapter, SourceName } from './source.ts';
 
@@ -19,6 +20,8 @@ export function createSource(options: SourceOptions): SourceAdapter {
     case 'sample':
       return createSampleSource({ seed: options.seed ?? SAMPLE_DEFAULT_SEED, scale: options.scale ?? 1, asOf: options.asOf ?? new Date().toISOString().slice(0, 10) });
     case 'feed':
+      if (!options.path) throw new Error('the feed source needs --path DIR: the delivery folder');
+      return createFeedSource(options.path);
     case 'edgar':
       throw new Error(`source ${options.source} is not available yet`);
   }

@@ -1,0 +1,82 @@
+import { MARKET_KEYS } from '../markets.ts';
+import { sqlIdent, sqlString, sqlStringList } from '../../warehouse/sql.ts';
+import { EMPTY_ALLOWED, FEED_ACTIVITIES, type FeedColumn, type FeedTable } from './feed-contract.ts';
+
+/** One reason a feed cannot be loaded: the file, the line (1 = CSV header / first Parquet row) and why. */
+export interface FeedError {
+  file: string;
+  line: number;
+  reason: string;
+}
+
+/** A feed load that found errors: nothing was published. `errors` lists up to 1,000 of `total`. */
+export class FeedValidationError extends Error {
+  constructor(
+    readonly errors: readonly FeedError[],
+    readonly total: number,
+  ) {
+    const shown = errors.slice(0, 20).map((e) => `  ${e.file}:${e.line}: ${e.reason}`);
+    super(`feed rejected, nothing published: ${total} error(s)\n${shown.join('\n')}${total > shown.length ? `\n  … ${total - shown.length} more` : ''}`);
+    this.name = 'FeedValidationError';
+  }
+}
+
+const value = (col: FeedColumn): string => `trim(${sqlIdent(col.name)})`;
+
+/** SQL condition true when a present, non-empty value breaks its column's rule, with the reason. */
+function badValue(col: FeedColumn): { condition: string; reason: string } {
+  const v = value(col);
+  switch (col.kind) {
+    case 'market':
+      return { condition: `${v} NOT IN ${sqlStringList(MARKET_KEYS)}`, reason: `'${col.name}' must be a market key (docs/data/markets.md)` };
+    case 'date':
+      return { condition: `NOT regexp_full_match(${v}, '\\d{4}-\\d{2}-\\d{2}') OR TRY_CAST(${v} AS DATE) IS NULL`, reason: `'${col.name}' must be a date YYYY-MM-DD` };
+    case 'number':
+      return { condition: `TRY_CAST(${v} AS DOUBLE) IS NULL OR NOT isfinite(TRY_CAST(${v} AS DOUBLE))`, reason: `'${col.name}' must be a number` };
+    case 'non_negative':
+      return { condition: `TRY_CAST(${v} AS DOUBLE) IS NULL OR NOT isfinite(TRY_CAST(${v} AS DOUBLE)) OR TRY_CAST(${v} AS DOUBLE) < 0`, reason: `'${col.name}' must be a number >= 0` };
+    case 'share':
+      return { condition: `TRY_CAST(${v} AS DOUBLE) IS NULL OR NOT (TRY_CAST(${v} AS DOUBLE) BETWEEN 0 AND 1)`, reason: `'${col.name}' must be a number in 0..1` };
+    case 'kind':
+      return { condition: `${v} NOT IN ('stock', 'fund')`, reason: `'${col.name}' must be 'stock' or 'fund'` };
+    case 'activity':
+      return { condition: `${v} NOT IN ${sqlStringList(FEED_ACTIVITIES)}`, reason: `'${col.name}' must be an activity code (docs/data/activities.md)` };
+    case 'boolean':
+      return { condition: `lower(${v}) NOT IN ('true', 'false')`, reason: `'${col.name}' must be true or false` };
+    case 'sic':
+      return { condition: `NOT regexp_full_match(${v}, '\\d{4}')`, reason: `'${col.name}' must be a 4-digit SIC code` };
+    case 'currency':
+      return { condition: `NOT regexp_full_match(${v}, '[A-Z]{3}')`, reason: `'${col.name}' must be an ISO 4217 code like USD` };
+    case 'mic':
+      return { condition: `NOT regexp_full_match(${v}, '[A-Z0-9]{4}')`, reason: `'${col.name}' must be a 4-character ISO 10383 MIC` };
+    case 'text':
+      return { condition: 'false', reason: '' };
+  }
+}
+
+/** One `SELECT line, reason` per rule of the table, over a raw all-text table with a `line` column. */
+export function rowChecksSql(raw: string, table: FeedTable, present: ReadonlySet<string>): string[] {
+  const checks: string[] = [];
+  for (const col of table.columns) {
+    if (!present.has(col.name)) continue;
+    const v = value(col);
+    if (col.required && !EMPTY_ALLOWED.has(col.name)) {
+      checks.push(`SELECT line, ${sqlString(`'${col.name}' is required`)} AS reason FROM ${raw} WHERE ${v} IS NULL OR ${v} = ''`);
+    }
+    const bad = badValue(col);
+    if (bad.condition !== 'false') checks.push(`SELECT line, ${sqlString(bad.reason)} || ', got ''' || ${v} || '''' AS reason FROM ${raw} WHERE ${v} <> '' AND (${bad.condition})`);
+  }
+  const has = (...names: string[]): boolean => names.every((n) => present.has(n));
+  if (table.table === 'listings' && has('market', 'ticker')) {
+    checks.push(`SELECT line, 'duplicate listing ' || market || '/' || ticker || ' (first on line ' || first_line || ')' AS reason FROM (
+      SELECT line, market, ticker, min(line) OVER (PARTITION BY market, ticker) AS first_line FROM ${raw}) WHERE line <> first_line`);
+  }
+  if (table.table === 'fundamentals' && has('period_end', 'filed_on')) {
+    checks.push(`SELECT line, 'filed_on is before period_end' AS reason FROM ${raw} WHERE TRY_CAST(filed_on AS DATE) < TRY_CAST(period_end AS DATE)`);
+  }
+  if (table.table === 'fund_holdings' && has('fund_market', 'fund_ticker', 'as_of', 'weight')) {
+    checks.push(`SELECT min(line) AS line, 'weights of fund ' || fund_market || '/' || fund_ticker || ' on ' || as_of || ' sum to ' || round(sum(TRY_CAST(weight AS DOUBLE)), 4) || ', more than 1' AS reason
+      FROM ${raw} GROUP BY fund_market, fund_ticker, as_of HAVING sum(TRY_CAST(weight AS DOUBLE)) > 1.000001`);
+  }
+  return checks;
+}
