@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerMigrateCommand } from './commands/migrate.ts';
+import { registerPipelineCommands } from './commands/pipelines.ts';
 import { registerProvisionCommand } from './commands/provision.ts';
 import { registerServeCommands } from './commands/serve.ts';
 
@@ -12,5 +13,6 @@ export function buildProgram(): Command {
   registerServeCommands(program);
   registerProvisionCommand(program);
   registerMigrateCommand(program);
+  registerPipelineCommands(program);
   return program;
 }

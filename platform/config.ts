@@ -32,7 +32,10 @@ export const configSchema = z.object({
     .string()
     .default('UTC')
     .refine((zone) => isTimeZone(zone), 'expected an IANA time zone such as UTC or Europe/London'),
+  DATA_SOURCE: z.enum(['sample', 'feed', 'edgar']).default('sample'),
+  FEED_PATH: z.string().min(1).optional(),
   SAMPLE_SCALE: z.coerce.number().gt(0).max(1).default(1),
+  SAMPLE_SEED: z.coerce.number().int().min(0).default(20_090_101),
   BOOTSTRAP_BACKFILL_YEARS: z.coerce.number().int().min(0).max(20).default(3),
 });
 
@@ -78,6 +81,9 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
   const parsed = configSchema.safeParse(present);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map(describeIssue));
   const raw = parsed.data;
+  if (raw.DATA_SOURCE !== 'sample' && !raw.FEED_PATH) {
+    throw new ConfigError([`FEED_PATH: required when DATA_SOURCE is ${raw.DATA_SOURCE} (the folder of the delivery to ingest)`]);
+  }
   const embeddedTemporal = raw.TEMPORAL_ADDRESS === undefined;
   const publicHost = raw.HOST === '0.0.0.0' || raw.HOST === '::' ? '127.0.0.1' : raw.HOST;
   return {

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { PipelineSource } from '../activities/lake-pipeline-data.ts';
 import { migrateCatalog } from '../warehouse/catalog.ts';
 import { lakeRoot } from '../warehouse/lake-paths.ts';
 import { sweepTempFiles } from '../warehouse/publish.ts';
@@ -7,10 +8,18 @@ import { startDevServer, type DevServer } from './dev-server.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import { createMetrics } from './metrics.ts';
 import { startApiServer, type RunningApi } from './api-server.ts';
+import { ensureNightlySchedule, NIGHTLY_SCHEDULE_ID } from './nightly-schedule.ts';
 import { createLazyClient } from './temporal-client.ts';
 import { provisionTemporalCli } from './temporal-cli.ts';
 import { installTemporalRuntime } from './temporal-runtime.ts';
 import { startWorker } from './worker.ts';
+
+/** The source the worker ingests from, as configured. */
+export function pipelineSource(config: Config): PipelineSource {
+  return config.DATA_SOURCE === 'sample'
+    ? { source: 'sample', scale: config.SAMPLE_SCALE, seed: config.SAMPLE_SEED }
+    : { source: config.DATA_SOURCE, path: config.FEED_PATH };
+}
 
 export interface RoleContext {
   config: Config;
@@ -49,10 +58,27 @@ export async function runWorkerRole({ config, logger, lifecycle }: RoleContext):
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     dataDir: config.dataDir,
+    source: pipelineSource(config),
     logger,
   });
   lifecycle.add('worker', running.stop);
   logger.info({ task_queue: config.TEMPORAL_TASK_QUEUE, address: config.temporalAddress }, 'worker polling');
+  await scheduleNightlyScreen({ config, logger, lifecycle });
+}
+
+/** Creates or updates the nightly Schedule (idempotent), so every start leaves exactly one. */
+export async function scheduleNightlyScreen({ config, logger }: RoleContext): Promise<void> {
+  const { client, connection } = createLazyClient({ address: config.temporalAddress, namespace: config.TEMPORAL_NAMESPACE });
+  try {
+    const outcome = await ensureNightlySchedule(client, {
+      hour: config.NIGHTLY_SCREEN_HOUR,
+      timezone: config.NIGHTLY_SCREEN_TIMEZONE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+    });
+    logger.info({ schedule: NIGHTLY_SCHEDULE_ID, outcome, hour: config.NIGHTLY_SCREEN_HOUR, timezone: config.NIGHTLY_SCREEN_TIMEZONE }, 'nightly schedule ready');
+  } finally {
+    await connection.close();
+  }
 }
 
 /** Starts the Koa API; it stops taking connections first on shutdown. */

@@ -1,7 +1,9 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from '../activities/index.ts';
+import { createLakePipelineData, type PipelineSource } from '../activities/lake-pipeline-data.ts';
 
 /** Path of the workflows module the worker bundles into Temporal's deterministic sandbox. */
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -11,7 +13,10 @@ export interface WorkerOptions {
   namespace: string;
   taskQueue: string;
   dataDir: string;
+  source: PipelineSource;
   logger?: Logger;
+  /** Activities run at once by this worker (default: one per core). */
+  maxConcurrentActivities?: number;
   /** A prebuilt bundle (tests reuse one); otherwise the workflows are bundled at start. */
   workflowBundle?: WorkflowBundleWithSourceMap;
 }
@@ -36,7 +41,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
-    activities: createActivities({ dataDir: options.dataDir }),
+    activities: createActivities({ dataDir: options.dataDir, data: createLakePipelineData(options.dataDir, options.source) }),
+    maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? Math.max(2, availableParallelism()),
   });
   const done = worker.run().finally(() => connection.close());
   return {

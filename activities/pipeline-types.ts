@@ -1,0 +1,76 @@
+/**
+ * What pipeline workflows and activities exchange. Only references and counts cross Temporal:
+ * bulk data stays in the lake, named by partition and file.
+ */
+
+export type SnapshotSource = 'nightly' | 'backfill' | 'refresh';
+
+/** A slice of one market's listings, in ticker order. */
+export interface TickerChunk {
+  index: number;
+  market: string;
+  offset: number;
+  limit: number;
+}
+
+export interface ScreenPlan {
+  date: string;
+  totalTickers: number;
+  chunks: TickerChunk[];
+}
+
+export interface FailedTicker {
+  market: string;
+  ticker: string;
+  reason: string;
+}
+
+export interface ChunkOutcome {
+  index: number;
+  screened: number;
+  /** Snapshots published by this chunk (backfill: over all its dates). */
+  published: number;
+  /** Snapshots already in the lake and left as they were (a resumed backfill). */
+  skipped: number;
+  failed: FailedTicker[];
+  /** Lake files published, relative to DATA_DIR. */
+  files: string[];
+}
+
+export interface ScreenChunkRequest {
+  runId: string;
+  source: SnapshotSource;
+  chunk: TickerChunk;
+  /** Screening dates (`YYYY-MM-DD`): one for the nightly run, many for a backfill. */
+  dates: string[];
+}
+
+export interface PlanRequest {
+  date: string;
+  /** Market keys, or null for every market. */
+  markets: string[] | null;
+  chunkSize: number;
+}
+
+export interface IngestRequest {
+  date: string;
+  markets: string[] | null;
+}
+
+export interface TickerRequest {
+  market: string;
+  ticker: string;
+  date: string;
+}
+
+/** The result of screening one ticker on demand: the snapshot's identity and the engine's full result. */
+export interface RefreshedScreen {
+  market: string;
+  ticker: string;
+  snapshotDate: string;
+  /** ISO 8601 timestamp without zone (UTC). */
+  screenedAt: string;
+  source: SnapshotSource;
+  /** The engine result, as stored in the snapshot's `result_json`. */
+  result: unknown;
+}

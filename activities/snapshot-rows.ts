@@ -1,0 +1,77 @@
+import type { ScreeningInput, ScreeningResult } from '../engine/index.ts';
+import { SNAPSHOT_FRAMEWORKS } from '../warehouse/lake-schemas.ts';
+import { eraOf, statusColumn, type SnapshotRow } from '../warehouse/snapshot-schema.ts';
+import type { SnapshotSource } from './pipeline-types.ts';
+
+export interface SnapshotMeta {
+  source: SnapshotSource;
+  runId: string;
+  /** ISO 8601 UTC timestamp without zone, e.g. `2026-11-21T02:14:09.123`. */
+  screenedAt: string;
+}
+
+/** `2026-11-21T02:14:09.123Z` → `2026-11-21T02:14:09.123` (the lake stores UTC without zone). */
+export function screenedAtNow(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 23);
+}
+
+/**
+ * The lake row of one screen: statuses and key ratios as columns for queries, the engine's
+ * full result (reasons included) as `result_json`. Ratios against market cap use the trailing
+ * 24-month average (the DJIM and S&P denominator).
+ */
+export function snapshotRowFrom(input: ScreeningInput, result: ScreeningResult, meta: SnapshotMeta): SnapshotRow {
+  const statuses = Object.fromEntries(
+    SNAPSHOT_FRAMEWORKS.map((id) => [statusColumn(id), result.frameworks[id]?.status ?? 'insufficient_data']),
+  ) as Pick<SnapshotRow, `${(typeof SNAPSHOT_FRAMEWORKS)[number]}_status`>;
+  const r = result.ratios;
+  return {
+    market: input.listing.market,
+    ticker: input.listing.ticker,
+    snapshot_date: input.screeningDate,
+    screened_at: meta.screenedAt,
+    source: meta.source,
+    run_id: meta.runId,
+    era: eraOf(input.screeningDate),
+    engine_version: result.engine_version,
+    ...statuses,
+    debt_to_market_cap: r.debt_to_market_cap_24m,
+    cash_to_market_cap: r.cash_and_securities_to_market_cap_24m,
+    receivables_to_market_cap: r.receivables_to_market_cap_24m,
+    debt_to_assets: r.debt_to_assets,
+    cash_to_assets: r.cash_and_securities_to_assets,
+    receivables_cash_to_assets: r.receivables_and_cash_to_assets,
+    non_permissible_income_share: result.purification?.non_permissible_income_ratio ?? null,
+    market_cap: result.market_cap.spot,
+    avg_market_cap_24m: result.market_cap.avg_24m,
+    avg_market_cap_36m: result.market_cap.avg_36m,
+    filing_ref: input.fundamentals?.sourceRef ?? null,
+    period_end: input.fundamentals?.periodEnd ?? null,
+    price_date: input.marketCap.spotPriceDate,
+    result_json: JSON.stringify(result),
+    synthetic: input.synthetic,
+    data_source: input.dataSource,
+  };
+}
+
+/**
+ * The result kept for backfill snapshots: every status, score and methodology version, the
+ * ratios and provenance, and the reasons that decided a verdict (passing checks dropped).
+ * History at full size would be ~22 kB a snapshot; this keeps 2009→today small enough to
+ * write in minutes. The full result is reproducible: same inputs, same engine version.
+ */
+export function compactResult(result: ScreeningResult): ScreeningResult {
+  const frameworks: ScreeningResult['frameworks'] = {};
+  for (const id of result.frameworks_returned) {
+    const fr = result.frameworks[id];
+    if (!fr) continue;
+    frameworks[id] = {
+      ...fr,
+      reasons: fr.reasons
+        .filter((reason) => reason.result !== 'pass' && reason.result !== 'info')
+        .map(({ code, result: outcome, message, metric, value, threshold, operator }) => ({ code, result: outcome, message, metric, value, threshold, operator })),
+      components: undefined,
+    };
+  }
+  return { ...result, frameworks, data_quality: [] };
+}

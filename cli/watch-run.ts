@@ -1,0 +1,44 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { WorkflowHandle } from '@temporalio/client';
+import type { RunProgress } from '../workflows/run-progress.ts';
+import { createProgressView, progressLine } from './progress-view.ts';
+
+const POLL_MS = 500;
+
+/**
+ * Follows a pipeline run until it closes, showing its progress query; resolves with the final
+ * progress, or throws with the failure reason when the run failed, was cancelled or timed out.
+ */
+export async function watchRun(handle: WorkflowHandle): Promise<RunProgress> {
+  const view = createProgressView();
+  try {
+    for (;;) {
+      const description = await handle.describe();
+      if (description.status.name !== 'RUNNING') {
+        if (description.status.name !== 'COMPLETED' && description.status.name !== 'CONTINUED_AS_NEW') {
+          await handle.result(); // throws the failure with its cause
+          throw new Error(`run ${handle.workflowId} ended ${description.status.name}`);
+        }
+        const final = (await handle.result()) as RunProgress;
+        view.update(final);
+        return final;
+      }
+      try {
+        view.update(await handle.query<RunProgress>('progress'));
+      } catch {
+        // The first workflow task may not have run yet; the next poll will tell.
+      }
+      await sleep(POLL_MS);
+    }
+  } finally {
+    view.stop();
+  }
+}
+
+/** The end-of-run summary printed by the CLI. */
+export function summarise(progress: RunProgress): string {
+  const lines = [progressLine(progress)];
+  for (const failed of progress.failedSample.slice(0, 20)) lines.push(`  failed ${failed.market}/${failed.ticker}: ${failed.reason}`);
+  if (progress.failedCount > 20) lines.push(`  … and ${progress.failedCount - 20} more (see \`faithscreen runs --id\`)`);
+  return lines.join('\n');
+}

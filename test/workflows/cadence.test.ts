@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { cadenceDates } from '../../workflows/cadence.ts';
+
+describe('cadenceDates', () => {
+  it('when the cadence is month-end, then every month end in the range is taken, leap years included', () => {
+    expect(cadenceDates('2024-01-01', '2024-04-30', 'month-end')).toEqual(['2024-01-31', '2024-02-29', '2024-03-31', '2024-04-30']);
+  });
+
+  it('when the range ends mid-period, then its last day is added', () => {
+    expect(cadenceDates('2026-09-15', '2026-11-21', 'month-end')).toEqual(['2026-09-30', '2026-10-31', '2026-11-21']);
+  });
+
+  it('when the cadence is quarter-end, then only March, June, September and December ends are taken', () => {
+    expect(cadenceDates('2009-01-01', '2009-12-31', 'quarter-end')).toEqual(['2009-03-31', '2009-06-30', '2009-09-30', '2009-12-31']);
+  });
+
+  it('when the cadence is year-end from 2009, then one date per year plus today', () => {
+    const dates = cadenceDates('2009-01-01', '2026-11-21', 'year-end');
+    expect(dates[0]).toBe('2009-12-31');
+    expect(dates.at(-2)).toBe('2025-12-31');
+    expect(dates.at(-1)).toBe('2026-11-21');
+    expect(dates).toHaveLength(18);
+  });
+
+  it('when from is after to, then it refuses the empty range', () => {
+    expect(() => cadenceDates('2020-01-02', '2020-01-01', 'month-end')).toThrow(/range is empty/);
+  });
+
+  it('when the range is one day, then that day is the only date', () => {
+    expect(cadenceDates('2020-05-05', '2020-05-05', 'quarter-end')).toEqual(['2020-05-05']);
+  });
+});

@@ -1,0 +1,54 @@
+import { proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import { cadenceDates, type Cadence } from './cadence.ts';
+import { continueWith, runChunks, type ChunkedRunState } from './chunked-run.ts';
+import { progressQuery } from './nightly-screen.ts';
+import { utcDate } from './run-id.ts';
+import { emptyProgress, type RunProgress } from './run-progress.ts';
+
+const { planScreen } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
+/** The first date history reaches back to. */
+export const HISTORY_START = '2009-01-01';
+
+export interface BackfillInput {
+  from?: string;
+  to?: string;
+  cadence?: Cadence;
+  markets?: string[];
+  chunkSize?: number;
+  concurrency?: number;
+  carried?: ChunkedRunState;
+}
+
+/**
+ * Screens the universe on every cadence date in [from, to] and publishes snapshots with source
+ * `backfill`. Resumable: snapshots already published for a (ticker, date) are skipped, so
+ * re-running a range does nothing for what is done.
+ */
+export async function backfill(input: BackfillInput = {}): Promise<RunProgress> {
+  const to = input.to ?? utcDate(workflowInfo().startTime.getTime());
+  const from = input.from ?? HISTORY_START;
+  const state: ChunkedRunState = input.carried ?? {
+    // The run id names the range, not the workflow, so a re-run of the range finds its own files.
+    runId: `backfill-${input.cadence ?? 'year-end'}`,
+    source: 'backfill',
+    plan: { date: to, totalTickers: 0, chunks: [] },
+    dates: cadenceDates(from, to, input.cadence ?? 'year-end'),
+    nextChunk: 0,
+    concurrency: input.concurrency ?? 2,
+    progress: emptyProgress(to),
+  };
+  setHandler(progressQuery, () => state.progress);
+  if (!input.carried) {
+    state.plan = await planScreen({ date: to, markets: input.markets ?? null, chunkSize: input.chunkSize ?? 2_000 });
+    state.progress = { ...state.progress, phase: 'screening', totalTickers: state.plan.totalTickers, totalChunks: state.plan.chunks.length };
+  }
+  await runChunks(state, (carried) => continueWith(backfill, { ...input, carried }));
+  state.progress = { ...state.progress, phase: 'done' };
+  return state.progress;
+}
+

@@ -1,0 +1,34 @@
+/** How often a backfill takes a snapshot. */
+export const CADENCES = ['month-end', 'quarter-end', 'year-end'] as const;
+export type Cadence = (typeof CADENCES)[number];
+
+const MONTHS_PER_STEP: Record<Cadence, number> = { 'month-end': 1, 'quarter-end': 3, 'year-end': 12 };
+
+function lastDayOfMonth(year: number, month: number): string {
+  const day = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * The snapshot dates of a backfill, `YYYY-MM-DD`, ascending: each period end in [from, to],
+ * plus `to` itself when it is not a period end (so the range always reaches its last day).
+ */
+export function cadenceDates(from: string, to: string, cadence: Cadence): string[] {
+  if (from > to) throw new Error(`backfill range is empty: from ${from} is after to ${to}`);
+  const step = MONTHS_PER_STEP[cadence];
+  const dates: string[] = [];
+  let year = Number(from.slice(0, 4));
+  let month = Math.ceil(Number(from.slice(5, 7)) / step) * step;
+  for (;;) {
+    const end = lastDayOfMonth(year, month);
+    if (end > to) break;
+    if (end >= from) dates.push(end);
+    month += step;
+    if (month > 12) {
+      month -= 12;
+      year += 1;
+    }
+  }
+  if (dates.at(-1) !== to) dates.push(to);
+  return dates;
+}

@@ -1,0 +1,32 @@
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import type { RefreshedScreen } from '../activities/pipeline-types.ts';
+import { runIdFrom, utcDate } from './run-id.ts';
+
+const { refreshTickerData, screenTicker } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 5 },
+});
+
+export interface RefreshTickerInput {
+  market: string;
+  ticker: string;
+  /** Screening date; defaults to the run's start date (UTC). */
+  date?: string;
+}
+
+/** Workflow id that deduplicates refreshes: concurrent requests for one ticker share one run. */
+export function refreshWorkflowId(market: string, ticker: string): string {
+  return `refresh-${market}-${ticker}`;
+}
+
+/**
+ * Re-ingests one ticker's source data, screens it and publishes a `refresh` snapshot (a same-day
+ * re-screen supersedes the earlier one while history keeps both), returning the report.
+ */
+export async function refreshTicker(input: RefreshTickerInput): Promise<RefreshedScreen> {
+  const date = input.date ?? utcDate(workflowInfo().startTime.getTime());
+  await refreshTickerData({ market: input.market, ticker: input.ticker, date });
+  return screenTicker({ market: input.market, ticker: input.ticker, date, runId: runIdFrom(`${workflowInfo().workflowId}-${workflowInfo().runId}`) });
+}
