@@ -1,3 +1,4 @@
+import { createEdgarSource } from './edgar/edgar-source.ts';
 import { createFeedSource } from './feed/feed-source.ts';
 import { createSampleSource, SAMPLE_DEFAULT_SEED } from './sample/sample-source.ts';
 import type { SourceAdapter, SourceName } from './source.ts';
@@ -23,6 +24,7 @@ export function createSource(options: SourceOptions): SourceAdapter {
       if (!options.path) throw new Error('the feed source needs --path DIR: the delivery folder');
       return createFeedSource(options.path);
     case 'edgar':
-      throw new Error(`source ${options.source} is not available yet`);
+      if (!options.path) throw new Error('the edgar source needs --path DIR: a folder of downloaded EDGAR JSON files');
+      return createEdgarSource(options.path);
   }
 }

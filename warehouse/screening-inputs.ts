@@ -58,7 +58,7 @@ interface MainRow {
   ticker: string;
   date: string;
   name: string;
-  exchange_mic: string;
+  exchange_mic: string | null;
   currency: string;
   sic: string | null;
   kind: string;
@@ -145,7 +145,7 @@ function inputOf(row: MainRow, exposures: ActivityExposure[]): ScreeningInput {
       market: row.market,
       ticker: row.ticker,
       name: row.name,
-      exchangeMic: row.exchange_mic,
+      exchangeMic: row.exchange_mic ?? '',
       currency: row.currency,
       sic: row.sic,
       kind: row.kind === 'fund' ? 'fund' : 'stock',
