@@ -1,0 +1,53 @@
+import { Context } from '@temporalio/activity';
+import { migrateCatalog, type CatalogStatus } from '../warehouse/catalog.ts';
+import { compactSnapshots, type CompactionResult } from '../warehouse/compaction.ts';
+import { ingestChunk, planIngest, type ChunkIngestResult, type IngestOptions } from '../warehouse/ingest.ts';
+import type { SourceChunk } from '../sources/source.ts';
+
+export interface IngestActivityDeps {
+  dataDir: string;
+}
+
+/** What crosses Temporal for an ingest: the source's options, never its rows. */
+export type SourceIngestRequest = Omit<IngestOptions, 'dataDir' | 'onProgress' | 'concurrency'>;
+
+function beat(details: unknown): void {
+  const context = Context.current();
+  context.heartbeat(details);
+  context.cancellationSignal.throwIfAborted();
+}
+
+/**
+ * Ingestion as Temporal activities: plan the chunks, ingest each (a retry rewrites the same
+ * deterministic files), then make sure the catalog is current. Heartbeats while working.
+ */
+export function createIngestActivities(deps: IngestActivityDeps) {
+  return {
+    /** The chunks of a source ingest; for a feed this validates every row (fails with file/line/reason). */
+    async planSourceIngest(request: SourceIngestRequest): Promise<SourceChunk[]> {
+      beat({ phase: 'planning', source: request.source });
+      return planIngest({ ...request, dataDir: deps.dataDir });
+    },
+    /** Ingests one chunk; heartbeats every few seconds while DuckDB writes. */
+    async ingestSourceChunk(request: SourceIngestRequest & { chunkId: string }): Promise<ChunkIngestResult> {
+      const { chunkId, ...options } = request;
+      beat({ phase: 'ingesting', chunkId });
+      const timer = setInterval(() => Context.current().heartbeat({ phase: 'ingesting', chunkId }), 5_000);
+      try {
+        return await ingestChunk({ ...options, dataDir: deps.dataDir }, chunkId);
+      } finally {
+        clearInterval(timer);
+      }
+    },
+    /** Creates or migrates the catalog so the views see the new files. */
+    async finishSourceIngest(): Promise<CatalogStatus> {
+      beat({ phase: 'catalog' });
+      return migrateCatalog(deps.dataDir);
+    },
+    /** Maintenance: merges small snapshot files per (market, year) partition. */
+    async compactSnapshotFiles(options: { minFiles?: number; minAgeMs?: number } = {}): Promise<CompactionResult> {
+      beat({ phase: 'compacting' });
+      return compactSnapshots(deps.dataDir, { ...options, onPartition: (partition) => beat({ phase: 'compacting', partition }) });
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { withDuckDB } from './duckdb.ts';
+import { lakeRoot } from './lake-paths.ts';
+import { SNAPSHOTS_SCHEMA } from './lake-schemas.ts';
+import { castColumnsSql, copyToParquetSql } from './lake-sql.ts';
+import { publishFile } from './publish.ts';
+import { sqlString } from './sql.ts';
+
+export interface CompactionOptions {
+  /** Compact a partition only when it has at least this many files (default 8). */
+  minFiles?: number;
+  /** Leave files younger than this alone: a chunk still being retried may republish them (default 6 hours). */
+  minAgeMs?: number;
+  /** Called after each partition, for heartbeats. */
+  onPartition?: (partition: string) => void;
+  now?: number;
+}
+
+export interface CompactionResult {
+  partitions: number;
+  filesBefore: number;
+  filesAfter: number;
+  rows: number;
+}
+
+/** Identity of a snapshot row: compaction keeps one row per key, so a crash between publish and delete never duplicates rows. */
+const SNAPSHOT_KEY = 'ticker, snapshot_date, screened_at, source, run_id';
+
+async function partitionsOf(root: string): Promise<string[]> {
+  const out: string[] = [];
+  const markets = await readdir(path.join(root, 'snapshots')).catch(() => [] as string[]);
+  for (const market of markets.filter((m) => m.startsWith('market=') && m !== 'market=_none')) {
+    const years = await readdir(path.join(root, 'snapshots', market)).catch(() => [] as string[]);
+    for (const year of years.filter((y) => y.startsWith('year='))) out.push(path.join(root, 'snapshots', market, year));
+  }
+  return out.sort();
+}
+
+async function compactPartition(connection: DuckDBConnection, dir: string, options: Required<Omit<CompactionOptions, 'onPartition'>>): Promise<{ before: number; after: number; rows: number }> {
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.parquet')).sort();
+  const old: string[] = [];
+  for (const name of names) {
+    const info = await stat(path.join(dir, name));
+    if (name.startsWith('compact-') || options.now - info.mtimeMs >= options.minAgeMs) old.push(name);
+  }
+  if (old.length < options.minFiles) return { before: names.length, after: names.length, rows: 0 };
+  const digest = createHash('sha256').update(old.join('\n')).digest('hex').slice(0, 16);
+  const target = path.join(dir, `compact-${digest}.parquet`);
+  const files = `[${old.map((n) => sqlString(path.join(dir, n))).join(', ')}]`;
+  const query = `SELECT ${castColumnsSql(SNAPSHOTS_SCHEMA)} FROM read_parquet(${files}, union_by_name = true, hive_partitioning = false)
+    QUALIFY row_number() OVER (PARTITION BY ${SNAPSHOT_KEY}) = 1 ORDER BY ticker, snapshot_date, screened_at`;
+  await publishFile(target, (temp) => connection.run(copyToParquetSql(query, temp)).then(() => undefined));
+  for (const name of old) if (path.join(dir, name) !== target) await rm(path.join(dir, name), { force: true });
+  const rows = (await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlString(target)})`)).getRowObjectsJS()[0]?.n;
+  return { before: names.length, after: names.length - old.length + 1, rows: Number(rows ?? 0) };
+}
+
+/**
+ * Merges the many small snapshot files of each (market, year) partition into one. Only
+ * snapshots are compacted: reference tables are replaced whole by re-ingestion under
+ * deterministic names, which a compacted file would duplicate. Safe to retry.
+ */
+export async function compactSnapshots(dataDir: string, options: CompactionOptions = {}): Promise<CompactionResult> {
+  const settings = { minFiles: options.minFiles ?? 8, minAgeMs: options.minAgeMs ?? 6 * 3_600_000, now: options.now ?? Date.now() };
+  return withDuckDB(':memory:', {}, async (connection) => {
+    const result: CompactionResult = { partitions: 0, filesBefore: 0, filesAfter: 0, rows: 0 };
+    for (const dir of await partitionsOf(lakeRoot(dataDir))) {
+      const done = await compactPartition(connection, dir, settings);
+      result.partitions += 1;
+      result.filesBefore += done.before;
+      result.filesAfter += done.after;
+      result.rows += done.rows;
+      options.onPartition?.(path.relative(lakeRoot(dataDir), dir));
+    }
+    return result;
+  });
+}
