@@ -28,7 +28,7 @@ async function loadRaw(connection: DuckDBConnection, file: string, raw: string):
   // CSV line = row position + 2 (the header is line 1); Parquet line = row number from 1.
   const read = file.endsWith('.csv')
     ? `SELECT *, (row_number() OVER () + 1)::INTEGER AS line FROM read_csv(${sqlString(file)}, header = true, all_varchar = true, auto_detect = true, parallel = false)`
-    : `SELECT * EXCLUDE (file_row_number), (file_row_number + 1)::INTEGER AS line FROM (SELECT COLUMNS(*)::VARCHAR, file_row_number FROM read_parquet(${sqlString(file)}, file_row_number = true))`;
+    : `SELECT COLUMNS(c -> c <> 'file_row_number')::VARCHAR, (file_row_number + 1)::INTEGER AS line FROM read_parquet(${sqlString(file)}, file_row_number = true)`;
   await connection.run(`CREATE OR REPLACE TEMP TABLE ${raw} AS ${read}`);
   const columns = (await connection.runAndReadAll(`SELECT column_name FROM (DESCRIBE ${raw})`)).getRowObjectsJS();
   return columns.map((c) => String(c.column_name)).filter((c) => c !== 'line');
