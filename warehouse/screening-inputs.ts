@@ -114,7 +114,8 @@ function mainSql(t: (name: string) => string): string {
 function exposuresSql(t: (name: string) => string): string {
   return `WITH pairs AS (SELECT g.market, g.ticker, g.date, a.activity FROM ${t('grid')} g JOIN (SELECT DISTINCT market, ticker, activity FROM ${t('exp')}) a USING (market, ticker))
     SELECT p.market, p.ticker, strftime(p.date, '%Y-%m-%d') AS date, p.activity, e.revenue_share, strftime(e.as_of, '%Y-%m-%d') AS as_of, e.source_ref
-    FROM pairs p ASOF JOIN ${t('exp')} e ON e.market = p.market AND e.ticker = p.ticker AND e.activity = p.activity AND e.as_of <= p.date`;
+    FROM pairs p ASOF JOIN ${t('exp')} e ON e.market = p.market AND e.ticker = p.ticker AND e.activity = p.activity AND e.as_of <= p.date
+    ORDER BY p.market, p.ticker, p.date, p.activity`;
 }
 
 function fundamentalsOf(row: MainRow): Fundamentals | null {
