@@ -1,16 +1,29 @@
-import Koa from 'koa';
+import { bodyParser } from '@koa/bodyparser';
+import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Metrics } from '../platform/metrics.ts';
-import { notFound } from './errors.ts';
+import { AppError, notFound } from './errors.ts';
 import { errorHandler } from './middleware/error-handler.ts';
 import { requestContext } from './middleware/request-context.ts';
+import { docsRoutes } from './routes/docs.ts';
 import { opsRoutes, type ReadinessCheck } from './routes/ops.ts';
+import { referenceRoutes } from './routes/reference.ts';
+import { screenRoutes } from './routes/screen.ts';
+import { createScreenContext, type ScreenDeps } from './screen-context.ts';
 
 export interface AppDeps {
   logger: Logger;
   metrics: Metrics;
   readiness: Record<string, ReadinessCheck>;
+  /** The screening API's reads, refresher and cache policy; without it only ops routes are served. */
+  screen?: ScreenDeps;
+  /** Access control (issue 6): runs on every /api route after it declared its endpoint tag and cost. */
+  accessControl?: Middleware[];
+  /** Base URL named in the OpenAPI document. */
+  baseUrl?: string;
 }
+
+const methodNotAllowed = () => new AppError(405, 'method_not_allowed', 'method not allowed on this route; see /openapi.json');
 
 /** The Koa application: request context, the single error road, then the routers. */
 export function createApp(deps: AppDeps): Koa {
@@ -21,6 +34,14 @@ export function createApp(deps: AppDeps): Koa {
   app.use(errorHandler());
   const ops = opsRoutes({ metrics: deps.metrics, readiness: deps.readiness });
   app.use(ops.routes()).use(ops.allowedMethods());
+  if (deps.screen) {
+    const context = createScreenContext({ logger: deps.logger, ...deps.screen });
+    const access = deps.accessControl ?? [];
+    app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '64kb', encoding: 'utf-8' }));
+    for (const router of [screenRoutes(context, access), referenceRoutes(context, access), docsRoutes(deps.baseUrl ?? '')]) {
+      app.use(router.routes()).use(router.allowedMethods({ throw: true, methodNotAllowed }));
+    }
+  }
   app.use((ctx) => {
     throw notFound(`no route for ${ctx.method} ${ctx.path}; see /openapi.json for the API's routes`, 'route_not_found');
   });

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import * as requests from '../schemas/requests.ts';
+import * as responses from '../schemas/responses.ts';
+import { API_DESCRIPTION } from './description.ts';
+
+type JsonObject = Record<string, unknown>;
+
+/** A request schema as JSON Schema (what a client may send), without the `$schema` marker. */
+function inputSchema(schema: z.ZodType): JsonObject {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
+  return rest;
+}
+
+const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${String(schema.meta()?.id)}` });
+
+/** One OpenAPI parameter per property of a zod object schema. */
+function parameters(schema: z.ZodObject, where: 'query' | 'path'): JsonObject[] {
+  const json = inputSchema(schema) as { properties?: Record<string, JsonObject>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return { name, in: where, required: where === 'path' || (json.required ?? []).includes(name), ...(description ? { description } : {}), schema: rest };
+  });
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'invalid value (market, ticker, framework id, as_of, limit, …); `detail` names the valid values',
+  403: 'the key is not provisioned for this market, endpoint or framework (access control)',
+  404: 'ticker, fund or history not found',
+  406: 'the Accept header asks for a format this endpoint does not produce',
+  413: 'request body larger than 64 kB',
+  422: 'malformed request: body not a JSON object, wrong types, repeated query parameters',
+  503: 'a re-screen was needed but the workflow service is unavailable; retry shortly',
+};
+
+function errors(...statuses: number[]): JsonObject {
+  return Object.fromEntries(statuses.map((s) => [String(s), { description: ERROR_TEXT[s], content: { 'application/json': { schema: ref(responses.errorSchema) } } }]));
+}
+
+function ok(description: string, schema: z.ZodType): JsonObject {
+  return { '200': { description, content: { 'application/json': { schema: ref(schema) } } } };
+}
+
+function jsonBody(schema: z.ZodType): JsonObject {
+  return { required: true, content: { 'application/json': { schema: inputSchema(schema) } } };
+}
+
+function op(summary: string, tag: string, cost: string, extra: JsonObject): JsonObject {
+  return { summary, tags: [tag], 'x-endpoint-tag': tag, 'x-unit-cost': cost, ...extra };
+}
+
+/** The OpenAPI 3.1 document, generated from the zod schemas that validate requests. */
+export function buildOpenApi(baseUrl: string): JsonObject {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as { schemas: Record<string, JsonObject> };
+  const componentSchemas = Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _ignored, ...schema }]) => [id, schema]));
+  const screenParams = parameters(requests.screenPathSchema, 'path');
+  return {
+    openapi: '3.1.0',
+    info: { title: 'faithscreen API', version: '1.0.0', description: API_DESCRIPTION },
+    servers: [{ url: baseUrl }],
+    paths: {
+      '/api/screen/{market}/{ticker}': {
+        get: op('Screen one stock (or read its verdict as of a past date)', 'screen', '1; 2 with as_of (tag screen/history)', {
+          parameters: [...screenParams, ...parameters(requests.screenQuerySchema, 'query')],
+          responses: {
+            '200': {
+              description: 'the screen report; with `as_of`, the point-in-time snapshot response',
+              headers: { 'X-Refresh': { description: 'with stale data: started, already_running or unavailable', schema: { type: 'string' } } },
+              content: { 'application/json': { schema: { oneOf: [ref(responses.screenResponseSchema), ref(responses.snapshotResponseSchema)] } } },
+            },
+            ...errors(400, 403, 404, 422, 503),
+          },
+        }),
+      },
+      '/api/screen/batch': {
+        post: op('Screen up to 100 tickers', 'screen/batch', '1 per ticker', { requestBody: jsonBody(requests.batchBodySchema), responses: { ...ok('per-item results and errors', responses.batchResponseSchema), ...errors(400, 403, 413, 422) } }),
+      },
+      '/api/screen/etf': {
+        post: op("Screen a fund's top holdings", 'screen/etf', '1', { requestBody: jsonBody(requests.etfBodySchema), responses: { ...ok('holdings with verdicts and per-framework stats', responses.etfResponseSchema), ...errors(400, 403, 404, 413, 422) } }),
+      },
+      '/api/screen/compare': {
+        get: op('Compare 2 to 4 stocks side by side', 'screen/compare', '1', { parameters: parameters(requests.compareQuerySchema, 'query'), responses: { ...ok('side-by-side comparison', responses.compareResponseSchema), ...errors(400, 403, 404, 422, 503) } }),
+      },
+      '/api/screen/frameworks': {
+        get: op('List the 10 frameworks', 'public', '0', { responses: ok('the frameworks (and key_scope when a key is sent)', responses.frameworksResponseSchema) }),
+      },
+      '/api/markets': { get: op('List the markets', 'public', '0', { responses: ok('every market with its live listing count', responses.marketsResponseSchema) }) },
+      '/api/universe/search': {
+        get: op('Search the ticker universe', 'public', '0', { parameters: parameters(requests.searchQuerySchema, 'query'), responses: { ...ok('matches, best first', responses.searchResponseSchema), ...errors(400, 422) } }),
+      },
+      '/api/export/verdicts': {
+        get: op("Export a market's verdicts as Arrow IPC or JSON lines (researchers)", 'export', '1', {
+          parameters: parameters(requests.exportQuerySchema, 'query'),
+          responses: {
+            '200': {
+              description: 'one row per ticker: identity, the ten `<id>_status` columns, ratio columns, provenance; `X-Row-Count` header',
+              content: { 'application/vnd.apache.arrow.stream': { schema: { type: 'string', contentMediaType: 'application/vnd.apache.arrow.stream' } }, 'application/x-ndjson': { schema: { type: 'string' } } },
+            },
+            ...errors(400, 403, 406, 422),
+          },
+        }),
+      },
+    },
+    components: { schemas: componentSchemas },
+  };
+}

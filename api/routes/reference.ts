@@ -1,0 +1,42 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { assertMarketGranted, declareEndpoint, grantOf } from '../access-scope.ts';
+import { AppError } from '../errors.ts';
+import { exportQuerySchema, searchQuerySchema } from '../schemas/requests.ts';
+import type { ScreenContext } from '../screen-context.ts';
+import { ARROW_STREAM, NDJSON, exportRows, toArrowStream, toNdjsonStream } from '../use-cases/export-verdicts.ts';
+import { listMarkets, searchUniverse } from '../use-cases/reference-lists.ts';
+import { checkAsOf, parseRequest } from '../validation.ts';
+
+/** Markets, universe search and the researchers' verdict export. */
+export function referenceRoutes(ctx0: ScreenContext, access: Middleware[]): Router {
+  const router = new Router({ prefix: '/api' });
+
+  router.get('/markets', declareEndpoint(() => ({ tag: 'public', cost: 0 })), ...access, (ctx) => {
+    ctx.body = listMarkets(ctx0.reads);
+  });
+
+  router.get('/universe/search', declareEndpoint(() => ({ tag: 'public', cost: 0 })), ...access, (ctx) => {
+    const query = parseRequest(searchQuerySchema, ctx.query, 'query');
+    ctx.body = searchUniverse(ctx0.reads, query.q, query.market ?? null, query.limit);
+  });
+
+  router.get('/export/verdicts', declareEndpoint(() => ({ tag: 'export', cost: 1 })), ...access, (ctx) => {
+    const query = parseRequest(exportQuerySchema, ctx.query, 'query');
+    assertMarketGranted(query.market, grantOf(ctx));
+    const date = query.date === undefined ? null : checkAsOf(query.date, ctx0.now());
+    const type = ctx.accepts(NDJSON, ARROW_STREAM);
+    if (type === false) throw new AppError(406, 'not_acceptable', `this export is available as ${ARROW_STREAM} or ${NDJSON}; send one of them in Accept`);
+    const rows = exportRows(ctx0.reads, query.market, date);
+    ctx.set('X-Row-Count', String(rows.length));
+    if (type === ARROW_STREAM) {
+      ctx.type = ARROW_STREAM;
+      ctx.body = Buffer.from(toArrowStream(rows));
+    } else {
+      ctx.type = NDJSON;
+      ctx.body = toNdjsonStream(rows);
+    }
+  });
+
+  return router;
+}

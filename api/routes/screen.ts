@@ -1,0 +1,74 @@
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { assertMarketGranted, declareEndpoint, grantOf, scopeFrameworks } from '../access-scope.ts';
+import { batchEnvelopeSchema, compareQuerySchema, etfBodySchema, screenQuerySchema } from '../schemas/requests.ts';
+import type { ScreenContext } from '../screen-context.ts';
+import { compareTickers, parseCompareTickers } from '../use-cases/compare-tickers.ts';
+import { listFrameworks } from '../use-cases/reference-lists.ts';
+import { screenBatch } from '../use-cases/screen-batch.ts';
+import { screenEtf } from '../use-cases/screen-etf.ts';
+import { screenResponseJson, screenTicker } from '../use-cases/screen-ticker.ts';
+import { snapshotAsOf } from '../use-cases/snapshot-as-of.ts';
+import { checkAsOf, checkMarket, normaliseTicker, parseFlag, parseFrameworks, parseRequest } from '../validation.ts';
+
+function sendJsonText(ctx: Context, json: string): void {
+  ctx.type = 'application/json';
+  ctx.body = json;
+}
+
+/** Batch size for the cost declaration, read from the parsed body without trusting its shape. */
+function batchSize(ctx: Context): number {
+  const tickers = (ctx.request.body as { tickers?: unknown } | undefined)?.tickers;
+  return Array.isArray(tickers) ? tickers.length : 0;
+}
+
+/**
+ * The screening endpoints of the spec. Each route declares its endpoint tag and cost first;
+ * `access` (access control, when configured) runs next; handlers only parse, call one
+ * use-case and send its result.
+ */
+export function screenRoutes(ctx0: ScreenContext, access: Middleware[]): Router {
+  const router = new Router({ prefix: '/api/screen' });
+
+  router.get('/frameworks', declareEndpoint(() => ({ tag: 'public', cost: 0 })), ...access, (ctx) => {
+    ctx.body = listFrameworks(grantOf(ctx));
+  });
+
+  router.get('/compare', declareEndpoint(() => ({ tag: 'screen/compare', cost: 1 })), ...access, async (ctx) => {
+    const query = parseRequest(compareQuerySchema, ctx.query, 'query');
+    assertMarketGranted(query.market, grantOf(ctx));
+    const frameworks = scopeFrameworks(parseFrameworks(query.framework), grantOf(ctx));
+    ctx.body = await compareTickers(ctx0, { market: query.market, tickers: parseCompareTickers(query.tickers), frameworks });
+  });
+
+  router.post('/batch', declareEndpoint((ctx) => ({ tag: 'screen/batch', cost: batchSize(ctx) })), ...access, async (ctx) => {
+    const body = parseRequest(batchEnvelopeSchema, ctx.request.body, 'body');
+    const frameworks = scopeFrameworks(parseFrameworks(body.frameworks, 'frameworks'), grantOf(ctx));
+    sendJsonText(ctx, await screenBatch(ctx0, { items: body.tickers, frameworks, forceRefresh: body.force_refresh ?? false, grant: grantOf(ctx) }));
+  });
+
+  router.post('/etf', declareEndpoint(() => ({ tag: 'screen/etf', cost: 1 })), ...access, async (ctx) => {
+    const body = parseRequest(etfBodySchema, ctx.request.body, 'body');
+    assertMarketGranted(body.market, grantOf(ctx));
+    const frameworks = scopeFrameworks(null, grantOf(ctx));
+    ctx.body = await screenEtf(ctx0, { etfTicker: normaliseTicker(body.etf_ticker, 'etf_ticker'), market: body.market, maxHoldings: body.max_holdings, frameworks });
+  });
+
+  const screenTag = (ctx: Context) => (typeof ctx.query.as_of === 'string' ? { tag: 'screen/history' as const, cost: 2 } : { tag: 'screen' as const, cost: 1 });
+  router.get('/:market/:ticker', declareEndpoint(screenTag), ...access, async (ctx) => {
+    const market = checkMarket(ctx.params.market!);
+    const ticker = normaliseTicker(ctx.params.ticker!);
+    const query = parseRequest(screenQuerySchema, ctx.query, 'query');
+    assertMarketGranted(market, grantOf(ctx));
+    const frameworks = scopeFrameworks(parseFrameworks(query.framework), grantOf(ctx));
+    if (query.as_of !== undefined) {
+      ctx.body = snapshotAsOf(ctx0, { market, ticker, asOf: checkAsOf(query.as_of, ctx0.now()), frameworks });
+      return;
+    }
+    const outcome = await screenTicker(ctx0, { market, ticker, forceRefresh: parseFlag(query.force_refresh) });
+    if (outcome.refresh) ctx.set('X-Refresh', outcome.refresh);
+    sendJsonText(ctx, await screenResponseJson(ctx0, outcome, frameworks));
+  });
+
+  return router;
+}

@@ -1,0 +1,36 @@
+import type { Logger } from 'pino';
+import type { ScreeningResult } from '../engine/index.ts';
+import type { ApiReads } from '../warehouse/api-reads.ts';
+import { LruCache } from './lru.ts';
+import type { Refresher } from './refresher.ts';
+
+/** What the platform passes the screening API: the warehouse reads, the refresher and the cache policy. */
+export interface ScreenDeps {
+  reads: ApiReads;
+  refresher: Refresher;
+  /** `CACHE_FRESH_DAYS` and `CACHE_STALE_WHILE_REVALIDATE_DAYS` of the config. */
+  cache: { freshDays: number; staleWhileRevalidateDays: number };
+  /** The clock (tests pin it); defaults to the system clock. */
+  now?: () => Date;
+  logger?: Logger;
+  /** Rendered reports kept in memory (default 4096, about 20 kB each). */
+  reportCacheSize?: number;
+}
+
+/** The deps plus the process's in-memory caches, shared by every screening use-case. */
+export interface ScreenContext extends ScreenDeps {
+  now: () => Date;
+  /** Parsed engine results by snapshot identity. */
+  results: LruCache<ScreeningResult>;
+  /** Rendered report JSON by snapshot identity and framework selection. */
+  reports: LruCache<string>;
+}
+
+export function createScreenContext(deps: ScreenDeps): ScreenContext {
+  return {
+    ...deps,
+    now: deps.now ?? (() => new Date()),
+    results: new LruCache(512),
+    reports: new LruCache(deps.reportCacheSize ?? 4_096),
+  };
+}

@@ -1,0 +1,65 @@
+import type { FrameworkId, RatioKey, VerdictStatus } from '../../engine/index.ts';
+import { badRequest } from '../errors.ts';
+import type { ScreenContext } from '../screen-context.ts';
+import { normaliseTicker } from '../validation.ts';
+import { loadResult, screenTicker } from './screen-ticker.ts';
+
+export interface CompareRequest {
+  market: string;
+  tickers: readonly string[];
+  frameworks: readonly FrameworkId[];
+}
+
+/** `AAA,bbb` → `['AAA', 'BBB']`; 2 to 4 distinct valid tickers, else 400. */
+export function parseCompareTickers(text: string): string[] {
+  const tickers = text.split(',').map((t) => t.trim()).filter((t) => t.length > 0).map((t) => normaliseTicker(t, 'tickers'));
+  if (tickers.length < 2 || tickers.length > 4) throw badRequest(`tickers: compare takes 2 to 4 comma-separated tickers; got ${tickers.length}`, 'invalid_value');
+  const duplicates = tickers.filter((t, i) => tickers.indexOf(t) !== i);
+  if (duplicates.length > 0) throw badRequest(`tickers: each ticker once; repeated: ${[...new Set(duplicates)].join(', ')}`, 'invalid_value');
+  return tickers;
+}
+
+/**
+ * Side-by-side screen of 2–4 tickers, shaped so differences are easy to read: per framework the
+ * status of each ticker and whether they agree, per ratio the value of each ticker, and a
+ * `differences` list of the frameworks where they disagree.
+ */
+export async function compareTickers(ctx: ScreenContext, request: CompareRequest): Promise<Record<string, unknown>> {
+  const outcomes = await Promise.all(request.tickers.map((ticker) => screenTicker(ctx, { market: request.market, ticker, forceRefresh: false })));
+  const results = await Promise.all(outcomes.map((o) => loadResult(ctx, o.row)));
+  const frameworks: Record<string, Record<string, VerdictStatus | boolean>> = {};
+  const differences: Array<{ framework: FrameworkId; statuses: Record<string, VerdictStatus> }> = [];
+  for (const id of request.frameworks) {
+    const statuses = Object.fromEntries(outcomes.map((o) => [o.ticker, o.row.statuses[id]])) as Record<string, VerdictStatus>;
+    const agree = new Set(Object.values(statuses)).size === 1;
+    frameworks[id] = { ...statuses, agree };
+    if (!agree) differences.push({ framework: id, statuses });
+  }
+  const ratioNames = Object.keys(results[0]!.ratios) as RatioKey[];
+  const ratios = Object.fromEntries(ratioNames.map((name) => [name, Object.fromEntries(results.map((r, i) => [outcomes[i]!.ticker, r.ratios[name]]))]));
+  return {
+    market: request.market,
+    tickers: outcomes.map((o) => o.ticker),
+    frameworks_returned: request.frameworks,
+    companies: Object.fromEntries(
+      outcomes.map((o, i) => [
+        o.ticker,
+        {
+          company_name: o.companyName || results[i]!.company_name,
+          snapshot_date: o.row.snapshotDate,
+          from_cache: o.fromCache,
+          cache_age_days: o.cacheAgeDays,
+          stale: o.stale,
+          currency: results[i]!.market_cap.currency,
+          market_cap: results[i]!.market_cap.spot,
+          purification_per_share: request.frameworks.some((id) => id.startsWith('shariah_')) ? results[i]!.purification_per_share : null,
+          synthetic: results[i]!.provenance.synthetic,
+        },
+      ]),
+    ),
+    frameworks,
+    ratios,
+    differences,
+    all_agree: differences.length === 0,
+  };
+}

@@ -1,0 +1,52 @@
+import { Readable } from 'node:stream';
+import { Bool, Float64, Table, Utf8, tableToIPC, vectorFromArray } from 'apache-arrow';
+import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../../warehouse/lake-schemas.ts';
+import type { ApiReads } from '../../warehouse/api-reads.ts';
+import type { VerdictRow } from '../../warehouse/api-reads-types.ts';
+
+export const ARROW_STREAM = 'application/vnd.apache.arrow.stream';
+export const NDJSON = 'application/x-ndjson';
+
+/** One flat record per snapshot: identity, the ten statuses (`<id>_status`), ratio columns and provenance. */
+function flatten(row: VerdictRow): Record<string, string | number | boolean | null> {
+  return {
+    market: row.market,
+    ticker: row.ticker,
+    snapshot_date: row.snapshotDate,
+    screened_at: row.screenedAt,
+    source: row.source,
+    era: row.era,
+    ...Object.fromEntries(SNAPSHOT_FRAMEWORKS.map((id) => [`${id}_status`, row.statuses[id]])),
+    ...row.ratios,
+    synthetic: row.synthetic,
+    data_source: row.dataSource,
+  };
+}
+
+const TEXT_COLUMNS = ['market', 'ticker', 'snapshot_date', 'screened_at', 'source', 'era', ...SNAPSHOT_FRAMEWORKS.map((id) => `${id}_status`), 'data_source'];
+
+/** The verdict rows of a market: current verdicts, or the snapshots of one day. */
+export function exportRows(reads: ApiReads, market: string, date: string | null): VerdictRow[] {
+  return reads.verdicts(market, date);
+}
+
+/** Rows as one Arrow IPC stream (schema, then record batches), readable by pyarrow, pandas and polars. */
+export function toArrowStream(rows: readonly VerdictRow[]): Uint8Array {
+  const flat = rows.map(flatten);
+  const column = (name: string) => flat.map((r) => r[name] ?? null);
+  const vectors = {
+    ...Object.fromEntries(TEXT_COLUMNS.map((name) => [name, vectorFromArray(column(name) as Array<string | null>, new Utf8())])),
+    ...Object.fromEntries(SNAPSHOT_RATIOS.map((name) => [name, vectorFromArray(column(name) as Array<number | null>, new Float64())])),
+    synthetic: vectorFromArray(column('synthetic') as Array<boolean | null>, new Bool()),
+  };
+  return tableToIPC(new Table(vectors), 'stream');
+}
+
+/** Rows as JSON lines, streamed. */
+export function toNdjsonStream(rows: readonly VerdictRow[]): Readable {
+  return Readable.from(
+    (function* lines() {
+      for (const row of rows) yield `${JSON.stringify(flatten(row))}\n`;
+    })(),
+  );
+}

@@ -1,0 +1,125 @@
+import type { FrameworkId, ScreeningResult } from '../../engine/index.ts';
+import type { VerdictRow } from '../../warehouse/api-reads-types.ts';
+import { AppError, notFound, serviceUnavailable } from '../errors.ts';
+import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh, type RefreshedScreen } from '../refresher.ts';
+import type { ScreenContext } from '../screen-context.ts';
+import { utcDay } from '../validation.ts';
+import { buildScreenReport } from './screen-report.ts';
+
+export interface ScreenRequest {
+  market: string;
+  ticker: string;
+  forceRefresh: boolean;
+}
+
+/** Which snapshot answers a screen request, and how fresh it is. */
+export interface ScreenOutcome {
+  market: string;
+  ticker: string;
+  row: VerdictRow;
+  companyName: string;
+  fromCache: boolean;
+  stale: boolean;
+  /** Whole days between the snapshot's date and today (UTC). */
+  cacheAgeDays: number;
+  /** Only for stale data: whether a background re-screen is running or could not start. */
+  refresh?: BackgroundRefresh;
+}
+
+const DAY_MS = 86_400_000;
+
+function ageInDays(snapshotDate: string, now: Date): number {
+  return Math.max(0, Math.floor((Date.parse(`${utcDay(now)}T00:00:00Z`) - Date.parse(`${snapshotDate}T00:00:00Z`)) / DAY_MS));
+}
+
+/** Re-screens through the refresher and records the new snapshot; 404 / 503 when it cannot. */
+async function rescreen(ctx: ScreenContext, market: string, ticker: string): Promise<VerdictRow> {
+  let screen: RefreshedScreen;
+  try {
+    screen = await ctx.refresher.refresh(market, ticker);
+  } catch (error) {
+    if (error instanceof TickerNotListedError) throw notFound(`ticker '${ticker}' is not listed in market '${market}'`, 'ticker_not_found');
+    if (error instanceof RefreshUnavailableError) {
+      throw serviceUnavailable(`${market}/${ticker} could not be re-screened now: ${error.message}`, 'refresh_unavailable');
+    }
+    throw error;
+  }
+  const result = screen.result as ScreeningResult;
+  const row = ctx.reads.remember({ ...screen, market, result });
+  ctx.results.set(identity(row), result);
+  return row;
+}
+
+/**
+ * The cache policy of the spec: fresh (≤ CACHE_FRESH_DAYS) is served from the warehouse; stale
+ * inside the stale-while-revalidate window is served with `stale: true` while one deduplicated
+ * refresh runs; older or never screened is re-screened; `force_refresh` always re-screens.
+ * When a re-screen cannot run, existing data is still served, marked stale, saying so.
+ */
+export async function screenTicker(ctx: ScreenContext, request: ScreenRequest): Promise<ScreenOutcome> {
+  const { market, ticker } = request;
+  const listing = ctx.reads.listing(market, ticker);
+  const current = ctx.reads.current(market, ticker);
+  if (!listing && !current) {
+    throw notFound(`ticker '${ticker}' is not listed in market '${market}'; look it up with GET /api/universe/search?q=${encodeURIComponent(ticker)}`, 'ticker_not_found');
+  }
+  const now = ctx.now();
+  const companyName = listing?.name ?? '';
+  const served = (row: VerdictRow, fromCache: boolean, stale: boolean, refresh?: BackgroundRefresh): ScreenOutcome => ({
+    market,
+    ticker,
+    row,
+    companyName,
+    fromCache,
+    stale,
+    cacheAgeDays: ageInDays(row.snapshotDate, now),
+    ...(refresh ? { refresh } : {}),
+  });
+  if (request.forceRefresh || !current) return served(await rescreen(ctx, market, ticker), false, false);
+  const age = ageInDays(current.snapshotDate, now);
+  if (age <= ctx.cache.freshDays) return served(current, true, false);
+  if (age <= ctx.cache.staleWhileRevalidateDays) {
+    return served(current, true, true, await ctx.refresher.refreshInBackground(market, ticker));
+  }
+  try {
+    return served(await rescreen(ctx, market, ticker), false, false);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'refresh_unavailable') throw error;
+    ctx.logger?.warn({ market, ticker, age }, 'serving data beyond the stale window: re-screen unavailable');
+    return served(current, true, true, 'unavailable');
+  }
+}
+
+function identity(row: VerdictRow): string {
+  return `${row.market}/${row.ticker}|${row.snapshotDate}|${row.screenedAt}`;
+}
+
+/** The engine's full result of a snapshot (parsed once, then kept in a small LRU). */
+export async function loadResult(ctx: ScreenContext, row: VerdictRow): Promise<ScreeningResult> {
+  const key = identity(row);
+  let result = ctx.results.get(key);
+  if (!result) {
+    result = JSON.parse(await ctx.reads.resultJson(row)) as ScreeningResult;
+    ctx.results.set(key, result);
+  }
+  return result;
+}
+
+/** The report of an outcome as JSON text, rendered once per (snapshot, framework selection). */
+export async function reportJson(ctx: ScreenContext, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): Promise<string> {
+  const key = `${identity(outcome.row)}|${frameworks.join(',')}|${outcome.companyName}`;
+  let json = ctx.reports.get(key);
+  if (json === undefined) {
+    const report = buildScreenReport(await loadResult(ctx, outcome.row), frameworks, outcome.row, outcome.companyName);
+    json = JSON.stringify(report);
+    ctx.reports.set(key, json);
+  }
+  return json;
+}
+
+/** The spec's screen response as JSON text: `ticker, market, report, from_cache, cache_age_days, stale` (+ `refresh`). */
+export async function screenResponseJson(ctx: ScreenContext, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): Promise<string> {
+  const report = await reportJson(ctx, outcome, frameworks);
+  const refresh = outcome.refresh ? `,"refresh":"${outcome.refresh}"` : '';
+  return `{"ticker":${JSON.stringify(outcome.ticker)},"market":${JSON.stringify(outcome.market)},"report":${report},"from_cache":${outcome.fromCache},"cache_age_days":${outcome.cacheAgeDays},"stale":${outcome.stale}${refresh}}`;
+}

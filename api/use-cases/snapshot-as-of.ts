@@ -1,0 +1,60 @@
+import { ENGINE_REVISION_DATE, type FrameworkId } from '../../engine/index.ts';
+import type { VerdictRow } from '../../warehouse/api-reads-types.ts';
+import type { SnapshotRatio } from '../../warehouse/snapshot-schema.ts';
+import { notFound } from '../errors.ts';
+import type { ScreenContext } from '../screen-context.ts';
+import { SYNTHETIC_NOTICE } from './screen-report.ts';
+
+export const LEGACY_WARNING =
+  `Legacy-era snapshot: dated before the screening-engine revision of ${ENGINE_REVISION_DATE}. Verdicts of this era may carry defects of earlier engine revisions; compare with a current verdict before relying on it.`;
+
+/** Key ratios per framework, named with their basis; faith exclusion screens and the consensus use none. */
+const MARKET_CAP_RATIOS = { debt_to_market_cap_24m: 'debt_to_market_cap', cash_to_market_cap_24m: 'cash_to_market_cap', receivables_to_market_cap_24m: 'receivables_to_market_cap', non_permissible_income_share: 'non_permissible_income_share' } as const;
+const ASSET_RATIOS = { debt_to_assets: 'debt_to_assets', cash_to_assets: 'cash_to_assets', receivables_and_cash_to_assets: 'receivables_cash_to_assets', non_permissible_income_share: 'non_permissible_income_share' } as const;
+const KEY_RATIOS: Partial<Record<FrameworkId, Record<string, SnapshotRatio>>> = {
+  shariah_aaoifi: MARKET_CAP_RATIOS,
+  shariah_djim: MARKET_CAP_RATIOS,
+  shariah_sp: MARKET_CAP_RATIOS,
+  shariah_ftse: ASSET_RATIOS,
+  shariah_msci: ASSET_RATIOS,
+};
+
+function frameworkEntry(row: VerdictRow, id: FrameworkId): { status: string; key_ratios: Record<string, number | null> } {
+  const names = KEY_RATIOS[id] ?? {};
+  return { status: row.statuses[id], key_ratios: Object.fromEntries(Object.entries(names).map(([name, column]) => [name, row.ratios[column]])) };
+}
+
+export interface AsOfRequest {
+  market: string;
+  ticker: string;
+  asOf: string;
+  frameworks: readonly FrameworkId[];
+}
+
+/** The spec's point-in-time snapshot response; 404 when the ticker has no snapshot at or before `as_of`. */
+export function snapshotAsOf(ctx: ScreenContext, request: AsOfRequest): Record<string, unknown> {
+  const { market, ticker, asOf } = request;
+  const lookup = ctx.reads.asOf(market, ticker, asOf);
+  if (!lookup.found) {
+    if (lookup.firstSnapshotDate === null && !ctx.reads.listing(market, ticker)) {
+      throw notFound(`ticker '${ticker}' is not listed in market '${market}' and has no compliance history`, 'ticker_not_found');
+    }
+    const first = lookup.firstSnapshotDate === null ? 'it has no snapshots yet' : `its first snapshot is dated ${lookup.firstSnapshotDate}`;
+    throw notFound(`no compliance history for ${market}/${ticker} at or before ${asOf}; ${first}`, 'no_history');
+  }
+  const { row } = lookup;
+  return {
+    ticker,
+    market,
+    as_of: asOf,
+    snapshot_date: row.snapshotDate,
+    screened_at: row.screenedAt,
+    source: row.source,
+    era: row.era,
+    ...(row.era === 'legacy' ? { data_quality: { warning: LEGACY_WARNING, engine_current_since: ENGINE_REVISION_DATE } } : {}),
+    frameworks: Object.fromEntries(request.frameworks.map((id) => [id, frameworkEntry(row, id)])),
+    market_cap: { spot: row.ratios.market_cap, avg_24m: row.ratios.avg_market_cap_24m, avg_36m: row.ratios.avg_market_cap_36m },
+    provenance: { data_source: row.dataSource, synthetic: row.synthetic, ...(row.synthetic ? { notice: SYNTHETIC_NOTICE } : {}) },
+    historical: true,
+  };
+}

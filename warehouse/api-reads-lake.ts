@@ -1,0 +1,113 @@
+import { existsSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { SnapshotStore, type RawSnapshot } from './api-reads-store.ts';
+import { INDEX_COLUMNS, listingsSql, snapshotIndexSql } from './api-reads-sql.ts';
+import type { Listing } from './api-reads-types.ts';
+import { openDuckDB } from './duckdb.ts';
+import { lakeRoot, type LakeTable } from './lake-paths.ts';
+import { SEED_PARTITION, SNAPSHOT_RATIOS } from './lake-schemas.ts';
+
+/** Published Parquet files of a table with a change signature (mtime and size), seed files excluded. */
+export async function scanTableFiles(dataDir: string, table: LakeTable): Promise<Map<string, string>> {
+  const root = path.join(lakeRoot(dataDir), table);
+  const files = new Map<string, string>();
+  if (!existsSync(root)) return files;
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  await Promise.all(
+    entries
+      .filter((e) => e.isFile() && e.name.endsWith('.parquet') && !e.name.startsWith('.'))
+      .map(async (e) => {
+        const file = path.join(e.parentPath, e.name);
+        if (file.includes(`=${SEED_PARTITION}${path.sep}`)) return;
+        try {
+          const info = await stat(file);
+          files.set(file, `${info.mtimeMs}:${info.size}`);
+        } catch {
+          // removed between readdir and stat: the next scan no longer lists it
+        }
+      }),
+  );
+  return files;
+}
+
+/** A few reusable DuckDB connections on one in-memory instance with a bounded memory budget. */
+export class ConnectionPool {
+  private readonly idle: DuckDBConnection[] = [];
+
+  private constructor(private readonly instance: DuckDBInstance) {}
+
+  static async open(): Promise<ConnectionPool> {
+    const instance = await openDuckDB(':memory:', { threads: 2 });
+    const pool = new ConnectionPool(instance);
+    await pool.use((c) => c.run(`SET memory_limit = '384MB'; SET parquet_metadata_cache = true`));
+    return pool;
+  }
+
+  async use<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    const connection = this.idle.pop() ?? (await this.instance.connect());
+    try {
+      return await work(connection);
+    } finally {
+      if (this.idle.length < 4) this.idle.push(connection);
+      else connection.closeSync();
+    }
+  }
+
+  close(): void {
+    for (const connection of this.idle.splice(0)) connection.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+const RATIO_OFFSET = INDEX_COLUMNS.indexOf(SNAPSHOT_RATIOS[0]);
+const COLUMN = Object.fromEntries(INDEX_COLUMNS.map((name, i) => [name, i])) as Record<(typeof INDEX_COLUMNS)[number], number>;
+
+/** Streams the index columns of `files` into `store`, chunk by chunk (no full result in memory). */
+export async function loadSnapshots(pool: ConnectionPool, files: readonly string[], store: SnapshotStore): Promise<number> {
+  if (files.length === 0) return 0;
+  return pool.use(async (connection) => {
+    const result = await connection.stream(snapshotIndexSql(files));
+    let rows = 0;
+    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      const columns = chunk.getColumns();
+      const col = (name: keyof typeof COLUMN) => columns[COLUMN[name]]!;
+      for (let i = 0; i < chunk.rowCount; i += 1) {
+        const raw: RawSnapshot = {
+          market: String(col('market')[i]),
+          ticker: String(col('ticker')[i]),
+          day: Number(col('day')[i]),
+          screenedAtMs: Number(col('at_ms')[i]),
+          statusBits: Number(col('bits')[i]),
+          ratios: SNAPSHOT_RATIOS.map((_, r) => {
+            const value = columns[RATIO_OFFSET + r]![i];
+            return value === null || value === undefined ? null : Number(value);
+          }),
+          source: String(col('source')[i]),
+          dataSource: String(col('data_source')[i]),
+          synthetic: col('synthetic')[i] === true,
+          file: String(col('file')[i]),
+        };
+        store.add(raw);
+      }
+      rows += chunk.rowCount;
+    }
+    return rows;
+  });
+}
+
+/** Every listing of the universe. */
+export async function loadListings(pool: ConnectionPool, dataDir: string): Promise<Listing[]> {
+  return pool.use(async (connection) => {
+    const reader = await connection.runAndReadAll(listingsSql(dataDir));
+    return reader.getRowsJS().map(([market, ticker, name, exchange, kind, currency]) => ({
+      market: String(market),
+      ticker: String(ticker),
+      name: String(name ?? ticker),
+      exchange: String(exchange),
+      kind: String(kind),
+      currency: String(currency),
+    }));
+  });
+}

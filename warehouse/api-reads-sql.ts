@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { STATUS_CODES } from './api-reads-store.ts';
+import { lakeRoot } from './lake-paths.ts';
+import { readTableSql } from './lake-sql.ts';
+import { SEED_PARTITION, SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from './lake-schemas.ts';
+import { sqlIdent, sqlString } from './sql.ts';
+
+/** Every SQL string the API's reads run. Values reach DuckDB as bound parameters or quoted literals. */
+
+const SNAPSHOT_HIVE_TYPES = `{'market': 'VARCHAR', 'year': 'INTEGER'}`;
+
+function statusCodeSql(column: string): string {
+  const cases = STATUS_CODES.map((status, code) => `WHEN ${sqlString(status)} THEN ${code}`).join(' ');
+  return `(CASE ${sqlIdent(column)} ${cases} ELSE ${STATUS_CODES.indexOf('insufficient_data')} END)`;
+}
+
+/** All ten statuses packed 2 bits each, in `SNAPSHOT_FRAMEWORKS` order. */
+function statusBitsSql(): string {
+  return `(${SNAPSHOT_FRAMEWORKS.map((id, i) => `${statusCodeSql(`${id}_status`)} * ${4 ** i}`).join(' + ')})::INTEGER`;
+}
+
+/** Column order of `snapshotIndexSql` (the loader reads by position). */
+export const INDEX_COLUMNS = ['market', 'ticker', 'day', 'at_ms', 'bits', ...SNAPSHOT_RATIOS, 'source', 'data_source', 'synthetic', 'file'] as const;
+
+/** The index columns of the snapshots in `files` (absolute Parquet paths), without `result_json`. */
+export function snapshotIndexSql(files: readonly string[]): string {
+  const list = `[${files.map(sqlString).join(', ')}]`;
+  return `
+    SELECT CAST(market AS VARCHAR) AS market, ticker,
+           (CAST(snapshot_date AS DATE) - DATE '1970-01-01')::INTEGER AS day,
+           epoch_ms(CAST(screened_at AS TIMESTAMP))::DOUBLE AS at_ms,
+           ${statusBitsSql()} AS bits,
+           ${SNAPSHOT_RATIOS.map((r) => `CAST(${sqlIdent(r)} AS DOUBLE) AS ${sqlIdent(r)}`).join(', ')},
+           source, coalesce(data_source, 'unknown') AS data_source, coalesce(synthetic, false) AS synthetic, filename AS file
+    FROM read_parquet(${list}, hive_partitioning = true, union_by_name = true, filename = true, hive_types = ${SNAPSHOT_HIVE_TYPES})`;
+}
+
+/** `result_json` of one snapshot; parameters: ticker, snapshot date, screened_at. */
+export function resultJsonSql(files: string | readonly string[]): string {
+  const target = typeof files === 'string' ? sqlString(files) : `[${files.map(sqlString).join(', ')}]`;
+  return `
+    SELECT result_json FROM read_parquet(${target}, union_by_name = true)
+    WHERE ticker = $1 AND snapshot_date = CAST($2 AS DATE) AND screened_at = CAST($3 AS TIMESTAMP)
+    ORDER BY run_id DESC LIMIT 1`;
+}
+
+/** Folder of one (market, year) partition of the snapshots table. */
+export function snapshotPartitionDir(dataDir: string, market: string, year: string): string {
+  return path.join(lakeRoot(dataDir), 'snapshots', `market=${market}`, `year=${year}`);
+}
+
+/** Every listing, one row per (market, ticker). */
+export function listingsSql(dataDir: string): string {
+  return `
+    SELECT CAST(market AS VARCHAR) AS market, ticker, name,
+           coalesce(exchange_mic, '') AS exchange, coalesce(kind, 'stock') AS kind, coalesce(currency, '') AS currency
+    FROM ${readTableSql(lakeRoot(dataDir), 'listings')}
+    WHERE market <> ${sqlString(SEED_PARTITION)} AND ticker IS NOT NULL
+    -- a vendor feed beats EDGAR beats the sample, as in the screening-input loader
+    QUALIFY row_number() OVER (PARTITION BY market, ticker ORDER BY CASE data_source WHEN 'feed' THEN 0 WHEN 'edgar' THEN 1 ELSE 2 END) = 1
+    ORDER BY market, ticker`;
+}
+
+/** A fund's holdings on its latest report date, heaviest first; parameters: fund ticker, limit. */
+export function fundHoldingsSql(dataDir: string, fundMarket: string): string {
+  return `
+    WITH h AS (SELECT * FROM ${readTableSql(lakeRoot(dataDir), 'fund_holdings', fundMarket)} WHERE fund_ticker = $1),
+         latest AS (SELECT max(as_of) AS d FROM h),
+         picked AS (SELECT h.* FROM h, latest WHERE h.as_of = latest.d)
+    SELECT strftime(as_of, '%Y-%m-%d') AS as_of, CAST(market AS VARCHAR) AS market, ticker, weight,
+           (SELECT count(*) FROM picked)::INTEGER AS total
+    FROM picked ORDER BY weight DESC, market, ticker LIMIT $2`;
+}
+
+/** Folder of one fund market's holdings partition. */
+export function fundHoldingsDir(dataDir: string, fundMarket: string): string {
+  return path.join(lakeRoot(dataDir), 'fund_holdings', `fund_market=${fundMarket}`);
+}

@@ -1,0 +1,225 @@
+import type { VerdictRow } from './api-reads-types.ts';
+import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from './lake-schemas.ts';
+import { eraOf, type SnapshotFramework, type SnapshotRatio, type SnapshotStatus } from './snapshot-schema.ts';
+
+/** Status codes in the order of their 2-bit encoding (see `statusBitsSql`). */
+export const STATUS_CODES: readonly SnapshotStatus[] = ['compliant', 'non_compliant', 'questionable', 'insufficient_data'];
+
+const DAY_MS = 86_400_000;
+const RATIO_COUNT = SNAPSHOT_RATIOS.length;
+
+/** One snapshot as the loader hands it over: dates as day numbers, statuses packed 2 bits each. */
+export interface RawSnapshot {
+  market: string;
+  ticker: string;
+  /** Days since 1970-01-01. */
+  day: number;
+  /** `screened_at` in epoch milliseconds (UTC). */
+  screenedAtMs: number;
+  /** 2 bits per framework, in `SNAPSHOT_FRAMEWORKS` order (code index of `STATUS_CODES`). */
+  statusBits: number;
+  ratios: ReadonlyArray<number | null>;
+  source: string;
+  dataSource: string;
+  synthetic: boolean;
+  /** Path of the Parquet file holding the row's `result_json`, or null when known only in memory. */
+  file: string | null;
+}
+
+/** `YYYY-MM-DD` → days since 1970-01-01 (UTC). */
+export function dayNumber(date: string): number {
+  return Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+}
+
+/** Days since 1970-01-01 → `YYYY-MM-DD`. */
+export function dayString(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Packs a status map into the 2-bit encoding. */
+export function packStatuses(statuses: Record<SnapshotFramework, SnapshotStatus>): number {
+  return SNAPSHOT_FRAMEWORKS.reduce((bits, id, i) => bits | (STATUS_CODES.indexOf(statuses[id]) << (2 * i)), 0);
+}
+
+/** Interned strings (sources, file paths) referenced by small integers. */
+class StringTable {
+  private readonly values: string[] = [];
+  private readonly ids = new Map<string, number>();
+
+  constructor(private readonly limit: number) {}
+
+  intern(value: string): number {
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      id = this.values.length;
+      if (id >= this.limit) throw new Error(`snapshot store: more than ${this.limit} distinct values`);
+      this.values.push(value);
+      this.ids.set(value, id);
+    }
+    return id;
+  }
+
+  at(id: number): string {
+    return this.values[id]!;
+  }
+}
+
+/**
+ * Every snapshot's identity, statuses and ratios in growable typed arrays (about 110 bytes a
+ * snapshot: 872k snapshots take ~95 MB), with each ticker's rows sorted by (day, screened_at).
+ * Reasons stay in the Parquet files; this is what makes current and as_of reads sub-millisecond.
+ */
+export class SnapshotStore {
+  private capacity = 0;
+  private count = 0;
+  private day = new Int32Array(0);
+  private at = new Float64Array(0);
+  private bits = new Uint32Array(0);
+  private ratio = new Float64Array(0);
+  private flags = new Uint8Array(0);
+  private file = new Int32Array(0);
+  private meta = new Uint16Array(0);
+  private readonly strings = new StringTable(65_535);
+  private readonly files = new StringTable(2 ** 31 - 1);
+  private readonly byMarket = new Map<string, Map<string, number[]>>();
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Adds a snapshot; a same-day re-screen sorts after the earlier one (newest wins). */
+  add(raw: RawSnapshot): void {
+    if (raw.file !== null && this.attachFile(raw)) return;
+    if (this.count === this.capacity) this.grow(Math.max(1024, this.capacity * 2));
+    const id = this.count++;
+    this.day[id] = raw.day;
+    this.at[id] = raw.screenedAtMs;
+    this.bits[id] = raw.statusBits;
+    for (let i = 0; i < RATIO_COUNT; i += 1) this.ratio[id * RATIO_COUNT + i] = raw.ratios[i] ?? Number.NaN;
+    this.flags[id] = raw.synthetic ? 1 : 0;
+    this.file[id] = raw.file === null ? -1 : this.files.intern(raw.file);
+    this.meta[id * 2] = this.strings.intern(raw.source);
+    this.meta[id * 2 + 1] = this.strings.intern(raw.dataSource);
+    let tickers = this.byMarket.get(raw.market);
+    if (!tickers) this.byMarket.set(raw.market, (tickers = new Map()));
+    const rows = tickers.get(raw.ticker);
+    if (!rows) tickers.set(raw.ticker, [id]);
+    else this.insertSorted(rows, id);
+  }
+
+  /** Row id of the ticker's newest snapshot. */
+  latest(market: string, ticker: string): number | undefined {
+    const rows = this.byMarket.get(market)?.get(ticker);
+    return rows?.[rows.length - 1];
+  }
+
+  /** Row id of the newest snapshot dated on or before `day`. */
+  atOrBefore(market: string, ticker: string, day: number): number | undefined {
+    const rows = this.byMarket.get(market)?.get(ticker);
+    if (!rows) return undefined;
+    let lo = 0;
+    let hi = rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.day[rows[mid]!]! <= day) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? undefined : rows[lo - 1];
+  }
+
+  /** Day number of the ticker's first snapshot. */
+  firstDay(market: string, ticker: string): number | undefined {
+    const first = this.byMarket.get(market)?.get(ticker)?.[0];
+    return first === undefined ? undefined : this.day[first];
+  }
+
+  /** The tickers of a market that have snapshots. */
+  tickers(market: string): IterableIterator<string> {
+    return (this.byMarket.get(market) ?? new Map<string, number[]>()).keys();
+  }
+
+  /** Markets that have snapshots. */
+  markets(): string[] {
+    return [...this.byMarket.keys()];
+  }
+
+  /** Parquet file holding the row's `result_json`, or null when only known in memory. */
+  fileOf(id: number): string | null {
+    const index = this.file[id]!;
+    return index < 0 ? null : this.files.at(index);
+  }
+
+  dayOf(id: number): number {
+    return this.day[id]!;
+  }
+
+  /** The row as a plain object. */
+  decode(id: number, market: string, ticker: string): VerdictRow {
+    const snapshotDate = dayString(this.day[id]!);
+    const statuses = {} as Record<SnapshotFramework, SnapshotStatus>;
+    const packed = this.bits[id]!;
+    SNAPSHOT_FRAMEWORKS.forEach((framework, i) => {
+      statuses[framework] = STATUS_CODES[(packed >>> (2 * i)) & 3]!;
+    });
+    const ratios = {} as Record<SnapshotRatio, number | null>;
+    SNAPSHOT_RATIOS.forEach((name, i) => {
+      const value = this.ratio[id * RATIO_COUNT + i]!;
+      ratios[name] = Number.isNaN(value) ? null : value;
+    });
+    return {
+      market,
+      ticker,
+      snapshotDate,
+      screenedAt: new Date(this.at[id]!).toISOString().slice(0, 23),
+      source: this.strings.at(this.meta[id * 2]!),
+      era: eraOf(snapshotDate),
+      statuses,
+      ratios,
+      synthetic: this.flags[id] === 1,
+      dataSource: this.strings.at(this.meta[id * 2 + 1]!),
+    };
+  }
+
+  /** A row first learned in memory (a refresh) gets its file when the scan finds it, instead of a duplicate. */
+  private attachFile(raw: RawSnapshot): boolean {
+    const rows = this.byMarket.get(raw.market)?.get(raw.ticker);
+    for (let i = (rows?.length ?? 0) - 1; i >= 0; i -= 1) {
+      const id = rows![i]!;
+      if (this.day[id]! < raw.day) return false;
+      if (this.day[id] === raw.day && this.at[id] === raw.screenedAtMs && this.file[id] === -1) {
+        this.file[id] = this.files.intern(raw.file!);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private insertSorted(rows: number[], id: number): void {
+    let position = rows.length;
+    while (position > 0 && this.after(rows[position - 1]!, id)) position -= 1;
+    rows.splice(position, 0, id);
+  }
+
+  /** True when row `a` sorts strictly after row `b` by (day, screened_at). */
+  private after(a: number, b: number): boolean {
+    const dayA = this.day[a]!;
+    const dayB = this.day[b]!;
+    return dayA !== dayB ? dayA > dayB : this.at[a]! > this.at[b]!;
+  }
+
+  private grow(capacity: number): void {
+    const copy = <T extends Int32Array | Float64Array | Uint32Array | Uint8Array | Uint16Array>(old: T, make: (n: number) => T, width = 1): T => {
+      const next = make(capacity * width);
+      next.set(old);
+      return next;
+    };
+    this.day = copy(this.day, (n) => new Int32Array(n));
+    this.at = copy(this.at, (n) => new Float64Array(n));
+    this.bits = copy(this.bits, (n) => new Uint32Array(n));
+    this.ratio = copy(this.ratio, (n) => new Float64Array(n), RATIO_COUNT);
+    this.flags = copy(this.flags, (n) => new Uint8Array(n));
+    this.file = copy(this.file, (n) => new Int32Array(n));
+    this.meta = copy(this.meta, (n) => new Uint16Array(n), 2);
+    this.capacity = capacity;
+  }
+}

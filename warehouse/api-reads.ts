@@ -1,0 +1,247 @@
+import { existsSync } from 'node:fs';
+import { ConnectionPool, loadListings, loadSnapshots, scanTableFiles } from './api-reads-lake.ts';
+import { SnapshotStore, dayNumber, packStatuses } from './api-reads-store.ts';
+import { fundHoldingsDir, fundHoldingsSql, resultJsonSql, snapshotPartitionDir } from './api-reads-sql.ts';
+import type { AsOfLookup, FundHoldings, Listing, RefreshedSnapshot, VerdictRow } from './api-reads-types.ts';
+import { UniverseIndex } from './api-reads-universe.ts';
+import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from './lake-schemas.ts';
+import { eraOf, type SnapshotRatio } from './snapshot-schema.ts';
+
+export interface ApiReadsOptions {
+  dataDir: string;
+  /** How often the lake is scanned for newly published files (ms); 0 = only on `sync()`. Default 2000. */
+  scanIntervalMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+/** Figures of what the API has loaded. */
+export interface ApiReadsStats {
+  snapshots: number;
+  listings: number;
+  snapshotFiles: number;
+  lastSyncAt: string | null;
+}
+
+/**
+ * The API's view of the warehouse: current verdicts, history and the universe held in memory
+ * (rebuilt from the lake's Parquet files, refreshed when new files are published), `result_json`
+ * and fund holdings read on demand with DuckDB. Create with `openApiReads`, then `close()`.
+ */
+export class ApiReads {
+  private store = new SnapshotStore();
+  private universe = new UniverseIndex([]);
+  private snapshotFiles = new Map<string, string>();
+  private listingFiles = new Map<string, string>();
+  private readonly known = new Map<string, string>();
+  private syncing: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private lastSyncAt: string | null = null;
+
+  constructor(
+    private readonly pool: ConnectionPool,
+    private readonly options: ApiReadsOptions,
+  ) {}
+
+  /** Scans the lake and loads what changed; concurrent calls share one scan. */
+  sync(): Promise<void> {
+    this.syncing ??= this.syncOnce().finally(() => {
+      this.syncing = null;
+    });
+    return this.syncing;
+  }
+
+  /** Starts the periodic scan (unref'd: it never keeps the process alive). */
+  startPolling(): void {
+    const every = this.options.scanIntervalMs ?? 2_000;
+    if (every <= 0 || this.timer) return;
+    this.timer = setInterval(() => {
+      this.sync().catch((error: unknown) => this.options.onError?.(error));
+    }, every);
+    this.timer.unref();
+  }
+
+  /** The ticker's newest snapshot (a same-day re-screen supersedes the earlier one). */
+  current(market: string, ticker: string): VerdictRow | undefined {
+    const id = this.store.latest(market, ticker);
+    return id === undefined ? undefined : this.store.decode(id, market, ticker);
+  }
+
+  /** The newest snapshot dated on or before `date` (`YYYY-MM-DD`). */
+  asOf(market: string, ticker: string, date: string): AsOfLookup {
+    const id = this.store.atOrBefore(market, ticker, dayNumber(date));
+    if (id !== undefined) return { found: true, row: this.store.decode(id, market, ticker) };
+    const first = this.store.firstDay(market, ticker);
+    return { found: false, firstSnapshotDate: first === undefined ? null : new Date(first * 86_400_000).toISOString().slice(0, 10) };
+  }
+
+  /** Current verdict of every ticker of a market, or each ticker's snapshot of one day (newest of that day). */
+  verdicts(market: string, date: string | null): VerdictRow[] {
+    const rows: VerdictRow[] = [];
+    const day = date === null ? null : dayNumber(date);
+    for (const ticker of [...this.store.tickers(market)].sort()) {
+      const id = day === null ? this.store.latest(market, ticker) : this.store.atOrBefore(market, ticker, day);
+      if (id === undefined || (day !== null && this.store.dayOf(id) !== day)) continue;
+      rows.push(this.store.decode(id, market, ticker));
+    }
+    return rows;
+  }
+
+  listing(market: string, ticker: string): Listing | undefined {
+    return this.universe.get(market, ticker);
+  }
+
+  /** Ticker-prefix and name matches, case- and accent-insensitive, best first. */
+  search(query: string, market: string | null, limit: number): Listing[] {
+    return this.universe.search(query, market, limit);
+  }
+
+  /** Listings per market (stocks and funds). */
+  listingCounts(): ReadonlyMap<string, number> {
+    return this.universe.counts;
+  }
+
+  /** The engine's full result of a snapshot, as stored (JSON text). */
+  async resultJson(row: VerdictRow): Promise<string> {
+    const key = knownKey(row);
+    const remembered = this.known.get(key);
+    if (remembered !== undefined) return remembered;
+    const params = [row.ticker, row.snapshotDate, row.screenedAt];
+    const id = this.store.atOrBefore(row.market, row.ticker, dayNumber(row.snapshotDate));
+    const file = id === undefined ? null : this.store.fileOf(id);
+    if (file !== null && existsSync(file)) {
+      const found = await this.queryResult(resultJsonSql(file), params);
+      if (found !== null) return found;
+    }
+    // The file was compacted away or the row is known only in memory: read the whole partition.
+    const dir = snapshotPartitionDir(this.options.dataDir, row.market, row.snapshotDate.slice(0, 4));
+    if (existsSync(dir)) {
+      const found = await this.queryResult(resultJsonSql(`${dir}/*.parquet`), params);
+      if (found !== null) return found;
+    }
+    throw new Error(`result_json of ${row.market}/${row.ticker} ${row.snapshotDate} ${row.screenedAt} not found in the lake`);
+  }
+
+  /** A fund's latest holdings, heaviest first, at most `limit`; undefined when the fund has none. */
+  async fundHoldings(fundMarket: string, fundTicker: string, limit: number): Promise<FundHoldings | undefined> {
+    if (!existsSync(fundHoldingsDir(this.options.dataDir, fundMarket))) return undefined;
+    const rows = await this.pool.use(async (c) => (await c.runAndReadAll(fundHoldingsSql(this.options.dataDir, fundMarket), [fundTicker, limit])).getRowsJS());
+    if (rows.length === 0) return undefined;
+    return {
+      fundMarket,
+      fundTicker,
+      asOf: String(rows[0]![0]),
+      totalHoldings: Number(rows[0]![4]),
+      holdings: rows.map(([, market, ticker, weight]) => ({ market: String(market), ticker: String(ticker), weight: Number(weight) })),
+    };
+  }
+
+  /** Records a snapshot the API just published through a refresh, so reads see it before the next scan. */
+  remember(snapshot: RefreshedSnapshot): VerdictRow {
+    const row = verdictRowOf(snapshot);
+    if (this.known.size >= 1_000) this.known.delete(this.known.keys().next().value!);
+    this.known.set(knownKey(row), JSON.stringify(snapshot.result));
+    this.store.add({
+      market: row.market,
+      ticker: row.ticker,
+      day: dayNumber(row.snapshotDate),
+      screenedAtMs: Date.parse(`${row.screenedAt}Z`),
+      statusBits: packStatuses(row.statuses),
+      ratios: SNAPSHOT_RATIOS.map((r) => row.ratios[r]),
+      source: row.source,
+      dataSource: row.dataSource,
+      synthetic: row.synthetic,
+      file: null,
+    });
+    return row;
+  }
+
+  stats(): ApiReadsStats {
+    return { snapshots: this.store.size, listings: this.universe.size, snapshotFiles: this.snapshotFiles.size, lastSyncAt: this.lastSyncAt };
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.pool.close();
+  }
+
+  private async queryResult(sql: string, params: string[]): Promise<string | null> {
+    const rows = await this.pool.use(async (c) => (await c.runAndReadAll(sql, params)).getRowsJS());
+    const value = rows[0]?.[0];
+    return typeof value === 'string' ? value : null;
+  }
+
+  private async syncOnce(): Promise<void> {
+    const [snapshots, listings] = await Promise.all([
+      scanTableFiles(this.options.dataDir, 'snapshots'),
+      scanTableFiles(this.options.dataDir, 'listings'),
+    ]);
+    if (!sameFiles(listings, this.listingFiles)) {
+      this.universe = new UniverseIndex(listings.size === 0 ? [] : await loadListings(this.pool, this.options.dataDir));
+      this.listingFiles = listings;
+    }
+    const changed = [...this.snapshotFiles].some(([file, signature]) => snapshots.get(file) !== signature);
+    if (changed) {
+      // A file was replaced or removed (a retried chunk, compaction): rebuild, then swap.
+      const store = new SnapshotStore();
+      await loadSnapshots(this.pool, [...snapshots.keys()], store);
+      this.store = store;
+    } else {
+      await loadSnapshots(this.pool, [...snapshots.keys()].filter((f) => !this.snapshotFiles.has(f)), this.store);
+    }
+    this.snapshotFiles = snapshots;
+    this.lastSyncAt = new Date().toISOString();
+  }
+}
+
+/** The snapshot columns of an engine result, mapped as the pipelines write them (market-cap ratios on the 24-month average). */
+function verdictRowOf(s: RefreshedSnapshot): VerdictRow {
+  const { result } = s;
+  const r = result.ratios;
+  const ratios: Record<SnapshotRatio, number | null> = {
+    debt_to_market_cap: r.debt_to_market_cap_24m,
+    cash_to_market_cap: r.cash_and_securities_to_market_cap_24m,
+    receivables_to_market_cap: r.receivables_to_market_cap_24m,
+    debt_to_assets: r.debt_to_assets,
+    cash_to_assets: r.cash_and_securities_to_assets,
+    receivables_cash_to_assets: r.receivables_and_cash_to_assets,
+    non_permissible_income_share: result.purification?.non_permissible_income_ratio ?? null,
+    market_cap: result.market_cap.spot,
+    avg_market_cap_24m: result.market_cap.avg_24m,
+    avg_market_cap_36m: result.market_cap.avg_36m,
+  };
+  const statuses = Object.fromEntries(SNAPSHOT_FRAMEWORKS.map((id) => [id, result.frameworks[id]?.status ?? 'insufficient_data'])) as VerdictRow['statuses'];
+  return {
+    market: s.market,
+    ticker: s.ticker,
+    snapshotDate: s.snapshotDate,
+    screenedAt: s.screenedAt,
+    source: s.source,
+    era: eraOf(s.snapshotDate),
+    statuses,
+    ratios,
+    synthetic: result.provenance.synthetic,
+    dataSource: result.provenance.data_source,
+  };
+}
+
+function knownKey(row: VerdictRow): string {
+  return `${row.market}/${row.ticker}|${row.snapshotDate}|${row.screenedAt}`;
+}
+
+function sameFiles(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  return a.size === b.size && [...a].every(([file, signature]) => b.get(file) === signature);
+}
+
+/** Opens the API's reads over `dataDir`, loads the lake once and starts watching it for new files. */
+export async function openApiReads(options: ApiReadsOptions): Promise<ApiReads> {
+  const reads = new ApiReads(await ConnectionPool.open(), options);
+  try {
+    await reads.sync();
+  } catch (error) {
+    reads.close();
+    throw error;
+  }
+  reads.startPolling();
+  return reads;
+}
