@@ -2,7 +2,7 @@ import { bodyParser } from '@koa/bodyparser';
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Metrics } from '../platform/metrics.ts';
-import { AppError, notFound } from './errors.ts';
+import { AppError, notFound, unprocessable } from './errors.ts';
 import { errorHandler } from './middleware/error-handler.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { docsRoutes } from './routes/docs.ts';
@@ -23,7 +23,22 @@ export interface AppDeps {
   baseUrl?: string;
 }
 
-const methodNotAllowed = () => new AppError(405, 'method_not_allowed', 'method not allowed on this route; see /openapi.json');
+/** Body parsing errors on the one error road: too large → 413, anything unreadable → 422. */
+function bodyError(error: Error & { status?: number }): never {
+  if (error.status === 413) throw new AppError(413, 'body_too_large', 'request body too large: the limit is 64 kB');
+  throw unprocessable(`malformed request body: ${error.message}; send a JSON object`, 'malformed_body');
+}
+
+/** A path some route serves, asked with another method: 405 naming the allowed methods. */
+const methodNotAllowed: Middleware = async (ctx, next) => {
+  const matched = (ctx as unknown as { matched?: Array<{ methods: string[] }> }).matched ?? [];
+  const allowed = [...new Set(matched.flatMap((layer) => layer.methods))];
+  if (allowed.length > 0) {
+    ctx.set('Allow', allowed.join(', '));
+    throw new AppError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allowed.join(', ')}`);
+  }
+  await next();
+};
 
 /** The Koa application: request context, the single error road, then the routers. */
 export function createApp(deps: AppDeps): Koa {
@@ -37,10 +52,11 @@ export function createApp(deps: AppDeps): Koa {
   if (deps.screen) {
     const context = createScreenContext({ logger: deps.logger, ...deps.screen });
     const access = deps.accessControl ?? [];
-    app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '64kb', encoding: 'utf-8' }));
+    app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '64kb', encoding: 'utf-8', onError: bodyError }));
     for (const router of [screenRoutes(context, access), referenceRoutes(context, access), docsRoutes(deps.baseUrl ?? '')]) {
-      app.use(router.routes()).use(router.allowedMethods({ throw: true, methodNotAllowed }));
+      app.use(router.routes());
     }
+    app.use(methodNotAllowed);
   }
   app.use((ctx) => {
     throw notFound(`no route for ${ctx.method} ${ctx.path}; see /openapi.json for the API's routes`, 'route_not_found');

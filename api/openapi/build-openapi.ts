@@ -7,8 +7,13 @@ type JsonObject = Record<string, unknown>;
 
 /** A request schema as JSON Schema (what a client may send), without the `$schema` marker. */
 function inputSchema(schema: z.ZodType): JsonObject {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
-  return rest;
+  return withoutMarker(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject);
+}
+
+function withoutMarker(schema: JsonObject): JsonObject {
+  const copy = { ...schema };
+  delete copy.$schema;
+  return copy;
 }
 
 const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${String(schema.meta()?.id)}` });
@@ -51,7 +56,7 @@ function op(summary: string, tag: string, cost: string, extra: JsonObject): Json
 /** The OpenAPI 3.1 document, generated from the zod schemas that validate requests. */
 export function buildOpenApi(baseUrl: string): JsonObject {
   const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as { schemas: Record<string, JsonObject> };
-  const componentSchemas = Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _ignored, ...schema }]) => [id, schema]));
+  const componentSchemas = Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, withoutMarker(schema)]));
   const screenParams = parameters(requests.screenPathSchema, 'path');
   return {
     openapi: '3.1.0',
