@@ -1,0 +1,161 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { tableFromIPC } from 'apache-arrow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FRAMEWORK_IDS } from '../../engine/index.ts';
+import { MARKETS } from '../../sources/markets.ts';
+import { listen } from '../support/http.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
+import { buildLake, createTestApi, type FixtureTickers, type TestApi } from './support/lake-fixture.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response JSON under test
+type Json = Record<string, any>;
+
+describe('batch, ETF, compare, reference lists, export and OpenAPI over real HTTP', () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  let api: TestApi;
+  let server: Awaited<ReturnType<typeof listen>>;
+  let t: FixtureTickers;
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${server.url}${path}`, { headers });
+    return { status: response.status, body: (await response.json()) as Json };
+  };
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${server.url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    return { status: response.status, body: (await response.json()) as Json };
+  };
+
+  beforeAll(async () => {
+    temp = await makeTempDir();
+    t = await buildLake(temp.dir);
+    api = await createTestApi(temp.dir);
+    server = await listen(api.app);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+    api?.reads.close();
+    await temp?.cleanup();
+  });
+
+  it('when a batch mixes good and bad items, then each bad item is an error entry and the others succeed', async () => {
+    const { status, body } = await post('/api/screen/batch', {
+      tickers: [{ market: 'us', ticker: t.fresh[0] }, { market: 'mars', ticker: 'X' }, 'AAPL', { market: 'us', ticker: 'NOPE9' }, { market: 'us', ticker: t.fresh[1]!.toLowerCase() }],
+      frameworks: ['shariah_djim'],
+    });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ requested: 5, succeeded: 2, failed: 3 });
+    expect(body.results.map((r: Json) => r.ticker)).toEqual([t.fresh[0], t.fresh[1]]);
+    expect(body.results[0].report.frameworks_returned).toEqual(['shariah_djim']);
+    expect(body.errors).toEqual([
+      { index: 1, market: 'mars', ticker: 'X', status: 400, detail: expect.stringMatching(/unknown market/) },
+      { index: 2, market: null, ticker: null, status: 422, detail: expect.stringMatching(/expected object/) },
+      { index: 3, market: 'us', ticker: 'NOPE9', status: 404, detail: expect.stringMatching(/not listed/) },
+    ]);
+  });
+
+  it('when a fund is screened, then its top holdings carry verdicts and weights and framework_stats add up', async () => {
+    const { status, body } = await post('/api/screen/etf', { etf_ticker: t.fund.ticker, max_holdings: 5 });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ etf_ticker: t.fund.ticker, market: 'us', holdings_screened: expect.any(Number) });
+    expect(body.holdings.length).toBeLessThanOrEqual(5);
+    const weights = body.holdings.map((h: Json) => h.weight);
+    expect(weights).toEqual([...weights].sort((a: number, b: number) => b - a));
+    for (const id of FRAMEWORK_IDS) {
+      const s = body.framework_stats[id];
+      expect(s.pass + s.fail + s.questionable + s.unknown).toBe(body.holdings.length);
+      expect(s.pass_weight + s.fail_weight + s.questionable_weight + s.unknown_weight).toBeCloseTo(body.covered_weight, 5);
+    }
+  });
+
+  it('when two tickers are compared, then statuses sit side by side with agree flags and a differences list', async () => {
+    const [a, b] = [t.fresh[0]!, t.fresh[1]!];
+    const { status, body } = await get(`/api/screen/compare?tickers=${a},${b.toLowerCase()}`);
+    expect(status).toBe(200);
+    expect(body.tickers).toEqual([a, b]);
+    for (const id of FRAMEWORK_IDS) {
+      const row = body.frameworks[id];
+      expect(row.agree).toBe(row[a] === row[b]);
+    }
+    expect(body.differences.map((d: Json) => d.framework)).toEqual(FRAMEWORK_IDS.filter((id) => !body.frameworks[id].agree));
+    expect(Object.keys(body.ratios.debt_to_assets)).toEqual([a, b]);
+  });
+
+  it('lists the 10 frameworks publicly', async () => {
+    const { body } = await get('/api/screen/frameworks');
+    expect(body.count).toBe(10);
+    expect(body.frameworks.map((f: Json) => f.id)).toEqual([...FRAMEWORK_IDS]);
+    expect(body.frameworks[0]).toEqual({ id: 'shariah_aaoifi', label: expect.any(String), tradition: 'Islamic' });
+    expect(body.key_scope).toBeUndefined();
+  });
+
+  it('lists the markets with live listing counts and exchange codes', async () => {
+    const { body } = await get('/api/markets');
+    expect(body.count).toBe(MARKETS.length);
+    const us = body.markets.find((m: Json) => m.market_key === 'us');
+    expect(us).toMatchObject({ slug: 'united-states', name: 'United States', exchange_codes: expect.arrayContaining(['XNYS', 'XNAS']) });
+    expect(us.total_listed).toBe(api.reads.listingCounts().get('us'));
+    expect(us.total_listed).toBeGreaterThan(0);
+    expect(body.markets.find((m: Json) => m.market_key === 'jp').total_listed).toBe(0);
+  });
+
+  it('searches by ticker prefix and by name, case-insensitively, within a market and a limit', async () => {
+    const listing = api.reads.listing('us', t.fresh[0]!)!;
+    const byTicker = await get(`/api/universe/search?q=${listing.ticker.slice(0, 2).toLowerCase()}&market=us`);
+    expect(byTicker.body.results[0].ticker.startsWith(listing.ticker.slice(0, 2))).toBe(true);
+    const word = listing.name.split(' ')[0]!;
+    const byName = await get(`/api/universe/search?q=${encodeURIComponent(word.toUpperCase())}&limit=3`);
+    expect(byName.body).toMatchObject({ query: word.toUpperCase(), count: expect.any(Number) });
+    expect(byName.body.results.length).toBeLessThanOrEqual(3);
+    expect(byName.body.results.some((r: Json) => r.name === listing.name)).toBe(true);
+    expect(byName.body.results[0]).toEqual({ ticker: expect.any(String), name: expect.any(String), market: expect.any(String), exchange: expect.any(String), kind: expect.any(String) });
+  });
+
+  it('exports current verdicts as an Arrow IPC stream that reads back with the right rows', async () => {
+    const response = await fetch(`${server.url}/api/export/verdicts?market=us`, { headers: { accept: 'application/vnd.apache.arrow.stream' } });
+    expect(response.headers.get('content-type')).toBe('application/vnd.apache.arrow.stream');
+    const table = tableFromIPC(new Uint8Array(await response.arrayBuffer()));
+    const expected = api.reads.verdicts('us', null).length;
+    expect(table.numRows).toBe(expected);
+    expect(table.numRows).toBe(t.fresh.length + 3);
+    expect(table.schema.fields.map((f) => f.name)).toEqual(expect.arrayContaining(['ticker', 'shariah_aaoifi_status', 'debt_to_assets', 'synthetic']));
+    expect(table.getChild('synthetic')?.get(0)).toBe(true);
+  });
+
+  it("exports a day's snapshots as JSON lines", async () => {
+    const response = await fetch(`${server.url}/api/export/verdicts?market=us&date=2015-06-30`, { headers: { accept: 'application/x-ndjson' } });
+    const lines = (await response.text()).trim().split('\n').map((l) => JSON.parse(l) as Json);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ ticker: t.withHistory, snapshot_date: '2015-06-30', era: 'legacy', source: 'backfill' });
+  });
+
+  it('serves an OpenAPI 3.1 document that a real validator accepts, and a docs page with local assets', async () => {
+    const { body } = await get('/openapi.json');
+    const result = await new Validator().validate(body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(body.openapi).toBe('3.1.0');
+    expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(['/api/screen/{market}/{ticker}', '/api/screen/batch', '/api/screen/etf', '/api/screen/compare', '/api/markets', '/api/universe/search']));
+    const page = await (await fetch(`${server.url}/docs`)).text();
+    expect(page).toContain('/docs/assets/swagger-ui-bundle.js');
+    expect(page).not.toMatch(/https?:\/\//);
+    const asset = await fetch(`${server.url}/docs/assets/swagger-ui-bundle.js`);
+    expect(asset.status).toBe(200);
+    expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+  });
+
+  it('picks up snapshots published after start without a restart', async () => {
+    const before = api.reads.stats().snapshots;
+    const { writeSnapshots } = await import('../../warehouse/snapshot-writer.ts');
+    const { snapshotRowFrom } = await import('../../activities/snapshot-rows.ts');
+    const { screenCompany } = await import('../../engine/index.ts');
+    const { withDuckDB } = await import('../../warehouse/duckdb.ts');
+    const { loadScreeningInputs } = await import('../../warehouse/screening-inputs.ts');
+    const today = new Date().toISOString().slice(0, 10);
+    const [input] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, temp.dir, { market: 'us', date: today, tickers: [t.unscreened] }));
+    await writeSnapshots(temp.dir, [snapshotRowFrom(input!, screenCompany(input!), { source: 'nightly', runId: 'late', screenedAt: `${today}T05:00:00.000` })], { fileStem: 'late' });
+    await api.reads.sync();
+    expect(api.reads.stats().snapshots).toBe(before + 1);
+    const { status, body } = await get(`/api/screen/us/${t.unscreened}`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ from_cache: true, stale: false });
+  });
+});
