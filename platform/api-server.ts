@@ -1,9 +1,11 @@
 import { access, constants } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import type { Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { createApp } from '../api/app.ts';
+import { createTemporalRefresher } from '../api/temporal-refresher.ts';
+import { openApiReads } from '../warehouse/api-reads.ts';
 import { catalogPath, lakeRoot } from '../warehouse/lake-paths.ts';
 import type { Config } from './config.ts';
 import type { Metrics } from './metrics.ts';
@@ -34,13 +36,22 @@ export async function checkWarehouse(dataDir: string): Promise<void> {
 
 /** Starts the Koa API on HOST:PORT and returns its URL and a graceful close. */
 export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
+  const { config, logger } = deps;
+  const reads = await openApiReads({ dataDir: config.dataDir, onError: (err) => logger.error({ err }, 'lake scan failed') });
+  const client = new Client({ connection: deps.temporal, namespace: config.TEMPORAL_NAMESPACE });
   const app = createApp({
-    logger: deps.logger,
+    logger,
     metrics: deps.metrics,
     readiness: {
       temporal: () => checkTemporal(deps.temporal),
-      warehouse: () => checkWarehouse(deps.config.dataDir),
+      warehouse: () => checkWarehouse(config.dataDir),
     },
+    screen: {
+      reads,
+      refresher: createTemporalRefresher({ client, taskQueue: config.TEMPORAL_TASK_QUEUE, logger }),
+      cache: { freshDays: config.CACHE_FRESH_DAYS, staleWhileRevalidateDays: config.CACHE_STALE_WHILE_REVALIDATE_DAYS },
+    },
+    baseUrl: config.baseUrl,
   });
   const server = app.listen(deps.config.PORT, deps.config.HOST);
   await new Promise<void>((resolve, reject) => {
@@ -56,6 +67,6 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();
-      }),
+      }).finally(() => reads.close()),
   };
 }
