@@ -16,3 +16,6 @@ console.log(
   `[engine] ${engine.companies} companies × ${engine.frameworksPerCompany} frameworks in one process, one thread: ${engine.totalMs} ms ` +
     `(${engine.companiesPerSecond} companies/s, ${engine.microsecondsPerCompany} µs each; target < 5000 ms)`,
 );
+
+const { runDataBench, describeDataBench } = await import('./data.bench.ts');
+for (const line of describeDataBench(await runDataBench(Number(process.env.DATA_BENCH_SCALE ?? 1)))) console.log(line);

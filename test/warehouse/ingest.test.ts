@@ -2,6 +2,8 @@ import { readdir } from 'node:fs/promises';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIngestActivities } from '../../activities/ingest.ts';
+import type { SourceChunk } from '../../sources/source.ts';
+import type { CatalogStatus } from '../../warehouse/catalog.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { ingestSource } from '../../warehouse/ingest.ts';
 import { catalogPath, lakeRoot } from '../../warehouse/lake-paths.ts';
@@ -56,13 +58,13 @@ describe('ingest activities', () => {
     env.on('heartbeat', (d: unknown) => beats.push(d));
     const activities = createIngestActivities({ dataDir: temp.dir });
     const request = { ...sample, markets: ['sa'] };
-    const chunks = await env.run(activities.planSourceIngest, request);
+    const chunks = (await env.run(activities.planSourceIngest, request)) as SourceChunk[];
     expect(chunks.map((c) => c.id)).toEqual(['sa-p000']);
     const once = await env.run(activities.ingestSourceChunk, { ...request, chunkId: 'sa-p000' });
     const again = await env.run(activities.ingestSourceChunk, { ...request, chunkId: 'sa-p000' });
     expect(again).toEqual(once);
     expect(beats.length).toBeGreaterThanOrEqual(3);
-    const status = await env.run(activities.finishSourceIngest);
+    const status = (await env.run(activities.finishSourceIngest)) as CatalogStatus;
     expect(status.toVersion).toBeGreaterThanOrEqual(2);
   });
 
