@@ -1,23 +1,45 @@
 import type { Listing } from './api-reads-types.ts';
 
-/** Lower case without accents: `Nestlé` → `nestle`, `ÖZ` → `oz`. */
+/** Letters that carry no combining mark to strip (Turkish ı, Nordic ø, Polish ł, German ß, …). */
+const PLAIN_LETTERS: Record<string, string> = { ı: 'i', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ß: 'ss', æ: 'ae', œ: 'oe' };
+
+/** Lower case without accents: `Nestlé` → `nestle`, `Özkan Gıda` → `ozkan gida`. */
 export function foldText(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[ıøłđðþßæœ]/g, (letter) => PLAIN_LETTERS[letter]!);
 }
 
-/** Match ranks, best first: exact ticker, ticker prefix, name prefix, a name word's prefix, name contains. */
+/** Match ranks, best first: exact ticker, ticker prefix, name prefix, a name word's prefix, inside a word of the name. */
 const RANKS = 5;
 
 interface Slice {
   /** Listing ids sorted by folded ticker (prefix search by binary search). */
   byTicker: Int32Array;
-  /** Listing ids sorted by folded name (name scans return alphabetical matches). */
+  /** Every word of every folded name, sorted, with its listing id (word-prefix search by binary search). */
+  words: string[];
+  wordIds: Int32Array;
+  /** Listing ids sorted by folded name (the fallback scan for matches inside a word). */
   byName: Int32Array;
+}
+
+function lowerBound(values: ArrayLike<string>, order: ArrayLike<number> | null, q: string): number {
+  let lo = 0;
+  let hi = order ? order.length : values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[order ? order[mid]! : mid]! < q) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
  * The ticker universe in memory with a search index: ticker prefix by binary search and a
- * linear scan of folded names (124k names scan in about 2 ms). Immutable; rebuilt on change.
+ * word-prefix index of folded names, both by binary search; a scan of names only when a query of 3+
+ * characters found too few word matches. Immutable; rebuilt on change.
  */
 export class UniverseIndex {
   private readonly byKey = new Map<string, number>();
@@ -55,6 +77,11 @@ export class UniverseIndex {
     return id === undefined ? undefined : this.listings[id];
   }
 
+  /** Every listing, or a market's, in (market, ticker) order. */
+  listingsOf(market: string | null): readonly Listing[] {
+    return market === null ? this.listings : this.listings.filter((l) => l.market === market);
+  }
+
   /** Up to `limit` listings matching `query` by ticker prefix or name, best match first. */
   search(query: string, market: string | null, limit: number): Listing[] {
     const q = foldText(query.trim());
@@ -78,13 +105,7 @@ export class UniverseIndex {
 
   private tickerMatches(slice: Slice, q: string, limit: number, buckets: number[][]): void {
     const order = slice.byTicker;
-    let lo = 0;
-    let hi = order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.tickers[order[mid]!]! < q) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(this.tickers, order, q);
     for (let i = lo; i < order.length && buckets[1]!.length < limit; i += 1) {
       const id = order[i]!;
       const ticker = this.tickers[id]!;
@@ -93,25 +114,32 @@ export class UniverseIndex {
     }
   }
 
+  /** Names with a word starting with the query's first word (by binary search), then, if still short, a scan for matches inside words. */
   private nameMatches(slice: Slice, q: string, limit: number, buckets: number[][]): void {
-    const wordStart = ` ${q}`;
-    const order = slice.byName;
-    for (let i = 0; i < order.length; i += 1) {
-      const id = order[i]!;
+    const first = q.split(' ')[0]!;
+    const seen = new Set<number>();
+    for (let i = lowerBound(slice.words, null, first); i < slice.words.length && slice.words[i]!.startsWith(first); i += 1) {
+      const id = slice.wordIds[i]!;
+      if (seen.has(id)) continue;
+      seen.add(id);
       const name = this.names[id]!;
-      const at = name.indexOf(q);
-      if (at < 0) continue;
-      const rank = at === 1 ? 2 : name.includes(wordStart) ? 3 : 4;
-      const bucket = buckets[rank]!;
-      if (bucket.length < limit) bucket.push(id);
-      if (rank === 2 && bucket.length >= limit) return;
+      const rank = name.startsWith(` ${q}`) ? 2 : name.includes(` ${q}`) ? 3 : -1;
+      if (rank > 0 && buckets[rank]!.length < limit) buckets[rank]!.push(id);
+      if (buckets[2]!.length >= limit) return;
+    }
+    if (buckets[1]!.length + buckets[2]!.length + buckets[3]!.length >= limit || q.length < 3) return;
+    for (const id of slice.byName) {
+      if (!seen.has(id) && this.names[id]!.includes(q) && buckets[4]!.push(id) >= limit) return;
     }
   }
 
   private slice(ids: number[]): Slice {
     const byTicker = Int32Array.from(ids).sort((a, b) => compare(this.tickers[a]!, this.tickers[b]!));
     const byName = Int32Array.from(ids).sort((a, b) => compare(this.names[a]!, this.names[b]!));
-    return { byTicker, byName };
+    const pairs: Array<[string, number]> = [];
+    for (const id of byName) for (const word of new Set(this.names[id]!.split(/[^\p{L}\p{N}]+/u))) if (word) pairs.push([word, id]);
+    pairs.sort((a, b) => compare(a[0], b[0]));
+    return { byTicker, byName, words: pairs.map((p) => p[0]), wordIds: Int32Array.from(pairs, (p) => p[1]) };
   }
 }
 

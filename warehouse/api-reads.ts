@@ -95,6 +95,11 @@ export class ApiReads {
     return this.universe.search(query, market, limit);
   }
 
+  /** Every listing (or one market's), in (market, ticker) order. */
+  listings(market: string | null = null): readonly Listing[] {
+    return this.universe.listingsOf(market);
+  }
+
   /** Listings per market (stocks and funds). */
   listingCounts(): ReadonlyMap<string, number> {
     return this.universe.counts;
