@@ -1,18 +1,23 @@
+import { createLakePipelineData, type PipelineSource } from './lake-pipeline-data.ts';
+import { createIngestActivities } from './ingest.ts';
 import { createMaintenanceActivities } from './maintenance.ts';
 import { createPipelineActivities } from './pipeline.ts';
 import type { PipelineData } from './pipeline-data.ts';
 
 export interface ActivityDeps {
   dataDir: string;
-  /** Warehouse and source access for the pipeline activities. */
-  data: PipelineData;
+  /** The source the pipelines ingest from. */
+  source: PipelineSource;
+  /** Warehouse access for the pipeline activities (default: the lake under `dataDir`). */
+  data?: PipelineData;
 }
 
 /** Every activity the worker registers, built from the worker's dependencies. */
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createMaintenanceActivities(deps),
-    ...createPipelineActivities(deps),
+    ...createIngestActivities({ dataDir: deps.dataDir, defaults: deps.source }),
+    ...createPipelineActivities({ dataDir: deps.dataDir, data: deps.data ?? createLakePipelineData(deps.dataDir) }),
   };
 }
 

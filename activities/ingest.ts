@@ -4,12 +4,14 @@ import { compactSnapshots, type CompactionResult } from '../warehouse/compaction
 import { ingestChunk, planIngest, type ChunkIngestResult, type IngestOptions } from '../warehouse/ingest.ts';
 import type { SourceChunk } from '../sources/source.ts';
 
-export interface IngestActivityDeps {
-  dataDir: string;
-}
-
 /** What crosses Temporal for an ingest: the source's options, never its rows. */
 export type SourceIngestRequest = Omit<IngestOptions, 'dataDir' | 'onProgress' | 'concurrency'>;
+
+export interface IngestActivityDeps {
+  dataDir: string;
+  /** The worker's configured source; a request's own fields override it (a pipeline sends only `asOf` and `markets`). */
+  defaults?: Partial<SourceIngestRequest>;
+}
 
 function beat(details: unknown): void {
   const context = Context.current();
@@ -24,17 +26,18 @@ function beat(details: unknown): void {
 export function createIngestActivities(deps: IngestActivityDeps) {
   return {
     /** The chunks of a source ingest; for a feed this validates every row (fails with file/line/reason). */
-    async planSourceIngest(request: SourceIngestRequest): Promise<SourceChunk[]> {
-      beat({ phase: 'planning', source: request.source });
-      return planIngest({ ...request, dataDir: deps.dataDir });
+    async planSourceIngest(request: Partial<SourceIngestRequest>): Promise<SourceChunk[]> {
+      const options = { ...deps.defaults, ...request } as SourceIngestRequest;
+      beat({ phase: 'planning', source: options.source });
+      return planIngest({ ...options, dataDir: deps.dataDir });
     },
     /** Ingests one chunk; heartbeats every few seconds while DuckDB writes. */
-    async ingestSourceChunk(request: SourceIngestRequest & { chunkId: string }): Promise<ChunkIngestResult> {
+    async ingestSourceChunk(request: Partial<SourceIngestRequest> & { chunkId: string }): Promise<ChunkIngestResult> {
       const { chunkId, ...options } = request;
       beat({ phase: 'ingesting', chunkId });
       const timer = setInterval(() => Context.current().heartbeat({ phase: 'ingesting', chunkId }), 5_000);
       try {
-        return await ingestChunk({ ...options, dataDir: deps.dataDir }, chunkId);
+        return await ingestChunk({ ...deps.defaults, ...options, dataDir: deps.dataDir } as IngestOptions, chunkId);
       } finally {
         clearInterval(timer);
       }

@@ -1,8 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { SourceOptions } from '../sources/create-source.ts';
 import { withDuckDB } from '../warehouse/duckdb.ts';
-import { ingestChunk, planIngest } from '../warehouse/ingest.ts';
-import { listingCounts, publishedSnapshotKeys, sliceListings } from '../warehouse/pipeline-reads.ts';
+import { countListings, listPublishedSnapshotKeys, sliceStockTickers } from '../warehouse/lake-queries.ts';
 import { loadScreeningInputs, loadScreeningInputsForDates } from '../warehouse/screening-inputs.ts';
 import type { LoadedInput, PipelineData } from './pipeline-data.ts';
 import type { TickerChunk } from './pipeline-types.ts';
@@ -13,28 +12,16 @@ export type PipelineSource = Omit<SourceOptions, 'asOf'>;
 const query = <T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> => withDuckDB(':memory:', {}, work);
 
 /** The pipeline's view of the lake and the configured source. */
-export function createLakePipelineData(dataDir: string, source: PipelineSource): PipelineData {
+export function createLakePipelineData(dataDir: string): PipelineData {
   return {
-    async ingestPlan(request) {
-      return (await planIngest({ ...source, dataDir, asOf: request.date, markets: request.markets })).map((chunk) => chunk.id);
-    },
-
-    async ingestChunk(request, chunkId) {
-      const result = await ingestChunk({ ...source, dataDir, asOf: request.date, markets: request.markets }, chunkId);
-      return Object.values(result.rows).reduce((sum, n) => sum + n, 0);
-    },
-
-    listingCounts: (date, markets) => query((c) => listingCounts(c, dataDir, date, markets)),
+    listingCounts: (date, markets) => query((c) => countListings(c, dataDir, { date, markets, kind: 'stock' })),
 
     async loadInputs(chunk: TickerChunk, dates) {
       return query(async (c) => {
-        const listings = await sliceListings(c, dataDir, chunk, dates.at(-1)!);
-        const tickers = listings.map((l) => l.ticker);
-        const listedOn = new Map(listings.map((l) => [l.ticker, l.listedOn]));
-        const all = await loadScreeningInputsForDates(c, dataDir, { market: chunk.market, tickers, kind: 'stock', dates });
-        // No snapshot for a date before the company was listed: there was nothing to screen.
-        const inputs = all.filter((i) => (listedOn.get(i.listing.ticker) ?? '') <= i.screeningDate);
-        const found = new Set(all.map((i) => i.listing.ticker));
+        const tickers = await sliceStockTickers(c, dataDir, chunk, dates.at(-1)!);
+        // The loader skips dates before a ticker was listed: there was nothing to screen then.
+        const inputs = await loadScreeningInputsForDates(c, dataDir, { market: chunk.market, tickers, kind: 'stock', dates });
+        const found = new Set(inputs.map((i) => i.listing.ticker));
         const missing: LoadedInput[] = tickers
           .filter((t) => !found.has(t))
           .map((ticker) => ({ ok: false, market: chunk.market, ticker, date: dates.at(-1)!, reason: 'no listing row could be loaded' }));
@@ -44,8 +31,8 @@ export function createLakePipelineData(dataDir: string, source: PipelineSource):
 
     async publishedKeys(chunk, dates, snapshotSource) {
       return query(async (c) => {
-        const tickers = (await sliceListings(c, dataDir, chunk, dates.at(-1)!)).map((l) => l.ticker);
-        return publishedSnapshotKeys(c, dataDir, chunk.market, tickers, dates, snapshotSource);
+        const tickers = await sliceStockTickers(c, dataDir, chunk, dates.at(-1)!);
+        return listPublishedSnapshotKeys(c, dataDir, { market: chunk.market, tickers, dates, source: snapshotSource });
       });
     },
 

@@ -1,5 +1,5 @@
 import type { ScreeningInput } from '../engine/index.ts';
-import type { IngestRequest, SnapshotSource, TickerChunk } from './pipeline-types.ts';
+import type { SnapshotSource, TickerChunk } from './pipeline-types.ts';
 
 /** One input the loader produced, or why it could not (a ticker with no usable listing row). */
 export type LoadedInput = { ok: true; input: ScreeningInput } | { ok: false; market: string; ticker: string; date: string; reason: string };
@@ -9,10 +9,6 @@ export type LoadedInput = { ok: true; input: ScreeningInput } | { ok: false; mar
  * lake-backed implementation (`createLakePipelineData`); nothing here knows about Temporal.
  */
 export interface PipelineData {
-  /** Ids of the source chunks an ingest for this run loads (a feed is validated here: any bad row fails it). */
-  ingestPlan(request: IngestRequest): Promise<string[]>;
-  /** Loads one source chunk into the lake (deterministic files: a retry replaces them); returns rows loaded. */
-  ingestChunk(request: IngestRequest, chunkId: string): Promise<number>;
   /** Listings per market on `date`, in market order. */
   listingCounts(date: string, markets: string[] | null): Promise<Array<{ market: string; count: number }>>;
   /** Screening inputs of a chunk's listings on each date (point in time: nothing filed after the date). */

@@ -5,7 +5,7 @@ import { screenCompany } from '../engine/index.ts';
 import { writeSnapshots } from '../warehouse/snapshot-writer.ts';
 import type { SnapshotRow } from '../warehouse/snapshot-schema.ts';
 import type { PipelineData } from './pipeline-data.ts';
-import type { ChunkOutcome, FailedTicker, IngestRequest, PlanRequest, RefreshedScreen, ScreenChunkRequest, ScreenPlan, TickerChunk, TickerRequest } from './pipeline-types.ts';
+import type { ChunkOutcome, FailedTicker, PlanRequest, RefreshedScreen, ScreenChunkRequest, ScreenPlan, TickerChunk, TickerRequest } from './pipeline-types.ts';
 import { compactResult, screenedAtNow, snapshotRowFrom } from './snapshot-rows.ts';
 
 export interface PipelineDeps {
@@ -40,16 +40,6 @@ export function fileStemFor(runId: string, chunk: TickerChunk, keys: readonly st
 /** The pipeline activities: plan, ingest, screen chunks, refresh one ticker. */
 export function createPipelineActivities(deps: PipelineDeps) {
   return {
-    async planIngestChunks(request: IngestRequest): Promise<string[]> {
-      beat('planning ingest');
-      return deps.data.ingestPlan(request);
-    },
-
-    async ingestSourceChunk(request: IngestRequest & { chunkId: string }): Promise<number> {
-      beat(`ingesting ${request.chunkId}`);
-      return deps.data.ingestChunk(request, request.chunkId);
-    },
-
     async planScreen(request: PlanRequest): Promise<ScreenPlan> {
       const counts = await deps.data.listingCounts(request.date, request.markets);
       if (counts.length === 0) {

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerIngestCommand } from './commands/ingest.ts';
 import { registerMigrateCommand } from './commands/migrate.ts';
 import { registerPipelineCommands } from './commands/pipelines.ts';
 import { registerProvisionCommand } from './commands/provision.ts';
@@ -14,5 +15,6 @@ export function buildProgram(): Command {
   registerProvisionCommand(program);
   registerMigrateCommand(program);
   registerPipelineCommands(program);
+  registerIngestCommand(program);
   return program;
 }

@@ -18,8 +18,9 @@ export function installTemporalRuntime(logger: Logger): void {
   const child = logger.child({ component: 'temporal' });
   Runtime.install({
     logger: new DefaultLogger('WARN', (entry) => {
-      const meta: LogMetadata = entry.meta ?? {};
-      child[PINO_LEVEL[entry.level]](meta, entry.message);
+      const { error, ...meta }: LogMetadata = entry.meta ?? {};
+      // pino serialises Errors only under `err`; the SDK reports them under `error`.
+      child[PINO_LEVEL[entry.level]](error === undefined ? meta : { ...meta, err: error }, entry.message);
     }),
   });
 }

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from '../activities/index.ts';
-import { createLakePipelineData, type PipelineSource } from '../activities/lake-pipeline-data.ts';
+import type { PipelineSource } from '../activities/lake-pipeline-data.ts';
 
 /** Path of the workflows module the worker bundles into Temporal's deterministic sandbox. */
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -41,7 +41,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
-    activities: createActivities({ dataDir: options.dataDir, data: createLakePipelineData(options.dataDir, options.source) }),
+    activities: createActivities({ dataDir: options.dataDir, source: options.source }),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? Math.max(2, availableParallelism()),
   });
   const done = worker.run().finally(() => connection.close());

@@ -7,7 +7,6 @@ import { writeFile } from 'node:fs/promises';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
-import { createLakePipelineData } from '../activities/lake-pipeline-data.ts';
 import { bundleWorkflows } from '../platform/worker.ts';
 import { startTestTemporal } from '../test/support/temporal.ts';
 import { makeTempDir } from '../test/support/temp-dir.ts';
@@ -24,7 +23,7 @@ try {
     connection: env.nativeConnection,
     taskQueue: 'record',
     workflowBundle: await bundleWorkflows(),
-    activities: createActivities({ dataDir: temp.dir, data: createLakePipelineData(temp.dir, { source: 'sample', scale: 0.001 }) }),
+    activities: createActivities({ dataDir: temp.dir, source: { source: 'sample', scale: 0.001 } }),
   });
   const history = await worker.runUntil(async () => {
     const handle = await env.client.workflow.start(workflowType, { taskQueue: 'record', workflowId: `record-${workflowType}` });

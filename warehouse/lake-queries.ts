@@ -10,12 +10,19 @@ export interface ListingCount {
   count: number;
 }
 
-/** Listings per market (distinct tickers) listed on or before `date` (`YYYY-MM-DD`), in market-key order. */
-export async function countListings(connection: DuckDBConnection, dataDir: string, options: { date: string; markets?: readonly string[] | null }): Promise<ListingCount[]> {
+const listedBy = (date: string): string => `(listed_on IS NULL OR listed_on <= DATE ${sqlString(date)})`;
+
+/** Listings per market (distinct tickers) listed on or before `date` (`YYYY-MM-DD`), in market-key order; optionally one kind. */
+export async function countListings(
+  connection: DuckDBConnection,
+  dataDir: string,
+  options: { date: string; markets?: readonly string[] | null; kind?: 'stock' | 'fund' },
+): Promise<ListingCount[]> {
   const markets = options.markets && options.markets.length > 0 ? `AND market IN ${sqlStringList(options.markets)}` : '';
+  const kind = options.kind ? `AND kind = ${sqlString(options.kind)}` : '';
   const result = await connection.runAndReadAll(
     `SELECT market, count(DISTINCT ticker)::INTEGER AS n FROM ${readTableSql(lakeRoot(dataDir), 'listings')}
-     WHERE (listed_on IS NULL OR listed_on <= DATE ${sqlString(options.date)}) ${markets} GROUP BY market ORDER BY market`,
+     WHERE ${listedBy(options.date)} ${markets} ${kind} GROUP BY market ORDER BY market`,
   );
   return result.getRowObjectsJS().map((r) => ({ market: String(r.market), count: Number(r.n) }));
 }
@@ -32,9 +39,28 @@ export async function listPublishedSnapshotKeys(
   if (options.tickers.length === 0 || options.dates.length === 0) return new Set();
   const years = [...new Set(options.dates.map((d) => Number(d.slice(0, 4))))];
   const result = await connection.runAndReadAll(
-    `SELECT DISTINCT ticker, strftime(snapshot_date, '%Y-%m-%d') AS d FROM ${readTableSql(lakeRoot(dataDir), 'snapshots', options.market)}
-     WHERE year IN (${years.join(', ')}) AND source = ${sqlString(options.source)} AND ticker IN ${sqlStringList(options.tickers)}
+    // The whole table's glob (its seed file always matches) pruned by the market partition: a
+    // market with no snapshot yet must answer "none", not fail for want of files.
+    `SELECT DISTINCT ticker, strftime(snapshot_date, '%Y-%m-%d') AS d FROM ${readTableSql(lakeRoot(dataDir), 'snapshots')}
+     WHERE market = ${sqlString(options.market)} AND year IN (${years.join(', ')}) AND source = ${sqlString(options.source)} AND ticker IN ${sqlStringList(options.tickers)}
        AND snapshot_date IN (${options.dates.map((d) => `DATE ${sqlString(d)}`).join(', ')})`,
   );
   return new Set(result.getRowObjectsJS().map((r) => `${String(r.ticker)}|${String(r.d)}`));
+}
+
+/** A slice of one market's stock listings in ticker order (what a pipeline chunk screens). */
+export interface ListingSlice {
+  market: string;
+  offset: number;
+  limit: number;
+}
+
+/** Tickers of a slice of the stocks listed by `date`, in ticker order: a slice names the same tickers while listings stay put. */
+export async function sliceStockTickers(connection: DuckDBConnection, dataDir: string, slice: ListingSlice, date: string): Promise<string[]> {
+  const result = await connection.runAndReadAll(
+    `SELECT DISTINCT ticker FROM ${readTableSql(lakeRoot(dataDir), 'listings')}
+     WHERE market = ${sqlString(slice.market)} AND kind = 'stock' AND ${listedBy(date)}
+     ORDER BY ticker LIMIT ${Math.trunc(slice.limit)} OFFSET ${Math.trunc(slice.offset)}`,
+  );
+  return result.getRowObjectsJS().map((r) => String(r.ticker));
 }

@@ -5,7 +5,8 @@ import { addChunkOutcome, type RunProgress } from './run-progress.ts';
 
 const { screenChunk } = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '2 minutes',
+  // A chunk heartbeats at least every few seconds; a dead worker's chunk is retried after this.
+  heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 10 },
 });
 

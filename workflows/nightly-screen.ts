@@ -4,7 +4,7 @@ import { continueWith, runChunks, type ChunkedRunState } from './chunked-run.ts'
 import { runIdFrom, utcDate } from './run-id.ts';
 import { emptyProgress, type RunProgress } from './run-progress.ts';
 
-const { planIngestChunks, ingestSourceChunk, planScreen } = proxyActivities<Activities>({
+const { planSourceIngest, ingestSourceChunk, finishSourceIngest, planScreen } = proxyActivities<Activities>({
   startToCloseTimeout: '1 hour',
   heartbeatTimeout: '2 minutes',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 10 },
@@ -43,17 +43,19 @@ export async function nightlyScreen(input: NightlyScreenInput = {}): Promise<Run
     const date = state.plan.date;
     if (input.ingest ?? true) {
       state.progress = { ...state.progress, phase: 'ingesting' };
-      const request = { date, markets: input.markets ?? null };
-      const chunkIds = await planIngestChunks(request);
+      // Only the run date and markets cross Temporal: the worker's configured source fills in the rest.
+      const request = { asOf: date, markets: input.markets ?? null };
+      const chunks = await planSourceIngest(request);
       let next = 0;
       const lane = async (): Promise<void> => {
-        while (next < chunkIds.length) {
-          const chunkId = chunkIds[next]!;
+        while (next < chunks.length) {
+          const chunk = chunks[next]!;
           next += 1;
-          await ingestSourceChunk({ ...request, chunkId });
+          await ingestSourceChunk({ ...request, chunkId: chunk.id });
         }
       };
       await Promise.all(Array.from({ length: state.concurrency }, lane));
+      await finishSourceIngest();
     }
     state.progress = { ...state.progress, phase: 'planning' };
     state.plan = await planScreen({ date, markets: input.markets ?? null, chunkSize: input.chunkSize ?? 5_000 });

@@ -4,7 +4,6 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
-import { createLakePipelineData } from '../../activities/lake-pipeline-data.ts';
 import { bundleWorkflows } from '../../platform/worker.ts';
 import { latestCatalogVersion } from '../../warehouse/catalog.ts';
 import { TEMP_PREFIX } from '../../warehouse/publish.ts';
@@ -32,7 +31,7 @@ describe('lakeMaintenance workflow on a real Temporal dev server', () => {
       connection: env.nativeConnection,
       taskQueue: 'maintenance-test',
       workflowBundle: bundle,
-      activities: createActivities({ dataDir: temp.dir, data: createLakePipelineData(temp.dir, { source: 'sample', scale: 0.001 }) }),
+      activities: createActivities({ dataDir: temp.dir, source: { source: 'sample', scale: 0.001 } }),
     });
 
     const result = await worker.runUntil(
