@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { RunProgress } from '../workflows/run-progress.ts';
-import { createProgressView, progressLine } from './progress-view.ts';
+import { createProgressView, progressLine, type ProgressView } from './progress-view.ts';
 
 const POLL_MS = 500;
 
@@ -9,8 +9,7 @@ const POLL_MS = 500;
  * Follows a pipeline run until it closes, showing its progress query; resolves with the final
  * progress, or throws with the failure reason when the run failed, was cancelled or timed out.
  */
-export async function watchRun(handle: WorkflowHandle): Promise<RunProgress> {
-  const view = createProgressView();
+export async function watchRun(handle: WorkflowHandle, view: ProgressView = createProgressView()): Promise<RunProgress> {
   try {
     for (;;) {
       const description = await handle.describe();

@@ -64,3 +64,9 @@ export async function sliceStockTickers(connection: DuckDBConnection, dataDir: s
   );
   return result.getRowObjectsJS().map((r) => String(r.ticker));
 }
+
+/** Published snapshots in the lake (0 for a new warehouse). */
+export async function countSnapshots(connection: DuckDBConnection, dataDir: string): Promise<number> {
+  const result = await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${readTableSql(lakeRoot(dataDir), 'snapshots')}`);
+  return Number(result.getRowObjectsJS()[0]?.n ?? 0);
+}

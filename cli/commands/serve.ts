@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { getConfig } from '../../platform/config.ts';
+import { createLazyClient } from '../../platform/temporal-client.ts';
+import { bootstrapWarehouse } from '../bootstrap.ts';
 import { Lifecycle } from '../../platform/lifecycle.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { prepareWarehouse, runApiRole, runDevServerRole, runWorkerRole, type RoleContext } from '../../platform/roles.ts';
@@ -25,6 +27,24 @@ async function serve(body: (ctx: RoleContext) => Promise<void>): Promise<void> {
   await stopped;
 }
 
+/** Runs the first-start bootstrap in the background; its failure is logged, never fatal to the service. */
+async function firstStart(ctx: RoleContext): Promise<void> {
+  const { client, connection } = createLazyClient({ address: ctx.config.temporalAddress, namespace: ctx.config.TEMPORAL_NAMESPACE });
+  ctx.lifecycle.add('bootstrap-client', () => connection.close());
+  try {
+    await bootstrapWarehouse({
+      client,
+      dataDir: ctx.config.dataDir,
+      taskQueue: ctx.config.TEMPORAL_TASK_QUEUE,
+      backfillYears: ctx.config.BOOTSTRAP_BACKFILL_YEARS,
+      today: new Date().toISOString().slice(0, 10),
+      logger: ctx.logger,
+    });
+  } catch (error) {
+    ctx.logger.error({ err: error }, 'first-start bootstrap did not finish; run `faithscreen screen-universe` when ready');
+  }
+}
+
 /** `start`, `dev-server`, `worker`, `api`: the product's long-running roles. */
 export function registerServeCommands(program: Command): void {
   program
@@ -46,6 +66,7 @@ export function registerServeCommands(program: Command): void {
           '',
         ];
         process.stdout.write(`${lines.join('\n')}\n`);
+        void firstStart(ctx);
       }),
     );
   program

@@ -2,6 +2,8 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import { withDuckDB } from '../../warehouse/duckdb.ts';
+import { countSnapshots } from '../../warehouse/lake-queries.ts';
 import { freePort } from '../support/http.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
@@ -33,12 +35,12 @@ describe('faithscreen start (the embedded default)', () => {
     await temp?.cleanup();
   });
 
-  it('when started, then the dev server, worker and API come up; on SIGTERM everything stops and nothing is orphaned', async () => {
+  it('when started on an empty warehouse, then the dev server, worker and API come up and the first screen is published; on SIGTERM everything stops and nothing is orphaned', { timeout: 240_000 }, async () => {
     temp = await makeTempDir('faithscreen-start-');
     const [port, devPort, uiPort] = [await freePort(), await freePort(), await freePort()];
     let output = '';
     child = spawn(process.execPath, [BIN, 'start'], {
-      env: { ...process.env, DATA_DIR: temp.dir, PORT: String(port), TEMPORAL_DEV_PORT: String(devPort), TEMPORAL_UI_PORT: String(uiPort), TEMPORAL_ADDRESS: '' },
+      env: { ...process.env, DATA_DIR: temp.dir, PORT: String(port), TEMPORAL_DEV_PORT: String(devPort), TEMPORAL_UI_PORT: String(uiPort), TEMPORAL_ADDRESS: '', SAMPLE_SCALE: '0.001', BOOTSTRAP_BACKFILL_YEARS: '0', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -52,6 +54,11 @@ describe('faithscreen start (the embedded default)', () => {
     expect(output).toContain(`Temporal UI  http://127.0.0.1:${uiPort}`);
     expect(output).toContain(`${temp.dir}/warehouse.duckdb`);
     expect(await processesMentioning(temp.dir)).not.toEqual([]);
+    // The first start is the demo: with an empty warehouse it loads the sample and screens it.
+    const deadline = Date.now() + 120_000;
+    while (!output.includes('first universe screen published') && Date.now() < deadline) await sleep(500);
+    expect(output).toContain('first universe screen published');
+    expect(await withDuckDB(':memory:', {}, (c) => countSnapshots(c, temp!.dir))).toBeGreaterThan(0);
 
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
