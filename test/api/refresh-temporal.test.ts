@@ -2,7 +2,6 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
-import { createLakePipelineData } from '../../activities/lake-pipeline-data.ts';
 import { createTemporalRefresher } from '../../api/temporal-refresher.ts';
 import { createLazyClient } from '../../platform/temporal-client.ts';
 import { bundleWorkflows } from '../../platform/worker.ts';
@@ -38,7 +37,7 @@ describe('re-screening through refreshTicker on a real Temporal dev server with 
       connection: env.nativeConnection,
       taskQueue: TASK_QUEUE,
       workflowBundle: bundle,
-      activities: createActivities({ dataDir: temp.dir, data: createLakePipelineData(temp.dir, { source: 'sample', scale: 0.002 }) }),
+      activities: createActivities({ dataDir: temp.dir, source: { source: 'sample', scale: 0.002 } }),
     });
     running = worker.run();
     api = await createTestApi(temp.dir, createTemporalRefresher({ client: env.client, taskQueue: TASK_QUEUE }));
