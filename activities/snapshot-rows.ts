@@ -1,6 +1,6 @@
 import type { ScreeningInput, ScreeningResult } from '../engine/index.ts';
 import { SNAPSHOT_FRAMEWORKS } from '../warehouse/lake-schemas.ts';
-import { eraOf, statusColumn, type SnapshotRow } from '../warehouse/snapshot-schema.ts';
+import { eraOf, snapshotRatiosOf, statusColumn, type SnapshotRow } from '../warehouse/snapshot-schema.ts';
 import type { SnapshotSource } from './pipeline-types.ts';
 
 export interface SnapshotMeta {
@@ -24,7 +24,6 @@ export function snapshotRowFrom(input: ScreeningInput, result: ScreeningResult, 
   const statuses = Object.fromEntries(
     SNAPSHOT_FRAMEWORKS.map((id) => [statusColumn(id), result.frameworks[id]?.status ?? 'insufficient_data']),
   ) as Pick<SnapshotRow, `${(typeof SNAPSHOT_FRAMEWORKS)[number]}_status`>;
-  const r = result.ratios;
   return {
     market: input.listing.market,
     ticker: input.listing.ticker,
@@ -35,16 +34,7 @@ export function snapshotRowFrom(input: ScreeningInput, result: ScreeningResult, 
     era: eraOf(input.screeningDate),
     engine_version: result.engine_version,
     ...statuses,
-    debt_to_market_cap: r.debt_to_market_cap_24m,
-    cash_to_market_cap: r.cash_and_securities_to_market_cap_24m,
-    receivables_to_market_cap: r.receivables_to_market_cap_24m,
-    debt_to_assets: r.debt_to_assets,
-    cash_to_assets: r.cash_and_securities_to_assets,
-    receivables_cash_to_assets: r.receivables_and_cash_to_assets,
-    non_permissible_income_share: result.purification?.non_permissible_income_ratio ?? null,
-    market_cap: result.market_cap.spot,
-    avg_market_cap_24m: result.market_cap.avg_24m,
-    avg_market_cap_36m: result.market_cap.avg_36m,
+    ...snapshotRatiosOf(result),
     filing_ref: input.fundamentals?.sourceRef ?? null,
     period_end: input.fundamentals?.periodEnd ?? null,
     price_date: input.marketCap.spotPriceDate,

@@ -18,4 +18,13 @@ console.log(
 );
 
 const { runDataBench, describeDataBench } = await import('./data.bench.ts');
-for (const line of describeDataBench(await runDataBench(Number(process.env.DATA_BENCH_SCALE ?? 1)))) console.log(line);
+for (const line of describeDataBench(await runDataBench(Number(process.env.BENCH_SCALE ?? process.env.DATA_BENCH_SCALE ?? 1)))) console.log(line);
+
+// Full-scale pipeline and API benchmarks generate their own universe (minutes each). Set
+// BENCH_SCALE below 1 for a quicker, smaller run.
+const scale = Number(process.env.BENCH_SCALE ?? 1);
+const { runPipelineBench, describePipelineBench } = await import('./pipeline.bench.ts');
+for (const line of describePipelineBench(await runPipelineBench(scale))) console.log(line);
+
+const { runApiBench, formatApiBench } = await import('./api.bench.ts');
+for (const line of formatApiBench(await runApiBench({ scale }))) console.log(line);

@@ -5,7 +5,7 @@ import { fundHoldingsDir, fundHoldingsSql, resultJsonSql, snapshotPartitionDir }
 import type { AsOfLookup, FundHoldings, Listing, RefreshedSnapshot, VerdictRow } from './api-reads-types.ts';
 import { UniverseIndex } from './api-reads-universe.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from './lake-schemas.ts';
-import { eraOf, type SnapshotRatio } from './snapshot-schema.ts';
+import { eraOf, snapshotRatiosOf } from './snapshot-schema.ts';
 
 export interface ApiReadsOptions {
   dataDir: string;
@@ -202,19 +202,7 @@ export class ApiReads {
 /** The snapshot columns of an engine result, mapped as the pipelines write them (market-cap ratios on the 24-month average). */
 function verdictRowOf(s: RefreshedSnapshot): VerdictRow {
   const { result } = s;
-  const r = result.ratios;
-  const ratios: Record<SnapshotRatio, number | null> = {
-    debt_to_market_cap: r.debt_to_market_cap_24m,
-    cash_to_market_cap: r.cash_and_securities_to_market_cap_24m,
-    receivables_to_market_cap: r.receivables_to_market_cap_24m,
-    debt_to_assets: r.debt_to_assets,
-    cash_to_assets: r.cash_and_securities_to_assets,
-    receivables_cash_to_assets: r.receivables_and_cash_to_assets,
-    non_permissible_income_share: result.purification?.non_permissible_income_ratio ?? null,
-    market_cap: result.market_cap.spot,
-    avg_market_cap_24m: result.market_cap.avg_24m,
-    avg_market_cap_36m: result.market_cap.avg_36m,
-  };
+  const ratios = snapshotRatiosOf(result);
   const statuses = Object.fromEntries(SNAPSHOT_FRAMEWORKS.map((id) => [id, result.frameworks[id]?.status ?? 'insufficient_data'])) as VerdictRow['statuses'];
   return {
     market: s.market,

@@ -1,3 +1,4 @@
+import { FRAMEWORK_IDS } from '../engine/frameworks.ts';
 import type { LakeTable } from './lake-paths.ts';
 
 /**
@@ -120,18 +121,7 @@ export const FUND_HOLDINGS_SCHEMA: TableSchema = {
 };
 
 /** The 10 framework ids, in the order their status columns appear in snapshots. */
-export const SNAPSHOT_FRAMEWORKS = [
-  'shariah_aaoifi',
-  'shariah_djim',
-  'shariah_sp',
-  'shariah_ftse',
-  'shariah_msci',
-  'christian_bri',
-  'catholic_usccb',
-  'jewish_halakhic',
-  'lds_mormon',
-  'service_consensus',
-] as const;
+export const SNAPSHOT_FRAMEWORKS = FRAMEWORK_IDS;
 
 /** Ratio columns of a snapshot (doubles, null when not computable). */
 export const SNAPSHOT_RATIOS = [

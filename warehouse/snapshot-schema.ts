@@ -1,3 +1,4 @@
+import type { ScreeningResult } from '../engine/result-types.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS, SNAPSHOTS_SCHEMA } from './lake-schemas.ts';
 
 /** The first day of the current engine era; snapshots before it are `legacy`. */
@@ -50,4 +51,21 @@ export const SNAPSHOT_ROW_FIELDS: readonly (keyof SnapshotRow)[] = [
 /** The status column of a framework id. */
 export function statusColumn(framework: SnapshotFramework): `${SnapshotFramework}_status` {
   return `${framework}_status`;
+}
+
+/** The snapshot's ratio columns of an engine result: market-cap ratios on the trailing 24-month average (the DJIM and S&P basis). */
+export function snapshotRatiosOf(result: ScreeningResult): Record<SnapshotRatio, number | null> {
+  const r = result.ratios;
+  return {
+    debt_to_market_cap: r.debt_to_market_cap_24m,
+    cash_to_market_cap: r.cash_and_securities_to_market_cap_24m,
+    receivables_to_market_cap: r.receivables_to_market_cap_24m,
+    debt_to_assets: r.debt_to_assets,
+    cash_to_assets: r.cash_and_securities_to_assets,
+    receivables_cash_to_assets: r.receivables_and_cash_to_assets,
+    non_permissible_income_share: result.purification?.non_permissible_income_ratio ?? null,
+    market_cap: result.market_cap.spot,
+    avg_market_cap_24m: result.market_cap.avg_24m,
+    avg_market_cap_36m: result.market_cap.avg_36m,
+  };
 }
