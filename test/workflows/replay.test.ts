@@ -1,14 +1,16 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorkflows } from '../../platform/worker.ts';
 
-const HISTORY = new URL('../fixtures/histories/lake-maintenance.json', import.meta.url);
+const HISTORIES = new URL('../fixtures/histories/', import.meta.url);
 
-async function loadHistory(): Promise<Record<string, unknown>> {
-  return JSON.parse(await readFile(HISTORY, 'utf8')) as Record<string, unknown>;
+async function loadHistory(file: string): Promise<Record<string, unknown>> {
+  return JSON.parse(await readFile(new URL(file, HISTORIES), 'utf8')) as Record<string, unknown>;
 }
+
+const files = (await readdir(HISTORIES)).filter((f) => f.endsWith('.json')).sort();
 
 describe('workflow replay (determinism)', () => {
   let bundle: WorkflowBundleWithSourceMap;
@@ -16,17 +18,22 @@ describe('workflow replay (determinism)', () => {
     bundle = await bundleWorkflows();
   });
 
-  it('when the recorded lakeMaintenance history is replayed against today\'s code, then it replays cleanly', async () => {
-    const history = await loadHistory();
-    await expect(Worker.runReplayHistory({ workflowBundle: bundle }, history, 'lake-maintenance')).resolves.toBeUndefined();
+  it('has a recorded history for every pipeline workflow', () => {
+    expect(files).toEqual(['backfill.json', 'lake-maintenance.json', 'nightly-screen.json', 'refresh-ticker.json']);
   });
 
-  it('when the history is tampered (another activity was scheduled), then replay fails with a determinism violation', async () => {
-    const json = await loadHistory();
-    const tampered = JSON.parse(JSON.stringify(json).replace('"name": "sweepLakeTempFiles"', '"name": "compactLake"').replace('"name":"sweepLakeTempFiles"', '"name":"compactLake"')) as Record<string, unknown>;
-    expect(JSON.stringify(tampered)).toContain('compactLake');
-    await expect(Worker.runReplayHistory({ workflowBundle: bundle }, tampered, 'tampered')).rejects.toBeInstanceOf(
-      DeterminismViolationError,
-    );
+  it.each(files)('when the recorded %s is replayed against today\'s code, then it replays cleanly', async (file) => {
+    await expect(Worker.runReplayHistory({ workflowBundle: bundle }, await loadHistory(file), file)).resolves.toBeUndefined();
+  });
+
+  it.each([
+    ['lake-maintenance.json', 'sweepLakeTempFiles'],
+    ['nightly-screen.json', 'planScreen'],
+    ['backfill.json', 'planScreen'],
+  ])('when %s is tampered (%s replaced by another activity), then replay fails with a determinism violation', async (file, activity) => {
+    const text = JSON.stringify(await loadHistory(file));
+    const tampered = JSON.parse(text.replaceAll(`"name":"${activity}"`, '"name":"compactSnapshotFiles"')) as Record<string, unknown>;
+    expect(JSON.stringify(tampered)).not.toContain(`"name":"${activity}"`);
+    await expect(Worker.runReplayHistory({ workflowBundle: bundle }, tampered, `tampered-${file}`)).rejects.toBeInstanceOf(DeterminismViolationError);
   });
 });
