@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { access, constants, mkdir, rename } from 'node:fs/promises';
+import { access, constants, mkdir, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -65,11 +65,15 @@ async function goInstall(cacheDir: string, env: NodeJS.ProcessEnv, log: (line: s
   const scratch = `${cacheDir}.build-${process.pid}`;
   await mkdir(scratch, { recursive: true });
   log(`building the Temporal CLI ${TEMPORAL_CLI_VERSION} with go install (first time only, takes a few minutes)…`);
-  await run('go', ['install', GO_PACKAGE], { env: { ...env, GOBIN: scratch, CGO_ENABLED: '0' }, maxBuffer: 64 * 1024 * 1024 });
-  await mkdir(cacheDir, { recursive: true });
-  const target = path.join(cacheDir, 'temporal');
-  await rename(path.join(scratch, 'temporal'), target);
-  return target;
+  try {
+    await run('go', ['install', GO_PACKAGE], { env: { ...env, GOBIN: scratch, CGO_ENABLED: '0' }, maxBuffer: 64 * 1024 * 1024 });
+    await mkdir(cacheDir, { recursive: true });
+    const target = path.join(cacheDir, 'temporal');
+    await rename(path.join(scratch, 'temporal'), target);
+    return target;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
 
 async function sdkDownload(cacheDir: string, log: (line: string) => void): Promise<string> {
