@@ -14,6 +14,8 @@ export interface BootstrapOptions {
   backfillYears: number;
   today: string;
   logger: Logger;
+  /** Stops following the runs (at shutdown); the runs themselves go on in Temporal. */
+  signal?: AbortSignal;
 }
 
 /** `today` minus whole years, `YYYY-MM-DD` (clamped to the start of history). */
@@ -42,7 +44,7 @@ export async function bootstrapWarehouse(options: BootstrapOptions): Promise<'sk
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       args,
     });
-    return watchRun(handle, createProgressView());
+    return watchRun(handle, createProgressView(), options.signal);
   };
   const screen = await run('nightlyScreen', `first-start-screen-${options.today}`, [{ date: options.today }]);
   options.logger.info({ published: screen.published, failed: screen.failedCount }, 'first universe screen published: the API serves it now');

@@ -8,10 +8,12 @@ const POLL_MS = 500;
 /**
  * Follows a pipeline run until it closes, showing its progress query; resolves with the final
  * progress, or throws with the failure reason when the run failed, was cancelled or timed out.
+ * `signal` stops following (the run itself goes on in Temporal).
  */
-export async function watchRun(handle: WorkflowHandle, view: ProgressView = createProgressView()): Promise<RunProgress> {
+export async function watchRun(handle: WorkflowHandle, view: ProgressView = createProgressView(), signal?: AbortSignal): Promise<RunProgress> {
   try {
     for (;;) {
+      signal?.throwIfAborted();
       const description = await handle.describe();
       if (description.status.name !== 'RUNNING') {
         if (description.status.name !== 'COMPLETED' && description.status.name !== 'CONTINUED_AS_NEW') {
@@ -27,7 +29,7 @@ export async function watchRun(handle: WorkflowHandle, view: ProgressView = crea
       } catch {
         // The first workflow task may not have run yet; the next poll will tell.
       }
-      await sleep(POLL_MS);
+      await sleep(POLL_MS, undefined, { signal });
     }
   } finally {
     view.stop();

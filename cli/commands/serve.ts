@@ -30,17 +30,30 @@ async function serve(body: (ctx: RoleContext) => Promise<void>): Promise<void> {
 /** Runs the first-start bootstrap in the background; its failure is logged, never fatal to the service. */
 async function firstStart(ctx: RoleContext): Promise<void> {
   const { client, connection } = createLazyClient({ address: ctx.config.temporalAddress, namespace: ctx.config.TEMPORAL_NAMESPACE });
-  ctx.lifecycle.add('bootstrap-client', () => connection.close());
+  const abort = new AbortController();
+  let following: Promise<unknown> = Promise.resolve();
+  // At shutdown: stop following first, wait for the call in flight, then close the connection.
+  ctx.lifecycle.add('bootstrap-client', async () => {
+    abort.abort();
+    await following.catch(() => undefined);
+    await connection.close();
+  });
   try {
-    await bootstrapWarehouse({
+    following = bootstrapWarehouse({
       client,
       dataDir: ctx.config.dataDir,
       taskQueue: ctx.config.TEMPORAL_TASK_QUEUE,
       backfillYears: ctx.config.BOOTSTRAP_BACKFILL_YEARS,
       today: new Date().toISOString().slice(0, 10),
       logger: ctx.logger,
+      signal: abort.signal,
     });
+    await following;
   } catch (error) {
+    if (abort.signal.aborted) {
+      ctx.logger.info('stopped following the first-start runs; they continue in Temporal and resume at the next start');
+      return;
+    }
     ctx.logger.error({ err: error }, 'first-start bootstrap did not finish; run `faithscreen screen-universe` when ready');
   }
 }
