@@ -3,17 +3,15 @@ import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_IDS } from '../../engine/index.ts';
 import { MARKETS } from '../../sources/markets.ts';
-import { listen } from '../support/http.ts';
-import { makeTempDir } from '../support/temp-dir.ts';
-import { buildLake, createTestApi, type FixtureTickers, type TestApi } from './support/lake-fixture.ts';
+import { type FixtureTickers, type ServedLakeApi, type TestApi, serveLakeApi } from './support/lake-fixture.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response JSON under test
 type Json = Record<string, any>;
 
 describe('batch, ETF, compare, reference lists, export and OpenAPI over real HTTP', () => {
-  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  let lake: ServedLakeApi;
   let api: TestApi;
-  let server: Awaited<ReturnType<typeof listen>>;
+  let server: ServedLakeApi['server'];
   let t: FixtureTickers;
   const get = async (path: string, headers: Record<string, string> = {}) => {
     const response = await fetch(`${server.url}${path}`, { headers });
@@ -25,16 +23,10 @@ describe('batch, ETF, compare, reference lists, export and OpenAPI over real HTT
   };
 
   beforeAll(async () => {
-    temp = await makeTempDir();
-    t = await buildLake(temp.dir);
-    api = await createTestApi(temp.dir);
-    server = await listen(api.app);
+    lake = await serveLakeApi();
+    ({ t, api, server } = lake);
   }, 120_000);
-  afterAll(async () => {
-    await server?.close();
-    api?.reads.close();
-    await temp?.cleanup();
-  });
+  afterAll(() => lake?.close());
 
   it('when a batch mixes good and bad items, then each bad item is an error entry and the others succeed', async () => {
     const { status, body } = await post('/api/screen/batch', {
@@ -150,8 +142,8 @@ describe('batch, ETF, compare, reference lists, export and OpenAPI over real HTT
     const { withDuckDB } = await import('../../warehouse/duckdb.ts');
     const { loadScreeningInputs } = await import('../../warehouse/screening-inputs.ts');
     const today = new Date().toISOString().slice(0, 10);
-    const [input] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, temp.dir, { market: 'us', date: today, tickers: [t.unscreened] }));
-    await writeSnapshots(temp.dir, [snapshotRowFrom(input!, screenCompany(input!), { source: 'nightly', runId: 'late', screenedAt: `${today}T05:00:00.000` })], { fileStem: 'late' });
+    const [input] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, lake.dataDir, { market: 'us', date: today, tickers: [t.unscreened] }));
+    await writeSnapshots(lake.dataDir, [snapshotRowFrom(input!, screenCompany(input!), { source: 'nightly', runId: 'late', screenedAt: `${today}T05:00:00.000` })], { fileStem: 'late' });
     await api.reads.sync();
     expect(api.reads.stats().snapshots).toBe(before + 1);
     const { status, body } = await get(`/api/screen/us/${t.unscreened}`);

@@ -2,9 +2,7 @@ import type { Middleware } from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_IDS } from '../../engine/index.ts';
 import { MARKET_KEYS } from '../../sources/markets.ts';
-import { listen } from '../support/http.ts';
-import { makeTempDir } from '../support/temp-dir.ts';
-import { buildLake, createTestApi, type FixtureTickers, type TestApi } from './support/lake-fixture.ts';
+import { type FixtureTickers, type ServedLakeApi, serveLakeApi } from './support/lake-fixture.ts';
 
 /** Stands in for access control (issue 6): a grant from test headers. */
 const testGrant: Middleware = async (ctx, next) => {
@@ -15,9 +13,8 @@ const testGrant: Middleware = async (ctx, next) => {
 };
 
 describe('every 4xx path answers JSON with a detail naming what is wrong', () => {
-  let temp: Awaited<ReturnType<typeof makeTempDir>>;
-  let api: TestApi;
-  let server: Awaited<ReturnType<typeof listen>>;
+  let lake: ServedLakeApi;
+  let server: ServedLakeApi['server'];
   let t: FixtureTickers;
   const call = async (path: string, init?: RequestInit) => {
     const response = await fetch(`${server.url}${path}`, init);
@@ -28,16 +25,10 @@ describe('every 4xx path answers JSON with a detail naming what is wrong', () =>
     call(path, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
 
   beforeAll(async () => {
-    temp = await makeTempDir();
-    t = await buildLake(temp.dir);
-    api = await createTestApi(temp.dir, undefined, [testGrant]);
-    server = await listen(api.app);
+    lake = await serveLakeApi(undefined, [testGrant]);
+    ({ t, server } = lake);
   }, 120_000);
-  afterAll(async () => {
-    await server?.close();
-    api?.reads.close();
-    await temp?.cleanup();
-  });
+  afterAll(() => lake?.close());
 
   it.each([
     ['/api/screen/xx/AAPL', /unknown market 'xx'.*us, ca/],

@@ -8,7 +8,7 @@ import { bundleWorkflows } from '../../platform/worker.ts';
 import { listen } from '../support/http.ts';
 import { startTestTemporal } from '../support/temporal.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
-import { buildLake, createTestApi, TODAY, type FixtureTickers, type TestApi } from './support/lake-fixture.ts';
+import { type FixtureTickers, type ServedLakeApi, TODAY, type TestApi, buildLake, createTestApi, serveLakeApi } from './support/lake-fixture.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response JSON under test
 type Json = Record<string, any>;
@@ -97,23 +97,16 @@ describe('re-screening through refreshTicker on a real Temporal dev server with 
 });
 
 describe('when Temporal is unreachable', () => {
-  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  let lake: ServedLakeApi;
   let t: FixtureTickers;
-  let api: TestApi;
-  let server: Awaited<ReturnType<typeof listen>>;
+  let server: ServedLakeApi['server'];
 
   beforeAll(async () => {
-    temp = await makeTempDir();
-    t = await buildLake(temp.dir);
     const { client } = createLazyClient({ address: '127.0.0.1:1', namespace: 'default' });
-    api = await createTestApi(temp.dir, createTemporalRefresher({ client, taskQueue: TASK_QUEUE, startTimeoutMs: 3_000 }));
-    server = await listen(api.app);
+    lake = await serveLakeApi(createTemporalRefresher({ client, taskQueue: TASK_QUEUE, startTimeoutMs: 3_000 }));
+    ({ t, server } = lake);
   }, 120_000);
-  afterAll(async () => {
-    await server?.close();
-    api?.reads.close();
-    await temp?.cleanup();
-  });
+  afterAll(() => lake?.close());
 
   it('then stale data is still served, saying the background refresh could not start', async () => {
     const response = await fetch(`${server.url}/api/screen/us/${t.stale}`);

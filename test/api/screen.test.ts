@@ -1,17 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_IDS } from '../../engine/index.ts';
-import { listen } from '../support/http.ts';
-import { makeTempDir } from '../support/temp-dir.ts';
-import { buildLake, createTestApi, daysAgo, type FixtureTickers, type TestApi } from './support/lake-fixture.ts';
+import { type FixtureTickers, type ServedLakeApi, daysAgo, serveLakeApi } from './support/lake-fixture.ts';
 
 // Response bodies are read as loosely typed JSON: the assertions check their shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
 type Json = Record<string, any>;
 
 describe('GET /api/screen/{market}/{ticker} over a real lake', () => {
-  let temp: Awaited<ReturnType<typeof makeTempDir>>;
-  let api: TestApi;
-  let server: Awaited<ReturnType<typeof listen>>;
+  let lake: ServedLakeApi;
+  let server: ServedLakeApi['server'];
   let t: FixtureTickers;
   const get = async (path: string) => {
     const response = await fetch(`${server.url}${path}`);
@@ -19,16 +16,10 @@ describe('GET /api/screen/{market}/{ticker} over a real lake', () => {
   };
 
   beforeAll(async () => {
-    temp = await makeTempDir();
-    t = await buildLake(temp.dir);
-    api = await createTestApi(temp.dir);
-    server = await listen(api.app);
+    lake = await serveLakeApi();
+    ({ t, server } = lake);
   }, 120_000);
-  afterAll(async () => {
-    await server?.close();
-    api?.reads.close();
-    await temp?.cleanup();
-  });
+  afterAll(() => lake?.close());
 
   it('when the snapshot is fresh, then the cached report has every framework with reasons, financial data and synthetic provenance', async () => {
     const { status, body } = await get(`/api/screen/us/${t.fresh[0]}`);

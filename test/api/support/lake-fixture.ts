@@ -12,6 +12,8 @@ import { ingestSource } from '../../../warehouse/ingest.ts';
 import { loadScreeningInputs } from '../../../warehouse/screening-inputs.ts';
 import { writeSnapshots } from '../../../warehouse/snapshot-writer.ts';
 import type { SnapshotRow } from '../../../warehouse/snapshot-schema.ts';
+import { listen } from '../../support/http.ts';
+import { makeTempDir } from '../../support/temp-dir.ts';
 
 export const TODAY = new Date().toISOString().slice(0, 10);
 
@@ -78,4 +80,32 @@ export async function createTestApi(dataDir: string, refresher: Refresher = unav
     ...(accessControl ? { accessControl } : {}),
   });
   return { app, reads };
+}
+
+export interface ServedLakeApi {
+  dataDir: string;
+  t: FixtureTickers;
+  api: TestApi;
+  server: { url: string; close: () => Promise<void> };
+  /** Stops the server, closes the reads and removes the lake. */
+  close(): Promise<void>;
+}
+
+/** A fresh sample lake with the API serving it on an ephemeral port (one per describe block). */
+export async function serveLakeApi(refresher?: Refresher, accessControl?: Middleware[]): Promise<ServedLakeApi> {
+  const temp = await makeTempDir();
+  const t = await buildLake(temp.dir);
+  const api = await createTestApi(temp.dir, refresher, accessControl);
+  const server = await listen(api.app);
+  return {
+    dataDir: temp.dir,
+    t,
+    api,
+    server,
+    async close() {
+      await server.close();
+      api.reads.close();
+      await temp.cleanup();
+    },
+  };
 }
