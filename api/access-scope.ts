@@ -9,8 +9,21 @@ import { forbidden } from './errors.ts';
  * through the two functions below, which are the only places that decide what a grant allows.
  */
 
-/** The spec's endpoint tags, plus `export` (researcher exports) and `public` (never counted). */
-export type EndpointTag = 'screen' | 'screen/history' | 'screen/batch' | 'screen/etf' | 'screen/compare' | 'export' | 'public';
+/**
+ * The spec's endpoint tags (`screen`, `screen/history`, `screen/batch`, `screen/etf`,
+ * `screen/compare`, `attest`), plus ours: `forensic`, `export` (researcher exports) and
+ * `public` (no key needed, never counted).
+ */
+export type EndpointTag =
+  | 'screen'
+  | 'screen/history'
+  | 'screen/batch'
+  | 'screen/etf'
+  | 'screen/compare'
+  | 'attest'
+  | 'forensic'
+  | 'export'
+  | 'public';
 
 export interface EndpointDeclaration {
   tag: EndpointTag;
@@ -23,6 +36,11 @@ export interface Grant {
   allowedFrameworks: string[] | null;
   allowedMarkets: string[] | null;
   allowedEndpoints?: string[] | null;
+  /** Public id of the API key the request came with (never the secret). */
+  keyId?: string;
+  /** Owning account and its tier. */
+  account?: string;
+  tier?: string;
 }
 
 export interface ApiState {
