@@ -41,11 +41,15 @@ export interface Grant {
   /** Owning account and its tier. */
   account?: string;
   tier?: string;
+  /** The key's scopes exactly as provisioned (null = unrestricted), shown as `key_scope`. */
+  keyScope?: { allowed_frameworks: string[] | null; allowed_markets: string[] | null; allowed_endpoints: string[] | null };
 }
 
 export interface ApiState {
   endpoint?: EndpointDeclaration;
   grant?: Grant;
+  /** Items of a multi-item request (a batch) answered with an error: access control gives their units back. */
+  itemsNotServed?: number;
 }
 
 /** The request's grant, when access control set one. */

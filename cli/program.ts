@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerAccessCommands } from './commands/access.ts';
 import { registerIngestCommand } from './commands/ingest.ts';
 import { registerMigrateCommand } from './commands/migrate.ts';
 import { registerPipelineCommands } from './commands/pipelines.ts';
@@ -16,5 +17,6 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerPipelineCommands(program);
   registerIngestCommand(program);
+  registerAccessCommands(program);
   return program;
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Client, type Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
+import { openAccess } from '../access/open-access.ts';
 import { createApp } from '../api/app.ts';
 import { createTemporalRefresher } from '../api/temporal-refresher.ts';
 import { openApiReads } from '../warehouse/api-reads.ts';
@@ -39,6 +40,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   const { config, logger } = deps;
   const reads = await openApiReads({ dataDir: config.dataDir, onError: (err) => logger.error({ err }, 'lake scan failed') });
   const client = new Client({ connection: deps.temporal, namespace: config.TEMPORAL_NAMESPACE });
+  const access = openAccess({ dataDir: config.dataDir, hashSecretHex: config.API_KEY_HASH_SECRET, upgradeUrl: config.upgradeUrl });
   const app = createApp({
     logger,
     metrics: deps.metrics,
@@ -51,6 +53,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
       refresher: createTemporalRefresher({ client, taskQueue: config.TEMPORAL_TASK_QUEUE, logger }),
       cache: { freshDays: config.CACHE_FRESH_DAYS, staleWhileRevalidateDays: config.CACHE_STALE_WHILE_REVALIDATE_DAYS },
     },
+    accessControl: access.middleware,
     baseUrl: config.baseUrl,
   });
   const server = app.listen(deps.config.PORT, deps.config.HOST);
@@ -67,6 +70,9 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();
-      }).finally(() => reads.close()),
+      }).finally(() => {
+        access.close();
+        return reads.close();
+      }),
   };
 }

@@ -36,6 +36,11 @@ export const configSchema = z.object({
   FEED_PATH: z.string().min(1).optional(),
   SAMPLE_SCALE: z.coerce.number().gt(0).max(1).default(1),
   SAMPLE_SEED: z.coerce.number().int().min(0).default(20_090_101),
+  API_KEY_HASH_SECRET: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64,}$/, 'expected at least 32 bytes as hex (64+ hex digits), e.g. from `openssl rand -hex 32`')
+    .optional(),
+  UPGRADE_URL: z.url().optional(),
   BOOTSTRAP_BACKFILL_YEARS: z.coerce.number().int().min(0).max(20).default(3),
 });
 
@@ -50,6 +55,8 @@ export interface Config extends RawConfig {
   temporalAddress: string;
   /** Base URL used in links the API hands out (attestation URLs). */
   baseUrl: string;
+  /** Where structured 403/429 details send customers to upgrade or renew. */
+  upgradeUrl: string;
 }
 
 function isTimeZone(zone: string): boolean {
@@ -92,6 +99,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     embeddedTemporal,
     temporalAddress: raw.TEMPORAL_ADDRESS ?? `127.0.0.1:${raw.TEMPORAL_DEV_PORT}`,
     baseUrl: (raw.PUBLIC_BASE_URL ?? `http://${publicHost}:${raw.PORT}`).replace(/\/$/, ''),
+    upgradeUrl: raw.UPGRADE_URL ?? `${(raw.PUBLIC_BASE_URL ?? `http://${publicHost}:${raw.PORT}`).replace(/\/$/, '')}/account/upgrade`,
   };
 }
 

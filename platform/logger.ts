@@ -12,6 +12,9 @@ export const REDACTED_PATHS = [
   '*.secret',
   '*.keyHash',
   '*.key_hash',
+  '*.secretHash',
+  '*.secret_hash',
+  '*.hashSecret',
   '*.signingSecret',
 ];
 

@@ -21,7 +21,7 @@ export function referenceRoutes(ctx0: ScreenContext, access: Middleware[]): Rout
     ctx.body = searchUniverse(ctx0.reads, query.q, query.market ?? null, query.limit);
   });
 
-  router.get('/export/verdicts', declareEndpoint(() => ({ tag: 'export', cost: 1 })), ...access, (ctx) => {
+  router.get('/export/verdicts', declareEndpoint(() => ({ tag: 'export', cost: 10 })), ...access, (ctx) => {
     const query = parseRequest(exportQuerySchema, ctx.query, 'query');
     assertMarketGranted(query.market, grantOf(ctx));
     const date = query.date === undefined ? null : checkAsOf(query.date, ctx0.now());

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { assertMarketGranted, declareEndpoint, grantOf, scopeFrameworks } from '../access-scope.ts';
-import { batchEnvelopeSchema, compareQuerySchema, etfBodySchema, screenQuerySchema } from '../schemas/requests.ts';
+import { assertMarketGranted, declareEndpoint, grantOf, scopeFrameworks, type ApiState } from '../access-scope.ts';
+import { BATCH_MAX, batchEnvelopeSchema, compareQuerySchema, etfBodySchema, screenQuerySchema } from '../schemas/requests.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { compareTickers, parseCompareTickers } from '../use-cases/compare-tickers.ts';
 import { listFrameworks } from '../use-cases/reference-lists.ts';
@@ -16,10 +16,21 @@ function sendJsonText(ctx: Context, json: string): void {
   ctx.body = json;
 }
 
-/** Batch size for the cost declaration, read from the parsed body without trusting its shape. */
+/**
+ * Batch size for the cost declaration, read from the parsed body without trusting its shape.
+ * A body the route will refuse (not a list, over 100) costs nothing here, so its client gets
+ * the validation error rather than a 429.
+ */
 function batchSize(ctx: Context): number {
   const tickers = (ctx.request.body as { tickers?: unknown } | undefined)?.tickers;
-  return Array.isArray(tickers) ? tickers.length : 0;
+  return Array.isArray(tickers) && tickers.length <= BATCH_MAX ? tickers.length : 0;
+}
+
+/** An ETF screen costs one unit per ten holdings returned (default 15 → 2 units, 50 → 5). */
+function etfCost(ctx: Context): number {
+  const requested = (ctx.request.body as { max_holdings?: unknown } | undefined)?.max_holdings;
+  const holdings = typeof requested === 'number' && Number.isInteger(requested) && requested >= 1 && requested <= 50 ? requested : 15;
+  return Math.ceil(holdings / 10);
 }
 
 /**
@@ -44,10 +55,12 @@ export function screenRoutes(ctx0: ScreenContext, access: Middleware[]): Router 
   router.post('/batch', declareEndpoint((ctx) => ({ tag: 'screen/batch', cost: batchSize(ctx) })), ...access, async (ctx) => {
     const body = parseRequest(batchEnvelopeSchema, ctx.request.body, 'body');
     const frameworks = scopeFrameworks(parseFrameworks(body.frameworks, 'frameworks'), grantOf(ctx));
-    sendJsonText(ctx, await screenBatch(ctx0, { items: body.tickers, frameworks, forceRefresh: body.force_refresh ?? false, grant: grantOf(ctx) }));
+    const outcome = await screenBatch(ctx0, { items: body.tickers, frameworks, forceRefresh: body.force_refresh ?? false, grant: grantOf(ctx) });
+    (ctx.state as ApiState).itemsNotServed = outcome.failed;
+    sendJsonText(ctx, outcome.json);
   });
 
-  router.post('/etf', declareEndpoint(() => ({ tag: 'screen/etf', cost: 1 })), ...access, async (ctx) => {
+  router.post('/etf', declareEndpoint((ctx) => ({ tag: 'screen/etf', cost: etfCost(ctx) })), ...access, async (ctx) => {
     const body = parseRequest(etfBodySchema, ctx.request.body, 'body');
     assertMarketGranted(body.market, grantOf(ctx));
     const frameworks = scopeFrameworks(null, grantOf(ctx));

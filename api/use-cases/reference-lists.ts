@@ -9,7 +9,7 @@ export function listFrameworks(grant: Grant | undefined): Record<string, unknown
     count: FRAMEWORKS.length,
     frameworks: FRAMEWORKS.map(({ id, label, tradition }) => ({ id, label, tradition })),
     ...(grant
-      ? { key_scope: { allowed_frameworks: grant.allowedFrameworks, allowed_markets: grant.allowedMarkets, allowed_endpoints: grant.allowedEndpoints ?? null } }
+      ? { key_scope: grant.keyScope ?? { allowed_frameworks: grant.allowedFrameworks, allowed_markets: grant.allowedMarkets, allowed_endpoints: grant.allowedEndpoints ?? null } }
       : {}),
   };
 }

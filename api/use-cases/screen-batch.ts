@@ -51,8 +51,15 @@ async function screenItem(ctx: ScreenContext, request: BatchRequest, item: unkno
   }
 }
 
-/** The spec's batch response as JSON text: `requested, succeeded, failed, results, errors`, results in request order. */
-export async function screenBatch(ctx: ScreenContext, request: BatchRequest): Promise<string> {
+export interface BatchOutcome {
+  /** The spec's batch response as JSON text. */
+  json: string;
+  /** Items answered with an error (they cost nothing). */
+  failed: number;
+}
+
+/** The spec's batch response: `requested, succeeded, failed, results, errors`, results in request order. */
+export async function screenBatch(ctx: ScreenContext, request: BatchRequest): Promise<BatchOutcome> {
   const outcomes = new Array<string | BatchError>(request.items.length);
   let next = 0;
   const worker = async () => {
@@ -64,5 +71,6 @@ export async function screenBatch(ctx: ScreenContext, request: BatchRequest): Pr
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, request.items.length) }, worker));
   const results = outcomes.filter((o): o is string => typeof o === 'string');
   const errors = outcomes.filter((o): o is BatchError => typeof o !== 'string');
-  return `{"requested":${request.items.length},"succeeded":${results.length},"failed":${errors.length},"results":[${results.join(',')}],"errors":${JSON.stringify(errors)}}`;
+  const json = `{"requested":${request.items.length},"succeeded":${results.length},"failed":${errors.length},"results":[${results.join(',')}],"errors":${JSON.stringify(errors)}}`;
+  return { json, failed: errors.length };
 }

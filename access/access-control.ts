@@ -1,0 +1,121 @@
+import type { Context, Middleware } from 'koa';
+import { FRAMEWORK_IDS } from '../engine/index.ts';
+import type { ApiState, EndpointDeclaration, Grant } from '../api/access-scope.ts';
+import { forbidden, tooManyRequests, unauthorized } from '../api/errors.ts';
+import type { AccessStore, AccountRecord, KeyRecord } from './access-store.ts';
+import { claimedKeyId } from './api-key-format.ts';
+import { apiKeyMatches } from './key-hashing.ts';
+import { charge, refund, type Charge } from './meter.ts';
+import { DEFAULT_WEIGHTS } from './tiers.ts';
+
+export interface AccessControlOptions {
+  store: AccessStore;
+  /** Server secret of the keyed key hashes (never logged). */
+  hashSecret: Buffer;
+  /** Where a lapsed or exhausted customer can upgrade; carried in structured 403/429 details. */
+  upgradeUrl: string;
+  now?: () => number;
+}
+
+const MISSING_KEY = 'missing API key: send your key (it starts with fs_live_) in the X-API-Key header';
+const INVALID_KEY = 'invalid API key: it is unknown, revoked or mistyped; keys start with fs_live_ and are shown once at creation';
+
+/** The key record and its account when `presented` is a live key; null otherwise (one answer for every way of being wrong). */
+function authenticate(options: AccessControlOptions, presented: string): { key: KeyRecord; account: AccountRecord } | null {
+  const keyId = claimedKeyId(presented);
+  if (keyId === null) return null;
+  const key = options.store.key(keyId);
+  if (key === undefined || key.revokedAt !== null) return null;
+  if (!apiKeyMatches(options.hashSecret, presented, key.secretHash)) return null;
+  const account = options.store.account(key.account);
+  return account ? { key, account } : null;
+}
+
+/**
+ * The grant handlers scope responses with. `service_consensus` is the service's own opinion,
+ * not a faith authority's, so it needs an explicit grant: an unrestricted key sees the nine others.
+ */
+function grantOf(key: KeyRecord, account: AccountRecord): Grant {
+  return {
+    allowedFrameworks: key.allowedFrameworks ?? FRAMEWORK_IDS.filter((id) => id !== 'service_consensus'),
+    allowedMarkets: key.allowedMarkets,
+    allowedEndpoints: key.allowedEndpoints,
+    keyId: key.keyId,
+    account: account.name,
+    tier: account.tier,
+    keyScope: { allowed_frameworks: key.allowedFrameworks, allowed_markets: key.allowedMarkets, allowed_endpoints: key.allowedEndpoints },
+  };
+}
+
+/** 403 unless the account may use the API at all and the key covers this endpoint. */
+function authorise(options: AccessControlOptions, key: KeyRecord, account: AccountRecord, endpoint: EndpointDeclaration): void {
+  if (account.tier === 'free') {
+    throw forbidden({ message: 'free accounts have no API access; API keys are available from the Pro tier upward', upgrade_url: options.upgradeUrl }, 'tier_without_api');
+  }
+  if (account.lapsedAt !== null) {
+    throw forbidden(
+      { message: `the subscription of account '${account.name}' lapsed on ${account.lapsedAt.slice(0, 10)}; renew it to use this key again`, upgrade_url: options.upgradeUrl },
+      'tier_lapsed',
+    );
+  }
+  if (key.allowedEndpoints !== null && !key.allowedEndpoints.includes(endpoint.tag)) {
+    throw forbidden(
+      `this key is not provisioned for endpoint '${endpoint.tag}'; it may use: ${key.allowedEndpoints.join(', ') || 'none'}`,
+      'endpoint_not_granted',
+    );
+  }
+}
+
+/** Units a request costs this key: the route's cost at default weights, rescaled by the key's own weight for the tag. */
+export function unitsFor(endpoint: EndpointDeclaration, key: KeyRecord): number {
+  const base = DEFAULT_WEIGHTS[endpoint.tag];
+  const weight = key.costWeights?.[endpoint.tag];
+  if (weight === undefined || base === 0) return endpoint.cost;
+  return Math.ceil((endpoint.cost * weight) / base);
+}
+
+function chargeOrRefuse(options: AccessControlOptions, key: KeyRecord, account: AccountRecord, units: number): Charge | null {
+  if (units <= 0) return null;
+  const outcome = charge(options.store, key, account.tier, units, (options.now ?? Date.now)());
+  if (outcome.ok) return outcome.charge;
+  const exhausted = outcome.windows.filter((w) => w.exhausted);
+  const which = exhausted.map((w) => `${w.window} quota (${w.used} of ${w.limit} units used, resets at ${w.resets_at})`).join(' and ');
+  throw tooManyRequests(
+    { message: `quota exhausted: this request costs ${units} unit(s) and the key's ${which} cannot cover it`, limits: outcome.windows, upgrade_url: options.upgradeUrl },
+    'quota_exhausted',
+  );
+}
+
+/**
+ * Access control for every /api route, after the route declared its endpoint tag and cost:
+ * public routes need no key (a key sent to them is still checked, so the frameworks list can
+ * show its scope); every other route needs a live key on a paid, current tier that covers the
+ * endpoint, and units in every quota window. Units are taken before the handler runs and
+ * given back when the answer is an error, so a refused request costs nothing.
+ */
+export function accessControl(options: AccessControlOptions): Middleware {
+  return async (ctx: Context, next) => {
+    const state = ctx.state as ApiState;
+    const endpoint = state.endpoint ?? { tag: 'public', cost: 0 };
+    const presented = ctx.get('X-API-Key');
+    if (endpoint.tag === 'public' && presented === '') return next();
+    if (presented === '') throw unauthorized(MISSING_KEY, 'missing_api_key');
+    const found = authenticate(options, presented);
+    if (found === null) throw unauthorized(INVALID_KEY, 'invalid_api_key');
+    state.grant = grantOf(found.key, found.account);
+    if (endpoint.tag === 'public') return next();
+
+    authorise(options, found.key, found.account, endpoint);
+    const charged = chargeOrRefuse(options, found.key, found.account, unitsFor(endpoint, found.key));
+    let served = false;
+    try {
+      await next();
+      served = ctx.status < 400;
+    } finally {
+      if (charged !== null) {
+        if (!served) refund(options.store, charged, charged.units);
+        else if (state.itemsNotServed) refund(options.store, charged, unitsFor({ tag: endpoint.tag, cost: state.itemsNotServed }, found.key));
+      }
+    }
+  };
+}

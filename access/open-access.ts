@@ -1,0 +1,33 @@
+import type { Middleware } from 'koa';
+import { openServiceDb } from '../service-state/db.ts';
+import { accessControl } from './access-control.ts';
+import { AccessStore } from './access-store.ts';
+import { loadKeyHashSecret } from './key-hashing.ts';
+
+export interface AccessSetup {
+  store: AccessStore;
+  hashSecret: Buffer;
+  /** The middleware list `createApp({ accessControl })` takes. */
+  middleware: Middleware[];
+  close(): void;
+}
+
+export interface AccessOptions {
+  dataDir: string;
+  /** API_KEY_HASH_SECRET, when the operator manages the secret outside DATA_DIR. */
+  hashSecretHex?: string | undefined;
+  upgradeUrl: string;
+  now?: () => number;
+}
+
+/** Opens service.db and the key-hash secret of `dataDir`: what the API and the CLI share. */
+export function openAccess(options: AccessOptions): AccessSetup {
+  const db = openServiceDb(options.dataDir);
+  // Metering commits on every request: WAL with synchronous=NORMAL survives a process crash;
+  // only an OS crash or power cut can lose the last commits (docs/access.md, "Durability").
+  db.exec('PRAGMA synchronous = NORMAL');
+  const store = new AccessStore(db);
+  const hashSecret = loadKeyHashSecret(options.dataDir, options.hashSecretHex);
+  const middleware = [accessControl({ store, hashSecret, upgradeUrl: options.upgradeUrl, ...(options.now ? { now: options.now } : {}) })];
+  return { store, hashSecret, middleware, close: () => db.close() };
+}

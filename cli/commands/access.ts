@@ -1,0 +1,117 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { AdminError, accountView, createAccount, createKey, lapseAccount, listKeys, reinstateAccount, revokeKey, type KeyView } from '../../access/administration.ts';
+import { openAccess, type AccessSetup } from '../../access/open-access.ts';
+import { TIERS } from '../../access/tiers.ts';
+import { getConfig } from '../../platform/config.ts';
+
+/** commander parser for comma-separated lists (validated by the administration rules). */
+function parseList(value: string): string[] {
+  const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+  if (items.length === 0) throw new InvalidArgumentError(`expected a comma-separated list, got "${value}"`);
+  return items;
+}
+
+function parseUnits(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number of units, got "${value}"`);
+  return Number(value);
+}
+
+/** `screen=1,attest=5` → { screen: 1, attest: 5 }. */
+function parseWeights(value: string): Record<string, number> {
+  return Object.fromEntries(
+    parseList(value).map((pair) => {
+      const match = /^([a-z/]+)=(\d+)$/.exec(pair);
+      if (!match) throw new InvalidArgumentError(`expected tag=units pairs such as screen=1,attest=5; got "${pair}"`);
+      return [match[1]!, Number(match[2])];
+    }),
+  );
+}
+
+/** Runs one administrative action on DATA_DIR's service.db; a refused action exits 1 with its reason. */
+function withAccess(action: (access: AccessSetup) => void): void {
+  const config = getConfig();
+  const access = openAccess({ dataDir: config.dataDir, hashSecretHex: config.API_KEY_HASH_SECRET, upgradeUrl: config.upgradeUrl });
+  try {
+    action(access);
+  } catch (error) {
+    if (!(error instanceof AdminError)) throw error;
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exitCode = 1;
+  } finally {
+    access.close();
+  }
+}
+
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+
+function keyLine(key: KeyView): string {
+  const daily = key.usage.find((u) => u.window === 'daily');
+  const state = key.revoked_at ? `revoked ${key.revoked_at.slice(0, 10)}` : 'active';
+  return `${key.key_id}  ${key.account} (${key.tier})  ${state}  daily ${daily?.used ?? 0}/${daily?.limit ?? 0}`;
+}
+
+/** `accounts …` and `keys …`: operators' administration of API access. */
+export function registerAccessCommands(program: Command): void {
+  const accounts = program.command('accounts').description('customer accounts and their tiers (DATA_DIR/service.db)');
+  accounts
+    .command('create <name>')
+    .description('create an account')
+    .requiredOption('--tier <tier>', `one of ${TIERS.join(', ')}`)
+    .action((name: string, options: { tier: string }) => withAccess(({ store }) => print(accountView(createAccount(store, name, options.tier)))));
+  accounts
+    .command('lapse <name>')
+    .description("mark the account's subscription lapsed: its keys get 403 with an upgrade_url")
+    .action((name: string) => withAccess(({ store }) => print(accountView(lapseAccount(store, name)))));
+  accounts
+    .command('reinstate <name>')
+    .description('end a lapse: the account keys work again')
+    .action((name: string) => withAccess(({ store }) => print(accountView(reinstateAccount(store, name)))));
+  accounts
+    .command('list')
+    .description('list accounts')
+    .action(() => withAccess(({ store }) => print(store.accounts().map(accountView))));
+
+  const keys = program.command('keys').description('API keys: create (the secret is shown once), list, revoke');
+  keys
+    .command('create')
+    .description('create an API key for an account and print it once')
+    .requiredOption('--account <name>', 'owning account')
+    .option('--markets <list>', 'allowed markets, e.g. us,gb (default: all)', parseList)
+    .option('--endpoints <list>', 'allowed endpoint tags, e.g. screen,attest (default: all)', parseList)
+    .option('--frameworks <list>', 'allowed framework ids; service_consensus only when listed (default: all but service_consensus)', parseList)
+    .option('--daily-limit <units>', 'units per rolling 24 hours (required for partner keys; default: the tier limit)', parseUnits)
+    .option('--monthly-quota <units>', 'partner keys: units per rolling 30 days', parseUnits)
+    .option('--weights <pairs>', 'partner keys: units per item by endpoint tag, e.g. screen=1,attest=5', parseWeights)
+    .option('--json', 'print one JSON object (default output is JSON too; the flag is accepted for scripts)')
+    .action((options: { account: string; markets?: string[]; endpoints?: string[]; frameworks?: string[]; dailyLimit?: number; monthlyQuota?: number; weights?: Record<string, number> }) =>
+      withAccess(({ store, hashSecret }) => {
+        const created = createKey(store, hashSecret, {
+          account: options.account,
+          ...(options.markets ? { markets: options.markets } : {}),
+          ...(options.endpoints ? { endpoints: options.endpoints } : {}),
+          ...(options.frameworks ? { frameworks: options.frameworks } : {}),
+          ...(options.dailyLimit !== undefined ? { dailyLimit: options.dailyLimit } : {}),
+          ...(options.monthlyQuota !== undefined ? { monthlyQuota: options.monthlyQuota } : {}),
+          ...(options.weights ? { weights: options.weights } : {}),
+        });
+        process.stdout.write(`${JSON.stringify(created)}\n`);
+        if (process.stderr.isTTY) process.stderr.write('store this key now: it is not shown again and cannot be recovered\n');
+      }),
+    );
+  keys
+    .command('list')
+    .description('list keys (never their secrets) with current usage')
+    .option('--account <name>', 'only this account')
+    .option('--json', 'print JSON instead of one line per key')
+    .action((options: { account?: string; json?: boolean }) =>
+      withAccess(({ store }) => {
+        const views = listKeys(store, options.account);
+        if (options.json) print(views);
+        else process.stdout.write(views.map((view) => `${keyLine(view)}\n`).join('') || 'no keys\n');
+      }),
+    );
+  keys
+    .command('revoke <key_id>')
+    .description('revoke a key for good: its next request is a 401')
+    .action((keyId: string) => withAccess(({ store }) => print(revokeKey(store, keyId))));
+}
