@@ -19,7 +19,7 @@ export default tseslint.config(
       ...vitest.configs.recommended.rules,
       'vitest/no-focused-tests': 'error',
       'vitest/no-disabled-tests': 'error',
-      'vitest/expect-expect': 'error',
+      'vitest/expect-expect': ['error', { assertFunctionNames: ['expect', 'expect*'] }],
       'vitest/valid-expect': ['error', { maxArgs: 2 }],
     },
   },

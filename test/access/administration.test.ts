@@ -16,7 +16,7 @@ afterEach(async () => {
   await temp.cleanup();
 });
 
-const refused = (action: () => unknown, message: RegExp) => expect(action).toThrow(expect.objectContaining({ name: 'AdminError', message: expect.stringMatching(message) }) as unknown as AdminError);
+const expectRefused = (action: () => unknown, message: RegExp) => expect(action).toThrow(expect.objectContaining({ name: 'AdminError', message: expect.stringMatching(message) }) as unknown as AdminError);
 
 describe('accounts', () => {
   it('creates, lapses and reinstates an account', () => {
@@ -26,18 +26,18 @@ describe('accounts', () => {
   });
 
   it('refuses unknown tiers, bad names, duplicates and unknown accounts with what is valid', () => {
-    refused(() => createAccount(access.store, 'acme', 'gold'), /unknown tier 'gold'; valid tiers: free, pro, team, enterprise, partner/);
-    refused(() => createAccount(access.store, '-acme', 'pro'), /invalid account name/);
+    expectRefused(() => createAccount(access.store, 'acme', 'gold'), /unknown tier 'gold'; valid tiers: free, pro, team, enterprise, partner/);
+    expectRefused(() => createAccount(access.store, '-acme', 'pro'), /invalid account name/);
     createAccount(access.store, 'acme', 'pro');
-    refused(() => createAccount(access.store, 'acme', 'team'), /already exists/);
-    refused(() => lapseAccount(access.store, 'nobody'), /no account named 'nobody'/);
+    expectRefused(() => createAccount(access.store, 'acme', 'team'), /already exists/);
+    expectRefused(() => lapseAccount(access.store, 'nobody'), /no account named 'nobody'/);
   });
 });
 
 describe('keys', () => {
   it('gives a key to paid tiers only and stores no secret', () => {
     createAccount(access.store, 'free-co', 'free');
-    refused(() => createKey(access.store, access.hashSecret, { account: 'free-co' }), /free tier, which has no API access/);
+    expectRefused(() => createKey(access.store, access.hashSecret, { account: 'free-co' }), /free tier, which has no API access/);
     createAccount(access.store, 'pro-co', 'pro');
     const created = createKey(access.store, access.hashSecret, { account: 'pro-co' });
     expect(created.key).toMatch(/^fs_live_/);
@@ -51,14 +51,14 @@ describe('keys', () => {
   it('refuses keys for lapsed accounts', () => {
     createAccount(access.store, 'gone', 'team');
     lapseAccount(access.store, 'gone');
-    refused(() => createKey(access.store, access.hashSecret, { account: 'gone' }), /lapsed on .*reinstate it/);
+    expectRefused(() => createKey(access.store, access.hashSecret, { account: 'gone' }), /lapsed on .*reinstate it/);
   });
 
   it('holds partner terms to partner keys and requires their daily limit', () => {
     createAccount(access.store, 'partner-co', 'partner');
     createAccount(access.store, 'team-co', 'team');
-    refused(() => createKey(access.store, access.hashSecret, { account: 'partner-co' }), /partner keys need --daily-limit/);
-    refused(() => createKey(access.store, access.hashSecret, { account: 'team-co', monthlyQuota: 10 }), /partner terms/);
+    expectRefused(() => createKey(access.store, access.hashSecret, { account: 'partner-co' }), /partner keys need --daily-limit/);
+    expectRefused(() => createKey(access.store, access.hashSecret, { account: 'team-co', monthlyQuota: 10 }), /partner terms/);
     const key = createKey(access.store, access.hashSecret, { account: 'partner-co', dailyLimit: 500, monthlyQuota: 9_000, weights: { screen: 2, attest: 10 } });
     expect(key.usage.map((u) => [u.window, u.limit])).toEqual([['daily', 500], ['monthly', 9_000]]);
     expect(key.cost_weights).toEqual({ screen: 2, attest: 10 });
@@ -67,11 +67,11 @@ describe('keys', () => {
   it('validates scopes against the real markets, endpoint tags and framework ids, normalising market slugs', () => {
     createAccount(access.store, 'p', 'partner');
     const base = { account: 'p', dailyLimit: 10 };
-    refused(() => createKey(access.store, access.hashSecret, { ...base, markets: ['us', 'atlantis'] }), /unknown market 'atlantis'; valid markets: us, ca/);
-    refused(() => createKey(access.store, access.hashSecret, { ...base, endpoints: ['screen', 'admin'] }), /unknown endpoint tags admin; valid endpoint tags: screen, screen\/history/);
-    refused(() => createKey(access.store, access.hashSecret, { ...base, frameworks: ['shariah_xyz'] }), /unknown framework ids shariah_xyz; valid framework ids: shariah_aaoifi/);
-    refused(() => createKey(access.store, access.hashSecret, { ...base, weights: { public: 1 } }), /unknown endpoint tags public/);
-    refused(() => createKey(access.store, access.hashSecret, { ...base, dailyLimit: 0 }), /--daily-limit must be a whole number of units ≥ 1/);
+    expectRefused(() => createKey(access.store, access.hashSecret, { ...base, markets: ['us', 'atlantis'] }), /unknown market 'atlantis'; valid markets: us, ca/);
+    expectRefused(() => createKey(access.store, access.hashSecret, { ...base, endpoints: ['screen', 'admin'] }), /unknown endpoint tags admin; valid endpoint tags: screen, screen\/history/);
+    expectRefused(() => createKey(access.store, access.hashSecret, { ...base, frameworks: ['shariah_xyz'] }), /unknown framework ids shariah_xyz; valid framework ids: shariah_aaoifi/);
+    expectRefused(() => createKey(access.store, access.hashSecret, { ...base, weights: { public: 1 } }), /unknown endpoint tags public/);
+    expectRefused(() => createKey(access.store, access.hashSecret, { ...base, dailyLimit: 0 }), /--daily-limit must be a whole number of units ≥ 1/);
     const key = createKey(access.store, access.hashSecret, { ...base, markets: ['united-kingdom', 'us', 'gb'] });
     expect(key.allowed_markets).toEqual(['gb', 'us']);
   });
@@ -80,7 +80,7 @@ describe('keys', () => {
     createAccount(access.store, 'acme', 'pro');
     const { key_id } = createKey(access.store, access.hashSecret, { account: 'acme' });
     expect(revokeKey(access.store, key_id).revoked_at).not.toBeNull();
-    refused(() => revokeKey(access.store, key_id), /already revoked/);
-    refused(() => revokeKey(access.store, 'key_nope'), /no key with id 'key_nope'/);
+    expectRefused(() => revokeKey(access.store, key_id), /already revoked/);
+    expectRefused(() => revokeKey(access.store, 'key_nope'), /no key with id 'key_nope'/);
   });
 });
