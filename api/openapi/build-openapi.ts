@@ -28,6 +28,8 @@ function parameters(schema: z.ZodObject, where: 'query' | 'path'): JsonObject[] 
 }
 
 const ERROR_TEXT: Record<number, string> = {
+  401: 'missing or invalid API key (send it in `X-API-Key`); on public endpoints, only when a key is sent and it is invalid',
+  429: 'quota exhausted: `detail` is an object with `message`, `limits` (each window: limit, used, resets_at) and `upgrade_url`; no X-RateLimit headers are sent',
   400: 'invalid value (market, ticker, framework id, as_of, limit, …); `detail` names the valid values',
   403: 'the key is not provisioned for this market, endpoint or framework (access control)',
   404: 'ticker, fund or history not found',
@@ -38,7 +40,9 @@ const ERROR_TEXT: Record<number, string> = {
 };
 
 function errors(...statuses: number[]): JsonObject {
-  return Object.fromEntries(statuses.map((s) => [String(s), { description: ERROR_TEXT[s], content: { 'application/json': { schema: ref(responses.errorSchema) } } }]));
+  return Object.fromEntries(
+    statuses.map((s) => [String(s), { description: ERROR_TEXT[s], content: { 'application/json': { schema: ref(s === 429 ? responses.quotaExhaustedSchema : responses.errorSchema) } } }]),
+  );
 }
 
 function ok(description: string, schema: z.ZodType): JsonObject {
@@ -49,8 +53,16 @@ function jsonBody(schema: z.ZodType): JsonObject {
   return { required: true, content: { 'application/json': { schema: inputSchema(schema) } } };
 }
 
+/**
+ * One operation. Every tag but `public` needs an API key and is metered, so it carries the
+ * security requirement and the access-control answers (401, 403, 429); public operations
+ * answer 401 only to a key that is sent and invalid.
+ */
 function op(summary: string, tag: string, cost: string, extra: JsonObject): JsonObject {
-  return { summary, tags: [tag], 'x-endpoint-tag': tag, 'x-unit-cost': cost, ...extra };
+  const metered = tag !== 'public';
+  const given = (extra.responses ?? {}) as JsonObject;
+  const access = metered ? errors(401, 403, 429) : errors(401);
+  return { summary, tags: [tag], 'x-endpoint-tag': tag, 'x-unit-cost': cost, ...(metered ? { security: [{ apiKey: [] }] } : {}), ...extra, responses: { ...given, ...access } };
 }
 
 /** The OpenAPI 3.1 document, generated from the zod schemas that validate requests. */
@@ -77,13 +89,13 @@ export function buildOpenApi(baseUrl: string): JsonObject {
         }),
       },
       '/api/screen/batch': {
-        post: op('Screen up to 100 tickers', 'screen/batch', '1 per ticker', { requestBody: jsonBody(requests.batchBodySchema), responses: { ...ok('per-item results and errors', responses.batchResponseSchema), ...errors(400, 403, 413, 422) } }),
+        post: op('Screen up to 100 tickers', 'screen/batch', '1 per ticker served (items answered with an error cost nothing)', { requestBody: jsonBody(requests.batchBodySchema), responses: { ...ok('per-item results and errors', responses.batchResponseSchema), ...errors(400, 403, 413, 422) } }),
       },
       '/api/screen/etf': {
-        post: op("Screen a fund's top holdings", 'screen/etf', '1', { requestBody: jsonBody(requests.etfBodySchema), responses: { ...ok('holdings with verdicts and per-framework stats', responses.etfResponseSchema), ...errors(400, 403, 404, 413, 422) } }),
+        post: op("Screen a fund's top holdings", 'screen/etf', '1 per 10 holdings returned, rounded up (default 15 → 2)', { requestBody: jsonBody(requests.etfBodySchema), responses: { ...ok('holdings with verdicts and per-framework stats', responses.etfResponseSchema), ...errors(400, 403, 404, 413, 422) } }),
       },
       '/api/screen/compare': {
-        get: op('Compare 2 to 4 stocks side by side', 'screen/compare', '1', { parameters: parameters(requests.compareQuerySchema, 'query'), responses: { ...ok('side-by-side comparison', responses.compareResponseSchema), ...errors(400, 403, 404, 422, 503) } }),
+        get: op('Compare 2 to 4 stocks side by side', 'screen/compare', '1 (counts as one screen)', { parameters: parameters(requests.compareQuerySchema, 'query'), responses: { ...ok('side-by-side comparison', responses.compareResponseSchema), ...errors(400, 403, 404, 422, 503) } }),
       },
       '/api/screen/frameworks': {
         get: op('List the 10 frameworks', 'public', '0', { responses: ok('the frameworks (and key_scope when a key is sent)', responses.frameworksResponseSchema) }),
@@ -93,7 +105,7 @@ export function buildOpenApi(baseUrl: string): JsonObject {
         get: op('Search the ticker universe', 'public', '0', { parameters: parameters(requests.searchQuerySchema, 'query'), responses: { ...ok('matches, best first', responses.searchResponseSchema), ...errors(400, 422) } }),
       },
       '/api/export/verdicts': {
-        get: op("Export a market's verdicts as Arrow IPC or JSON lines (researchers)", 'export', '1', {
+        get: op("Export a market's verdicts as Arrow IPC or JSON lines (researchers)", 'export', '10', {
           parameters: parameters(requests.exportQuerySchema, 'query'),
           responses: {
             '200': {
@@ -105,6 +117,9 @@ export function buildOpenApi(baseUrl: string): JsonObject {
         }),
       },
     },
-    components: { schemas: componentSchemas },
+    components: {
+      schemas: componentSchemas,
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'a key starting fs_live_ (docs/access.md)' } },
+    },
   };
 }

@@ -10,6 +10,25 @@ export const errorSchema = z
   .object({ detail: z.union([z.string(), z.looseObject({ message: z.string(), upgrade_url: z.string().optional() })]) })
   .meta({ id: 'Error', description: 'every error: `detail` names what was wrong and the valid values' });
 
+export const quotaExhaustedSchema = z
+  .object({
+    detail: z.object({
+      message: z.string(),
+      limits: z.array(
+        z.object({
+          window: z.enum(['daily', 'monthly']).meta({ description: 'daily: 24 hours from the first call of the window; monthly: 30 days (partner keys)' }),
+          limit: z.number().int(),
+          used: z.number().int(),
+          remaining: z.number().int(),
+          resets_at: z.string().meta({ description: 'ISO 8601 UTC: when this window closes and the next call opens a new one' }),
+          exhausted: z.boolean().meta({ description: 'true for the window(s) that refused this request' }),
+        }),
+      ),
+      upgrade_url: z.string(),
+    }),
+  })
+  .meta({ id: 'QuotaExhausted', description: 'a 429: which window refused the request, its limit, usage and reset time' });
+
 export const reasonSchema = z
   .object({
     code: z.string().meta({ description: '`<framework>.<check>[.<detail>]`' }),
