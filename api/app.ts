@@ -2,9 +2,12 @@ import { bodyParser } from '@koa/bodyparser';
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Metrics } from '../platform/metrics.ts';
+import { createAttestContext, type AttestDeps } from './attest-context.ts';
 import { AppError, notFound, unprocessable } from './errors.ts';
 import { errorHandler } from './middleware/error-handler.ts';
+import { ipRateLimit } from './middleware/ip-rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
+import { attestRoutes } from './routes/attest.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { opsRoutes, type ReadinessCheck } from './routes/ops.ts';
 import { referenceRoutes } from './routes/reference.ts';
@@ -17,6 +20,8 @@ export interface AppDeps {
   readiness: Record<string, ReadinessCheck>;
   /** The screening API's reads, refresher and cache policy; without it only ops routes are served. */
   screen?: ScreenDeps;
+  /** Attestations (service.db and the signing secrets); they need `screen` too. */
+  attest?: AttestDeps;
   /** Access control (issue 6): runs on every /api route after it declared its endpoint tag and cost. */
   accessControl?: Middleware[];
   /** Base URL named in the OpenAPI document. */
@@ -55,6 +60,11 @@ export function createApp(deps: AppDeps): Koa {
     app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '64kb', encoding: 'utf-8', onError: bodyError }));
     for (const router of [screenRoutes(context, access), referenceRoutes(context, access), docsRoutes(deps.baseUrl ?? '')]) {
       app.use(router.routes());
+    }
+    if (deps.attest) {
+      const limit = deps.attest.verifyRateLimit ?? { limit: 60, windowMs: 60_000 };
+      const verifyLimit = ipRateLimit({ ...limit, what: 'verification requests' });
+      app.use(attestRoutes(createAttestContext(deps.attest, context, deps.baseUrl ?? ''), access, verifyLimit).routes());
     }
     app.use(methodNotAllowed);
   }

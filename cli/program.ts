@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerAccessCommands } from './commands/access.ts';
+import { registerAttestCommands } from './commands/attest.ts';
 import { registerIngestCommand } from './commands/ingest.ts';
 import { registerMigrateCommand } from './commands/migrate.ts';
 import { registerPipelineCommands } from './commands/pipelines.ts';
@@ -18,5 +19,6 @@ export function buildProgram(): Command {
   registerPipelineCommands(program);
   registerIngestCommand(program);
   registerAccessCommands(program);
+  registerAttestCommands(program);
   return program;
 }

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { openAccess } from '../access/open-access.ts';
 import { createApp } from '../api/app.ts';
 import { createTemporalRefresher } from '../api/temporal-refresher.ts';
+import { openServiceDb } from '../service-state/db.ts';
 import { openApiReads } from '../warehouse/api-reads.ts';
 import { catalogPath, lakeRoot } from '../warehouse/lake-paths.ts';
 import type { Config } from './config.ts';
@@ -40,6 +41,8 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   const { config, logger } = deps;
   const reads = await openApiReads({ dataDir: config.dataDir, onError: (err) => logger.error({ err }, 'lake scan failed') });
   const client = new Client({ connection: deps.temporal, namespace: config.TEMPORAL_NAMESPACE });
+  // Attestations keep their own connection: it stays synchronous=FULL (a certificate answered with 200 is on disk).
+  const serviceDb = openServiceDb(config.dataDir);
   const access = openAccess({ dataDir: config.dataDir, hashSecretHex: config.API_KEY_HASH_SECRET, upgradeUrl: config.upgradeUrl });
   const app = createApp({
     logger,
@@ -54,6 +57,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
       cache: { freshDays: config.CACHE_FRESH_DAYS, staleWhileRevalidateDays: config.CACHE_STALE_WHILE_REVALIDATE_DAYS },
     },
     accessControl: access.middleware,
+    attest: { db: serviceDb, dataDir: config.dataDir },
     baseUrl: config.baseUrl,
   });
   const server = app.listen(deps.config.PORT, deps.config.HOST);
@@ -72,6 +76,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
         server.closeIdleConnections();
       }).finally(() => {
         access.close();
+        serviceDb.close();
         return reads.close();
       }),
   };

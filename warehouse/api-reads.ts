@@ -74,6 +74,13 @@ export class ApiReads {
     return { found: false, firstSnapshotDate: first === undefined ? null : new Date(first * 86_400_000).toISOString().slice(0, 10) };
   }
 
+  /** The newest snapshot dated exactly `date` (`YYYY-MM-DD`): a same-day re-screen supersedes the earlier one. */
+  newestOnDay(market: string, ticker: string, date: string): VerdictRow | undefined {
+    const day = dayNumber(date);
+    const id = this.store.atOrBefore(market, ticker, day);
+    return id === undefined || this.store.dayOf(id) !== day ? undefined : this.store.decode(id, market, ticker);
+  }
+
   /** Current verdict of every ticker of a market, or each ticker's snapshot of one day (newest of that day). */
   verdicts(market: string, date: string | null): VerdictRow[] {
     const rows: VerdictRow[] = [];

@@ -1,0 +1,57 @@
+import { publicCertificate, type Certificate } from '../../attest/certificate.ts';
+import { signatureMatches } from '../../attest/signing.ts';
+import { checkSnapshot, pinnedSnapshotOf, type SnapshotCheck } from '../../attest/snapshot-pin.ts';
+import { decideStatus, type VerificationStatus } from '../../attest/verification-status.ts';
+import type { AttestContext } from '../attest-context.ts';
+import { notFound } from '../errors.ts';
+
+/** The spec's verification result. */
+export interface VerificationResult {
+  cert_id: string;
+  status: VerificationStatus;
+  valid: boolean;
+  sig_valid: boolean;
+  snapshot_check: SnapshotCheck;
+  revoked: boolean;
+  revoked_at: string | null;
+  revocation_note: string | null;
+  checked_at: string;
+  attestation: Certificate;
+}
+
+/**
+ * Verifies a stored certificate now: its signing key's trust and any revocation (read from
+ * service.db on every call, so the CLI's changes count at once), the HMAC recomputed over the
+ * stored fields, and the pinned snapshot against the newest one of that day in the API's
+ * in-memory index (no Parquet read). 404 for an unknown id.
+ */
+export function verifyAttestation(ctx: AttestContext, certId: string): VerificationResult {
+  return checkCertificate(ctx, certId).result;
+}
+
+/** The verification result, plus whether the pinned snapshot came from synthetic sample data (the page says so). */
+export function checkCertificate(ctx: AttestContext, certId: string): { result: VerificationResult; synthetic: boolean } {
+  const stored = ctx.certificates.find(certId);
+  if (!stored) {
+    throw notFound(`no certificate '${certId}': check the id (certificate ids are fsc_ followed by 40 hex digits, as in the certificate's verify_url)`, 'certificate_not_found');
+  }
+  const { fields } = stored;
+  const secret = ctx.keys.trustedSecret(fields.key_id, stored.keyStatus);
+  const sigValid = secret !== undefined && signatureMatches(fields, stored.sig, secret);
+  const newest = ctx.screen.reads.newestOnDay(fields.market, fields.ticker, fields.snapshot_ref.day);
+  const snapshotCheck = checkSnapshot(pinnedSnapshotOf(fields, stored.pin), newest);
+  const { status, valid } = decideStatus({ revoked: stored.revocation !== null, keyTrusted: secret !== undefined, sigValid, snapshotCheck });
+  const result: VerificationResult = {
+    cert_id: fields.cert_id,
+    status,
+    valid,
+    sig_valid: sigValid,
+    snapshot_check: snapshotCheck,
+    revoked: stored.revocation !== null,
+    revoked_at: stored.revocation?.revoked_at ?? null,
+    revocation_note: stored.revocation?.note ?? null,
+    checked_at: ctx.now().toISOString(),
+    attestation: publicCertificate(fields, stored.sig, ctx.baseUrl),
+  };
+  return { result, synthetic: stored.pin.synthetic };
+}
