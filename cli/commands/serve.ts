@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { getConfig } from '../../platform/config.ts';
 import { createLazyClient } from '../../platform/temporal-client.ts';
+import { ensureDemoKey } from '../../access/demo-key.ts';
+import { openAccess } from '../../access/open-access.ts';
 import { bootstrapWarehouse } from '../bootstrap.ts';
 import { Lifecycle } from '../../platform/lifecycle.ts';
 import { createLogger } from '../../platform/logger.ts';
@@ -58,6 +60,16 @@ async function firstStart(ctx: RoleContext): Promise<void> {
   }
 }
 
+/** The sample demo's API key file (created on the first start), or null when the service has its own accounts. */
+function demoKeyFile(ctx: { config: { dataDir: string; API_KEY_HASH_SECRET?: string | undefined; upgradeUrl: string } }): string | null {
+  const access = openAccess({ dataDir: ctx.config.dataDir, hashSecretHex: ctx.config.API_KEY_HASH_SECRET, upgradeUrl: ctx.config.upgradeUrl });
+  try {
+    return ensureDemoKey(access, ctx.config.dataDir);
+  } finally {
+    access.close();
+  }
+}
+
 /** `start`, `dev-server`, `worker`, `api`: the product's long-running roles. */
 export function registerServeCommands(program: Command): void {
   program
@@ -69,12 +81,14 @@ export function registerServeCommands(program: Command): void {
         await prepareWarehouse(ctx);
         await runWorkerRole(ctx);
         const api = await runApiRole(ctx);
+        const demoKey = ctx.config.DATA_SOURCE === 'sample' ? demoKeyFile(ctx) : null;
         const lines = [
           '',
           'faithscreen is running',
           `  API          ${api.url}  (health: ${api.url}/healthz)`,
           `  Temporal UI  ${dev ? dev.uiUrl : '(your cluster\'s UI)'}  (frontend ${ctx.config.temporalAddress})`,
           `  Warehouse    ${ctx.config.dataDir}/warehouse.duckdb  (open read-only with DuckDB)`,
+          ...(demoKey ? [`  API key      in ${demoKey}  (demo account, pro tier; send it as X-API-Key)`] : []),
           '  Stop with Ctrl-C.',
           '',
         ];

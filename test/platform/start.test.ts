@@ -1,3 +1,4 @@
+import { readFileSync, statSync } from 'node:fs';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -59,6 +60,15 @@ describe('faithscreen start (the embedded default)', () => {
     while (!output.includes('first universe screen published') && Date.now() < deadline) await sleep(500);
     expect(output).toContain('first universe screen published');
     expect(await withDuckDB(':memory:', {}, (c) => countSnapshots(c, temp!.dir))).toBeGreaterThan(0);
+
+    // The demo's API key is in a 0600 file, not in the output, and the API accepts it.
+    const demoKey = readFileSync(`${temp.dir}/demo-api-key`, 'utf8').trim();
+    expect(statSync(`${temp.dir}/demo-api-key`).mode & 0o777).toBe(0o600);
+    expect(output).toContain(`API key      in ${temp.dir}/demo-api-key`);
+    expect(output).not.toContain(demoKey);
+    const scope = await fetch(`http://127.0.0.1:${port}/api/screen/frameworks`, { headers: { 'X-API-Key': demoKey } });
+    expect(((await scope.json()) as { key_scope?: unknown }).key_scope).toEqual({ allowed_frameworks: null, allowed_markets: null, allowed_endpoints: null });
+    expect((await fetch(`http://127.0.0.1:${port}/api/screen/us/AAPL`)).status).toBe(401);
 
     // SIGTERM while the first-start backfill is still being followed: a clean stop, exit 0.
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
