@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { assertMarketGranted, declareEndpoint, grantOf } from '../access-scope.ts';
+import { assertMarketGranted, declareEndpoint, grantOf, scopeFrameworks } from '../access-scope.ts';
 import { AppError } from '../errors.ts';
 import { exportQuerySchema, searchQuerySchema } from '../schemas/requests.ts';
 import type { ScreenContext } from '../screen-context.ts';
@@ -28,13 +28,14 @@ export function referenceRoutes(ctx0: ScreenContext, access: Middleware[]): Rout
     const type = ctx.accepts(NDJSON, ARROW_STREAM);
     if (type === false) throw new AppError(406, 'not_acceptable', `this export is available as ${ARROW_STREAM} or ${NDJSON}; send one of them in Accept`);
     const rows = exportRows(ctx0.reads, query.market, date);
+    const frameworks = scopeFrameworks(null, grantOf(ctx));
     ctx.set('X-Row-Count', String(rows.length));
     if (type === ARROW_STREAM) {
       ctx.type = ARROW_STREAM;
-      ctx.body = Buffer.from(toArrowStream(rows));
+      ctx.body = Buffer.from(toArrowStream(rows, frameworks));
     } else {
       ctx.type = NDJSON;
-      ctx.body = toNdjsonStream(rows);
+      ctx.body = toNdjsonStream(rows, frameworks);
     }
   });
 

@@ -7,8 +7,11 @@ import type { VerdictRow } from '../../warehouse/api-reads-types.ts';
 export const ARROW_STREAM = 'application/vnd.apache.arrow.stream';
 export const NDJSON = 'application/x-ndjson';
 
-/** One flat record per snapshot: identity, the ten statuses (`<id>_status`), ratio columns and provenance. */
-function flatten(row: VerdictRow): Record<string, string | number | boolean | null> {
+/**
+ * One flat record per snapshot: identity, the statuses of the frameworks the caller may see
+ * (`<id>_status`, all ten without a grant), ratio columns and provenance.
+ */
+function flatten(row: VerdictRow, frameworks: readonly string[]): Record<string, string | number | boolean | null> {
   return {
     market: row.market,
     ticker: row.ticker,
@@ -16,14 +19,14 @@ function flatten(row: VerdictRow): Record<string, string | number | boolean | nu
     screened_at: row.screenedAt,
     source: row.source,
     era: row.era,
-    ...Object.fromEntries(SNAPSHOT_FRAMEWORKS.map((id) => [`${id}_status`, row.statuses[id]])),
+    ...Object.fromEntries(frameworks.map((id) => [`${id}_status`, row.statuses[id as (typeof SNAPSHOT_FRAMEWORKS)[number]]])),
     ...row.ratios,
     synthetic: row.synthetic,
     data_source: row.dataSource,
   };
 }
 
-const TEXT_COLUMNS = ['market', 'ticker', 'snapshot_date', 'screened_at', 'source', 'era', ...SNAPSHOT_FRAMEWORKS.map((id) => `${id}_status`), 'data_source'];
+const textColumns = (frameworks: readonly string[]) => ['market', 'ticker', 'snapshot_date', 'screened_at', 'source', 'era', ...frameworks.map((id) => `${id}_status`), 'data_source'];
 
 /** The verdict rows of a market: current verdicts, or the snapshots of one day. */
 export function exportRows(reads: ApiReads, market: string, date: string | null): VerdictRow[] {
@@ -31,11 +34,11 @@ export function exportRows(reads: ApiReads, market: string, date: string | null)
 }
 
 /** Rows as one Arrow IPC stream (schema, then record batches), readable by pyarrow, pandas and polars. */
-export function toArrowStream(rows: readonly VerdictRow[]): Uint8Array {
-  const flat = rows.map(flatten);
+export function toArrowStream(rows: readonly VerdictRow[], frameworks: readonly string[] = SNAPSHOT_FRAMEWORKS): Uint8Array {
+  const flat = rows.map((row) => flatten(row, frameworks));
   const column = (name: string) => flat.map((r) => r[name] ?? null);
   const vectors = {
-    ...Object.fromEntries(TEXT_COLUMNS.map((name) => [name, vectorFromArray(column(name) as Array<string | null>, new Utf8())])),
+    ...Object.fromEntries(textColumns(frameworks).map((name) => [name, vectorFromArray(column(name) as Array<string | null>, new Utf8())])),
     ...Object.fromEntries(SNAPSHOT_RATIOS.map((name) => [name, vectorFromArray(column(name) as Array<number | null>, new Float64())])),
     synthetic: vectorFromArray(column('synthetic') as Array<boolean | null>, new Bool()),
   };
@@ -43,10 +46,10 @@ export function toArrowStream(rows: readonly VerdictRow[]): Uint8Array {
 }
 
 /** Rows as JSON lines, streamed. */
-export function toNdjsonStream(rows: readonly VerdictRow[]): Readable {
+export function toNdjsonStream(rows: readonly VerdictRow[], frameworks: readonly string[] = SNAPSHOT_FRAMEWORKS): Readable {
   return Readable.from(
     (function* lines() {
-      for (const row of rows) yield `${JSON.stringify(flatten(row))}\n`;
+      for (const row of rows) yield `${JSON.stringify(flatten(row, frameworks))}\n`;
     })(),
   );
 }

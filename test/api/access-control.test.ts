@@ -135,6 +135,17 @@ describe('access control over real HTTP (keys, scopes, quotas)', () => {
       expect(Object.keys(etf.body.framework_stats).sort()).toEqual(['shariah_aaoifi', 'shariah_djim']);
     });
 
+    it('when a framework-scoped key exports verdicts, then only the granted status columns are in the export', async () => {
+      const scoped = keyFor(access, 'partner', { frameworks: ['shariah_ftse'], endpoints: ['export'] });
+      const response = await fetch(`${lake.server.url}/api/export/verdicts?market=us`, { headers: { 'X-API-Key': scoped.key, Accept: 'application/x-ndjson' } });
+      expect(response.status).toBe(200);
+      const first = JSON.parse((await response.text()).split('\n')[0]!) as Json;
+      expect(Object.keys(first).filter((k) => k.endsWith('_status'))).toEqual(['shariah_ftse_status']);
+      expect(used(scoped.keyId)).toBe(10);
+      const wrongMarket = await fetch(`${lake.server.url}/api/export/verdicts?market=gb`, { headers: { 'X-API-Key': keyFor(access, 'partner', { markets: ['us'] }).key, Accept: 'application/x-ndjson' } });
+      expect(wrongMarket.status).toBe(403);
+    });
+
     it('when a key has no framework restriction, then service_consensus still needs its own explicit grant', async () => {
       const unrestricted = keyFor(access, 'pro');
       const all = await call(`/api/screen/us/${t.fresh[0]}`, unrestricted.key);
