@@ -84,3 +84,15 @@ export async function publishScreen(
   await writeSnapshots(api.dataDir, [row], { fileStem: meta.runId });
   await api.reads.sync();
 }
+
+/** Runs the real `faithscreen` CLI (as an operator would) on `dataDir`; resolves with its exit code and output. */
+export async function runFaithscreen(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { execFile } = await import('node:child_process');
+  const bin = new URL('../../../bin/faithscreen.js', import.meta.url).pathname;
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { env: { ...process.env, DATA_DIR: dataDir } }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
