@@ -38,6 +38,11 @@ export const FORENSIC_COLUMNS = [
   c('ebit', 'DOUBLE', "trailing twelve months' operating income (EBIT)"),
   c('operating_cash_flow', 'DOUBLE', "trailing twelve months' cash from operations"),
   c('gross_profit', 'DOUBLE', "trailing twelve months' gross profit"),
+  c('ppe_net', 'DOUBLE', 'property, plant and equipment, net of depreciation'),
+  c('long_term_investments', 'DOUBLE', 'long-term (non-current) securities and investments'),
+  c('long_term_debt', 'DOUBLE', 'long-term debt, non-current portion'),
+  c('depreciation', 'DOUBLE', "trailing twelve months' depreciation and amortisation"),
+  c('sga_expense', 'DOUBLE', "trailing twelve months' selling, general and administrative expense"),
 ] as const;
 
 export const LISTINGS_SCHEMA: TableSchema = {

@@ -12,6 +12,9 @@ export const INSTANT_CONCEPTS = {
   current_assets: [['AssetsCurrent']],
   current_liabilities: [['LiabilitiesCurrent']],
   retained_earnings: [['RetainedEarningsAccumulatedDeficit']],
+  ppe_net: [['PropertyPlantAndEquipmentNet'], ['PropertyPlantAndEquipmentAndFinanceLeaseRightOfUseAssetAfterAccumulatedDepreciationAndAmortization']],
+  long_term_investments: [['LongTermInvestments'], ['MarketableSecuritiesNoncurrent'], ['AvailableForSaleSecuritiesDebtSecuritiesNoncurrent']],
+  long_term_debt: [['LongTermDebtNoncurrent'], ['LongTermDebtAndCapitalLeaseObligations'], ['LongTermDebt']],
 } as const;
 
 /** Debt = long-term part (first alternative reported; a list sums its members) + short-term borrowings. */
@@ -27,6 +30,8 @@ export const DURATION_CONCEPTS = {
   ebit: [['OperatingIncomeLoss']],
   operating_cash_flow: [['NetCashProvidedByUsedInOperatingActivities']],
   gross_profit: [['GrossProfit']],
+  depreciation: [['DepreciationDepletionAndAmortization'], ['DepreciationAndAmortization'], ['DepreciationAmortizationAndAccretionNet'], ['Depreciation']],
+  sga_expense: [['SellingGeneralAndAdministrativeExpense'], ['GeneralAndAdministrativeExpense', 'SellingAndMarketingExpense']],
 } as const;
 
 /** Shares outstanding: the cover-page figure first, then the balance-sheet one. */

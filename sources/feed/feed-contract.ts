@@ -69,6 +69,11 @@ export const FEED_TABLES: readonly FeedTable[] = [
       opt('ebit', 'number', "trailing twelve months' operating income"),
       opt('operating_cash_flow', 'number', "trailing twelve months' operating cash flow"),
       opt('gross_profit', 'number', "trailing twelve months' gross profit"),
+      opt('ppe_net', 'non_negative', 'property, plant and equipment, net'),
+      opt('long_term_investments', 'non_negative', 'long-term securities and investments'),
+      opt('long_term_debt', 'non_negative', 'long-term debt, non-current portion'),
+      opt('depreciation', 'non_negative', "trailing twelve months' depreciation and amortisation"),
+      opt('sga_expense', 'non_negative', "trailing twelve months' selling, general and administrative expense"),
     ],
   },
   {

@@ -88,7 +88,15 @@ function companiesCte(p: SamplePartParams): string {
       s_u(${s}, 'div', 0) < 0.45 AS pays_dividend,
       CASE WHEN s_u(${s}, 'late', 0) < 0.1 THEN 0.25 ELSE 0.01 END AS late_rate,
       CASE WHEN s_u(${s}, 'gaps', 0) < 0.05 THEN 0.2 ELSE 0.005 END AS missing_rate,
-      0.01 * s_n(${s}, 'dilution', 0) AS share_drift
+      0.01 * s_n(${s}, 'dilution', 0) AS share_drift,
+      -- forensic inputs: PP&E intensity by industry, depreciation rate, long-term share of debt, long-term securities
+      CASE WHEN ind.grp IN ('utility', 'energy', 'telecom', 'hotel', 'reit') THEN 0.35 + 0.3 * s_u(${s}, 'ppe', 0)
+           WHEN ind.grp IN ('bank', 'insurer') THEN 0.01 + 0.02 * s_u(${s}, 'ppe', 0)
+           WHEN ind.grp IN ('tech', 'biotech', 'general') THEN 0.03 + 0.12 * s_u(${s}, 'ppe', 0)
+           ELSE 0.12 + 0.3 * s_u(${s}, 'ppe', 0) END AS ppe_ratio,
+      0.04 + 0.1 * s_u(${s}, 'dep', 0) AS dep_rate,
+      0.55 + 0.4 * s_u(${s}, 'ltd', 0) AS lt_share,
+      CASE WHEN s_u(${s}, 'lti', 0) < 0.5 THEN 0 ELSE 0.12 * s_u(${s}, 'lti2', 0) END AS lti_ratio
     FROM range(${p.lo}, ${p.hi}) t(idx)
     JOIN ${INDUSTRY_TABLE} ON ind.k = ${list(SLOTS.map(String))}[1 + floor(s_u(${s}, 'industry', 0) * ${SLOTS.length})::INT]::INT
     WHERE s_listed(${s}) <= DATE ${sqlString(p.asOf)}
@@ -144,6 +152,14 @@ export function fundamentalsSql(p: SamplePartParams): string {
         margin + 0.04 * s_n(${s}, 'marginq', q) AS margin_q,
         exp(la0 - ln(price0) + ln(price_to_assets)) * exp(share_drift * q) AS shares
       FROM rows WHERE filed_on <= DATE ${sqlString(p.asOf)}
+    ),
+    -- Long-term securities and PP&E fit in the room current assets leave: never past total assets.
+    roomy AS (SELECT *, greatest(0, 0.87 - (cash + ibi + ar) / assets) AS room FROM figures),
+    fixed AS (
+      SELECT *, assets * least(lti_ratio, room) AS lti,
+        assets * least(ppe_ratio * (0.95 + 0.1 * s_u(${s}, 'ppeq', q)), room - least(lti_ratio, room)) AS ppe,
+        revenue * (0.25 + 0.3 * s_u(${s}, 'gm', 0)) AS gross
+      FROM roomy
     )
     SELECT ${sqlString(p.marketKey)} AS market, ticker, period_end, filed_on,
       'sample:v1:' || ${sqlString(p.marketKey)} || ':' || ticker || ':' || strftime(period_end, '%Y-%m-%d') AS source_ref,
@@ -165,9 +181,15 @@ export function fundamentalsSql(p: SamplePartParams): string {
       round(revenue * margin_q) AS net_income,
       round(revenue * margin_q / 0.75) AS ebit,
       round(revenue * margin_q * (1.1 + 0.2 * s_n(${s}, 'ocf', q))) AS operating_cash_flow,
-      round(revenue * (0.25 + 0.3 * s_u(${s}, 'gm', 0))) AS gross_profit,
+      round(gross) AS gross_profit,
+      round(ppe) AS ppe_net,
+      round(lti) AS long_term_investments,
+      ${miss('m_debt', 'round(debt * lt_share)')} AS long_term_debt,
+      round(ppe * dep_rate) AS depreciation,
+      -- SG&A is what gross profit leaves after operating income and depreciation (at least 2% of revenue).
+      ${miss('m_sga', 'round(greatest(revenue * 0.02, gross - revenue * margin_q / 0.75 - ppe * dep_rate))')} AS sga_expense,
       'sample' AS data_source, true AS synthetic
-    FROM figures`;
+    FROM fixed`;
 }
 
 /** Month-end closes (plus the close on `asOf`) as a random walk from the listing month; funds too. */

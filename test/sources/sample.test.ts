@@ -55,6 +55,16 @@ describe('sample source', () => {
     for (const key of ['neg', 'zero', 'gaps', 'late']) expect(Number(f![key])).toBeGreaterThan(0);
   });
 
+  it('when forensic inputs are generated, then they fit the balance sheet: current assets + PP&E + long-term securities ≤ assets, long-term debt ≤ debt, depreciation < PP&E', async () => {
+    const [f] = await rows(`SELECT bool_and(current_assets + ppe_net + long_term_investments <= total_assets + 2) AS fits,
+      bool_and(long_term_debt IS NULL OR long_term_debt <= total_debt + 1) AS ltd, bool_and(depreciation <= ppe_net) AS dep,
+      bool_and(sga_expense IS NULL OR sga_expense >= 0) AS sga, count(ppe_net)::INTEGER AS ppe, sum((long_term_investments > 0)::INT)::INTEGER AS lti,
+      sum((sga_expense IS NULL)::INT)::INTEGER AS sga_gaps, count(*)::INTEGER AS n FROM f`);
+    expect(f).toMatchObject({ fits: true, ltd: true, dep: true, sga: true, ppe: f!.n });
+    expect(Number(f!.lti)).toBeGreaterThan(0);
+    expect(Number(f!.sga_gaps)).toBeGreaterThan(0);
+  });
+
   it('when prices are generated, then there is a close at every month end and on the run date', async () => {
     const [p] = await rows(`SELECT max(date)::VARCHAR AS last, count(DISTINCT date)::INTEGER AS dates, min(close) > 0 AS positive FROM p`);
     expect(p).toMatchObject({ last: '2026-11-21', positive: true });
