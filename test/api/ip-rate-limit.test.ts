@@ -1,0 +1,109 @@
+import http from 'node:http';
+import Koa from 'koa';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/app.ts';
+import { errorHandler } from '../../api/middleware/error-handler.ts';
+import { ipRateLimit } from '../../api/middleware/ip-rate-limit.ts';
+import { unavailableRefresher } from '../../api/refresher.ts';
+import { createMetrics } from '../../platform/metrics.ts';
+import { openServiceDb, type ServiceDb } from '../../service-state/db.ts';
+import { openApiReads, type ApiReads } from '../../warehouse/api-reads.ts';
+import { listen } from '../support/http.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: { detail?: string };
+}
+
+/** A GET from a chosen loopback source address (the limit is per peer address). */
+function get(url: string, options: { from?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { localAddress: options.from ?? '127.0.0.1', headers: options.headers ?? {}, agent: false }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: text.startsWith('{') ? (JSON.parse(text) as Answer['body']) : {} }));
+    });
+    request.on('error', reject);
+  });
+}
+
+describe('ipRateLimit: a sliding window per client address', () => {
+  let clock = 1_000_000;
+  let server: { url: string; close: () => Promise<void> };
+
+  beforeAll(async () => {
+    const app = new Koa();
+    app.use(errorHandler());
+    app.use(ipRateLimit({ limit: 3, windowMs: 60_000, what: 'verification requests', now: () => clock }));
+    app.use((ctx) => {
+      ctx.body = { ok: true };
+    });
+    server = await listen(app);
+  });
+  afterAll(() => server?.close());
+
+  it('when an address exceeds the limit, then 429 with a JSON detail and Retry-After, no X-RateLimit headers; the window slides', async () => {
+    for (const offset of [0, 30_000, 59_000]) {
+      clock = 1_000_000 + offset;
+      expect((await get(server.url)).status).toBe(200);
+    }
+    const refused = await get(server.url);
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toMatch(/too many verification requests from 127\.0\.0\.1: the limit is 3 per 60 s per IP address; retry in 1 s/);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(Object.keys(refused.headers).filter((h) => h.startsWith('x-ratelimit'))).toEqual([]);
+    clock = 1_060_001; // the first request left the window: exactly one more fits
+    expect((await get(server.url)).status).toBe(200);
+    expect((await get(server.url)).status).toBe(429);
+  });
+
+  it('when X-Forwarded-For names another client, then it is ignored (proxy headers are not trusted); another peer address has its own budget', async () => {
+    clock = 5_000_000;
+    for (let i = 0; i < 3; i += 1) expect((await get(server.url, { from: '127.0.0.3' })).status).toBe(200);
+    expect((await get(server.url, { from: '127.0.0.3', headers: { 'X-Forwarded-For': '203.0.113.9' } })).status).toBe(429);
+    expect((await get(server.url, { from: '127.0.0.4' })).status).toBe(200);
+  });
+});
+
+describe('verification in the app: 60 requests a minute per IP, shared by the JSON endpoint and the page', () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  let reads: ApiReads;
+  let db: ServiceDb;
+  let server: { url: string; close: () => Promise<void> };
+
+  beforeAll(async () => {
+    temp = await makeTempDir('faithscreen-ratelimit-');
+    reads = await openApiReads({ dataDir: temp.dir, scanIntervalMs: 0 });
+    db = openServiceDb(temp.dir);
+    const app = createApp({
+      logger: pino({ level: 'silent' }),
+      metrics: createMetrics(),
+      readiness: {},
+      screen: { reads, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
+      attest: { db, dataDir: temp.dir },
+      baseUrl: 'http://127.0.0.1',
+    });
+    server = await listen(app);
+  });
+  afterAll(async () => {
+    await server?.close();
+    reads?.close();
+    db?.close();
+    await temp?.cleanup();
+  });
+
+  it('when one address makes a 61st verification within a minute, then 429; another address is unaffected', async () => {
+    const id = `fsc_${'b'.repeat(40)}`;
+    for (let i = 0; i < 59; i += 1) expect((await get(`${server.url}/api/attest/verify/${id}`, { from: '127.0.0.5' })).status).toBe(404);
+    expect((await get(`${server.url}/attest/${id}`, { from: '127.0.0.5' })).status).toBe(404);
+    const refused = await get(`${server.url}/api/attest/verify/${id}`, { from: '127.0.0.5' });
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toMatch(/the limit is 60 per 60 s per IP address/);
+    expect((await get(`${server.url}/attest/${id}`, { from: '127.0.0.5' })).status).toBe(429);
+    expect((await get(`${server.url}/api/attest/verify/${id}`, { from: '127.0.0.6' })).status).toBe(404);
+  });
+});
