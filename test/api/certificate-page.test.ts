@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { VERIFICATION_STATUSES } from '../../attest/verification-status.ts';
+import { CERTIFICATE_PAGE_CSP, renderCertificatePage } from '../../api/pages/certificate-page.ts';
+import type { VerificationResult } from '../../api/use-cases/verify-attestation.ts';
+
+const RESULT: VerificationResult = {
+  cert_id: `fsc_${'3'.repeat(40)}`,
+  status: 'valid',
+  valid: true,
+  sig_valid: true,
+  snapshot_check: 'match',
+  revoked: false,
+  revoked_at: null,
+  revocation_note: null,
+  checked_at: '2026-11-21T10:00:00.000Z',
+  attestation: {
+    cert_id: `fsc_${'3'.repeat(40)}`,
+    payload_version: 1,
+    ticker: 'ACME',
+    market: 'us',
+    standard: 'shariah_ftse',
+    verdict: 'non_compliant',
+    score: 12,
+    purification_per_share: null,
+    as_of: '2026-11-21T02:00:00.000Z',
+    minted_at: '2026-11-21T09:00:00.000Z',
+    snapshot_ref: { source: 'nightly', day: '2026-11-21' },
+    key_id: 'sk_20261121_0a1b2c3d',
+    sig: 'a'.repeat(64),
+    company_name: 'Evil <script>alert(1)</script> & Co',
+    issuer_type: 'api_key',
+    verify_url: 'https://x.test/api/attest/verify/fsc_3',
+    cert_url: 'https://x.test/attest/fsc_3',
+  },
+};
+
+describe('renderCertificatePage', () => {
+  it('when a value holds markup, then it is escaped, never executed', () => {
+    const html = renderCertificatePage(RESULT, false);
+    expect(html).toContain('Evil &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co');
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('synthetic-notice');
+  });
+
+  it.each(VERIFICATION_STATUSES)('when the status is %s, then the page names it and says what to do', (status) => {
+    const html = renderCertificatePage({ ...RESULT, status, revoked: status === 'revoked', revoked_at: '2026-11-22T08:00:00.000Z', revocation_note: 'bad data' }, true);
+    expect(html).toContain(`data-status="${status}"`);
+    expect(html).toContain('noindex');
+    if (status === 'revoked') expect(html).toContain('Revoked on 2026-11-22T08:00:00.000Z:</strong> bad data');
+  });
+
+  it('when served, then the CSP allows only the inline stylesheet by its hash', () => {
+    expect(CERTIFICATE_PAGE_CSP).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'/);
+  });
+});

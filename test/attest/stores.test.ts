@@ -1,0 +1,83 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CertificateStore, RevocationError } from '../../attest/certificate-store.ts';
+import { signingKeysDir } from '../../attest/secret-files.ts';
+import { SigningKeyError, SigningKeys } from '../../attest/signing-keys.ts';
+import { openServiceDb, type ServiceDb } from '../../service-state/db.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
+
+const PIN = { day: '2026-11-21', screenedAt: '2026-11-21T02:00:00.000', source: 'nightly', dataSource: 'sample', synthetic: true, statuses: {}, ratios: {} };
+const UNSIGNED = {
+  cert_id: `fsc_${'2'.repeat(40)}`,
+  payload_version: 1,
+  ticker: 'ACME',
+  market: 'us',
+  standard: 'christian_bri',
+  verdict: 'compliant' as const,
+  score: null,
+  purification_per_share: 0,
+  as_of: '2026-11-21T02:00:00.000Z',
+  minted_at: '2026-11-21T09:00:00.000Z',
+  snapshot_ref: { source: 'nightly', day: '2026-11-21' },
+  company_name: 'Acme',
+  issuer_type: 'api_key',
+};
+
+describe('signing keys and certificates in a real service.db', () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  let db: ServiceDb;
+  let keys: SigningKeys;
+  let certificates: CertificateStore;
+
+  beforeEach(async () => {
+    temp = await makeTempDir('faithscreen-attest-store-');
+    db = openServiceDb(temp.dir);
+    keys = new SigningKeys(db, temp.dir);
+    certificates = new CertificateStore(db);
+  });
+  afterEach(async () => {
+    db.close();
+    await temp.cleanup();
+  });
+
+  it('when the first certificate is issued, then the first key is created on need, its secret in a 0600 file in a 0700 folder', () => {
+    expect(keys.list()).toEqual([]);
+    const stored = certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
+    const [key] = keys.list();
+    expect(key).toMatchObject({ key_id: stored.fields.key_id, status: 'active' });
+    expect(statSync(path.join(signingKeysDir(temp.dir), `${key!.key_id}.key`)).mode & 0o777).toBe(0o600);
+    expect(statSync(signingKeysDir(temp.dir)).mode & 0o777).toBe(0o700);
+    expect(Object.keys(key!)).not.toContain('secret');
+  });
+
+  it('when the same cert_id is issued twice, then the second is refused: a certificate is never replaced', () => {
+    certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
+    expect(() => certificates.issue({ ...UNSIGNED, verdict: 'non_compliant' }, PIN, { keyId: null, account: null }, keys)).toThrow(/UNIQUE/);
+    expect(certificates.find(UNSIGNED.cert_id)!.fields.verdict).toBe('compliant');
+  });
+
+  it('when a signing key or a revocation is deleted with SQL, then the triggers refuse', () => {
+    certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
+    certificates.revoke(UNSIGNED.cert_id, 'wrong data');
+    expect(() => db.exec('DELETE FROM signing_keys')).toThrow(/kept for verification/);
+    expect(() => db.exec('DELETE FROM revocations')).toThrow(/permanent/);
+    expect(() => db.exec("UPDATE revocations SET note = 'nothing'")).toThrow(/permanent/);
+  });
+
+  it('when a key is distrusted, then it has no trusted secret and it can never be trusted again', () => {
+    const { keyId } = db.transaction(() => keys.activeForSigning()).immediate();
+    expect(keys.trustedSecret(keyId, 'active')).toBeInstanceOf(Buffer);
+    const { replacement } = keys.distrust(keyId, 'leaked');
+    expect(replacement!.status).toBe('active');
+    expect(keys.trustedSecret(keyId, keys.find(keyId)!.status)).toBeUndefined();
+    expect(() => db.prepare("UPDATE signing_keys SET status = 'retired' WHERE key_id = ?").run(keyId)).toThrow(/stays distrusted/);
+    expect(() => keys.distrust('sk_20000101_00000000', null)).toThrow(SigningKeyError);
+  });
+
+  it('when a revocation has no note or names an unknown certificate, then it is refused', () => {
+    expect(() => certificates.revoke(UNSIGNED.cert_id, 'x')).toThrow(/no certificate/);
+    certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
+    expect(() => certificates.revoke(UNSIGNED.cert_id, '   ')).toThrow(RevocationError);
+  });
+});
