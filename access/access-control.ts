@@ -58,6 +58,10 @@ function authorise(options: AccessControlOptions, key: KeyRecord, account: Accou
       'tier_lapsed',
     );
   }
+  // Spec: "Partner keys need the endpoint grant attest" — for them an unrestricted key is not enough.
+  if (endpoint.tag === 'attest' && account.tier === 'partner' && !(key.allowedEndpoints ?? []).includes('attest')) {
+    throw forbidden("partner keys need the explicit endpoint grant 'attest' to mint attestations; ask for a key created with --endpoints including attest", 'attest_not_granted');
+  }
   if (key.allowedEndpoints !== null && !key.allowedEndpoints.includes(endpoint.tag)) {
     throw forbidden(
       `this key is not provisioned for endpoint '${endpoint.tag}'; it may use: ${key.allowedEndpoints.join(', ') || 'none'}`,
