@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import * as attestations from '../schemas/attestations.ts';
 import * as requests from '../schemas/requests.ts';
 import * as responses from '../schemas/responses.ts';
 import { API_DESCRIPTION } from './description.ts';
@@ -34,6 +35,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'the key is not provisioned for this market, endpoint or framework (access control)',
   404: 'ticker, fund or history not found',
   406: 'the Accept header asks for a format this endpoint does not produce',
+  409: 'the current screening is older than 30 days (attestation); re-screen with force_refresh=true, then mint',
   413: 'request body larger than 64 kB',
   422: 'malformed request: body not a JSON object, wrong types, repeated query parameters',
   503: 'a re-screen was needed but the workflow service is unavailable; retry shortly',
@@ -63,6 +65,53 @@ function op(summary: string, tag: string, cost: string, extra: JsonObject): Json
   const given = (extra.responses ?? {}) as JsonObject;
   const access = metered ? errors(401, 403, 429) : errors(401);
   return { summary, tags: [tag], 'x-endpoint-tag': tag, 'x-unit-cost': cost, ...(metered ? { security: [{ apiKey: [] }] } : {}), ...extra, responses: { ...given, ...access } };
+}
+
+/** A JSON error answer with its own description. */
+function errorAnswer(description: string, headers?: JsonObject): JsonObject {
+  return { description, ...(headers ? { headers } : {}), content: { 'application/json': { schema: ref(responses.errorSchema) } } };
+}
+
+/** Mint, verify and the certificate page (docs/attestations.md has the whole story). */
+function attestationPaths(screenParams: JsonObject[]): JsonObject {
+  const certId = parameters(attestations.certIdPathSchema, 'path');
+  const noStore = { 'Cache-Control': { description: 'always no-store: verification is never cached', schema: { type: 'string', const: 'no-store' } } };
+  const rateLimited = errorAnswer('more than 60 verifications a minute from this IP address (verify and the page share the budget); `Retry-After` says when to retry; no X-RateLimit headers', {
+    'Retry-After': { description: 'seconds until the next request fits the window', schema: { type: 'integer' } },
+  });
+  const unknown = errorAnswer('no certificate has this id; `detail` says what ids look like');
+  return {
+    '/api/attest/{market}/{ticker}': {
+      post: op('Mint a signed attestation of the current verdict (never screens)', 'attest', '5', {
+        description: `Signs the ticker's current screening (its newest snapshot) for one standard. Needs a paid-tier key (partner keys: the attest grant). No current screening: 404; older than 30 days by snapshot date: 409; insufficient_data: 422; unknown standard: 400 listing the 10 ids. The certificate is committed to the service database before the 200.`,
+        parameters: [...screenParams, ...parameters(attestations.attestQuerySchema, 'query')],
+        responses: { '200': { description: 'the certificate', headers: noStore, content: { 'application/json': { schema: ref(attestations.attestationSchema) } } }, ...errors(400, 403, 404, 409, 422) },
+      }),
+    },
+    '/api/attest/verify/{cert_id}': {
+      get: op('Verify an attestation (public, no key, no quota, never cached)', 'public', '0', {
+        description:
+          'Recomputes the HMAC over the stored certificate with its signing key, reads revocation and key trust, and compares the pinned snapshot with the newest snapshot of its day. Status precedence when several apply: revoked > unknown_signing_key > invalid_signature > valid_snapshot_missing > valid_snapshot_diverged > valid. Rate limit: 60 requests a minute per IP.',
+        parameters: certId,
+        responses: {
+          '200': { description: 'the verification result', headers: noStore, content: { 'application/json': { schema: ref(attestations.verificationResultSchema) } } },
+          '404': unknown,
+          '429': rateLimited,
+        },
+      }),
+    },
+    '/attest/{cert_id}': {
+      get: op("The certificate's public page (print-friendly HTML, live status, never indexed)", 'public', '0', {
+        description: 'Unlisted: linked from nowhere; `X-Robots-Tag: noindex` and a robots meta tag; no external assets. Shares the verification rate limit.',
+        parameters: certId,
+        responses: {
+          '200': { description: 'HTML page', headers: { 'X-Robots-Tag': { schema: { type: 'string', const: 'noindex, nofollow' } }, ...noStore }, content: { 'text/html': { schema: { type: 'string' } } } },
+          '404': { description: 'HTML page: no certificate has this id', content: { 'text/html': { schema: { type: 'string' } } } },
+          '429': rateLimited,
+        },
+      }),
+    },
+  };
 }
 
 /** The OpenAPI 3.1 document, generated from the zod schemas that validate requests. */
@@ -116,6 +165,7 @@ export function buildOpenApi(baseUrl: string): JsonObject {
           },
         }),
       },
+      ...attestationPaths(screenParams),
     },
     components: {
       schemas: componentSchemas,

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import canonicalizeModule from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_IDS } from '../../engine/index.ts';
@@ -146,6 +147,20 @@ describe('POST /api/attest/{market}/{ticker} over a real lake and service.db (no
     const ticker = await mint('us/$$$?standard=shariah_sp');
     expect(ticker.status).toBe(400);
     expect(ticker.body.detail).toMatch(/invalid ticker/);
+  });
+
+  it('when /openapi.json is read, then a real validator accepts it and it documents the attest paths, signed fields, precedence and errors', async () => {
+    const body = (await (await fetch(`${api.url}/openapi.json`)).json()) as Json;
+    const result = await new Validator().validate(body);
+    expect(result.errors ?? []).toEqual([]);
+    const mintOp = body.paths['/api/attest/{market}/{ticker}'].post;
+    expect(mintOp['x-unit-cost']).toBe('5');
+    expect(Object.keys(mintOp.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '422', '429']);
+    const verifyOp = body.paths['/api/attest/verify/{cert_id}'].get;
+    expect(Object.keys(verifyOp.responses).sort()).toEqual(['200', '401', '404', '429']);
+    expect(verifyOp.description).toContain('revoked > unknown_signing_key > invalid_signature > valid_snapshot_missing > valid_snapshot_diverged > valid');
+    expect(body.paths['/attest/{cert_id}'].get.responses['200'].content['text/html']).toBeDefined();
+    expect(body.components.schemas.Attestation.description).toContain(SIGNED.join(', '));
   });
 
   it('when minted with GET, then 405 names POST', async () => {

@@ -62,7 +62,7 @@ describe('the public certificate page /attest/{cert_id} in a real headless Chrom
     expect(await page.isVisible('.screen-only')).toBe(true);
     await page.emulateMedia({ media: 'print' });
     expect(await page.isVisible('.screen-only')).toBe(false);
-    expect(await page.$eval('main', (main) => getComputedStyle(main).borderTopStyle)).toBe('none');
+    expect(await page.evaluate("getComputedStyle(document.querySelector('main')).borderTopStyle")).toBe('none');
 
     const pdf = await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
