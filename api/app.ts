@@ -4,11 +4,13 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../platform/metrics.ts';
 import { createAttestContext, type AttestDeps } from './attest-context.ts';
 import { AppError, notFound, unprocessable } from './errors.ts';
+import { createForensicContext, type ForensicDeps } from './forensic-context.ts';
 import { errorHandler } from './middleware/error-handler.ts';
 import { ipRateLimit } from './middleware/ip-rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { attestRoutes } from './routes/attest.ts';
 import { docsRoutes } from './routes/docs.ts';
+import { forensicRoutes } from './routes/forensic.ts';
 import { opsRoutes, type ReadinessCheck } from './routes/ops.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { screenRoutes } from './routes/screen.ts';
@@ -22,6 +24,8 @@ export interface AppDeps {
   screen?: ScreenDeps;
   /** Attestations (service.db and the signing secrets); they need `screen` too. */
   attest?: AttestDeps;
+  /** Forensic accounting endpoints (issue 8): their lake reads; they need `screen` too. */
+  forensic?: ForensicDeps;
   /** Access control (issue 6): runs on every /api route after it declared its endpoint tag and cost. */
   accessControl?: Middleware[];
   /** Base URL named in the OpenAPI document. */
@@ -66,6 +70,7 @@ export function createApp(deps: AppDeps): Koa {
       const verifyLimit = ipRateLimit({ ...limit, what: 'verification requests' });
       app.use(attestRoutes(createAttestContext(deps.attest, context, deps.baseUrl ?? ''), access, verifyLimit).routes());
     }
+    if (deps.forensic) app.use(forensicRoutes(createForensicContext(deps.forensic, context), access).routes());
     app.use(methodNotAllowed);
   }
   app.use((ctx) => {

@@ -8,6 +8,7 @@ import { createApp } from '../api/app.ts';
 import { createTemporalRefresher } from '../api/temporal-refresher.ts';
 import { openServiceDb } from '../service-state/db.ts';
 import { openApiReads } from '../warehouse/api-reads.ts';
+import { ForensicReads } from '../warehouse/forensic-reads.ts';
 import { catalogPath, lakeRoot } from '../warehouse/lake-paths.ts';
 import type { Config } from './config.ts';
 import type { Metrics } from './metrics.ts';
@@ -40,6 +41,7 @@ export async function checkWarehouse(dataDir: string): Promise<void> {
 export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   const { config, logger } = deps;
   const reads = await openApiReads({ dataDir: config.dataDir, onError: (err) => logger.error({ err }, 'lake scan failed') });
+  const forensic = new ForensicReads(config.dataDir);
   const client = new Client({ connection: deps.temporal, namespace: config.TEMPORAL_NAMESPACE });
   // Attestations keep their own connection: it stays synchronous=FULL (a certificate answered with 200 is on disk).
   const serviceDb = openServiceDb(config.dataDir);
@@ -58,6 +60,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
     },
     accessControl: access.middleware,
     attest: { db: serviceDb, dataDir: config.dataDir },
+    forensic: { lake: forensic },
     baseUrl: config.baseUrl,
   });
   const server = app.listen(deps.config.PORT, deps.config.HOST);
@@ -77,7 +80,8 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
       }).finally(() => {
         access.close();
         serviceDb.close();
-        return reads.close();
+        reads.close();
+        return forensic.close();
       }),
   };
 }

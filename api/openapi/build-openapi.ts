@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as attestations from '../schemas/attestations.ts';
+import * as forensic from '../schemas/forensic.ts';
 import * as requests from '../schemas/requests.ts';
 import * as responses from '../schemas/responses.ts';
 import { API_DESCRIPTION } from './description.ts';
@@ -114,6 +115,37 @@ function attestationPaths(screenParams: JsonObject[]): JsonObject {
   };
 }
 
+/** The forensic accounting endpoints (docs/forensic.md has the formulas, thresholds and rules). */
+function forensicPaths(): JsonObject {
+  const path = parameters(forensic.forensicPathSchema, 'path');
+  const query = parameters(forensic.forensicQuerySchema, 'query');
+  const resolution = 'The path has no market: the `market` query parameter picks one; otherwise the US listing when the ticker is listed there, else its only listing. A ticker listed in several markets, none of them the US: 400 naming the candidates as market:ticker. Unknown ticker or a fund: 404. Only filings filed on or before `as_of` (default today) count.';
+  const answers = errors(400, 403, 404, 422);
+  return {
+    '/api/forensic/{ticker}': {
+      get: op('Forensic accounting report: Beneish M, Altman Z, Piotroski F, Sloan accruals, Benford digits and the health score', 'forensic', '2', {
+        description: `Every score shows its inputs, the period ends and filings they came from, its thresholds and its reading; a score whose inputs are missing is insufficient_data naming each missing figure and period. ${resolution}`,
+        parameters: [...path, ...query],
+        responses: { ...ok('the full report', forensic.forensicReportSchema), ...answers },
+      }),
+    },
+    '/api/forensic/{ticker}/health-score': {
+      get: op('Composite 0–100 forensic health score with its components', 'forensic', '1', {
+        description: `Weighted blend of the five scores mapped to 0–100 (Altman 0.30, Piotroski 0.30, Beneish 0.20, Sloan 0.10, Benford 0.10), renormalised over the available ones; insufficient_data below half the weight. ${resolution}`,
+        parameters: [...path, ...query],
+        responses: { ...ok('the health score', forensic.forensicHealthResponseSchema), ...answers },
+      }),
+    },
+    '/api/forensic/{ticker}/peers': {
+      get: op('Same-industry peers with their scores beside the company', 'forensic', '1 + ceil(n / 5) (n = 5 → 2, n = 50 → 11)', {
+        description: `Stocks of the same market with the same 4-digit SIC, then the 2-digit major group when fewer than n (said in ranking.note), ranked by closeness in total assets. ${resolution}`,
+        parameters: [...path, ...parameters(forensic.forensicPeersQuerySchema, 'query')],
+        responses: { ...ok('the company, its ranked peers and their scores', forensic.forensicPeersResponseSchema), ...answers },
+      }),
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document, generated from the zod schemas that validate requests. */
 export function buildOpenApi(baseUrl: string): JsonObject {
   const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as { schemas: Record<string, JsonObject> };
@@ -166,6 +198,7 @@ export function buildOpenApi(baseUrl: string): JsonObject {
         }),
       },
       ...attestationPaths(screenParams),
+      ...forensicPaths(),
     },
     components: {
       schemas: componentSchemas,

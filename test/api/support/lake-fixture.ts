@@ -8,6 +8,7 @@ import { screenCompany, type ScreeningInput } from '../../../engine/index.ts';
 import { createMetrics } from '../../../platform/metrics.ts';
 import { openApiReads, type ApiReads } from '../../../warehouse/api-reads.ts';
 import { withDuckDB } from '../../../warehouse/duckdb.ts';
+import { ForensicReads } from '../../../warehouse/forensic-reads.ts';
 import { ingestSource } from '../../../warehouse/ingest.ts';
 import { loadScreeningInputs } from '../../../warehouse/screening-inputs.ts';
 import { writeSnapshots } from '../../../warehouse/snapshot-writer.ts';
@@ -66,20 +67,24 @@ export async function buildLake(dataDir: string): Promise<FixtureTickers> {
 export interface TestApi {
   app: Koa;
   reads: ApiReads;
+  /** The forensic endpoints' lake reads (a DuckDB pool opened on first use). */
+  forensic: ForensicReads;
 }
 
 /** The Koa app over a lake, with the given refresher (default: none available). */
 export async function createTestApi(dataDir: string, refresher: Refresher = unavailableRefresher, accessControl?: Middleware[]): Promise<TestApi> {
   const reads = await openApiReads({ dataDir, scanIntervalMs: 0 });
+  const forensic = new ForensicReads(dataDir);
   const app = createApp({
     logger: pino({ level: 'silent' }),
     metrics: createMetrics(),
     readiness: {},
     screen: { reads, refresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
+    forensic: { lake: forensic },
     baseUrl: 'http://127.0.0.1',
     ...(accessControl ? { accessControl } : {}),
   });
-  return { app, reads };
+  return { app, reads, forensic };
 }
 
 export interface ServedLakeApi {
@@ -105,6 +110,7 @@ export async function serveLakeApi(refresher?: Refresher, accessControl?: Middle
     async close() {
       await server.close();
       api.reads.close();
+      await api.forensic.close();
       await temp.cleanup();
     },
   };

@@ -1,0 +1,21 @@
+import type { Logger } from 'pino';
+import type { ApiReads } from '../warehouse/api-reads.ts';
+import type { ForensicReads } from '../warehouse/forensic-reads.ts';
+import type { ScreenContext } from './screen-context.ts';
+
+/** What the platform passes the forensic endpoints: their reads of the lake. */
+export interface ForensicDeps {
+  lake: ForensicReads;
+}
+
+/** The forensic use-cases' context: the in-memory universe (ticker resolution), the lake reads and the clock. */
+export interface ForensicContext {
+  universe: ApiReads;
+  lake: ForensicReads;
+  now: () => Date;
+  logger?: Logger;
+}
+
+export function createForensicContext(deps: ForensicDeps, screen: ScreenContext): ForensicContext {
+  return { universe: screen.reads, lake: deps.lake, now: screen.now, ...(screen.logger ? { logger: screen.logger } : {}) };
+}
