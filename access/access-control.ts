@@ -15,13 +15,43 @@ export interface AccessControlOptions {
   /** Where a lapsed or exhausted customer can upgrade; carried in structured 403/429 details. */
   upgradeUrl: string;
   now?: () => number;
+  /**
+   * How long a successful key check is reused, in ms (default 1,000). It spares two lookups
+   * and an HMAC per request; a revocation, lapse or scope change made with the CLI therefore
+   * holds within this long. 0 checks every request against service.db.
+   */
+  authCacheMs?: number;
+}
+
+type Authenticated = { key: KeyRecord; account: AccountRecord };
+
+/** Recently verified keys, by the presented key; bounded so a flood of distinct keys cannot grow it. */
+class AuthCache {
+  private readonly entries = new Map<string, { found: Authenticated; expiresAt: number }>();
+  constructor(private readonly ttlMs: number) {}
+
+  get(presented: string, now: number): Authenticated | undefined {
+    const entry = this.entries.get(presented);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt <= now) {
+      this.entries.delete(presented);
+      return undefined;
+    }
+    return entry.found;
+  }
+
+  set(presented: string, found: Authenticated, now: number): void {
+    if (this.ttlMs <= 0) return;
+    if (this.entries.size >= 10_000) this.entries.clear();
+    this.entries.set(presented, { found, expiresAt: now + this.ttlMs });
+  }
 }
 
 const MISSING_KEY = 'missing API key: send your key (it starts with fs_live_) in the X-API-Key header';
 const INVALID_KEY = 'invalid API key: it is unknown, revoked or mistyped; keys start with fs_live_ and are shown once at creation';
 
 /** The key record and its account when `presented` is a live key; null otherwise (one answer for every way of being wrong). */
-function authenticate(options: AccessControlOptions, presented: string): { key: KeyRecord; account: AccountRecord } | null {
+function authenticate(options: AccessControlOptions, presented: string): Authenticated | null {
   const keyId = claimedKeyId(presented);
   if (keyId === null) return null;
   const key = options.store.key(keyId);
@@ -98,13 +128,22 @@ function chargeOrRefuse(options: AccessControlOptions, key: KeyRecord, account: 
  * given back when the answer is an error, so a refused request costs nothing.
  */
 export function accessControl(options: AccessControlOptions): Middleware {
+  const cache = new AuthCache(options.authCacheMs ?? 1_000);
+  const clock = () => performance.now();
+  const check = (presented: string): Authenticated | null => {
+    const cached = cache.get(presented, clock());
+    if (cached) return cached;
+    const found = authenticate(options, presented);
+    if (found) cache.set(presented, found, clock());
+    return found;
+  };
   return async (ctx: Context, next) => {
     const state = ctx.state as ApiState;
     const endpoint = state.endpoint ?? { tag: 'public', cost: 0 };
     const presented = ctx.get('X-API-Key');
     if (endpoint.tag === 'public' && presented === '') return next();
     if (presented === '') throw unauthorized(MISSING_KEY, 'missing_api_key');
-    const found = authenticate(options, presented);
+    const found = check(presented);
     if (found === null) throw unauthorized(INVALID_KEY, 'invalid_api_key');
     state.grant = grantOf(found.key, found.account);
     if (endpoint.tag === 'public') return next();

@@ -18,6 +18,8 @@ export interface AccessOptions {
   hashSecretHex?: string | undefined;
   upgradeUrl: string;
   now?: () => number;
+  /** See AccessControlOptions.authCacheMs (default 1,000 ms). */
+  authCacheMs?: number;
 }
 
 /** Opens service.db and the key-hash secret of `dataDir`: what the API and the CLI share. */
@@ -28,6 +30,14 @@ export function openAccess(options: AccessOptions): AccessSetup {
   db.exec('PRAGMA synchronous = NORMAL');
   const store = new AccessStore(db);
   const hashSecret = loadKeyHashSecret(options.dataDir, options.hashSecretHex);
-  const middleware = [accessControl({ store, hashSecret, upgradeUrl: options.upgradeUrl, ...(options.now ? { now: options.now } : {}) })];
+  const middleware = [
+    accessControl({
+      store,
+      hashSecret,
+      upgradeUrl: options.upgradeUrl,
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.authCacheMs !== undefined ? { authCacheMs: options.authCacheMs } : {}),
+    }),
+  ];
   return { store, hashSecret, middleware, close: () => db.close() };
 }

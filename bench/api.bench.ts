@@ -8,7 +8,8 @@
  * key and is charged in service.db. Each route is measured twice: flat out (closed loop, 50
  * connections, for throughput; its p99 is queueing at saturation, where even the bare route's
  * p99 exceeds 10 ms on 2 cores) and at a fixed offered load of half that throughput over the
- * same 50 connections (the p99 the targets are about: latency under load, below saturation).
+ * same 50 connections, paced evenly by bench/paced-load.ts (the p99 the targets are about:
+ * latency under load, below saturation).
  *
  * Data: the synthetic sample universe (full scale unless API_BENCH_SCALE says otherwise) and
  * snapshots written with the pipelines' writer: a current snapshot for every stock (a real
@@ -37,6 +38,7 @@ import { loadScreeningInputs } from '../warehouse/screening-inputs.ts';
 import { writeSnapshots } from '../warehouse/snapshot-writer.ts';
 import type { SnapshotRow } from '../warehouse/snapshot-schema.ts';
 import { describeMachine } from './machine.ts';
+import { pacedLoad, type PacedLoadFigures } from './paced-load.ts';
 
 export interface LoadFigures {
   requestsPerSecond: number;
@@ -47,7 +49,7 @@ export interface LoadFigures {
 /** A route measured flat out and at half its throughput. */
 export interface RouteFigures {
   max: LoadFigures;
-  atHalf: LoadFigures;
+  atHalf: PacedLoadFigures & { ratePerSecond: number };
 }
 
 export interface ApiBenchFigures {
@@ -92,23 +94,17 @@ async function prepareLake(dataDir: string, scale: number): Promise<void> {
   await flush('bench-last');
 }
 
-/** autocannon in a worker thread at 50 connections; `rate` caps the offered load (requests per second, all connections). */
-async function load(url: string, paths: string[], seconds: number, headers: Record<string, string> = {}, rate?: number): Promise<LoadFigures> {
-  const result = await autocannon({
-    url,
-    connections: 50,
-    duration: seconds,
-    workers: 1,
-    ...(rate ? { overallRate: rate } : {}),
-    requests: paths.map((p) => ({ method: 'GET', path: p, headers })),
-  });
+/** autocannon in a worker thread, flat out at 50 connections. */
+async function load(url: string, paths: string[], seconds: number, headers: Record<string, string> = {}): Promise<LoadFigures> {
+  const result = await autocannon({ url, connections: 50, duration: seconds, workers: 1, requests: paths.map((p) => ({ method: 'GET', path: p, headers })) });
   return { requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
 async function measureRoute(url: string, paths: string[], seconds: number, headers: Record<string, string>): Promise<RouteFigures> {
   const max = await load(url, paths, seconds, headers);
-  const atHalf = await load(url, paths, seconds, headers, Math.max(1, Math.round(max.requestsPerSecond / 2)));
-  return { max, atHalf };
+  const ratePerSecond = Math.max(1, Math.round(max.requestsPerSecond / 2));
+  const atHalf = await pacedLoad({ url, paths, headers, ratePerSecond, seconds, connections: 50 });
+  return { max, atHalf: { ...atHalf, ratePerSecond } };
 }
 
 async function listenOn(app: Koa): Promise<{ url: string; close: () => Promise<void> }> {
@@ -176,7 +172,7 @@ export function formatApiBench(f: ApiBenchFigures): string[] {
   const line = (name: string, l: LoadFigures, note: string) => `[api] ${name}: ${l.requestsPerSecond} req/s, p99 ${l.p99Ms} ms, errors ${l.errors} (${note})`;
   const route = (name: string, r: RouteFigures, target: string) => [
     line(`${name}, flat out`, r.max, 'throughput; p99 here is queueing at saturation'),
-    line(`${name}, at half that load`, r.atHalf, `p99 target ${target}`),
+    `[api] ${name}, paced at ${r.atHalf.ratePerSecond} req/s (half of that): p50 ${r.atHalf.p50Ms} ms, p99 ${r.atHalf.p99Ms} ms, max ${r.atHalf.maxMs} ms, errors ${r.atHalf.errors} of ${r.atHalf.sent} (p99 target ${target})`,
   ];
   return [
     `[api] loaded ${f.listings} listings and ${f.snapshots} snapshots in ${f.loadSeconds.toFixed(1)} s; RSS ${f.rssMiB} MiB (target < 1024)`,

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.ts';
 import { unavailableRefresher } from '../../api/refresher.ts';
+import { revokeKey } from '../../access/administration.ts';
 import { openAccess, type AccessSetup } from '../../access/open-access.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { createMetrics } from '../../platform/metrics.ts';
@@ -111,6 +112,24 @@ describe('access control: restarts, the CLI beside a running API, and logs', () 
       await api.stop();
     }
   }, 60_000);
+
+  it('when a key is revoked while the API runs with its default 1 s key cache, then it is refused within seconds', async () => {
+    const api = await startApi();
+    try {
+      const key = keyFor(api.access, 'pro');
+      expect((await get(`${api.url}/api/screen/us/${t.fresh[0]}`, key.key)).status).toBe(200);
+      const revokedAt = performance.now();
+      revokeKey(api.access.store, key.keyId);
+      let status = 200;
+      while (status === 200 && performance.now() - revokedAt < 3_000) {
+        status = (await get(`${api.url}/api/screen/us/${t.fresh[0]}`, key.key)).status;
+        if (status === 200) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(status).toBe(401); // within the 3 s the loop allows: the cache holds a check for 1 s
+    } finally {
+      await api.stop();
+    }
+  });
 
   it('never writes a key, its hash or the hash secret to the logs', async () => {
     const api = await startApi();

@@ -7,9 +7,10 @@ export const TEST_UPGRADE_URL = 'https://faithscreen.test/account/upgrade';
 /**
  * Real access control over a real service.db in `dataDir`: pass `access.middleware` to
  * `createTestApi`/`serveLakeApi`, then mint keys with `keyFor`. Close with `access.close()`.
+ * Key checks are not cached (authCacheMs 0) so a test's lapse or revoke holds at once.
  */
-export function openTestAccess(dataDir: string, now?: () => number): AccessSetup {
-  return openAccess({ dataDir, upgradeUrl: TEST_UPGRADE_URL, ...(now ? { now } : {}) });
+export function openTestAccess(dataDir: string, now?: () => number, authCacheMs = 0): AccessSetup {
+  return openAccess({ dataDir, upgradeUrl: TEST_UPGRADE_URL, authCacheMs, ...(now ? { now } : {}) });
 }
 
 let accounts = 0;

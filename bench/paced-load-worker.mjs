@@ -1,0 +1,58 @@
+// The paced load generator's worker thread (plain JavaScript: worker threads do not load
+// TypeScript through tsx). See bench/paced-load.ts for what it measures and why.
+import http from 'node:http';
+import { parentPort, workerData } from 'node:worker_threads';
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function generate(options) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections ?? 50 });
+  const latencies = [];
+  let sent = 0;
+  let errors = 0;
+  const started = performance.now();
+  const total = Math.round(options.ratePerSecond * options.seconds);
+  const pending = [];
+  const fire = (scheduledAt) => {
+    const path = options.paths[sent % options.paths.length];
+    sent += 1;
+    pending.push(
+      new Promise((resolve) => {
+        const request = http.get(`${options.url}${path}`, { agent, headers: options.headers ?? {} }, (response) => {
+          response.resume();
+          response.on('end', () => {
+            if (response.statusCode !== 200) errors += 1;
+            latencies.push(performance.now() - scheduledAt);
+            resolve();
+          });
+        });
+        request.on('error', () => {
+          errors += 1;
+          resolve();
+        });
+      }),
+    );
+  };
+  await new Promise((resolve) => {
+    const timer = setInterval(() => {
+      const elapsed = performance.now() - started;
+      const due = Math.min(total, Math.floor((elapsed / 1000) * options.ratePerSecond));
+      // Each request is timed from when it was due, not from when it went out.
+      while (sent < due) fire(started + (sent / options.ratePerSecond) * 1000);
+      if (sent >= total) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 1);
+  });
+  await Promise.all(pending);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const round = (ms) => Math.round(ms * 100) / 100;
+  return { sent, completed: latencies.length, errors, p50Ms: round(percentile(latencies, 50)), p99Ms: round(percentile(latencies, 99)), maxMs: round(latencies.at(-1) ?? 0) };
+}
+
+parentPort.postMessage(await generate(workerData));

@@ -1,0 +1,39 @@
+/**
+ * Open-loop load at a fixed rate, for latency under load. autocannon's rate option sends
+ * each second's quota in a burst at the start of the second, so its p99 measures the burst;
+ * this sends requests evenly (every millisecond, rate/1000 of them) over at most 50 keep-alive
+ * connections and times each from its scheduled start, so a slow server cannot hide queueing
+ * (no coordinated omission). It runs in a worker thread (paced-load-worker.mjs), beside the
+ * server's event loop, as autocannon's worker does.
+ */
+import { Worker } from 'node:worker_threads';
+
+export interface PacedLoadOptions {
+  url: string;
+  paths: string[];
+  headers?: Record<string, string>;
+  ratePerSecond: number;
+  seconds: number;
+  connections?: number;
+}
+
+export interface PacedLoadFigures {
+  sent: number;
+  completed: number;
+  errors: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+/** Runs the paced load in a worker thread and returns its figures. */
+export function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadFigures> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./paced-load-worker.mjs', import.meta.url), { workerData: options });
+    worker.once('message', (figures: PacedLoadFigures) => {
+      resolve(figures);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
+}
