@@ -28,3 +28,6 @@ for (const line of describePipelineBench(await runPipelineBench(scale))) console
 
 const { runApiBench, formatApiBench } = await import('./api.bench.ts');
 for (const line of formatApiBench(await runApiBench({ scale }))) console.log(line);
+
+const { runVerifyBench, formatVerifyBench } = await import('./verify.bench.ts');
+for (const line of formatVerifyBench(await runVerifyBench())) console.log(line);
