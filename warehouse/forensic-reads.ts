@@ -55,7 +55,7 @@ function partitionExists(root: string, table: LakeTable, key: string, market: st
 }
 
 /** Columns the market's fundamentals files carry (any of them): a figure missing from all reads as null. */
-async function fundamentalsColumns(connection: DuckDBConnection, root: string, market: string): Promise<Set<string>> {
+export async function fundamentalsColumns(connection: DuckDBConnection, root: string, market: string): Promise<Set<string>> {
   const rows = (await connection.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM ${readTableSql(root, 'fundamentals', market)})`)).getRowObjectsJS();
   return new Set(rows.map((r) => String(r.column_name)));
 }
@@ -69,12 +69,19 @@ function num(value: unknown): number | null {
  * source, then the latest filing (an amendment supersedes); each with the latest close in the
  * 31 days up to its period end.
  */
-export async function loadCompanyFilings(connection: DuckDBConnection, dataDir: string, market: string, tickers: readonly string[], asOf: string): Promise<Map<string, CompanyFilings>> {
+export async function loadCompanyFilings(
+  connection: DuckDBConnection,
+  dataDir: string,
+  market: string,
+  tickers: readonly string[],
+  asOf: string,
+  knownColumns?: ReadonlySet<string>,
+): Promise<Map<string, CompanyFilings>> {
   if (!DATE.test(asOf)) throw new Error(`as_of '${asOf}' is not YYYY-MM-DD`);
   const found = new Map<string, CompanyFilings>();
   const root = lakeRoot(dataDir);
   if (tickers.length === 0 || !partitionExists(root, 'fundamentals', 'market', market)) return found;
-  const present = await fundamentalsColumns(connection, root, market);
+  const present = knownColumns ?? (await fundamentalsColumns(connection, root, market));
   const figures = FIGURE_NAMES.map((name) => (present.has(name) ? `CAST(f.${sqlIdent(name)} AS DOUBLE)` : 'CAST(NULL AS DOUBLE)') + ` AS ${sqlIdent(name)}`);
   const withPrices = partitionExists(root, 'prices', 'market', market);
   const prices = withPrices
@@ -172,11 +179,24 @@ export async function loadPeerCandidates(connection: DuckDBConnection, dataDir: 
 /** The forensic reads on their own small pool of DuckDB connections, opened on first use. */
 export class ForensicReads {
   private pool: Promise<ConnectionPool> | null = null;
+  /** Each market's fundamentals columns, re-read after a while (a new delivery may add columns). */
+  private readonly columns = new Map<string, { set: ReadonlySet<string>; at: number }>();
 
-  constructor(readonly dataDir: string) {}
+  constructor(
+    readonly dataDir: string,
+    private readonly columnsTtlMs = 30_000,
+  ) {}
 
   filings(market: string, tickers: readonly string[], asOf: string): Promise<Map<string, CompanyFilings>> {
-    return this.use((c) => loadCompanyFilings(c, this.dataDir, market, tickers, asOf));
+    return this.use(async (c) => {
+      const root = lakeRoot(this.dataDir);
+      let known = this.columns.get(market);
+      if ((!known || Date.now() - known.at > this.columnsTtlMs) && partitionExists(root, 'fundamentals', 'market', market)) {
+        known = { set: await fundamentalsColumns(c, root, market), at: Date.now() };
+        this.columns.set(market, known);
+      }
+      return loadCompanyFilings(c, this.dataDir, market, tickers, asOf, known?.set);
+    });
   }
 
   profile(market: string, ticker: string): Promise<ListingProfile | undefined> {
