@@ -5,11 +5,12 @@ import { forbidden, tooManyRequests, unauthorized } from '../api/errors.ts';
 import type { AccessStore, AccountRecord, KeyRecord } from './access-store.ts';
 import { claimedKeyId } from './api-key-format.ts';
 import { apiKeyMatches } from './key-hashing.ts';
-import { charge, refund, type Charge } from './meter.ts';
+import type { Charge, QuotaMeter } from './meter.ts';
 import { DEFAULT_WEIGHTS } from './tiers.ts';
 
 export interface AccessControlOptions {
   store: AccessStore;
+  meter: QuotaMeter;
   /** Server secret of the keyed key hashes (never logged). */
   hashSecret: Buffer;
   /** Where a lapsed or exhausted customer can upgrade; carried in structured 403/429 details. */
@@ -110,7 +111,7 @@ export function unitsFor(endpoint: EndpointDeclaration, key: KeyRecord): number 
 
 function chargeOrRefuse(options: AccessControlOptions, key: KeyRecord, account: AccountRecord, units: number): Charge | null {
   if (units <= 0) return null;
-  const outcome = charge(options.store, key, account.tier, units, (options.now ?? Date.now)());
+  const outcome = options.meter.charge(key, account.tier, units, (options.now ?? Date.now)());
   if (outcome.ok) return outcome.charge;
   const exhausted = outcome.windows.filter((w) => w.exhausted);
   const which = exhausted.map((w) => `${w.window} quota (${w.used} of ${w.limit} units used, resets at ${w.resets_at})`).join(' and ');
@@ -156,8 +157,8 @@ export function accessControl(options: AccessControlOptions): Middleware {
       served = ctx.status < 400;
     } finally {
       if (charged !== null) {
-        if (!served) refund(options.store, charged, charged.units);
-        else if (state.itemsNotServed) refund(options.store, charged, unitsFor({ tag: endpoint.tag, cost: state.itemsNotServed }, found.key));
+        if (!served) options.meter.refund(charged, charged.units);
+        else if (state.itemsNotServed) options.meter.refund(charged, unitsFor({ tag: endpoint.tag, cost: state.itemsNotServed }, found.key));
       }
     }
   };

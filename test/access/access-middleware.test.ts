@@ -48,6 +48,7 @@ describe('access middleware: tag rules', () => {
     const granted = keyFor(access, 'partner', { endpoints: ['screen', 'attest'] });
     const ok = await mint(granted.key);
     expect(ok).toEqual({ status: 200, body: { minted_by: granted.keyId, tier: 'partner' } });
+    access.meter.returnSpare();
     expect(access.store.window(granted.keyId, 'daily')?.used).toBe(5);
   });
 
@@ -60,6 +61,7 @@ describe('access middleware: tag rules', () => {
     const key = keyFor(access, 'team');
     const response = await fetch(`${server.url}/fail`, { headers: { 'X-API-Key': key.key } });
     expect(response.status).toBe(500);
+    access.meter.returnSpare();
     expect(access.store.window(key.keyId, 'daily')?.used).toBe(0);
   });
 });
