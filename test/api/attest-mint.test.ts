@@ -21,13 +21,14 @@ const SIGNED = CERTIFICATE_FIELDS.filter((f) => !['sig', 'verify_url', 'cert_url
 
 describe('POST /api/attest/{market}/{ticker} over a real lake and service.db (no access control)', () => {
   let api: ServedAttestApi;
+  const logLines: string[] = [];
   const mint = async (pathAndQuery: string) => {
     const response = await fetch(`${api.url}/api/attest/${pathAndQuery}`, { method: 'POST' });
     return { status: response.status, headers: response.headers, body: (await response.json()) as Json };
   };
 
   beforeAll(async () => {
-    api = await serveAttestApi();
+    api = await serveAttestApi({ logLines });
   }, 180_000);
   afterAll(() => api?.close());
 
@@ -161,6 +162,16 @@ describe('POST /api/attest/{market}/{ticker} over a real lake and service.db (no
     expect(verifyOp.description).toContain('revoked > unknown_signing_key > invalid_signature > valid_snapshot_missing > valid_snapshot_diverged > valid');
     expect(body.paths['/attest/{cert_id}'].get.responses['200'].content['text/html']).toBeDefined();
     expect(body.components.schemas.Attestation.description).toContain(SIGNED.join(', '));
+  });
+
+  it('when certificates are minted and verified, then the log names them but never holds a signing secret', async () => {
+    const { body } = await mint(`us/${api.t.fresh[3]}?standard=shariah_msci`);
+    await fetch(`${api.url}/api/attest/verify/${body.cert_id}`);
+    const log = logLines.join('');
+    expect(log).toContain(`"cert_id":"${body.cert_id}"`);
+    const secret = Buffer.from(readFileSync(path.join(api.dataDir, 'secrets', 'signing-keys', `${body.key_id}.key`), 'utf8').trim(), 'base64');
+    expect(log).not.toContain(secret.toString('base64'));
+    expect(log).not.toContain(secret.toString('hex'));
   });
 
   it('when minted with GET, then 405 names POST', async () => {

@@ -20,6 +20,8 @@ export interface AttestApiOptions {
   /** Access control over the same DATA_DIR (built once the lake exists). */
   accessFor?: (dataDir: string) => Middleware[];
   verifyRateLimit?: { limit: number; windowMs: number };
+  /** Collects the API's log lines (JSON text) instead of discarding them. */
+  logLines?: string[];
 }
 
 export interface ServedAttestApi {
@@ -40,7 +42,7 @@ export async function serveAttestApi(options: AttestApiOptions = {}): Promise<Se
   const db = openServiceDb(temp.dir);
   const access = options.accessFor?.(temp.dir);
   const app = createApp({
-    logger: pino({ level: 'silent' }),
+    logger: options.logLines ? pino({ level: 'info' }, { write: (line: string) => options.logLines!.push(line) }) : pino({ level: 'silent' }),
     metrics: createMetrics(),
     readiness: {},
     screen: { reads, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
