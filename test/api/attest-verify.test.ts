@@ -163,6 +163,7 @@ describe('GET /api/attest/verify/{cert_id}: the spec flow and every status, prod
     const unknown = await verify(`fsc_${'a'.repeat(40)}`);
     expect(unknown.status).toBe(404);
     expect(unknown.body.detail).toMatch(/no certificate 'fsc_a+'/);
+    expect(unknown.headers.get('cache-control')).toBe('no-store');
     const malformed = await verify('not-a-certificate');
     expect(malformed.status).toBe(404);
     expect(malformed.body.detail).toMatch(/fsc_ followed by 40 hex digits/);
