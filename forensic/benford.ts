@@ -84,8 +84,8 @@ export function benfordTest(sample: BenfordSample): BenfordResult {
   };
   if (n < BENFORD_MIN_FIGURES) {
     const missing: MissingFigure[] = [{ field: 'period', period: 'current', period_end: null, reason: `${n} figures of ten or more reported; the test needs at least ${BENFORD_MIN_FIGURES}` }];
-    return { ...base, status: 'insufficient_data', value: null, reading: null, missing, components };
+    return { status: 'insufficient_data', value: null, reading: null, ...base, missing, components };
   }
-  return { ...base, status: 'ok', value: display(mad * 1e2) / 1e2, reading: readingOf(mad, THRESHOLDS), components };
+  return { status: 'ok', value: display(mad * 1e2) / 1e2, reading: readingOf(mad, THRESHOLDS), ...base, components };
 }
 

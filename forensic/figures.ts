@@ -141,7 +141,7 @@ export function finish<C>(outcome: Outcome<C>, value: number | null): ScoreResul
     const missing: MissingFigure[] = outcome.reader.missing.length > 0
       ? outcome.reader.missing
       : [{ field: 'ratio', period: 'current', period_end: base.periods[0] ?? null, reason: `undefined (a zero denominator): ${undefinedParts.join(', ') || 'the score'}` }];
-    return { ...base, status: 'insufficient_data', value: null, reading: null, missing, components: outcome.components } satisfies ScoreInsufficient<C>;
+    return { status: 'insufficient_data', value: null, reading: null, ...base, missing, components: outcome.components } satisfies ScoreInsufficient<C>;
   }
-  return { ...base, status: 'ok', value: display(value), reading: readingOf(value, outcome.thresholds), components: outcome.components as C } satisfies ScoreOk<C>;
+  return { status: 'ok', value: display(value), reading: readingOf(value, outcome.thresholds), ...base, components: outcome.components as C } satisfies ScoreOk<C>;
 }

@@ -158,7 +158,7 @@ export function fundamentalsSql(p: SamplePartParams): string {
     fixed AS (
       SELECT *, assets * least(lti_ratio, room) AS lti,
         assets * least(ppe_ratio * (0.95 + 0.1 * s_u(${s}, 'ppeq', q)), room - least(lti_ratio, room)) AS ppe,
-        revenue * (0.25 + 0.3 * s_u(${s}, 'gm', 0)) AS gross
+        revenue * (0.24 + 0.3 * s_u(${s}, 'gm', 0) + 0.02 * s_u(${s}, 'gmq', q)) AS gross
       FROM roomy
     )
     SELECT ${sqlString(p.marketKey)} AS market, ticker, period_end, filed_on,

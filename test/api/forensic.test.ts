@@ -40,7 +40,11 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
     const response = await fetch(`${lake.server.url}${url}`, { headers: apiKey === null ? {} : { 'X-API-Key': apiKey } });
     return { status: response.status, body: (await response.json()) as Json };
   };
-  const used = (keyId: string) => Number(access.store.window(keyId, 'daily')?.used ?? 0);
+  /** Units spent by a key (the meter's spare units go back first, so the store shows exactly what was spent). */
+  const used = (keyId: string) => {
+    access.meter.returnSpare();
+    return Number(access.store.window(keyId, 'daily')?.used ?? 0);
+  };
 
   beforeAll(async () => {
     serviceDir = await makeTempDir();
