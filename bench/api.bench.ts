@@ -58,6 +58,8 @@ export interface ApiBenchFigures {
   loadSeconds: number;
   rssMiB: number;
   bare: LoadFigures;
+  /** The bare route paced at the cached route's half rate: the floor this machine and load generator give. */
+  bareAtHalf: PacedLoadFigures & { ratePerSecond: number };
   cached: RouteFigures;
   ratio: number;
   asOf: RouteFigures;
@@ -150,6 +152,7 @@ export async function runApiBench(options: { dataDir?: string; scale?: number; s
   try {
     const bareFigures = await load(bare.url, ['/'], seconds);
     const cached = await measureRoute(api.url, [hot], seconds, headers);
+    const bareAtHalf = { ...(await pacedLoad({ url: bare.url, paths: ['/'], ratePerSecond: cached.atHalf.ratePerSecond, seconds, connections: 50 })), ratePerSecond: cached.atHalf.ratePerSecond };
     const sample = stocks.filter((_, i) => i % Math.max(1, Math.floor(stocks.length / 500)) === 0);
     const asOfPaths = sample.map((l, i) => `/api/screen/us/${l.ticker}?as_of=${2011 + (i % 15)}-0${1 + (i % 9)}-15`);
     const asOf = await measureRoute(api.url, asOfPaths, seconds, headers);
@@ -157,7 +160,7 @@ export async function runApiBench(options: { dataDir?: string; scale?: number; s
     const searchPaths = words.flatMap((w, i) => [`/api/universe/search?q=${encodeURIComponent(w)}`, `/api/universe/search?q=${w.slice(0, 2)}&market=${i % 2 ? 'us' : 'gb'}&limit=10`]);
     const search = await measureRoute(api.url, searchPaths, seconds, {});
     const stats = reads.stats();
-    return { listings: stats.listings, snapshots: stats.snapshots, loadSeconds, rssMiB, bare: bareFigures, cached, ratio: cached.max.requestsPerSecond / bareFigures.requestsPerSecond, asOf, search };
+    return { listings: stats.listings, snapshots: stats.snapshots, loadSeconds, rssMiB, bare: bareFigures, bareAtHalf, cached, ratio: cached.max.requestsPerSecond / bareFigures.requestsPerSecond, asOf, search };
   } finally {
     await api.close();
     await bare.close();
@@ -170,14 +173,17 @@ export async function runApiBench(options: { dataDir?: string; scale?: number; s
 /** The figures as printed lines. */
 export function formatApiBench(f: ApiBenchFigures): string[] {
   const line = (name: string, l: LoadFigures, note: string) => `[api] ${name}: ${l.requestsPerSecond} req/s, p99 ${l.p99Ms} ms, errors ${l.errors} (${note})`;
+  const paced = (name: string, p: PacedLoadFigures & { ratePerSecond: number }, note: string) =>
+    `[api] ${name}, paced at ${p.ratePerSecond} req/s: p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms, max ${p.maxMs} ms, errors ${p.errors} of ${p.sent} (${note})`;
   const route = (name: string, r: RouteFigures, target: string) => [
     line(`${name}, flat out`, r.max, 'throughput; p99 here is queueing at saturation'),
-    `[api] ${name}, paced at ${r.atHalf.ratePerSecond} req/s (half of that): p50 ${r.atHalf.p50Ms} ms, p99 ${r.atHalf.p99Ms} ms, max ${r.atHalf.maxMs} ms, errors ${r.atHalf.errors} of ${r.atHalf.sent} (p99 target ${target})`,
+    paced(name, r.atHalf, `half the flat-out rate; p99 target ${target}`),
   ];
   return [
     `[api] loaded ${f.listings} listings and ${f.snapshots} snapshots in ${f.loadSeconds.toFixed(1)} s; RSS ${f.rssMiB} MiB (target < 1024)`,
     line('bare Koa route, same JSON from memory, flat out', f.bare, 'baseline'),
     ...route('cached single screen (with key check and metering)', f.cached, '< 10 ms'),
+    paced('bare Koa route', f.bareAtHalf, "control: the cached route's paced rate on the bare route"),
     `[api] cached / bare throughput: ${(f.ratio * 100).toFixed(0)}% (target ≥ 40%)`,
     ...route('as_of read (with key check and metering)', f.asOf, '< 20 ms'),
     ...route('universe search', f.search, '< 10 ms'),
