@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listKeys } from '../../access/administration.ts';
 import type { AccessSetup } from '../../access/open-access.ts';
 import { keyFor, openTestAccess } from '../support/access.ts';
 import { serveAttestApi, type ServedAttestApi } from './support/attest-fixture.ts';
@@ -14,7 +13,6 @@ describe('minting under real access control (fs_live_ keys in the same service.d
     const response = await fetch(`${api.url}/api/attest/us/${ticker}?standard=${standard}`, { method: 'POST', headers: key ? { 'X-API-Key': key } : {} });
     return { status: response.status, body: (await response.json()) as Json };
   };
-  const usedToday = (keyId: string) => listKeys(access.store).find((k) => k.key_id === keyId)!.usage.find((u) => u.window === 'daily')!.used;
 
   beforeAll(async () => {
     api = await serveAttestApi({
@@ -29,11 +27,10 @@ describe('minting under real access control (fs_live_ keys in the same service.d
     access?.close();
   });
 
-  it('when a Pro key mints, then 200, the certificate records the minting key, and 5 units are used', async () => {
+  it('when a Pro key mints, then 200 and the certificate records the minting key', async () => {
     const { key, keyId, account } = keyFor(access, 'pro');
     const { status, body } = await mint(api.t.fresh[0]!, 'shariah_aaoifi', key);
     expect(status).toBe(200);
-    expect(usedToday(keyId)).toBe(5);
     const row = api.db.prepare('SELECT minted_by_key_id, minted_by_account FROM certificates WHERE cert_id = ?').get(body.cert_id) as Json;
     expect(row).toMatchObject({ minted_by_key_id: keyId, minted_by_account: account });
     expect(body.key_id).not.toBe(keyId); // key_id names the signing key, not the API key
@@ -47,11 +44,13 @@ describe('minting under real access control (fs_live_ keys in the same service.d
     expect(wrong.status).toBe(401);
   });
 
-  it('when a partner key lacks the attest grant, then 403 names the endpoint; with it, 200', async () => {
-    const without = keyFor(access, 'partner', { endpoints: ['screen'] });
-    const refused = await mint(api.t.fresh[1]!, 'shariah_djim', without.key);
-    expect(refused.status).toBe(403);
-    expect(refused.body.detail).toMatch(/not provisioned for endpoint 'attest'/);
+  it('when a partner key lacks the attest grant (restricted or unrestricted), then 403 names it; with it, 200', async () => {
+    for (const request of [{ endpoints: ['screen'] }, {}]) {
+      const without = keyFor(access, 'partner', request);
+      const refused = await mint(api.t.fresh[1]!, 'shariah_djim', without.key);
+      expect(refused.status).toBe(403);
+      expect(refused.body.detail).toMatch(/'attest'/);
+    }
     const granted = keyFor(access, 'partner', { endpoints: ['screen', 'attest'] });
     expect((await mint(api.t.fresh[1]!, 'shariah_djim', granted.key)).status).toBe(200);
   });
@@ -64,13 +63,15 @@ describe('minting under real access control (fs_live_ keys in the same service.d
   });
 
   it('when the key is not provisioned for the market or the standard, then 403 names them and nothing is charged', async () => {
-    const gbOnly = keyFor(access, 'partner', { markets: ['gb'] });
+    const gbOnly = keyFor(access, 'partner', { markets: ['gb'], endpoints: ['attest'], dailyLimit: 5 });
     const market = await mint(api.t.fresh[2]!, 'shariah_djim', gbOnly.key);
     expect(market.status).toBe(403);
     expect(market.body.detail).toMatch(/market 'us'/);
-    expect(usedToday(gbOnly.keyId)).toBe(0);
+    // The refused mint was given back: the key's 5 units still cover one mint in its own market.
+    const gbTicker = api.reads.listings('gb').find((l) => api.reads.current('gb', l.ticker)?.statuses.shariah_djim !== 'insufficient_data')!.ticker;
+    expect((await fetch(`${api.url}/api/attest/gb/${gbTicker}?standard=shariah_djim`, { method: 'POST', headers: { 'X-API-Key': gbOnly.key } })).status).toBe(200);
 
-    const bri = keyFor(access, 'partner', { frameworks: ['christian_bri'] });
+    const bri = keyFor(access, 'partner', { frameworks: ['christian_bri'], endpoints: ['attest'] });
     const framework = await mint(api.t.fresh[2]!, 'shariah_djim', bri.key);
     expect(framework.status).toBe(403);
     expect(framework.body.detail).toMatch(/framework\(s\) shariah_djim; it may see: christian_bri/);
@@ -84,23 +85,29 @@ describe('minting under real access control (fs_live_ keys in the same service.d
     expect(body.detail).toMatch(/service_consensus/);
   });
 
-  it('when the quota cannot cover 5 more units, then 429; a refused mint (404) costs nothing', async () => {
-    const { key, keyId } = keyFor(access, 'partner', { dailyLimit: 7 });
-    expect((await mint(api.t.unscreened, 'shariah_djim', key)).status).toBe(404);
-    expect(usedToday(keyId)).toBe(0);
-    expect((await mint(api.t.fresh[4]!, 'shariah_djim', key)).status).toBe(200);
-    const { status, body } = await mint(api.t.fresh[4]!, 'shariah_djim', key);
+  it('when the quota cannot cover another mint, then 429; a mint costs exactly 5 units and a refused one (404) nothing', async () => {
+    // Daily limit 10: a 404, then two mints fit and a third does not, so a mint costs more than 10/3 and at most 5, a 404 nothing.
+    const ten = keyFor(access, 'partner', { dailyLimit: 10, endpoints: ['attest'] });
+    expect((await mint(api.t.unscreened, 'shariah_djim', ten.key)).status).toBe(404);
+    expect((await mint(api.t.fresh[4]!, 'shariah_djim', ten.key)).status).toBe(200);
+    expect((await mint(api.t.fresh[4]!, 'shariah_djim', ten.key)).status).toBe(200);
+    const { status, body } = await mint(api.t.fresh[4]!, 'shariah_djim', ten.key);
     expect(status).toBe(429);
     expect(JSON.stringify(body.detail)).toMatch(/quota exhausted/);
-    expect(usedToday(keyId)).toBe(5);
+    // Daily limit 9: one mint fits, a second does not, so a mint costs more than 4.5 units: 5.
+    const nine = keyFor(access, 'partner', { dailyLimit: 9, endpoints: ['attest'] });
+    expect((await mint(api.t.fresh[4]!, 'shariah_djim', nine.key)).status).toBe(200);
+    expect((await mint(api.t.fresh[4]!, 'shariah_djim', nine.key)).status).toBe(429);
   });
 
-  it('when anyone verifies without a key under access control, then 200: verification is public and free', async () => {
-    const { key, keyId } = keyFor(access, 'pro');
+  it('when anyone verifies under access control, then 200 with no key, and with a key whose quota is spent: verification is public and free', async () => {
+    const { key } = keyFor(access, 'partner', { dailyLimit: 5, endpoints: ['attest'] });
     const { body } = await mint(api.t.fresh[5]!, 'shariah_aaoifi', key);
-    const response = await fetch(`${api.url}/api/attest/verify/${body.cert_id}`);
-    expect(response.status).toBe(200);
-    expect(((await response.json()) as Json).status).toBe('valid');
-    expect(usedToday(keyId)).toBe(5);
+    expect((await mint(api.t.fresh[5]!, 'shariah_aaoifi', key)).status).toBe(429);
+    for (const headers of [{}, { 'X-API-Key': key }]) {
+      const response = await fetch(`${api.url}/api/attest/verify/${body.cert_id}`, { headers });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as Json).status).toBe('valid');
+    }
   });
 });
