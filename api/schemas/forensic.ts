@@ -106,6 +106,8 @@ const companyFields = {
   periods: z.object({ current: periodRefSchema, prior: periodRefSchema, prior2: periodRefSchema }).meta({ description: 'the latest period end and the same date one and two years earlier' }),
 };
 
+const scoreLine = z.object({ status: scoreStatus, value: nullableNumber, reading: z.string().nullable() });
+
 export const forensicReportSchema = z
   .object({
     ...companyFields,
@@ -117,6 +119,19 @@ export const forensicReportSchema = z
       benford_first_digit: forensicScoreSchema,
     }),
     health_score: forensicHealthSchema,
+    history: z
+      .array(
+        z.object({
+          period_end: z.string(),
+          source_ref: z.string(),
+          filed_on: z.string(),
+          beneish_m_score: scoreLine,
+          altman_z_score: scoreLine.extend({ variant: z.string().nullable() }),
+          piotroski_f_score: scoreLine,
+          sloan_accrual_ratio: scoreLine,
+        }),
+      )
+      .meta({ description: 'the trend, newest first: the scores at the latest period end and the same date in up to 4 earlier years, each against its own prior year (stops at the first missing year)' }),
     provenance: provenanceSchema,
   })
   .meta({ id: 'ForensicReport' });
@@ -125,7 +140,7 @@ export const forensicHealthResponseSchema = z
   .object({ ...companyFields, health_score: forensicHealthSchema, provenance: provenanceSchema })
   .meta({ id: 'ForensicHealthResponse' });
 
-const scoreSummary = z.object({ status: scoreStatus, value: nullableNumber, reading: z.string().nullable() });
+const scoreSummary = scoreLine;
 
 const peerEntrySchema = z
   .object({

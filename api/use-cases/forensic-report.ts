@@ -60,7 +60,7 @@ function companyFields(a: CompanyAnalysis) {
   };
 }
 
-/** `GET /api/forensic/{ticker}`: every score with its inputs, plus the health score. */
+/** `GET /api/forensic/{ticker}`: every score with its inputs, the health score, and the year-by-year trend. */
 export function forensicReportResponse(a: CompanyAnalysis) {
   const { scores, health } = a.report;
   return {
@@ -73,6 +73,7 @@ export function forensicReportResponse(a: CompanyAnalysis) {
       benford_first_digit: scores.benford,
     },
     health_score: health,
+    history: a.report.history,
     provenance: provenance(a),
   };
 }

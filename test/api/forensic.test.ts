@@ -97,6 +97,14 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
       expect(body.scores.benford_first_digit.components.digits).toHaveLength(9);
       expect(body.provenance).toMatchObject({ synthetic: true, as_of: TODAY, notice: expect.stringMatching(/^Synthetic sample data/) });
       expect(body.health_score.status).toBe('ok');
+      expect(body.history[0]).toMatchObject({
+        period_end: current.period_end,
+        source_ref: current.source_ref,
+        beneish_m_score: { value: beneish.value, reading: beneish.reading },
+        piotroski_f_score: { value: body.scores.piotroski_f_score.value },
+      });
+      expect(body.history.length).toBeGreaterThan(1);
+      expect(body.history[1].period_end).toBe(prior.period_end);
     });
 
     it("when an input is shown, then it is the figure of the lake's Parquet file for that filing", async () => {

@@ -27,3 +27,26 @@ describe('forensic report', () => {
     expect(sample.filings.map((f) => f.period_end)).toEqual(['2024-12-31', '2023-12-31']);
   });
 });
+
+describe('score history', () => {
+  const year = (y: number, sales: number) =>
+    period(`${y}-12-31`, {
+      total_assets: 1000, net_income: 50, operating_cash_flow: 60, total_revenue: sales, gross_profit: sales * 0.3, current_assets: 400, current_liabilities: 200,
+      retained_earnings: 100, ebit: 80, total_liabilities: 500, total_equity: 500, long_term_debt: 100, shares_outstanding: 10,
+    });
+
+  it('when seven years are filed, then the trend holds the latest five, newest first, each against its own prior year', () => {
+    const periods = [2019, 2020, 2021, 2022, 2023, 2024, 2025].map((y) => year(y, 1000 + (y - 2019) * 100));
+    const history = buildForensicReport({ sic: '7372' }, periods).history;
+    expect(history.map((h) => h.period_end)).toEqual(['2025-12-31', '2024-12-31', '2023-12-31', '2022-12-31', '2021-12-31']);
+    // Sloan needs this year and the last: every year has both. Piotroski needs two years back: 2021 has 2019.
+    expect(history.map((h) => h.sloan_accrual_ratio.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    expect(history.every((h) => h.piotroski_f_score.status === 'ok' && h.altman_z_score.variant === 'non_manufacturing')).toBe(true);
+    expect(history[0]!.sloan_accrual_ratio.value).toBe(-0.01); // (50 − 60) / 1000
+  });
+
+  it('when a year is missing, then the trend stops before it', () => {
+    const history = buildForensicReport({ sic: '7372' }, [year(2025, 1000), year(2024, 900), year(2022, 800)]).history;
+    expect(history.map((h) => [h.period_end, h.sloan_accrual_ratio.status])).toEqual([['2025-12-31', 'ok'], ['2024-12-31', 'insufficient_data']]);
+  });
+});
