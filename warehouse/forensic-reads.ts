@@ -214,7 +214,11 @@ export class ForensicReads {
   }
 
   private async use<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    this.pool ??= ConnectionPool.open();
+    // Its own small instance beside the API's reads: a per-request scan never competes with their indexes for memory.
+    this.pool ??= ConnectionPool.open().then(async (pool) => {
+      await pool.use((c) => c.run(`SET memory_limit = '256MB'`));
+      return pool;
+    });
     return (await this.pool).use(work);
   }
 }
