@@ -69,6 +69,32 @@ describe('ipRateLimit: a sliding window per client address', () => {
   });
 });
 
+describe('ipRateLimit memory bound', () => {
+  it('when more addresses than it tracks are busy, then the least recently seen tenth is forgotten and the others keep their count', async () => {
+    const app = new Koa();
+    app.use(errorHandler());
+    app.use(ipRateLimit({ limit: 2, windowMs: 60_000, what: 'requests', maxTrackedIps: 10, now: () => 1_000 }));
+    app.use((ctx) => {
+      ctx.body = { ok: true };
+    });
+    const server = await listen(app);
+    const from = (n: number) => ({ from: `127.0.1.${n}` });
+    try {
+      for (let n = 10; n < 20; n += 1) {
+        expect((await get(server.url, from(n))).status).toBe(200);
+        expect((await get(server.url, from(n))).status).toBe(200);
+      }
+      expect((await get(server.url, from(19))).status).toBe(429);
+      // An eleventh address: the two least recently seen (127.0.1.10 and .11) are forgotten, the rest still count.
+      expect((await get(server.url, from(20))).status).toBe(200);
+      expect((await get(server.url, from(12))).status).toBe(429);
+      expect((await get(server.url, from(10))).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('verification in the app: 60 requests a minute per IP, shared by the JSON endpoint and the page', () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
   let reads: ApiReads;
