@@ -104,7 +104,7 @@ describe('minting under real access control (fs_live_ keys in the same service.d
     const { key } = keyFor(access, 'partner', { dailyLimit: 5, endpoints: ['attest'] });
     const { body } = await mint(api.t.fresh[5]!, 'shariah_aaoifi', key);
     expect((await mint(api.t.fresh[5]!, 'shariah_aaoifi', key)).status).toBe(429);
-    for (const headers of [{}, { 'X-API-Key': key }]) {
+    for (const headers of [{}, { 'X-API-Key': key }] as Array<Record<string, string>>) {
       const response = await fetch(`${api.url}/api/attest/verify/${body.cert_id}`, { headers });
       expect(response.status).toBe(200);
       expect(((await response.json()) as Json).status).toBe('valid');
