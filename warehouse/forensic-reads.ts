@@ -215,10 +215,15 @@ export class ForensicReads {
 
   private async use<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     // Its own small instance beside the API's reads: a per-request scan never competes with their indexes for memory.
-    this.pool ??= ConnectionPool.open().then(async (pool) => {
-      await pool.use((c) => c.run(`SET memory_limit = '256MB'`));
-      return pool;
-    });
+    this.pool ??= ConnectionPool.open()
+      .then(async (pool) => {
+        await pool.use((c) => c.run(`SET memory_limit = '256MB'`));
+        return pool;
+      })
+      .catch((error: unknown) => {
+        this.pool = null; // the next request tries again
+        throw error;
+      });
     return (await this.pool).use(work);
   }
 }
