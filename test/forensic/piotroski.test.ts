@@ -5,6 +5,7 @@ import { assertInsufficient, assertOk, period, set } from './periods.ts';
 
 type Figures = Partial<Record<FigureName, number | null>>;
 
+// No published per-company worked example with figures was found; the nine signals follow Piotroski (2000) and are computed by hand.
 // Hand case: 2022 assets 1000; 2023 NI 50, CFO 60, LTD 300, CA 400, CL 200, 100 shares, GP 300 on sales 1000, assets 1000.
 const y2022 = period('2022-12-31', { total_assets: 1000 });
 const y2023 = period('2023-12-31', { total_assets: 1000, net_income: 50, operating_cash_flow: 60, long_term_debt: 300, current_assets: 400, current_liabilities: 200, shares_outstanding: 100, gross_profit: 300, total_revenue: 1000 });

@@ -15,6 +15,15 @@ describe('Sloan accrual ratio', () => {
     expect(score.periods).toEqual(['2024-12-31', '2023-12-31']);
   });
 
+  it('when the published example is scored (NI 10M, CFO 8M, assets 50M → 60M), then 2M / 55M = 0.0364', () => {
+    // Worked example: investing.com Academy, "Sloan Ratio: Definition" (Alpha Corp): (10,000,000 − 8,000,000) / ((50,000,000 + 60,000,000) / 2).
+    const score = sloanAccrualRatio(pair(10_000_000, 8_000_000, 60_000_000, 50_000_000));
+    assertOk(score);
+    expect(score.components).toEqual({ accruals: 2_000_000, average_total_assets: 55_000_000 });
+    expect(score.value).toBe(0.0364);
+    expect(score.reading).toBe('low accruals: earnings backed by cash');
+  });
+
   it.each([
     [0.1, 'low accruals: earnings backed by cash'],
     [0.25, 'elevated accruals'],
