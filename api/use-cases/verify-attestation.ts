@@ -37,6 +37,10 @@ export function checkCertificate(ctx: AttestContext, certId: string): { result: 
   }
   const { fields } = stored;
   const secret = ctx.keys.trustedSecret(fields.key_id, stored.keyStatus);
+  if (secret === undefined && (stored.keyStatus === 'active' || stored.keyStatus === 'retired')) {
+    // Its certificates now read unknown_signing_key: the operator must restore DATA_DIR/secrets from backup.
+    ctx.logger?.error({ key_id: fields.key_id }, 'the secret file of a trusted signing key is missing');
+  }
   const sigValid = secret !== undefined && signatureMatches(fields, stored.sig, secret);
   const newest = ctx.screen.reads.newestOnDay(fields.market, fields.ticker, fields.snapshot_ref.day);
   const snapshotCheck = checkSnapshot(pinnedSnapshotOf(fields, stored.pin), newest);

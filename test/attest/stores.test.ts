@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CertificateStore, RevocationError } from '../../attest/certificate-store.ts';
@@ -73,6 +73,13 @@ describe('signing keys and certificates in a real service.db', () => {
     expect(keys.trustedSecret(keyId, keys.find(keyId)!.status)).toBeUndefined();
     expect(() => db.prepare("UPDATE signing_keys SET status = 'retired' WHERE key_id = ?").run(keyId)).toThrow(/stays distrusted/);
     expect(() => keys.distrust('sk_20000101_00000000', null)).toThrow(SigningKeyError);
+  });
+
+  it('when the secret file of a trusted key is lost, then a fresh process has no secret for it (its certificates read unknown_signing_key)', () => {
+    const { keyId } = db.transaction(() => keys.activeForSigning()).immediate();
+    rmSync(path.join(signingKeysDir(temp.dir), `${keyId}.key`));
+    expect(new SigningKeys(db, temp.dir).trustedSecret(keyId, 'active')).toBeUndefined();
+    expect(() => db.transaction(() => new SigningKeys(db, temp.dir).activeForSigning()).immediate()).toThrow(/secret file of active signing key .* is missing; run faithscreen signing-keys rotate/);
   });
 
   it('when a revocation has no note or names an unknown certificate, then it is refused', () => {
