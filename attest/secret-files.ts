@@ -1,10 +1,10 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /**
  * Signing secrets live only here: one file per key, `DATA_DIR/secrets/signing-keys/<key_id>.key`,
- * mode 0600 in a 0700 folder, written atomically (temp file, fsync, rename, fsync of the
- * folder). They never enter service.db, the warehouse, a response or a log line.
+ * mode 0600 in a 0700 folder, written atomically (temp file, fsync, hard link to its name, fsync
+ * of the folder). They never enter service.db, the warehouse, a response or a log line.
  */
 export function signingKeysDir(dataDir: string): string {
   return path.join(dataDir, 'secrets', 'signing-keys');
@@ -28,14 +28,14 @@ export function writeSecretFile(dataDir: string, keyId: string, secret: Buffer):
     closeSync(fd);
   }
   try {
-    const existing = openSync(target, 'r');
-    closeSync(existing);
-    rmSync(temp, { force: true });
-    throw new Error(`signing key ${keyId} already has a secret file`);
+    // link() publishes the complete file under its name atomically and, unlike rename(), never replaces one.
+    linkSync(temp, target);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`signing key ${keyId} already has a secret file`);
+    throw error;
+  } finally {
+    rmSync(temp, { force: true });
   }
-  renameSync(temp, target);
   const dirFd = openSync(dir, 'r');
   try {
     fsyncSync(dirFd);

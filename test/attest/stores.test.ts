@@ -1,8 +1,8 @@
-import { rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CertificateStore, RevocationError } from '../../attest/certificate-store.ts';
-import { signingKeysDir } from '../../attest/secret-files.ts';
+import { readSecretFile, signingKeysDir, writeSecretFile } from '../../attest/secret-files.ts';
 import { SigningKeyError, SigningKeys } from '../../attest/signing-keys.ts';
 import { openServiceDb, type ServiceDb } from '../../service-state/db.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
@@ -49,6 +49,13 @@ describe('signing keys and certificates in a real service.db', () => {
     expect(statSync(path.join(signingKeysDir(temp.dir), `${key!.key_id}.key`)).mode & 0o777).toBe(0o600);
     expect(statSync(signingKeysDir(temp.dir)).mode & 0o777).toBe(0o700);
     expect(Object.keys(key!)).not.toContain('secret');
+  });
+
+  it('when a secret file is written again for the same key id, then it is refused and the first secret stays', () => {
+    writeSecretFile(temp.dir, 'sk_20261121_aaaaaaaa', Buffer.alloc(32, 1));
+    expect(() => writeSecretFile(temp.dir, 'sk_20261121_aaaaaaaa', Buffer.alloc(32, 2))).toThrow(/already has a secret file/);
+    expect(readSecretFile(temp.dir, 'sk_20261121_aaaaaaaa')).toEqual(Buffer.alloc(32, 1));
+    expect(readdirSync(signingKeysDir(temp.dir))).toEqual(['sk_20261121_aaaaaaaa.key']);
   });
 
   it('when the same cert_id is issued twice, then the second is refused: a certificate is never replaced', () => {
