@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compactSnapshots } from '../../warehouse/compaction.ts';
@@ -40,6 +40,19 @@ describe('GET /api/attest/verify/{cert_id}: the spec flow and every status, prod
     expect(body).toMatchObject({ cert_id: certificate.cert_id, status: 'valid', valid: true, sig_valid: true, snapshot_check: 'match', revoked: false, revoked_at: null, revocation_note: null });
     expect(Math.abs(Date.parse(body.checked_at) - Date.now())).toBeLessThan(60_000);
     expect(body.attestation).toEqual(certificate);
+  });
+
+  it('when the lake folder is out of reach, then verification still answers from the in-memory index: it opens no lake file', async () => {
+    const certificate = await mint(api.t.fresh[10]!);
+    const lake = path.join(api.dataDir, 'lake');
+    renameSync(lake, `${lake}.away`);
+    try {
+      const { status, body } = await verify(certificate.cert_id);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ status: 'valid', snapshot_check: 'match' });
+    } finally {
+      renameSync(`${lake}.away`, lake);
+    }
   });
 
   it('when the ticker is re-screened the same day after a new filing, then the certificate is valid_snapshot_diverged', async () => {
