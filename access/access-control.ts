@@ -123,8 +123,8 @@ function chargeOrRefuse(options: AccessControlOptions, key: KeyRecord, account: 
 
 /**
  * Access control for every /api route, after the route declared its endpoint tag and cost:
- * public routes need no key (a key sent to them is still checked, so the frameworks list can
- * show its scope); every other route needs a live key on a paid, current tier that covers the
+ * public routes need no key (a valid key sent to them lends its scope, so the frameworks list
+ * can show it; an invalid one is ignored); every other route needs a live key on a paid, current tier that covers the
  * endpoint, and units in every quota window. Units are taken before the handler runs and
  * given back when the answer is an error, so a refused request costs nothing.
  */
@@ -142,12 +142,16 @@ export function accessControl(options: AccessControlOptions): Middleware {
     const state = ctx.state as ApiState;
     const endpoint = state.endpoint ?? { tag: 'public', cost: 0 };
     const presented = ctx.get('X-API-Key');
-    if (endpoint.tag === 'public' && presented === '') return next();
+    if (endpoint.tag === 'public') {
+      // Public means public: a key only adds its scope (the frameworks list shows it); a bad one is ignored.
+      const found = presented === '' ? null : check(presented);
+      if (found) state.grant = grantOf(found.key, found.account);
+      return next();
+    }
     if (presented === '') throw unauthorized(MISSING_KEY, 'missing_api_key');
     const found = check(presented);
     if (found === null) throw unauthorized(INVALID_KEY, 'invalid_api_key');
     state.grant = grantOf(found.key, found.account);
-    if (endpoint.tag === 'public') return next();
 
     authorise(options, found.key, found.account, endpoint);
     const charged = chargeOrRefuse(options, found.key, found.account, unitsFor(endpoint, found.key));

@@ -29,5 +29,8 @@ for (const line of describePipelineBench(await runPipelineBench(scale))) console
 const { runApiBench, formatApiBench } = await import('./api.bench.ts');
 for (const line of formatApiBench(await runApiBench({ scale }))) console.log(line);
 
+const { runForensicBench, formatForensicBench } = await import('./forensic.bench.ts');
+for (const line of formatForensicBench(await runForensicBench())) console.log(line);
+
 const { runVerifyBench, formatVerifyBench } = await import('./verify.bench.ts');
 for (const line of formatVerifyBench(await runVerifyBench())) console.log(line);

@@ -30,7 +30,7 @@ function parameters(schema: z.ZodObject, where: 'query' | 'path'): JsonObject[] 
 }
 
 const ERROR_TEXT: Record<number, string> = {
-  401: 'missing or invalid API key (send it in `X-API-Key`); on public endpoints, only when a key is sent and it is invalid',
+  401: 'missing or invalid API key (send it in `X-API-Key`)',
   429: 'quota exhausted: `detail` is an object with `message`, `limits` (each window: limit, used, resets_at) and `upgrade_url`; no X-RateLimit headers are sent',
   400: 'invalid value (market, ticker, framework id, as_of, limit, …); `detail` names the valid values',
   403: 'the key is not provisioned for this market, endpoint or framework (access control)',
@@ -59,12 +59,12 @@ function jsonBody(schema: z.ZodType): JsonObject {
 /**
  * One operation. Every tag but `public` needs an API key and is metered, so it carries the
  * security requirement and the access-control answers (401, 403, 429); public operations
- * answer 401 only to a key that is sent and invalid.
+ * never refuse because of a key.
  */
 function op(summary: string, tag: string, cost: string, extra: JsonObject): JsonObject {
   const metered = tag !== 'public';
   const given = (extra.responses ?? {}) as JsonObject;
-  const access = metered ? errors(401, 403, 429) : errors(401);
+  const access = metered ? errors(401, 403, 429) : {};
   return { summary, tags: [tag], 'x-endpoint-tag': tag, 'x-unit-cost': cost, ...(metered ? { security: [{ apiKey: [] }] } : {}), ...extra, responses: { ...given, ...access } };
 }
 

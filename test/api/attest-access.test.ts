@@ -44,6 +44,17 @@ describe('minting under real access control (fs_live_ keys in the same service.d
     expect(wrong.status).toBe(401);
   });
 
+  it('when anyone verifies, with no key or a stray invalid one, then the certificate is checked: verification is public', async () => {
+    const { key } = keyFor(access, 'pro');
+    const minted = await mint(api.t.fresh[0]!, 'shariah_djim', key);
+    expect(minted.status).toBe(200);
+    for (const headers of [{}, { 'X-API-Key': 'fs_live_notarealkey' }]) {
+      const response = await fetch(`${api.url}/api/attest/verify/${minted.body.cert_id}`, { headers });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as Json).status).toBe('valid');
+    }
+  });
+
   it('when a partner key lacks the attest grant (restricted or unrestricted), then 403 names it; with it, 200', async () => {
     for (const request of [{ endpoints: ['screen'] }, {}]) {
       const without = keyFor(access, 'partner', request);

@@ -158,7 +158,7 @@ describe('POST /api/attest/{market}/{ticker} over a real lake and service.db (no
     expect(mintOp['x-unit-cost']).toBe('5');
     expect(Object.keys(mintOp.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '422', '429']);
     const verifyOp = body.paths['/api/attest/verify/{cert_id}'].get;
-    expect(Object.keys(verifyOp.responses).sort()).toEqual(['200', '401', '404', '429']);
+    expect(Object.keys(verifyOp.responses).sort()).toEqual(['200', '404', '429']);
     expect(verifyOp.description).toContain('revoked > unknown_signing_key > invalid_signature > valid_snapshot_missing > valid_snapshot_diverged > valid');
     expect(body.paths['/attest/{cert_id}'].get.responses['200'].content['text/html']).toBeDefined();
     expect(body.components.schemas.Attestation.description).toContain(SIGNED.join(', '));

@@ -1,0 +1,102 @@
+/**
+ * Forensic endpoints benchmark (`npx tsx bench/forensic.bench.ts`): one request at a time over
+ * real HTTP, with access control, against the full sample lake the API benchmark prepares
+ * (`API_BENCH_DATA_DIR`, default the same temp folder). Each report reads a company's
+ * multi-year filings and prices from Parquet; the figures are per request, not throughput.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { createAccount, createKey } from '../access/administration.ts';
+import { openAccess } from '../access/open-access.ts';
+import { createApp } from '../api/app.ts';
+import { unavailableRefresher } from '../api/refresher.ts';
+import { createMetrics } from '../platform/metrics.ts';
+import { openApiReads } from '../warehouse/api-reads.ts';
+import { ForensicReads } from '../warehouse/forensic-reads.ts';
+
+export interface EndpointLatency {
+  name: string;
+  requests: number;
+  errors: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+}
+
+export interface ForensicBenchFigures {
+  listings: number;
+  endpoints: EndpointLatency[];
+  rssMiB: number;
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+async function timeRequests(name: string, url: string, paths: string[], headers: Record<string, string>): Promise<EndpointLatency> {
+  const times: number[] = [];
+  let errors = 0;
+  for (const p of paths) {
+    const started = performance.now();
+    const response = await fetch(`${url}${p}`, { headers });
+    await response.arrayBuffer();
+    times.push(performance.now() - started);
+    if (response.status !== 200) errors += 1;
+  }
+  times.sort((a, b) => a - b);
+  return { name, requests: paths.length, errors, p50Ms: round(quantile(times, 0.5)), p95Ms: round(quantile(times, 0.95)), maxMs: round(times.at(-1) ?? 0) };
+}
+
+/** Runs the forensic benchmark over an existing lake (prepared by the API benchmark). */
+export async function runForensicBench(options: { dataDir?: string; tickers?: number } = {}): Promise<ForensicBenchFigures> {
+  const dataDir = options.dataDir ?? process.env.API_BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'faithscreen-api-bench');
+  const reads = await openApiReads({ dataDir, scanIntervalMs: 0 });
+  const lake = new ForensicReads(dataDir);
+  const serviceDir = await mkdtemp(path.join(os.tmpdir(), 'faithscreen-forensic-bench-'));
+  const access = openAccess({ dataDir: serviceDir, upgradeUrl: 'http://127.0.0.1/upgrade' });
+  createAccount(access.store, 'bench', 'partner');
+  const { key } = createKey(access.store, access.hashSecret, { account: 'bench', dailyLimit: 100_000_000 });
+  const app = createApp({
+    logger: pino({ level: 'silent' }),
+    metrics: createMetrics(),
+    readiness: {},
+    screen: { reads, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
+    forensic: { lake },
+    accessControl: access.middleware,
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  try {
+    const stocks = reads.listings('us').filter((l) => l.kind === 'stock');
+    const step = Math.max(1, Math.floor(stocks.length / (options.tickers ?? 40)));
+    const sample = stocks.filter((_, i) => i % step === 0).slice(0, options.tickers ?? 40).map((l) => l.ticker);
+    const headers = { 'X-API-Key': key };
+    const endpoints = [
+      await timeRequests('report', url, sample.map((t) => `/api/forensic/${t}?market=us`), headers),
+      await timeRequests('health-score', url, sample.map((t) => `/api/forensic/${t}/health-score?market=us`), headers),
+      await timeRequests('peers n=5', url, sample.map((t) => `/api/forensic/${t}/peers?market=us&n=5`), headers),
+    ];
+    return { listings: reads.stats().listings, endpoints, rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20) };
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await lake.close();
+    reads.close();
+    access.close();
+    await rm(serviceDir, { recursive: true, force: true });
+  }
+}
+
+export function formatForensicBench(f: ForensicBenchFigures): string[] {
+  return [
+    `[forensic] ${f.listings} listings; one request at a time over HTTP with access control; process RSS ${f.rssMiB} MiB`,
+    ...f.endpoints.map((e) => `[forensic] ${e.name}: p50 ${e.p50Ms} ms, p95 ${e.p95Ms} ms, max ${e.maxMs} ms over ${e.requests} tickers, errors ${e.errors}`),
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { describeMachine } = await import('./machine.ts');
+  console.log(describeMachine());
+  for (const line of formatForensicBench(await runForensicBench())) console.log(line);
+}
