@@ -48,7 +48,7 @@ describe('minting under real access control (fs_live_ keys in the same service.d
     const { key } = keyFor(access, 'pro');
     const minted = await mint(api.t.fresh[0]!, 'shariah_djim', key);
     expect(minted.status).toBe(200);
-    for (const headers of [{}, { 'X-API-Key': 'fs_live_notarealkey' }]) {
+    for (const headers of [{}, { 'X-API-Key': 'fs_live_notarealkey' }] as Array<Record<string, string>>) {
       const response = await fetch(`${api.url}/api/attest/verify/${minted.body.cert_id}`, { headers });
       expect(response.status).toBe(200);
       expect(((await response.json()) as Json).status).toBe('valid');
