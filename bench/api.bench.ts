@@ -38,7 +38,7 @@ import { loadScreeningInputs } from '../warehouse/screening-inputs.ts';
 import { writeSnapshots } from '../warehouse/snapshot-writer.ts';
 import type { SnapshotRow } from '../warehouse/snapshot-schema.ts';
 import { describeMachine } from './machine.ts';
-import { pacedLoad, type PacedLoadFigures } from './paced-load.ts';
+import { pacedSweep, type PacedRun } from './paced-load.ts';
 
 export interface LoadFigures {
   requestsPerSecond: number;
@@ -50,15 +50,10 @@ export interface LoadFigures {
 export interface RouteFigures {
   max: LoadFigures;
   /** Paced runs at each of PACED_RATES (those below the flat-out rate). */
-  paced: Array<PacedLoadFigures & { ratePerSecond: number }>;
+  paced: PacedRun[];
 }
 
-/**
- * Offered loads for the latency runs (requests per second over 50 connections). The paced
- * generator runs in this process on the same 2 cores, and costs more per request than
- * autocannon's client, so the bare route is measured at the same rates as the control.
- */
-const PACED_RATES = [250, 500, 1_000, 2_000];
+
 
 export interface ApiBenchFigures {
   listings: number;
@@ -67,7 +62,7 @@ export interface ApiBenchFigures {
   rssMiB: number;
   bare: LoadFigures;
   /** The bare route paced at the cached route's half rate: the floor this machine and load generator give. */
-  bareControl: Array<PacedLoadFigures & { ratePerSecond: number }>;
+  bareControl: PacedRun[];
   cached: RouteFigures;
   ratio: number;
   asOf: RouteFigures;
@@ -108,14 +103,6 @@ async function prepareLake(dataDir: string, scale: number): Promise<void> {
 async function load(url: string, paths: string[], seconds: number, headers: Record<string, string> = {}): Promise<LoadFigures> {
   const result = await autocannon({ url, connections: 50, duration: seconds, workers: 1, requests: paths.map((p) => ({ method: 'GET', path: p, headers })) });
   return { requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99, errors: result.errors + result.non2xx };
-}
-
-async function pacedSweep(url: string, paths: string[], seconds: number, headers: Record<string, string>, below: number): Promise<RouteFigures['paced']> {
-  const runs: RouteFigures['paced'] = [];
-  for (const ratePerSecond of PACED_RATES.filter((rate) => rate < below)) {
-    runs.push({ ...(await pacedLoad({ url, paths, headers, ratePerSecond, seconds, connections: 50 })), ratePerSecond });
-  }
-  return runs;
 }
 
 async function measureRoute(url: string, paths: string[], seconds: number, headers: Record<string, string>): Promise<RouteFigures> {
@@ -187,7 +174,7 @@ export async function runApiBench(options: { dataDir?: string; scale?: number; s
 /** The figures as printed lines. */
 export function formatApiBench(f: ApiBenchFigures): string[] {
   const line = (name: string, l: LoadFigures, note: string) => `[api] ${name}: ${l.requestsPerSecond} req/s, p99 ${l.p99Ms} ms, errors ${l.errors} (${note})`;
-  const paced = (name: string, p: PacedLoadFigures & { ratePerSecond: number }, note: string) =>
+  const paced = (name: string, p: PacedRun, note: string) =>
     `[api] ${name}, paced at ${p.ratePerSecond} req/s: p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms, max ${p.maxMs} ms, errors ${p.errors} of ${p.sent} (${note})`;
   const route = (name: string, r: RouteFigures, target: string) => [
     line(`${name}, flat out`, r.max, 'throughput; p99 here is queueing at saturation'),

@@ -37,3 +37,21 @@ export function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadFigures> 
     worker.once('error', reject);
   });
 }
+
+/**
+ * Offered loads for latency runs (requests per second over 50 connections). The paced
+ * generator shares the machine with the server and costs more per request than autocannon's
+ * client, so every sweep is read beside the bare route's sweep at the same rates.
+ */
+export const PACED_RATES = [250, 500, 1_000, 2_000];
+
+export type PacedRun = PacedLoadFigures & { ratePerSecond: number };
+
+/** Paced runs at each of PACED_RATES below `below` (the route's flat-out rate). */
+export async function pacedSweep(url: string, paths: string[], seconds: number, headers: Record<string, string>, below: number): Promise<PacedRun[]> {
+  const runs: PacedRun[] = [];
+  for (const ratePerSecond of PACED_RATES.filter((rate) => rate < below)) {
+    runs.push({ ...(await pacedLoad({ url, paths, headers, ratePerSecond, seconds, connections: 50 })), ratePerSecond });
+  }
+  return runs;
+}
