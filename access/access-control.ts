@@ -140,7 +140,9 @@ export function accessControl(options: AccessControlOptions): Middleware {
   };
   return async (ctx: Context, next) => {
     const state = ctx.state as ApiState;
-    const endpoint = state.endpoint ?? { tag: 'public', cost: 0 };
+    const endpoint = state.endpoint;
+    // Fail closed: a route that forgot declareEndpoint must not become public by accident.
+    if (endpoint === undefined) throw new Error(`route ${ctx.method} ${ctx.path} reached access control without declaring its endpoint tag and cost`);
     const presented = ctx.get('X-API-Key');
     if (endpoint.tag === 'public') {
       // Public means public: a key only adds its scope (the frameworks list shows it); a bad one is ignored.

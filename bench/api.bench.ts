@@ -17,14 +17,11 @@
  * History rows carry a short placeholder `result_json`: as_of reads only the index columns.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import Koa from 'koa';
 import pino from 'pino';
-import { createAccount, createKey } from '../access/administration.ts';
-import { openAccess } from '../access/open-access.ts';
 import { compactResult, snapshotRowFrom } from '../activities/snapshot-rows.ts';
 import { createApp } from '../api/app.ts';
 import { unavailableRefresher } from '../api/refresher.ts';
@@ -37,6 +34,8 @@ import { lakeRoot } from '../warehouse/lake-paths.ts';
 import { loadScreeningInputs } from '../warehouse/screening-inputs.ts';
 import { writeSnapshots } from '../warehouse/snapshot-writer.ts';
 import type { SnapshotRow } from '../warehouse/snapshot-schema.ts';
+import { listen } from '../test/support/http.ts';
+import { openBenchAccess } from './bench-access.ts';
 import { describeMachine } from './machine.ts';
 import { pacedSweep, type PacedRun } from './paced-load.ts';
 
@@ -110,13 +109,6 @@ async function measureRoute(url: string, paths: string[], seconds: number, heade
   return { max, paced: await pacedSweep(url, paths, seconds, headers, max.requestsPerSecond) };
 }
 
-async function listenOn(app: Koa): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 /** Runs the read API benchmark and returns its figures. */
 export async function runApiBench(options: { dataDir?: string; scale?: number; seconds?: number } = {}): Promise<ApiBenchFigures> {
   const dataDir = options.dataDir ?? process.env.API_BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'faithscreen-api-bench');
@@ -128,10 +120,7 @@ export async function runApiBench(options: { dataDir?: string; scale?: number; s
   global.gc?.();
   const rssMiB = Math.round(process.memoryUsage().rss / 2 ** 20);
   const logger = pino({ level: 'info' }, pino.destination({ dest: os.devNull, sync: false }));
-  const serviceDir = await mkdtemp(path.join(os.tmpdir(), 'faithscreen-api-bench-service-'));
-  const access = openAccess({ dataDir: serviceDir, upgradeUrl: 'http://127.0.0.1/upgrade' });
-  createAccount(access.store, 'bench', 'partner');
-  const { key } = createKey(access.store, access.hashSecret, { account: 'bench', dailyLimit: 100_000_000 });
+  const { access, key, close: closeAccess } = await openBenchAccess();
   const headers = { 'X-API-Key': key };
   const app = createApp({
     logger,
@@ -140,7 +129,7 @@ export async function runApiBench(options: { dataDir?: string; scale?: number; s
     screen: { reads, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
     accessControl: access.middleware,
   });
-  const api = await listenOn(app);
+  const api = await listen(app);
   const stocks = reads.listings('us').filter((l) => l.kind === 'stock');
   const hot = `/api/screen/us/${stocks[0]!.ticker}`;
   const json = await (await fetch(`${api.url}${hot}`, { headers })).text();
@@ -149,7 +138,7 @@ export async function runApiBench(options: { dataDir?: string; scale?: number; s
     ctx.type = 'application/json';
     ctx.body = json;
   });
-  const bare = await listenOn(bareApp);
+  const bare = await listen(bareApp);
   try {
     const bareFigures = await load(bare.url, ['/'], seconds);
     const cached = await measureRoute(api.url, [hot], seconds, headers);
@@ -166,8 +155,7 @@ export async function runApiBench(options: { dataDir?: string; scale?: number; s
     await api.close();
     await bare.close();
     reads.close();
-    access.close();
-    await rm(serviceDir, { recursive: true, force: true });
+    await closeAccess();
   }
 }
 

@@ -4,17 +4,16 @@
  * (`API_BENCH_DATA_DIR`, default the same temp folder). Each report reads a company's
  * multi-year filings and prices from Parquet; the figures are per request, not throughput.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { createAccount, createKey } from '../access/administration.ts';
-import { openAccess } from '../access/open-access.ts';
 import { createApp } from '../api/app.ts';
 import { unavailableRefresher } from '../api/refresher.ts';
 import { createMetrics } from '../platform/metrics.ts';
 import { openApiReads } from '../warehouse/api-reads.ts';
 import { ForensicReads } from '../warehouse/forensic-reads.ts';
+import { listen } from '../test/support/http.ts';
+import { openBenchAccess } from './bench-access.ts';
 
 export interface EndpointLatency {
   name: string;
@@ -53,10 +52,7 @@ export async function runForensicBench(options: { dataDir?: string; tickers?: nu
   const dataDir = options.dataDir ?? process.env.API_BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'faithscreen-api-bench');
   const reads = await openApiReads({ dataDir, scanIntervalMs: 0 });
   const lake = new ForensicReads(dataDir);
-  const serviceDir = await mkdtemp(path.join(os.tmpdir(), 'faithscreen-forensic-bench-'));
-  const access = openAccess({ dataDir: serviceDir, upgradeUrl: 'http://127.0.0.1/upgrade' });
-  createAccount(access.store, 'bench', 'partner');
-  const { key } = createKey(access.store, access.hashSecret, { account: 'bench', dailyLimit: 100_000_000 });
+  const { access, key, close: closeAccess } = await openBenchAccess();
   const app = createApp({
     logger: pino({ level: 'silent' }),
     metrics: createMetrics(),
@@ -65,9 +61,7 @@ export async function runForensicBench(options: { dataDir?: string; tickers?: nu
     forensic: { lake },
     accessControl: access.middleware,
   });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const { url, close: closeServer } = await listen(app);
   try {
     const stocks = reads.listings('us').filter((l) => l.kind === 'stock');
     const step = Math.max(1, Math.floor(stocks.length / (options.tickers ?? 40)));
@@ -80,11 +74,10 @@ export async function runForensicBench(options: { dataDir?: string; tickers?: nu
     ];
     return { listings: reads.stats().listings, endpoints, rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20) };
   } finally {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closeServer();
     await lake.close();
     reads.close();
-    access.close();
-    await rm(serviceDir, { recursive: true, force: true });
+    await closeAccess();
   }
 }
 

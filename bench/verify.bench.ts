@@ -19,8 +19,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import autocannon from 'autocannon';
 import Koa from 'koa';
 import pino from 'pino';
-import { createAccount, createKey } from '../access/administration.ts';
-import { openAccess } from '../access/open-access.ts';
 import { snapshotRowFrom } from '../activities/snapshot-rows.ts';
 import { createApp } from '../api/app.ts';
 import { createAttestContext } from '../api/attest-context.ts';
@@ -35,6 +33,8 @@ import { withDuckDB } from '../warehouse/duckdb.ts';
 import { ingestSource } from '../warehouse/ingest.ts';
 import { loadScreeningInputs } from '../warehouse/screening-inputs.ts';
 import { writeSnapshots } from '../warehouse/snapshot-writer.ts';
+import { listen } from '../test/support/http.ts';
+import { openBenchAccess } from './bench-access.ts';
 import { describeMachine } from './machine.ts';
 import { pacedSweep, type PacedRun } from './paced-load.ts';
 
@@ -78,12 +78,6 @@ function timeInProcess(ctx: ReturnType<typeof createAttestContext>, ids: readonl
   return { p50Us: Math.round(times[10_000]!), p99Us: Math.round(times[19_800]!) };
 }
 
-async function listenOn(app: Koa): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 /** Mints certificates over HTTP, then loads the verify endpoint; returns the figures. */
 export async function runVerifyBench(options: { scale?: number; certificates?: number; seconds?: number } = {}): Promise<VerifyBenchFigures> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'faithscreen-verify-bench-'));
@@ -92,9 +86,7 @@ export async function runVerifyBench(options: { scale?: number; certificates?: n
     await prepareLake(dataDir, options.scale ?? 0.02);
     const reads = await openApiReads({ dataDir, scanIntervalMs: 0 });
     const db = openServiceDb(dataDir);
-    const access = openAccess({ dataDir, upgradeUrl: 'http://127.0.0.1/upgrade' });
-    createAccount(access.store, 'bench', 'enterprise');
-    const { key } = createKey(access.store, access.hashSecret, { account: 'bench' });
+    const { access, key, close: closeAccess } = await openBenchAccess({ endpoints: ['attest'] });
     const logger = pino({ level: 'info' }, pino.destination({ dest: os.devNull, sync: false }));
     const app = createApp({
       logger,
@@ -105,7 +97,7 @@ export async function runVerifyBench(options: { scale?: number; certificates?: n
       accessControl: access.middleware,
       baseUrl: 'http://127.0.0.1',
     });
-    const api = await listenOn(app);
+    const api = await listen(app);
     try {
       const tickers = reads.listings('us').filter((l) => reads.current('us', l.ticker)?.statuses.shariah_djim !== 'insufficient_data' && reads.current('us', l.ticker));
       const wanted = options.certificates ?? 500;
@@ -130,7 +122,7 @@ export async function runVerifyBench(options: { scale?: number; certificates?: n
         ctx.type = 'application/json';
         ctx.body = sample;
       });
-      const bare = await listenOn(bareApp);
+      const bare = await listen(bareApp);
       let bareControl: Paced[];
       try {
         bareControl = await pacedSweep(bare.url, ['/'], seconds, {}, flatOut.requestsPerSecond);
@@ -141,7 +133,7 @@ export async function runVerifyBench(options: { scale?: number; certificates?: n
     } finally {
       await api.close();
       reads.close();
-      access.close();
+      await closeAccess();
       db.close();
     }
   } finally {
