@@ -1,3 +1,4 @@
+import type { ChunkRunner } from './chunk-runner.ts';
 import { createLakePipelineData, type PipelineSource } from './lake-pipeline-data.ts';
 import { createIngestActivities } from './ingest.ts';
 import { createMaintenanceActivities } from './maintenance.ts';
@@ -10,6 +11,8 @@ export interface ActivityDeps {
   source: PipelineSource;
   /** Warehouse access for the pipeline activities (default: the lake under `dataDir`). */
   data?: PipelineData;
+  /** Where chunks are screened: the worker passes a thread pool; default in the activity's thread over `data`. */
+  chunks?: ChunkRunner;
 }
 
 /** Every activity the worker registers, built from the worker's dependencies. */
@@ -17,7 +20,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createMaintenanceActivities(deps),
     ...createIngestActivities({ dataDir: deps.dataDir, defaults: deps.source }),
-    ...createPipelineActivities({ dataDir: deps.dataDir, data: deps.data ?? createLakePipelineData(deps.dataDir) }),
+    ...createPipelineActivities({ dataDir: deps.dataDir, data: deps.data ?? createLakePipelineData(deps.dataDir), ...(deps.chunks ? { chunks: deps.chunks } : {}) }),
   };
 }
 

@@ -9,10 +9,15 @@ import type { TickerChunk } from './pipeline-types.ts';
 /** Which source the pipelines ingest from (the embedded default is the synthetic sample). */
 export type PipelineSource = Omit<SourceOptions, 'asOf'>;
 
-const query = <T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> => withDuckDB(':memory:', {}, work);
+export interface LakePipelineDataOptions {
+  /** DuckDB threads per query (default: all cores); a chunk thread uses one. */
+  threads?: number;
+}
 
 /** The pipeline's view of the lake and the configured source. */
-export function createLakePipelineData(dataDir: string): PipelineData {
+export function createLakePipelineData(dataDir: string, options: LakePipelineDataOptions = {}): PipelineData {
+  const duckdb = options.threads === undefined ? {} : { threads: options.threads };
+  const query = <T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> => withDuckDB(':memory:', duckdb, work);
   return {
     listingCounts: (date, markets) => query((c) => countListings(c, dataDir, { date, markets, kind: 'stock' })),
 

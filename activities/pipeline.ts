@@ -1,16 +1,17 @@
-import { createHash } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { screenCompany } from '../engine/index.ts';
 import { writeSnapshots } from '../warehouse/snapshot-writer.ts';
-import type { SnapshotRow } from '../warehouse/snapshot-schema.ts';
+import { inlineChunkRunner, type ChunkRunner } from './chunk-runner.ts';
 import type { PipelineData } from './pipeline-data.ts';
-import type { ChunkOutcome, FailedTicker, PlanRequest, RefreshedScreen, ScreenChunkRequest, ScreenPlan, TickerChunk, TickerRequest } from './pipeline-types.ts';
-import { compactResult, screenedAtNow, snapshotRowFrom } from './snapshot-rows.ts';
+import type { ChunkOutcome, PlanRequest, RefreshedScreen, ScreenChunkRequest, ScreenPlan, TickerChunk, TickerRequest } from './pipeline-types.ts';
+import { screenedAtNow, snapshotRowFrom } from './snapshot-rows.ts';
 
 export interface PipelineDeps {
   dataDir: string;
   data: PipelineData;
+  /** Where chunks are screened (default: in the activity's thread, over `data`). */
+  chunks?: ChunkRunner;
 }
 
 /** Heartbeats with a detail and stops early when the workflow cancelled the activity. */
@@ -31,14 +32,9 @@ export function planChunks(counts: Array<{ market: string; count: number }>, siz
   return chunks;
 }
 
-/** A deterministic file stem from what a chunk writes, so a retry of the same work replaces its own file. */
-export function fileStemFor(runId: string, chunk: TickerChunk, keys: readonly string[]): string {
-  const digest = createHash('sha256').update(keys.join('\n')).digest('hex').slice(0, 16);
-  return `${runId}-${chunk.market}-c${String(chunk.index).padStart(5, '0')}-${digest}`;
-}
-
 /** The pipeline activities: plan, ingest, screen chunks, refresh one ticker. */
 export function createPipelineActivities(deps: PipelineDeps) {
+  const chunkRunner = deps.chunks ?? inlineChunkRunner(deps);
   return {
     async planScreen(request: PlanRequest): Promise<ScreenPlan> {
       const counts = await deps.data.listingCounts(request.date, request.markets);
@@ -50,38 +46,9 @@ export function createPipelineActivities(deps: PipelineDeps) {
     },
 
     /** Screens a chunk on each date; one bad ticker is recorded and skipped, never fatal. */
-    async screenChunk(request: ScreenChunkRequest): Promise<ChunkOutcome> {
-      const { chunk, dates, source, runId } = request;
-      beat(`loading ${chunk.market} #${chunk.index}`);
-      const done = source === 'backfill' ? await deps.data.publishedKeys(chunk, dates, source) : new Set<string>();
-      const loaded = await deps.data.loadInputs(chunk, dates);
-      const screenedAt = screenedAtNow();
-      const failed: FailedTicker[] = [];
-      const rows: SnapshotRow[] = [];
-      let skipped = 0;
-      for (const [i, item] of loaded.entries()) {
-        if (i % 2_000 === 0) beat(`screening ${chunk.market} #${chunk.index}: ${i}/${loaded.length}`);
-        if (!item.ok) {
-          failed.push({ market: item.market, ticker: item.ticker, reason: `${item.date}: ${item.reason}` });
-          continue;
-        }
-        const { input } = item;
-        if (done.has(`${input.listing.ticker}|${input.screeningDate}`)) {
-          skipped += 1;
-          continue;
-        }
-        try {
-          const result = screenCompany(input);
-          rows.push(snapshotRowFrom(input, source === 'backfill' ? compactResult(result) : result, { source, runId, screenedAt }));
-        } catch (error) {
-          failed.push({ market: input.listing.market, ticker: input.listing.ticker, reason: `${input.screeningDate}: ${(error as Error).message}` });
-        }
-      }
-      beat(`publishing ${chunk.market} #${chunk.index}`);
-      const stem = fileStemFor(runId, chunk, rows.map((r) => `${r.ticker}|${r.snapshot_date}`));
-      const written = await writeSnapshots(deps.dataDir, rows, { fileStem: stem });
-      const screened = new Set(rows.map((r) => r.ticker)).size;
-      return { index: chunk.index, screened, published: written.rows, skipped, failed, files: written.files };
+    screenChunk(request: ScreenChunkRequest): Promise<ChunkOutcome> {
+      const context = Context.current();
+      return chunkRunner.run(request, (detail) => context.heartbeat(detail), context.cancellationSignal);
     },
 
     async refreshTickerData(request: TickerRequest): Promise<void> {

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Logger } from 'pino';
-import { createActivities } from '../activities/index.ts';
+import { createActivities, threadedChunkRunner } from '../activities/index.ts';
 import type { PipelineSource } from '../activities/lake-pipeline-data.ts';
 
 /** Path of the workflows module the worker bundles into Temporal's deterministic sandbox. */
@@ -35,16 +35,21 @@ export interface RunningWorker {
 
 /** Connects to Temporal and starts polling the task queue with every workflow and activity. */
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const slots = options.maxConcurrentActivities ?? Math.max(2, availableParallelism());
   const connection = await NativeConnection.connect({ address: options.address });
+  const chunks = threadedChunkRunner({ dataDir: options.dataDir, threads: slots });
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
-    activities: createActivities({ dataDir: options.dataDir, source: options.source }),
-    maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? Math.max(2, availableParallelism()),
+    activities: createActivities({ dataDir: options.dataDir, source: options.source, chunks }),
+    maxConcurrentActivityTaskExecutions: slots,
   });
-  const done = worker.run().finally(() => connection.close());
+  const done = worker
+    .run()
+    .finally(() => chunks.close())
+    .finally(() => connection.close());
   return {
     worker,
     done,

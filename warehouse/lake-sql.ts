@@ -49,7 +49,17 @@ export function seedPartitions(schema: TableSchema): Array<[string, string]> {
   return schema.partitions.map((p) => [p.name, p.type === 'VARCHAR' ? SEED_PARTITION : '0']);
 }
 
+export interface ParquetWriteOptions {
+  /**
+   * Write every string column plain, without dictionary pages: for a table whose big strings
+   * are all distinct (snapshots' `result_json`), where trying a dictionary per row group only
+   * costs time (measured: 5,000 snapshots written in 0.27 s instead of 0.40 s, 2 % larger).
+   */
+  plainStrings?: boolean;
+}
+
 /** `COPY (query) TO 'file' (FORMAT parquet, COMPRESSION zstd)`. */
-export function copyToParquetSql(query: string, file: string): string {
-  return `COPY (${query}) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`;
+export function copyToParquetSql(query: string, file: string, options: ParquetWriteOptions = {}): string {
+  const plain = options.plainStrings ? ', STRING_DICTIONARY_PAGE_SIZE_LIMIT 1' : '';
+  return `COPY (${query}) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd${plain})`;
 }

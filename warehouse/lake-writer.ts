@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { partitionDir, partitionFile, type LakeTable } from './lake-paths.ts';
 import { TABLE_SCHEMAS } from './lake-schemas.ts';
-import { castColumnsSql, copyToParquetSql } from './lake-sql.ts';
+import { castColumnsSql, copyToParquetSql, type ParquetWriteOptions } from './lake-sql.ts';
 import { publishFile } from './publish.ts';
 
 /** One Parquet file to publish: its table, partition values (outermost first) and deterministic name. */
@@ -24,21 +24,24 @@ export function lakeFilePath(dataDir: string, target: LakeFileTarget): string {
 
 /**
  * Publishes the rows of `fromSql` (a relation with the table's stored columns, by name) as one
- * zstd Parquet file, atomically, sorted by `orderBy`. Returns the path relative to `dataDir`.
- * A retry with the same target replaces the earlier file.
+ * zstd Parquet file, atomically, sorted by `orderBy`, or in the relation's own order when
+ * `orderBy` is null (DuckDB keeps insertion order: a caller that staged its rows sorted saves
+ * a sort of wide rows). Returns the path relative to `dataDir`. A retry with the same target
+ * replaces the earlier file.
  */
 export async function publishLakeFile(
   connection: DuckDBConnection,
   dataDir: string,
   target: LakeFileTarget,
   fromSql: string,
-  orderBy: string,
+  orderBy: string | null,
+  parquet: ParquetWriteOptions = {},
 ): Promise<string> {
   const schema = TABLE_SCHEMAS[target.table];
   const finalPath = lakeFilePath(dataDir, target);
-  const query = `SELECT ${castColumnsSql(schema)} FROM (${fromSql}) ORDER BY ${orderBy}`;
+  const query = `SELECT ${castColumnsSql(schema)} FROM (${fromSql})${orderBy === null ? '' : ` ORDER BY ${orderBy}`}`;
   await publishFile(finalPath, async (temp) => {
-    await connection.run(copyToParquetSql(query, temp));
+    await connection.run(copyToParquetSql(query, temp, parquet));
   });
   return path.relative(dataDir, finalPath);
 }

@@ -14,6 +14,8 @@ export interface WriteSnapshotsOptions {
   fileStem: string;
   /** Reuse an open connection (else an in-memory DuckDB is opened and closed). */
   connection?: DuckDBConnection;
+  /** DuckDB threads of the in-memory instance opened for the write (default: all cores). */
+  threads?: number;
 }
 
 export interface WrittenSnapshots {
@@ -61,9 +63,17 @@ function checkRows(rows: readonly SnapshotRow[]): void {
   }
 }
 
+/** The lake's order within a snapshot file: ticker, snapshot_date, screened_at (ASCII keys). */
+function compareSnapshotRows(a: SnapshotRow, b: SnapshotRow): number {
+  if (a.ticker !== b.ticker) return a.ticker < b.ticker ? -1 : 1;
+  if (a.snapshot_date !== b.snapshot_date) return a.snapshot_date < b.snapshot_date ? -1 : 1;
+  return a.screened_at < b.screened_at ? -1 : a.screened_at > b.screened_at ? 1 : 0;
+}
+
 async function writeStaged(connection: DuckDBConnection, dataDir: string, rows: readonly SnapshotRow[], fileStem: string): Promise<WrittenSnapshots> {
   const table = `snapshot_stage_${randomBytes(4).toString('hex')}`;
-  await stageRows(connection, rows, table);
+  // Staged in file order, so the COPY keeps it instead of sorting 20 kB rows in DuckDB.
+  await stageRows(connection, [...rows].sort(compareSnapshotRows), table);
   try {
     const partitions = new Map<string, [string, string]>();
     for (const row of rows) partitions.set(`${row.market}/${row.snapshot_date.slice(0, 4)}`, [row.market, row.snapshot_date.slice(0, 4)]);
@@ -71,7 +81,7 @@ async function writeStaged(connection: DuckDBConnection, dataDir: string, rows: 
     for (const [market, year] of partitions.values()) {
       const from = `SELECT * FROM ${sqlIdent(table)} WHERE market = ${sqlString(market)} AND starts_with(snapshot_date, ${sqlString(year)})`;
       files.push(
-        await publishLakeFile(connection, dataDir, { table: 'snapshots', partitionValues: [market, year], fileName: `${fileStem}.parquet` }, from, 'ticker, snapshot_date, screened_at'),
+        await publishLakeFile(connection, dataDir, { table: 'snapshots', partitionValues: [market, year], fileName: `${fileStem}.parquet` }, from, null, { plainStrings: true }),
       );
     }
     return { rows: rows.length, files: files.sort() };
@@ -89,5 +99,5 @@ export async function writeSnapshots(dataDir: string, rows: readonly SnapshotRow
   if (rows.length === 0) return { rows: 0, files: [] };
   checkRows(rows);
   if (options.connection) return writeStaged(options.connection, dataDir, rows, options.fileStem);
-  return withDuckDB(':memory:', {}, (connection) => writeStaged(connection, dataDir, rows, options.fileStem));
+  return withDuckDB(':memory:', options.threads === undefined ? {} : { threads: options.threads }, (connection) => writeStaged(connection, dataDir, rows, options.fileStem));
 }

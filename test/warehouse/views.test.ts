@@ -34,6 +34,23 @@ describe('snapshots and verdict views', () => {
     expect(await query(`SELECT era FROM snapshots ORDER BY snapshot_date`)).toEqual([{ era: 'legacy' }, { era: 'current' }]);
   });
 
+  it('when rows arrive out of order, then each file holds them by ticker, date and screen time (what row-group pruning relies on)', async () => {
+    const rows = [
+      snapshotRow('us', 'QZZB', '2026-11-20', '2026-11-20T02:00:00', 'compliant'),
+      snapshotRow('us', 'QZAB', '2026-11-20', '2026-11-20T15:00:00', 'compliant'),
+      snapshotRow('us', 'QZZA', '2026-11-20', '2026-11-20T02:00:00', 'compliant'),
+      snapshotRow('us', 'QZAB', '2026-11-20', '2026-11-20T02:00:00', 'compliant'),
+      snapshotRow('us', 'QZAB', '2026-06-30', '2026-07-01T02:00:00', 'compliant'),
+    ];
+    const written = await writeSnapshots(temp.dir, rows, { fileStem: 'unordered' });
+    const file = path.join(temp.dir, written.files[0]!);
+    const inFile = await withDuckDB(':memory:', {}, async (c) =>
+      (await c.runAndReadAll(`SELECT ticker, snapshot_date::VARCHAR AS d, strftime(screened_at, '%H') AS h FROM read_parquet('${file}')`)).getRowObjectsJS());
+    expect(inFile.map((r) => `${String(r.ticker)} ${String(r.d)} ${String(r.h)}`)).toEqual([
+      'QZAB 2026-06-30 02', 'QZAB 2026-11-20 02', 'QZAB 2026-11-20 15', 'QZZA 2026-11-20 02', 'QZZB 2026-11-20 02',
+    ]);
+  });
+
   it('when a researcher holds the catalog open, then newly published snapshots show without reopening', async () => {
     await withDuckDB(catalogPath(temp.dir), { readOnly: true }, async (c) => {
       const count = async () => (await c.runAndReadAll('SELECT count(*)::INTEGER AS n FROM snapshots')).getRowObjectsJS()[0]!.n;

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { screenCompany } from '../engine/index.ts';
+import { writeSnapshots } from '../warehouse/snapshot-writer.ts';
+import type { SnapshotRow } from '../warehouse/snapshot-schema.ts';
+import type { PipelineData } from './pipeline-data.ts';
+import type { ChunkOutcome, FailedTicker, ScreenChunkRequest, TickerChunk } from './pipeline-types.ts';
+import { compactResult, screenedAtNow, snapshotRowFrom } from './snapshot-rows.ts';
+
+export interface ChunkWorkDeps {
+  dataDir: string;
+  data: PipelineData;
+  /** DuckDB threads for publishing (default: all cores). */
+  writeThreads?: number;
+}
+
+/** Reports where a chunk is (`loading us #3`, `screening us #3: 2000/5000`); the activity heartbeats with it. */
+export type ChunkProgress = (detail: string) => void;
+
+/** A deterministic file stem from what a chunk writes, so a retry of the same work replaces its own file. */
+export function fileStemFor(runId: string, chunk: TickerChunk, keys: readonly string[]): string {
+  const digest = createHash('sha256').update(keys.join('\n')).digest('hex').slice(0, 16);
+  return `${runId}-${chunk.market}-c${String(chunk.index).padStart(5, '0')}-${digest}`;
+}
+
+/**
+ * Screens a chunk on each date and publishes its snapshots: load inputs, screen, write one
+ * file per (market, year). One bad ticker is recorded and skipped, never fatal. Knows nothing
+ * of Temporal or threads: the activity runs it in a worker thread or in its own.
+ */
+export async function screenChunkWork(deps: ChunkWorkDeps, request: ScreenChunkRequest, progress: ChunkProgress): Promise<ChunkOutcome> {
+  const { chunk, dates, source, runId } = request;
+  progress(`loading ${chunk.market} #${chunk.index}`);
+  const done = source === 'backfill' ? await deps.data.publishedKeys(chunk, dates, source) : new Set<string>();
+  const loaded = await deps.data.loadInputs(chunk, dates);
+  const screenedAt = screenedAtNow();
+  const failed: FailedTicker[] = [];
+  const rows: SnapshotRow[] = [];
+  let skipped = 0;
+  for (const [i, item] of loaded.entries()) {
+    if (i % 2_000 === 0) progress(`screening ${chunk.market} #${chunk.index}: ${i}/${loaded.length}`);
+    if (!item.ok) {
+      failed.push({ market: item.market, ticker: item.ticker, reason: `${item.date}: ${item.reason}` });
+      continue;
+    }
+    const { input } = item;
+    if (done.has(`${input.listing.ticker}|${input.screeningDate}`)) {
+      skipped += 1;
+      continue;
+    }
+    try {
+      const result = screenCompany(input);
+      rows.push(snapshotRowFrom(input, source === 'backfill' ? compactResult(result) : result, { source, runId, screenedAt }));
+    } catch (error) {
+      failed.push({ market: input.listing.market, ticker: input.listing.ticker, reason: `${input.screeningDate}: ${(error as Error).message}` });
+    }
+  }
+  progress(`publishing ${chunk.market} #${chunk.index}`);
+  const stem = fileStemFor(runId, chunk, rows.map((r) => `${r.ticker}|${r.snapshot_date}`));
+  const written = await writeSnapshots(deps.dataDir, rows, { fileStem: stem, ...(deps.writeThreads === undefined ? {} : { threads: deps.writeThreads }) });
+  const screened = new Set(rows.map((r) => r.ticker)).size;
+  return { index: chunk.index, screened, published: written.rows, skipped, failed, files: written.files };
+}
