@@ -14,6 +14,9 @@ export interface PipelineDeps {
   chunks?: ChunkRunner;
 }
 
+/** How often a running chunk's latest progress is repeated as a heartbeat (chunk heartbeat timeout: 30 s). */
+const HEARTBEAT_RELAY_MS = 5_000;
+
 /** Heartbeats with a detail and stops early when the workflow cancelled the activity. */
 function beat(detail: string): void {
   const context = Context.current();
@@ -45,10 +48,28 @@ export function createPipelineActivities(deps: PipelineDeps) {
       return { date: request.date, totalTickers: counts.reduce((sum, c) => sum + c.count, 0), chunks };
     },
 
-    /** Screens a chunk on each date; one bad ticker is recorded and skipped, never fatal. */
-    screenChunk(request: ScreenChunkRequest): Promise<ChunkOutcome> {
+    /**
+     * Screens a chunk on each date; one bad ticker is recorded and skipped, never fatal. Besides
+     * the chunk's own progress, the latest detail is repeated every few seconds while the chunk
+     * runs, so one long DuckDB step (a big write) does not read as a dead worker; a chunk that
+     * hangs is still bounded by the activity's start-to-close timeout.
+     */
+    async screenChunk(request: ScreenChunkRequest): Promise<ChunkOutcome> {
       const context = Context.current();
-      return chunkRunner.run(request, (detail) => context.heartbeat(detail), context.cancellationSignal);
+      let latest = `queued ${request.chunk.market} #${request.chunk.index}`;
+      const relay = setInterval(() => context.heartbeat(latest), HEARTBEAT_RELAY_MS);
+      try {
+        return await chunkRunner.run(
+          request,
+          (detail) => {
+            latest = detail;
+            context.heartbeat(detail);
+          },
+          context.cancellationSignal,
+        );
+      } finally {
+        clearInterval(relay);
+      }
     },
 
     async refreshTickerData(request: TickerRequest): Promise<void> {

@@ -1,6 +1,6 @@
 import { proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import { cadenceDates, type Cadence } from './cadence.ts';
+import { backfillChunkSize, cadenceDates, type Cadence } from './cadence.ts';
 import { continueWith, runChunks, type ChunkedRunState } from './chunked-run.ts';
 import { progressQuery } from './nightly-screen.ts';
 import { utcDate } from './run-id.ts';
@@ -19,6 +19,7 @@ export interface BackfillInput {
   to?: string;
   cadence?: Cadence;
   markets?: string[];
+  /** Listings per chunk (default: `backfillChunkSize` of the number of dates). */
   chunkSize?: number;
   concurrency?: number;
   carried?: ChunkedRunState;
@@ -44,7 +45,7 @@ export async function backfill(input: BackfillInput = {}): Promise<RunProgress> 
   };
   setHandler(progressQuery, () => state.progress);
   if (!input.carried) {
-    state.plan = await planScreen({ date: to, markets: input.markets ?? null, chunkSize: input.chunkSize ?? 2_000 });
+    state.plan = await planScreen({ date: to, markets: input.markets ?? null, chunkSize: input.chunkSize ?? backfillChunkSize(state.dates.length) });
     state.progress = { ...state.progress, phase: 'screening', totalTickers: state.plan.totalTickers, totalChunks: state.plan.chunks.length };
   }
   await runChunks(state, (carried) => continueWith(backfill, { ...input, carried }));

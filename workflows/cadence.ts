@@ -32,3 +32,16 @@ export function cadenceDates(from: string, to: string, cadence: Cadence): string
   if (dates.at(-1) !== to) dates.push(to);
   return dates;
 }
+
+/**
+ * Listing-dates one backfill chunk screens at most: 2,000 listings × the 18 year-ends since 2009.
+ * A chunk holds its inputs and results in memory and publishes them in one write, so a
+ * month-end backfill (215 dates) at 2,000 listings a chunk took 8 GiB and a 42 s write
+ * (longer than the chunk heartbeat timeout); it gets 167-listing chunks instead.
+ */
+export const BACKFILL_CHUNK_BUDGET = 36_000;
+
+/** Listings per backfill chunk for `dateCount` snapshot dates: the budget spread over the dates, 50–2,000. */
+export function backfillChunkSize(dateCount: number): number {
+  return Math.max(50, Math.min(2_000, Math.floor(BACKFILL_CHUNK_BUDGET / Math.max(1, dateCount))));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cadenceDates } from '../../workflows/cadence.ts';
+import { backfillChunkSize, cadenceDates } from '../../workflows/cadence.ts';
 
 describe('cadenceDates', () => {
   it('when the cadence is month-end, then every month end in the range is taken, leap years included', () => {
@@ -28,5 +28,15 @@ describe('cadenceDates', () => {
 
   it('when the range is one day, then that day is the only date', () => {
     expect(cadenceDates('2020-05-05', '2020-05-05', 'quarter-end')).toEqual(['2020-05-05']);
+  });
+});
+
+describe('backfillChunkSize', () => {
+  it('when a backfill has more dates, then its chunks hold fewer listings, within 50 to 2,000', () => {
+    expect(backfillChunkSize(cadenceDates('2009-01-01', '2026-11-21', 'year-end').length)).toBe(2_000);
+    expect(backfillChunkSize(cadenceDates('2009-01-01', '2026-11-21', 'quarter-end').length)).toBe(500);
+    expect(backfillChunkSize(cadenceDates('2009-01-01', '2026-11-21', 'month-end').length)).toBe(167);
+    expect(backfillChunkSize(1)).toBe(2_000);
+    expect(backfillChunkSize(10_000)).toBe(50);
   });
 });
