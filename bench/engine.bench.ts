@@ -10,7 +10,10 @@ import { ACTIVITY_CODES, screenCompany, type ActivityExposure, type ScreeningInp
 export interface EngineBenchFigures {
   companies: number;
   frameworksPerCompany: number;
+  /** Median of the timed passes. */
   totalMs: number;
+  /** Every timed pass, fastest first. */
+  passesMs: number[];
   companiesPerSecond: number;
   microsecondsPerCompany: number;
   cpuCount: number;
@@ -107,13 +110,14 @@ export function generateUniverse(n: number, seed = 20260704): ScreeningInput[] {
   return out;
 }
 
-/** Screen the whole synthetic universe once (after a warm-up) and return the figures. */
-export function runEngineBench(companies = 124_000): EngineBenchFigures {
-  const inputs = generateUniverse(companies);
-  for (let i = 0; i < Math.min(5_000, inputs.length); i++) screenCompany(inputs[i]!); // JIT warm-up
+/** Timed passes over the universe; the figure is their median (one pass moves ±30 % with GC and this VM's neighbours). */
+const PASSES = 3;
+
+/** One timed pass: every input through `screenCompany`, statuses tallied. */
+function screenPass(inputs: readonly ScreeningInput[]): { ms: number; frameworks: number; statusCounts: Record<string, number> } {
   const statusCounts: Record<string, number> = {};
-  const start = process.hrtime.bigint();
   let frameworks = 0;
+  const start = process.hrtime.bigint();
   for (const input of inputs) {
     const result = screenCompany(input);
     for (const id of result.frameworks_returned) {
@@ -122,24 +126,34 @@ export function runEngineBench(companies = 124_000): EngineBenchFigures {
       frameworks += 1;
     }
   }
-  const totalMs = Number(process.hrtime.bigint() - start) / 1e6;
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, frameworks, statusCounts };
+}
+
+/** Screen the whole synthetic universe `PASSES` times (after a warm-up) and return the median pass. */
+export function runEngineBench(companies = 124_000): EngineBenchFigures {
+  const inputs = generateUniverse(companies);
+  for (let i = 0; i < Math.min(5_000, inputs.length); i++) screenCompany(inputs[i]!); // JIT warm-up
+  const passes = Array.from({ length: PASSES }, () => screenPass(inputs)).sort((a, b) => a.ms - b.ms);
+  const median = passes[Math.floor(PASSES / 2)]!;
+  const totalMs = median.ms;
   const cpus = os.cpus();
   return {
     companies,
-    frameworksPerCompany: frameworks / companies,
+    frameworksPerCompany: median.frameworks / companies,
     totalMs: Math.round(totalMs),
+    passesMs: passes.map((p) => Math.round(p.ms)),
     companiesPerSecond: Math.round((companies / totalMs) * 1000),
     microsecondsPerCompany: Math.round((totalMs * 1000) / companies * 10) / 10,
     cpuCount: cpus.length,
     cpuModel: cpus[0]?.model ?? 'unknown',
     node: process.version,
-    statusCounts,
+    statusCounts: median.statusCounts,
   };
 }
 
 function printFigures(f: EngineBenchFigures): void {
   console.log(`engine bench: ${f.companies.toLocaleString('en-US')} companies × ${f.frameworksPerCompany} frameworks`);
-  console.log(`  total        ${f.totalMs} ms (target < 5000 ms on one core)`);
+  console.log(`  total        ${f.totalMs} ms, median of ${f.passesMs.join(' / ')} ms (target < 5000 ms on one core)`);
   console.log(`  throughput   ${f.companiesPerSecond.toLocaleString('en-US')} companies/s (${f.microsecondsPerCompany} µs each)`);
   console.log(`  machine      ${f.cpuCount} × ${f.cpuModel}, node ${f.node} (single thread)`);
   console.log(`  statuses     ${JSON.stringify(f.statusCounts)}`);

@@ -47,7 +47,7 @@ describe('the screenChunk activity', () => {
     const activities = createPipelineActivities({ dataDir: '/nonexistent', data: createLakePipelineData('/nonexistent'), chunks: runner });
     const env = new MockActivityEnvironment();
     const running = env.run(activities.screenChunk, request);
-    env.cancel('test');
+    env.cancel();
     await expect(running).rejects.toBeDefined();
     expect(seen?.aborted).toBe(true);
   });
