@@ -25,6 +25,9 @@ export interface FailedTicker {
   reason: string;
 }
 
+/** Failed tickers an outcome carries at most; the complete list is in its `failedFile`. */
+export const FAILED_PER_OUTCOME = 200;
+
 export interface ChunkOutcome {
   index: number;
   screened: number;
@@ -32,7 +35,12 @@ export interface ChunkOutcome {
   published: number;
   /** Snapshots already in the lake and left as they were (a resumed backfill). */
   skipped: number;
+  /** The first `FAILED_PER_OUTCOME` failed tickers (payloads stay small however many fail). */
   failed: FailedTicker[];
+  /** How many tickers failed (absent in outcomes recorded before it existed: then `failed.length`). */
+  failedCount?: number;
+  /** NDJSON file with every failed ticker, relative to DATA_DIR; null when none failed. */
+  failedFile?: string | null;
   /** Lake files published, relative to DATA_DIR. */
   files: string[];
 }

@@ -3,7 +3,8 @@ import { screenCompany } from '../engine/index.ts';
 import { writeSnapshots } from '../warehouse/snapshot-writer.ts';
 import type { SnapshotRow } from '../warehouse/snapshot-schema.ts';
 import type { PipelineData } from './pipeline-data.ts';
-import type { ChunkOutcome, FailedTicker, ScreenChunkRequest, TickerChunk } from './pipeline-types.ts';
+import { writeChunkFailures } from './failure-log.ts';
+import { FAILED_PER_OUTCOME, type ChunkOutcome, type FailedTicker, type ScreenChunkRequest, type TickerChunk } from './pipeline-types.ts';
 import { compactResult, screenedAtNow, snapshotRowFrom } from './snapshot-rows.ts';
 
 export interface ChunkWorkDeps {
@@ -57,6 +58,16 @@ export async function screenChunkWork(deps: ChunkWorkDeps, request: ScreenChunkR
   progress(`publishing ${chunk.market} #${chunk.index}`);
   const stem = fileStemFor(runId, chunk, rows.map((r) => `${r.ticker}|${r.snapshot_date}`));
   const written = await writeSnapshots(deps.dataDir, rows, { fileStem: stem, ...(deps.writeThreads === undefined ? {} : { threads: deps.writeThreads }) });
+  const failedFile = failed.length === 0 ? null : await writeChunkFailures(deps.dataDir, runId, fileStemFor(runId, chunk, failed.map((f) => `${f.ticker}|${f.reason}`)), failed);
   const screened = new Set(rows.map((r) => r.ticker)).size;
-  return { index: chunk.index, screened, published: written.rows, skipped, failed, files: written.files };
+  return {
+    index: chunk.index,
+    screened,
+    published: written.rows,
+    skipped,
+    failed: failed.slice(0, FAILED_PER_OUTCOME),
+    failedCount: failed.length,
+    failedFile,
+    files: written.files,
+  };
 }

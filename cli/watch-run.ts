@@ -40,6 +40,8 @@ export async function watchRun(handle: WorkflowHandle, view: ProgressView = crea
 export function summarise(progress: RunProgress): string {
   const lines = [progressLine(progress)];
   for (const failed of progress.failedSample.slice(0, 20)) lines.push(`  failed ${failed.market}/${failed.ticker}: ${failed.reason}`);
-  if (progress.failedCount > 20) lines.push(`  … and ${progress.failedCount - 20} more (see \`faithscreen runs --id\`)`);
+  if (progress.failedCount > 20) lines.push(`  … and ${progress.failedCount - 20} more`);
+  const files = progress.failedFiles ?? [];
+  if (files.length > 0) lines.push(`  every failure, one JSON line each, under DATA_DIR: ${files.slice(0, 5).join(', ')}${files.length > 5 ? ` and ${files.length - 5} more files` : ''}`);
   return lines.join('\n');
 }

@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
 import type { PipelineSource } from '../activities/lake-pipeline-data.ts';
+import { sweepDeadWritersTempFiles } from '../activities/maintenance.ts';
 import { migrateCatalog } from '../warehouse/catalog.ts';
-import { lakeRoot } from '../warehouse/lake-paths.ts';
-import { sweepTempFiles } from '../warehouse/publish.ts';
 import type { Config } from './config.ts';
 import { startDevServer, type DevServer } from './dev-server.ts';
 import type { Lifecycle } from './lifecycle.ts';
@@ -45,7 +44,7 @@ export async function runDevServerRole({ config, logger, lifecycle }: RoleContex
 
 /** Brings the warehouse catalog up to date and clears temp files of writers that died. */
 export async function prepareWarehouse({ config, logger }: RoleContext): Promise<void> {
-  const swept = await sweepTempFiles(lakeRoot(config.dataDir));
+  const swept = await sweepDeadWritersTempFiles(config.dataDir);
   const catalog = await migrateCatalog(config.dataDir);
   logger.info({ catalog: catalog.path, version: catalog.toVersion, applied: catalog.applied, temp_files_swept: swept }, 'warehouse ready');
 }

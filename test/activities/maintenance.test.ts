@@ -14,20 +14,25 @@ describe('maintenance activities', () => {
   });
   afterEach(() => temp.cleanup());
 
-  it('when sweeping, then it heartbeats and removes only dead writers\' temp files', async () => {
+  it('when sweeping, then it heartbeats and removes only dead writers\' temp files, in the lake and in the runs\' failure lists', async () => {
     const dir = path.join(temp.dir, 'lake', 'snapshots', 'market=us');
+    const runs = path.join(temp.dir, 'runs', 'nightly-r1');
     await mkdir(dir, { recursive: true });
+    await mkdir(runs, { recursive: true });
     await writeFile(path.join(dir, `${TEMP_PREFIX}a.parquet.999999999.aaaaaa`), 'orphan');
     await writeFile(path.join(dir, 'a.parquet'), 'published');
+    await writeFile(path.join(runs, `${TEMP_PREFIX}failed-c1.ndjson.999999999.bbbbbb`), 'orphan');
+    await writeFile(path.join(runs, 'failed-c0.ndjson'), 'published');
     const env = new MockActivityEnvironment();
     const heartbeats: unknown[] = [];
     env.on('heartbeat', (details: unknown) => heartbeats.push(details));
 
     const removed = await env.run(createMaintenanceActivities({ dataDir: temp.dir }).sweepLakeTempFiles);
 
-    expect(removed).toBe(1);
+    expect(removed).toBe(2);
     expect(heartbeats).toEqual(['sweeping']);
     expect(await readdir(dir)).toEqual(['a.parquet']);
+    expect(await readdir(runs)).toEqual(['failed-c0.ndjson']);
   });
 
   it('when ensuring the catalog twice, then the second run is a no-op', async () => {

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WorkflowIdConflictPolicy } from '@temporalio/client';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
@@ -62,6 +64,10 @@ describe('pipelines on a real Temporal dev server', () => {
     expect(result.failedCount).toBe(1);
     expect(result.failedSample[0]?.reason).toMatch(/not-a-date/);
     expect(result.published).toBe(listings - 1);
+    // The complete list is on disk, one JSON line per failed ticker.
+    expect(result.failedFiles).toHaveLength(1);
+    const lines = (await readFile(path.join(temp.dir, result.failedFiles[0]!), 'utf8')).trim().split('\n');
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([result.failedSample[0]]);
   });
 
   it('when a backfill range is run twice, then the second run publishes nothing and each (ticker, day) has one snapshot', async () => {
