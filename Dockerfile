@@ -13,6 +13,10 @@ COPY workflows ./workflows
 COPY warehouse ./warehouse
 COPY engine ./engine
 COPY sources ./sources
+COPY access ./access
+COPY attest ./attest
+COPY forensic ./forensic
+COPY service-state ./service-state
 COPY tsconfig.json ./
 RUN mkdir -p /data && chown node:node /data
 USER node
