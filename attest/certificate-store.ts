@@ -1,5 +1,5 @@
 import { pickRow, type ServiceDb } from '../service-state/db.ts';
-import type { AttestableVerdict, SignedFields } from './certificate.ts';
+import type { SignedFields } from './certificate.ts';
 import type { SigningKeys, SigningKeyStatus } from './signing-keys.ts';
 import { signCertificate } from './signing.ts';
 import type { SnapshotPin } from './snapshot-pin.ts';
@@ -29,23 +29,11 @@ export class RevocationError extends Error {
   override name = 'RevocationError';
 }
 
-type Row = {
-  cert_id: string;
-  payload_version: number;
-  market: string;
-  ticker: string;
-  standard: string;
-  verdict: AttestableVerdict;
-  score: number | null;
-  purification_per_share: number | null;
-  as_of: string;
-  minted_at: string;
+/** A `certificates` row joined with its key status and revocation: the signed fields flattened (`snapshot_ref` as two columns). */
+type Row = Omit<SignedFields, 'snapshot_ref'> & {
   snapshot_source: string;
   snapshot_day: string;
-  key_id: string;
   sig: string;
-  company_name: string;
-  issuer_type: string;
   snapshot_screened_at: string;
   snapshot_pin: string;
   minted_by_key_id: string | null;
