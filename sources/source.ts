@@ -13,7 +13,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 
 export type SourceName = 'sample' | 'edgar' | 'feed';
 
-export const SOURCE_TABLES = ['listings', 'fundamentals', 'prices', 'exposures', 'fund_holdings'] as const;
+export const SOURCE_TABLES = ['listings', 'fundamentals', 'prices', 'exposures', 'fund_holdings', 'splits'] as const;
 export type SourceTable = (typeof SOURCE_TABLES)[number];
 
 export interface SourceChunk {
@@ -45,6 +45,8 @@ export interface SourceAdapter {
   prices(chunk: SourceChunk, target: StageTarget): Promise<void>;
   exposures(chunk: SourceChunk, target: StageTarget): Promise<void>;
   fundHoldings(chunk: SourceChunk, target: StageTarget): Promise<void>;
+  /** Stock splits, so prices and share counts can be put on one split basis (docs/data/real-companies.md). */
+  splits(chunk: SourceChunk, target: StageTarget): Promise<void>;
 }
 
 /** Stages one table of a chunk through the adapter's matching method. */
@@ -60,5 +62,7 @@ export function stageTable(adapter: SourceAdapter, table: SourceTable, chunk: So
       return adapter.exposures(chunk, target);
     case 'fund_holdings':
       return adapter.fundHoldings(chunk, target);
+    case 'splits':
+      return adapter.splits(chunk, target);
   }
 }

@@ -49,15 +49,27 @@ const ORDER_BY: Record<SourceTable, string> = {
   prices: 'ticker, date',
   exposures: 'ticker, activity, as_of',
   fund_holdings: 'fund_ticker, as_of, weight DESC',
+  splits: 'ticker, ex_date',
 };
 
 function emptyCounts(): TableCounts {
-  return { listings: 0, fundamentals: 0, prices: 0, exposures: 0, fund_holdings: 0 };
+  return { listings: 0, fundamentals: 0, prices: 0, exposures: 0, fund_holdings: 0, splits: 0 };
 }
 
 /** Today's date in UTC, the default run date of an ingest (`YYYY-MM-DD`). */
 export function utcToday(): string {
   return new Date().toISOString().slice(0, 10);
+}
+
+/**
+ * The staged table's columns plus a null for each lake column it lacks: a source may leave out
+ * optional columns (a sample or a feed written before a column existed).
+ */
+async function withOptionalColumns(connection: DuckDBConnection, stage: string, table: SourceTable): Promise<string> {
+  const described = await connection.runAndReadAll(`DESCRIBE ${sqlIdent(stage)}`);
+  const present = new Set(described.getRowObjectsJS().map((r) => String(r.column_name)));
+  const missing = TABLE_SCHEMAS[table].columns.filter((c) => !present.has(c.name));
+  return ['*', ...missing.map((c) => `CAST(NULL AS ${c.type}) AS ${sqlIdent(c.name)}`)].join(', ');
 }
 
 /**
@@ -74,8 +86,9 @@ export async function ingestChunkWith(connection: DuckDBConnection, dataDir: str
       const count = await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${sqlIdent(stage)}`);
       rows[table] = Number(count.getRowObjectsJS()[0]?.n ?? 0);
       const key = TABLE_SCHEMAS[table].partitions[0]!.name;
+      const columns = await withOptionalColumns(connection, stage, table);
       for (const market of chunk.markets) {
-        const from = `SELECT * FROM ${sqlIdent(stage)} WHERE ${sqlIdent(key)} = ${sqlString(market)}`;
+        const from = `SELECT ${columns} FROM ${sqlIdent(stage)} WHERE ${sqlIdent(key)} = ${sqlString(market)}`;
         const target = { table, partitionValues: [market], fileName: `${adapter.name}-${chunk.id}.parquet` };
         files.push(await publishLakeFile(connection, dataDir, target, from, ORDER_BY[table]));
       }

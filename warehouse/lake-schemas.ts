@@ -83,6 +83,7 @@ export const FUNDAMENTALS_SCHEMA: TableSchema = {
     c('shares_outstanding', 'DOUBLE', 'shares outstanding at or after period end'),
     c('dividends_per_share', 'DOUBLE', "trailing twelve months' dividends per share"),
     ...FORENSIC_COLUMNS,
+    c('figure_sources', 'VARCHAR', 'where each figure came from: JSON object of input name → concept(s) and accession (docs/data/real-companies.md); null when the source does not say'),
     ...provenance,
   ],
 };
@@ -95,6 +96,7 @@ export const PRICES_SCHEMA: TableSchema = {
     c('date', 'DATE', 'trading date (the sample has month-end closes)'),
     c('close', 'DOUBLE', 'closing price in the listing currency'),
     c('currency', 'VARCHAR', 'ISO 4217 currency of the price'),
+    c('split_adjusted_through', 'DATE', 'the close is adjusted for every stock split up to this date (Yahoo-style files); null = the price as traded that day'),
     ...provenance,
   ],
 };
@@ -108,6 +110,19 @@ export const EXPOSURES_SCHEMA: TableSchema = {
     c('activity', 'VARCHAR', 'business-activity code (docs/data/activities.md)'),
     c('revenue_share', 'DOUBLE', 'share of total revenue from the activity, 0..1'),
     c('source_ref', 'VARCHAR', 'reference of the record in its source'),
+    c('evidence', 'VARCHAR', "what the figure rests on: 'reported' (vendor or sample figure; null reads as this), 'filing_concept', 'curated' (docs/data/activities.md)"),
+    ...provenance,
+  ],
+};
+
+export const SPLITS_SCHEMA: TableSchema = {
+  table: 'splits',
+  partitions: [{ name: 'market', type: 'VARCHAR' }],
+  columns: [
+    c('ticker', 'VARCHAR', 'ticker symbol'),
+    c('ex_date', 'DATE', 'first trading day on the new share basis'),
+    c('ratio', 'DOUBLE', 'new shares per old share (4 for a 4-for-1 split, 0.1 for a 1-for-10 reverse split)'),
+    c('source_ref', 'VARCHAR', 'where the split is recorded (filing concept and accession, or the vendor reference)'),
     ...provenance,
   ],
 };
@@ -172,6 +187,7 @@ export const TABLE_SCHEMAS: Readonly<Record<LakeTable, TableSchema>> = {
   prices: PRICES_SCHEMA,
   exposures: EXPOSURES_SCHEMA,
   fund_holdings: FUND_HOLDINGS_SCHEMA,
+  splits: SPLITS_SCHEMA,
   snapshots: SNAPSHOTS_SCHEMA,
 };
 

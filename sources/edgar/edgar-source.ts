@@ -75,5 +75,6 @@ export function createEdgarSource(folder: string): SourceAdapter {
     prices: stage('prices'),
     exposures: stage('exposures'),
     fundHoldings: stage('fund_holdings'),
+    splits: stage('splits'),
   };
 }

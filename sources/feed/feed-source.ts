@@ -141,5 +141,6 @@ export function createFeedSource(folder: string): SourceAdapter {
     prices: stage('prices'),
     exposures: stage('exposures'),
     fundHoldings: stage('fund_holdings'),
+    splits: stage('splits'),
   };
 }

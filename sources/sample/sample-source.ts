@@ -3,7 +3,7 @@ import { sqlIdent } from '../../warehouse/sql.ts';
 import { MARKET_KEYS, getMarket } from '../markets.ts';
 import type { SourceAdapter, SourceChunk, StageTarget } from '../source.ts';
 import { SAMPLE_PART_SIZE, parseSamplePartId, sampleMarketPlan, samplePartId, type SampleOptions } from './sample-plan.ts';
-import { SAMPLE_MACROS, exposuresSql, fundHoldingsSql, fundamentalsSql, listingsSql, pricesSql, type SamplePartParams } from './sample-sql.ts';
+import { SAMPLE_MACROS, noSplitsSql, exposuresSql, fundHoldingsSql, fundamentalsSql, listingsSql, pricesSql, type SamplePartParams } from './sample-sql.ts';
 
 export const SAMPLE_DEFAULT_SEED = 20_090_101;
 
@@ -65,5 +65,7 @@ export function createSampleSource(options: SampleOptions): SourceAdapter {
     prices: stage(pricesSql),
     exposures: stage(exposuresSql),
     fundHoldings: stage(fundHoldingsSql),
+    // The sample's prices are as traded and its share counts never split.
+    splits: stage(noSplitsSql),
   };
 }

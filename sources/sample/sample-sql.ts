@@ -1,4 +1,6 @@
 import { sqlString } from '../../warehouse/sql.ts';
+import { emptyRowsSql } from '../../warehouse/lake-sql.ts';
+import { SPLITS_SCHEMA } from '../../warehouse/lake-schemas.ts';
 import { EXPOSURE_RULES, FAITH_FUND_THEMES, FUND_THEMES, INDUSTRIES, LEGAL_SUFFIX, NAME_WORDS, NEAR_THRESHOLDS, SYLLABLES } from './sample-catalogs.ts';
 
 /**
@@ -274,4 +276,9 @@ export function fundHoldingsSql(p: SamplePartParams): string {
       round(sum(raw / total * (1 - cash)), 6) AS weight, 'sample' AS data_source, true AS synthetic
     FROM (SELECT *, sum(raw) OVER (PARTITION BY fund_ticker, as_of) AS total FROM listed)
     GROUP BY fund_ticker, as_of, market, ticker`;
+}
+
+/** No splits: the sample's prices are as traded and its share counts never split. */
+export function noSplitsSql(p: SamplePartParams): string {
+  return `SELECT ${sqlString(p.marketKey)} AS market, * FROM (${emptyRowsSql(SPLITS_SCHEMA)})`;
 }

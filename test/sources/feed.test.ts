@@ -23,7 +23,7 @@ describe('feed source', () => {
 
   it('when a delivery follows the contract, then every table is published under the delivery name and marked not synthetic', async () => {
     const summary = await ingestSource({ dataDir: temp.dir, source: 'feed', path: path.join(fixtures, 'good') });
-    expect(summary.rows).toEqual({ listings: 4, fundamentals: 4, prices: 5, exposures: 2, fund_holdings: 2 });
+    expect(summary.rows).toEqual({ listings: 4, fundamentals: 4, prices: 5, exposures: 2, fund_holdings: 2, splits: 0 });
     expect(summary.synthetic).toBe(false);
     expect(await lakeFiles(temp.dir)).toContain(path.join('listings', 'market=us', 'feed-good.parquet'));
     const rows = await withDuckDB(':memory:', {}, async (c) =>

@@ -15,7 +15,8 @@ export const SEED_FILE = 'seed-v2.parquet';
  * placeholder partition) before its view is created: an empty table then reads as zero rows.
  */
 function seedStatements(context: MigrationContext): string[] {
-  return LAKE_TABLES.map((table) => {
+  // The tables this migration was released with; later tables are seeded by their own migration.
+  return LAKE_TABLES.filter((table) => table !== 'splits').map((table) => {
     const schema = TABLE_SCHEMAS[table];
     const dir = path.join(context.lakeRoot, table, ...seedPartitions(schema).map(([k, v]) => `${k}=${v}`));
     mkdirSync(dir, { recursive: true });
@@ -23,7 +24,7 @@ function seedStatements(context: MigrationContext): string[] {
   });
 }
 
-const VIEW_NAMES: Record<Exclude<LakeTable, 'snapshots'>, string> = {
+const VIEW_NAMES: Record<Exclude<LakeTable, 'snapshots' | 'splits'>, string> = {
   listings: 'universe',
   fundamentals: 'fundamentals',
   prices: 'prices',
