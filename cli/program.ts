@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerAccessCommands } from './commands/access.ts';
 import { registerAttestCommands } from './commands/attest.ts';
+import { registerFetchCommand } from './commands/fetch.ts';
 import { registerIngestCommand } from './commands/ingest.ts';
 import { registerMigrateCommand } from './commands/migrate.ts';
 import { registerPipelineCommands } from './commands/pipelines.ts';
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   registerProvisionCommand(program);
   registerMigrateCommand(program);
   registerPipelineCommands(program);
+  registerFetchCommand(program);
   registerIngestCommand(program);
   registerAccessCommands(program);
   registerAttestCommands(program);

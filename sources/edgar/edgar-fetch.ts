@@ -132,14 +132,40 @@ interface Target {
   reason?: string;
 }
 
+/** A CIK as the user typed it (`320193`, `0000320193`, `CIK0000320193`), zero-padded to 10 digits. */
+export function normaliseCik(input: string): string {
+  const digits = input.trim().replace(/^CIK/i, '');
+  if (!/^\d{1,10}$/.test(digits) || Number(digits) === 0) throw new Error(`'${input}' is not a CIK: a CIK is 1 to 10 digits, e.g. 320193 or 0000320193`);
+  return paddedCik(digits);
+}
+
+/** One target per CIK, named as the user asked (tickers of the same company joined). */
+function dedupeByCik(targets: Target[]): Target[] {
+  const byCik = new Map<string, Target>();
+  const out: Target[] = [];
+  for (const target of targets) {
+    const seen = target.cik ? byCik.get(target.cik) : undefined;
+    if (seen) {
+      if (!seen.company.split(',').includes(target.company)) seen.company += `,${target.company}`;
+      continue;
+    }
+    if (target.cik) byCik.set(target.cik, target);
+    out.push(target);
+  }
+  return out;
+}
+
 function resolveTargets(selection: EdgarSelection, list: CompanyTickersExchange): Target[] {
-  if ('all' in selection) return [...new Set(list.data.map(([cik]) => paddedCik(cik)))].map((cik) => ({ company: `CIK${cik}`, cik }));
-  if ('ciks' in selection) return selection.ciks.map((cik) => ({ company: `CIK${paddedCik(cik)}`, cik: paddedCik(cik) }));
+  if ('all' in selection) return dedupeByCik(list.data.map(([cik]) => ({ company: `CIK${paddedCik(cik)}`, cik: paddedCik(cik) })));
+  if ('ciks' in selection) return dedupeByCik(selection.ciks.map(normaliseCik).map((cik) => ({ company: `CIK${cik}`, cik })));
   const cikOf = new Map(list.data.map(([cik, , ticker]) => [ticker.toUpperCase(), paddedCik(cik)]));
-  return selection.tickers.map((ticker) => {
-    const cik = cikOf.get(ticker.toUpperCase()) ?? null;
-    return cik ? { company: ticker, cik } : { company: ticker, cik, reason: `ticker '${ticker}' is not in ${TICKERS_FILE} (${cikOf.size} tickers): check the symbol, or fetch by CIK with --ciks` };
-  });
+  return dedupeByCik(
+    selection.tickers.map((ticker) => {
+      const cik = cikOf.get(ticker.toUpperCase()) ?? null;
+      if (cik) return { company: ticker.toUpperCase(), cik };
+      return { company: ticker, cik, reason: `ticker '${ticker}' is not in ${TICKERS_FILE} (${cikOf.size} tickers): check the symbol, or fetch by CIK with --ciks` };
+    }),
+  );
 }
 
 const unknownTickers = (targets: Target[]): number => targets.filter((t) => t.cik === null).length;
