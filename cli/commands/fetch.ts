@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { getConfig } from '../../platform/config.ts';
-import { createEdgarClient, userAgentProblem, type EdgarClientOptions } from '../../sources/edgar/edgar-client.ts';
+import { createEdgarClient, userAgentProblem } from '../../sources/edgar/edgar-client.ts';
 import { fetchEdgar, normaliseCik, type EdgarSelection, type FetchEdgarSummary } from '../../sources/edgar/edgar-fetch.ts';
 import { createEdgarFetchView, summaryText } from '../edgar-fetch-view.ts';
 
@@ -51,9 +51,9 @@ function selectionOf(options: FetchEdgarOptions): EdgarSelection {
 
 /**
  * `fetch edgar`: the command's work, callable from tests. `env` supplies SEC_USER_AGENT and the
- * base URL overrides SEC_BASE_URL / SEC_DATA_BASE_URL; `client` tunes retries and pacing.
+ * base URL overrides SEC_BASE_URL / SEC_DATA_BASE_URL.
  */
-export async function runFetchEdgar(options: FetchEdgarOptions, env: NodeJS.ProcessEnv = process.env, client: Partial<EdgarClientOptions> = {}): Promise<FetchEdgarSummary> {
+export async function runFetchEdgar(options: FetchEdgarOptions, env: NodeJS.ProcessEnv = process.env): Promise<FetchEdgarSummary> {
   const selection = selectionOf(options);
   const userAgent = options.userAgent ?? env.SEC_USER_AGENT;
   const problem = userAgentProblem(userAgent);
@@ -63,7 +63,6 @@ export async function runFetchEdgar(options: FetchEdgarOptions, env: NodeJS.Proc
     userAgent: userAgent!,
     maxPerSecond: options.rate,
     baseUrls: { ...(env.SEC_BASE_URL ? { www: env.SEC_BASE_URL } : {}), ...(env.SEC_DATA_BASE_URL ? { data: env.SEC_DATA_BASE_URL } : {}) },
-    ...client,
   });
   const view = createEdgarFetchView();
   try {

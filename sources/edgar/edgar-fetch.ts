@@ -188,9 +188,13 @@ export async function fetchEdgar(request: FetchEdgarRequest): Promise<FetchEdgar
   let tickers = await loadTickers(client, outDir, force);
   let targets = resolveTargets(selection, tickers.list);
   // A saved list may predate a new listing: look once more in a fresh copy before calling a ticker unknown.
+  // When that fetch fails, the saved list (still complete on disk) stands.
   if (unknownTickers(targets) > 0 && tickers.result.outcome === 'skipped') {
-    tickers = await loadTickers(client, outDir, true);
-    targets = resolveTargets(selection, tickers.list);
+    const fresh = await loadTickers(client, outDir, true).catch(() => null);
+    if (fresh) {
+      tickers = fresh;
+      targets = resolveTargets(selection, tickers.list);
+    }
   }
 
   const results: CompanyResult[] = new Array<CompanyResult>(targets.length);

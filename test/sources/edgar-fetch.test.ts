@@ -107,12 +107,17 @@ describe('fetchEdgar against a local SEC replay server', () => {
     expect(summary.downloaded).toBe(3);
   });
 
-  it('when a saved tickers list lacks a ticker, then a fresh list is fetched once before the ticker is called unknown', async () => {
+  it('when a saved tickers list lacks a ticker, then a fresh list is fetched once before the ticker is called unknown, and the saved one stands if that fails', async () => {
     await fetchInto({ tickers: ['AAPL'] });
     server.requests.length = 0;
     const summary = await fetchInto({ tickers: ['AAPL', 'QQZZX'] });
     expect(server.requests.map((r) => r.path)).toEqual([TICKERS_LIST]);
     expect(summary.failures.map((f) => f.company)).toEqual(['QQZZX']);
+
+    server.script(TICKERS_LIST, { status: 503 }, { status: 503 }, { status: 503 });
+    const unrefreshed = await fetchInto({ tickers: ['AAPL', 'QQZZX'] });
+    expect(unrefreshed).toMatchObject({ skipped: 3, failed: 0 });
+    expect(unrefreshed.failures.map((f) => f.company)).toEqual(['QQZZX']);
   });
 
   it('when the run is repeated, then complete files are skipped without a request, a truncated file is fetched again, and force fetches all', async () => {
