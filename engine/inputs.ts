@@ -83,13 +83,25 @@ export interface MarketCaps {
   months36: number;
 }
 
+/**
+ * What an exposure figure rests on (docs/data/activities.md, "Evidence levels"): a vendor's or
+ * the sample's reported figure, a revenue concept in the company's filings that names the
+ * activity, or the curated list of cited company classifications.
+ */
+export type ExposureEvidence = 'reported' | 'filing_concept' | 'curated';
+
 export interface ActivityExposure {
   activity: ActivityCode;
   /** Share of total revenue from this activity, 0..1. */
   revenueShare: number;
   asOf: string;
   sourceRef: string;
+  /** Absent = 'reported'. */
+  evidence?: ExposureEvidence;
 }
+
+/** The activity value of an exposure row that says "reviewed: no screened activity" (feed contract). */
+export const NO_SCREENED_ACTIVITY = 'none';
 
 export interface ScreeningInput {
   /** The date the verdict is for (`YYYY-MM-DD`): rules in force on this date apply. */
@@ -97,8 +109,15 @@ export interface ScreeningInput {
   listing: ListingMeta;
   fundamentals: Fundamentals | null;
   marketCap: MarketCaps;
-  /** Latest known exposure per activity on or before the screening date. Absent = none reported. */
+  /**
+   * Latest known exposure per activity on or before the screening date. An activity without one
+   * counts as none only when the company's activities are covered by some evidence (a review, a
+   * vendor's rows, a clean SIC code); with no evidence at all business screens are
+   * `insufficient_data` (docs/frameworks/README.md, "Business-activity evidence").
+   */
   exposures: ActivityExposure[];
+  /** Latest date on or before the screening date a source reviewed the company and found no screened activity; absent/null = never. */
+  activitiesReviewedOn?: string | null;
   /** True when the inputs come from the synthetic sample universe. */
   synthetic: boolean;
   /** Where the inputs came from (source adapter name and reference), carried into provenance. */

@@ -35,6 +35,11 @@ export interface Reason {
   filing_ref?: string;
   /** Published source of the rule (document, edition, section). */
   source?: string;
+  /**
+   * On business-activity reasons: what the absence of a screened activity rests on —
+   * `reviewed`, `vendor`, `industry_code`, or `none` (docs/frameworks/README.md).
+   */
+  evidence_level?: 'reviewed' | 'vendor' | 'industry_code' | 'none';
 }
 
 export type PurificationMethod = 'dividend_ratio' | 'impermissible_income_per_share';

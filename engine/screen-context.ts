@@ -23,7 +23,10 @@ export function buildScreenContext(input: ScreeningInput): ScreenContext {
     input,
     quality,
     ratios: computeRatios(input, quality),
-    exposures: ExposureIndex.of(input.exposures, input.screeningDate, quality.exposureCutoff),
+    exposures: ExposureIndex.of(input.exposures, input.screeningDate, quality.exposureCutoff, {
+      listing: input.listing,
+      reviewedOn: input.activitiesReviewedOn ?? null,
+    }),
     filingRef: usable?.sourceRef,
     fundamentals: usable,
   };

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { LakeTable } from './lake-paths.ts';
 import { SEED_PARTITION, TABLE_SCHEMAS, type TableSchema } from './lake-schemas.ts';
@@ -24,11 +25,17 @@ export function tableGlobUnder(lakeRootDir: string, table: LakeTable, firstParti
   return path.join(lakeRootDir, table, first, '**', '*.parquet');
 }
 
-/** `read_parquet(…)` over a table's files with Hive partitions typed as the schema says. */
+/**
+ * `read_parquet(…)` over a table's files with Hive partitions typed as the schema says. Narrowed
+ * to one partition value, the read also takes the table's zero-row seed files (when the catalog
+ * laid them), so a column added by a later migration binds even when every data file predates it.
+ */
 export function readTableSql(lakeRootDir: string, table: LakeTable, firstPartitionValue?: string): string {
   const schema = TABLE_SCHEMAS[table];
   const glob = tableGlobUnder(lakeRootDir, table, firstPartitionValue);
-  return `read_parquet(${sqlString(glob)}, hive_partitioning = true, union_by_name = true, hive_types = ${hiveTypesSql(schema)})`;
+  const seeds = firstPartitionValue === undefined ? null : tableGlobUnder(lakeRootDir, table, SEED_PARTITION);
+  const files = seeds !== null && existsSync(path.dirname(path.dirname(seeds))) ? `[${sqlString(glob)}, ${sqlString(seeds)}]` : sqlString(glob);
+  return `read_parquet(${files}, hive_partitioning = true, union_by_name = true, hive_types = ${hiveTypesSql(schema)})`;
 }
 
 /** A view body exposing a table's partition columns first, then its stored columns, with fixed types. */

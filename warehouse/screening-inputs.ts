@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
-import type { ActivityCode, ActivityExposure, Fundamentals, ListingKind, ScreeningInput } from '../engine/inputs.ts';
+import { NO_SCREENED_ACTIVITY, type ActivityCode, type ActivityExposure, type ExposureEvidence, type Fundamentals, type ListingKind, type ScreeningInput } from '../engine/inputs.ts';
 import { lakeRoot } from './lake-paths.ts';
 import { readTableSql } from './lake-sql.ts';
 import { sqlIdent, sqlString, sqlStringList } from './sql.ts';
@@ -45,7 +45,7 @@ function selectionSql(root: string, s: InputSelection): string {
 }
 
 /** A lake table narrowed to the selected tickers, with a constant ticker range the Parquet scan can prune row groups with. */
-function narrowedSql(root: string, table: 'fundamentals' | 'prices' | 'exposures', columns: string, market: string | undefined, range: [string, string], sel: string, where: string): string {
+function narrowedSql(root: string, table: 'fundamentals' | 'prices' | 'exposures' | 'splits', columns: string, market: string | undefined, range: [string, string], sel: string, where: string): string {
   return `SELECT t.market, t.ticker, ${columns} FROM ${readTableSql(root, table, market)} t SEMI JOIN ${sel} s ON s.market = t.market AND s.ticker = t.ticker
     WHERE t.ticker BETWEEN ${sqlString(range[0])} AND ${sqlString(range[1])} AND ${where}`;
 }
@@ -81,15 +81,27 @@ interface MainRow {
   dividends_per_share: number | null;
   price_date: string | null;
   close: number | null;
+  split_factor: number;
   avg_24: number | null;
   months_24: number | null;
   avg_36: number | null;
   months_36: number | null;
 }
 
+/**
+ * The factor that puts a share count on a price's split basis: the product of the ratios of the
+ * splits after the shares were reported (the filing date) up to the date the price is adjusted
+ * through (its own date when the price is as traded). 1 when no split falls between them.
+ * See docs/data/real-companies.md, "One split basis".
+ */
+function splitFactorSql(t: (name: string) => string, market: string, ticker: string, sharesDate: string, priceBasisDate: string): string {
+  return `coalesce((SELECT product(s.ratio) FROM ${t('spl')} s WHERE s.market = ${market} AND s.ticker = ${ticker}
+      AND s.ex_date > ${sharesDate} AND s.ex_date <= ${priceBasisDate}), 1)`;
+}
+
 function mainSql(t: (name: string) => string): string {
   return `WITH
-    spot AS (SELECT g.market, g.ticker, g.date, p.date AS price_date, p.close FROM ${t('grid')} g ASOF LEFT JOIN ${t('px')} p ON p.market = g.market AND p.ticker = g.ticker AND p.date <= g.date),
+    spot AS (SELECT g.market, g.ticker, g.date, p.date AS price_date, p.close, p.split_adjusted_through FROM ${t('grid')} g ASOF LEFT JOIN ${t('px')} p ON p.market = g.market AND p.ticker = g.ticker AND p.date <= g.date),
     fin AS (SELECT g.market, g.ticker, g.date, f.* EXCLUDE (market, ticker) FROM ${t('grid')} g ASOF LEFT JOIN ${t('fund')} f ON f.market = g.market AND f.ticker = g.ticker AND f.filed_on <= g.date),
     avgs AS (
       SELECT g.market, g.ticker, g.date,
@@ -105,7 +117,9 @@ function mainSql(t: (name: string) => string): string {
       strftime(fin.period_end, '%Y-%m-%d') AS period_end, strftime(fin.filed_on, '%Y-%m-%d') AS filed_on, fin.source_ref, fin.currency AS f_currency,
       fin.total_assets, fin.total_debt, fin.cash_and_equivalents, fin.interest_bearing_investments, fin.accounts_receivable,
       fin.total_revenue, fin.interest_income, fin.shares_outstanding, fin.dividends_per_share,
-      strftime(spot.price_date, '%Y-%m-%d') AS price_date, spot.close, avgs.avg_24, avgs.months_24, avgs.avg_36, avgs.months_36
+      strftime(spot.price_date, '%Y-%m-%d') AS price_date, spot.close,
+      ${splitFactorSql(t, 'spot.market', 'spot.ticker', 'fin.filed_on', 'coalesce(spot.split_adjusted_through, spot.price_date)')} AS split_factor,
+      avgs.avg_24, avgs.months_24, avgs.avg_36, avgs.months_36
     FROM ${t('grid')} g JOIN ${t('sel')} l USING (market, ticker)
     JOIN spot USING (market, ticker, date) JOIN fin USING (market, ticker, date) LEFT JOIN avgs USING (market, ticker, date)
     ORDER BY market, ticker, date`;
@@ -113,7 +127,7 @@ function mainSql(t: (name: string) => string): string {
 
 function exposuresSql(t: (name: string) => string): string {
   return `WITH pairs AS (SELECT g.market, g.ticker, g.date, a.activity FROM ${t('grid')} g JOIN (SELECT DISTINCT market, ticker, activity FROM ${t('exp')}) a USING (market, ticker))
-    SELECT p.market, p.ticker, strftime(p.date, '%Y-%m-%d') AS date, p.activity, e.revenue_share, strftime(e.as_of, '%Y-%m-%d') AS as_of, e.source_ref
+    SELECT p.market, p.ticker, strftime(p.date, '%Y-%m-%d') AS date, p.activity, e.revenue_share, strftime(e.as_of, '%Y-%m-%d') AS as_of, e.source_ref, e.evidence
     FROM pairs p ASOF JOIN ${t('exp')} e ON e.market = p.market AND e.ticker = p.ticker AND e.activity = p.activity AND e.as_of <= p.date
     ORDER BY p.market, p.ticker, p.date, p.activity`;
 }
@@ -137,7 +151,14 @@ function fundamentalsOf(row: MainRow): Fundamentals | null {
   };
 }
 
-function inputOf(row: MainRow, exposures: ActivityExposure[]): ScreeningInput {
+const EVIDENCE: ReadonlySet<string> = new Set<ExposureEvidence>(['reported', 'filing_concept', 'curated']);
+
+/** The evidence of an exposure row: null (sources that predate the column) reads as reported. */
+function exposureEvidence(value: unknown): ExposureEvidence | undefined {
+  return typeof value === 'string' && EVIDENCE.has(value) && value !== 'reported' ? (value as ExposureEvidence) : undefined;
+}
+
+function inputOf(row: MainRow, exposures: ActivityExposure[], activitiesReviewedOn: string | null): ScreeningInput {
   const fundamentals = fundamentalsOf(row);
   const shares = fundamentals?.sharesOutstanding ?? null;
   return {
@@ -155,7 +176,7 @@ function inputOf(row: MainRow, exposures: ActivityExposure[]): ScreeningInput {
     },
     fundamentals,
     marketCap: {
-      spot: row.close !== null && shares !== null ? row.close * shares : null,
+      spot: row.close !== null && shares !== null ? row.close * shares * row.split_factor : null,
       spotPriceDate: row.price_date,
       avg24m: row.avg_24,
       avg36m: row.avg_36,
@@ -163,6 +184,7 @@ function inputOf(row: MainRow, exposures: ActivityExposure[]): ScreeningInput {
       months36: row.months_36 ?? 0,
     },
     exposures,
+    activitiesReviewedOn,
     synthetic: row.synthetic,
     dataSource: row.synthetic ? `${row.data_source} (synthetic sample universe)` : row.data_source,
   };
@@ -192,20 +214,27 @@ async function stageSelection(connection: DuckDBConnection, root: string, s: Inp
     WHERE listed_on IS NULL OR listed_on <= date`);
   const first = `DATE ${sqlString(dates.reduce((a, b) => (a < b ? a : b)))}`;
   const last = `DATE ${sqlString(dates.reduce((a, b) => (a > b ? a : b)))}`;
-  const narrow = (table: 'fundamentals' | 'prices' | 'exposures', columns: string, where: string): string => narrowedSql(root, table, columns, s.market, range, t('sel'), where);
+  const narrow = (table: 'fundamentals' | 'prices' | 'exposures' | 'splits', columns: string, where: string): string => narrowedSql(root, table, columns, s.market, range, t('sel'), where);
   // Filings of the last 40 months before the first date (shares for month-end caps), plus the one before them.
   const cutoff = `${first} - INTERVAL 40 MONTH`;
   await connection.run(`CREATE TEMP TABLE ${t('fund')} AS
     SELECT * FROM (${narrow('fundamentals', FUNDAMENTAL_COLUMNS, `filed_on <= ${last}`)})
     QUALIFY filed_on > ${cutoff} OR filed_on = max(filed_on) FILTER (WHERE filed_on <= ${cutoff}) OVER (PARTITION BY market, ticker)`);
   // Prices from 37 months before the first date: enough for the 36-month average.
-  await connection.run(`CREATE TEMP TABLE ${t('px')} AS ${narrow('prices', 'date, close', `date > ${first} - INTERVAL 37 MONTH AND date <= ${last}`)}`);
-  await connection.run(`CREATE TEMP TABLE ${t('exp')} AS ${narrow('exposures', 'as_of, activity, revenue_share, source_ref', `as_of <= ${last}`)}`);
-  // Month-end market caps: the last close of each month × shares of the latest filing known that day.
+  await connection.run(`CREATE TEMP TABLE ${t('px')} AS ${narrow('prices', 'date, close, split_adjusted_through', `date > ${first} - INTERVAL 37 MONTH AND date <= ${last}`)}`);
+  await connection.run(`CREATE TEMP TABLE ${t('spl')} AS ${narrow('splits', 'ex_date, ratio', 'ratio > 0')}`);
+  await connection.run(`CREATE TEMP TABLE ${t('exp')} AS ${narrow('exposures', 'as_of, activity, revenue_share, source_ref, evidence', `as_of <= ${last}`)}`);
+  // Month-end market caps: the last close of each month × shares of the latest filing known that day, on one split basis.
   await connection.run(`CREATE TEMP TABLE ${t('caps')} AS
-    SELECT p.market, p.ticker, p.month, p.date, p.close * f.shares_outstanding AS cap
-    FROM (SELECT market, ticker, date_trunc('month', date)::DATE AS month, max(date) AS date, arg_max(close, date) AS close FROM ${t('px')} GROUP BY ALL) p
-    ASOF LEFT JOIN ${t('fund')} f ON f.market = p.market AND f.ticker = p.ticker AND f.filed_on <= p.date`);
+    WITH j AS (
+      SELECT p.market, p.ticker, p.month, p.date, p.close, p.split_adjusted_through, f.shares_outstanding, f.filed_on
+      FROM (SELECT market, ticker, date_trunc('month', date)::DATE AS month, max(date) AS date, arg_max(close, date) AS close,
+              arg_max(split_adjusted_through, date) AS split_adjusted_through FROM ${t('px')} GROUP BY ALL) p
+      ASOF LEFT JOIN ${t('fund')} f ON f.market = p.market AND f.ticker = p.ticker AND f.filed_on <= p.date
+    )
+    SELECT j.market, j.ticker, j.month, j.date,
+      j.close * j.shares_outstanding * ${splitFactorSql(t, 'j.market', 'j.ticker', 'j.filed_on', 'coalesce(j.split_adjusted_through, j.date)')} AS cap
+    FROM j`);
   return true;
 }
 
@@ -229,15 +258,29 @@ export async function loadScreeningInputsForDates(connection: DuckDBConnection, 
     const rows = rowObjects<MainRow>(await connection.runAndReadAll(mainSql(t)));
     const exposureRows = (await connection.runAndReadAll(exposuresSql(t))).getRowObjectsJS();
     const byKey = new Map<string, ActivityExposure[]>();
+    const reviewedOn = new Map<string, string>();
     for (const e of exposureRows) {
       const key = `${String(e.market)}|${String(e.ticker)}|${String(e.date)}`;
+      if (e.activity === NO_SCREENED_ACTIVITY) {
+        reviewedOn.set(key, String(e.as_of));
+        continue;
+      }
       const list = byKey.get(key) ?? [];
-      list.push({ activity: String(e.activity) as ActivityCode, revenueShare: Number(e.revenue_share), asOf: String(e.as_of), sourceRef: String(e.source_ref ?? '') });
+      list.push({
+        activity: String(e.activity) as ActivityCode,
+        revenueShare: Number(e.revenue_share),
+        asOf: String(e.as_of),
+        sourceRef: String(e.source_ref ?? ''),
+        evidence: exposureEvidence(e.evidence),
+      });
       byKey.set(key, list);
     }
-    return rows.map((row) => inputOf(row, byKey.get(`${row.market}|${row.ticker}|${row.date}`) ?? []));
+    return rows.map((row) => {
+      const key = `${row.market}|${row.ticker}|${row.date}`;
+      return inputOf(row, byKey.get(key) ?? [], reviewedOn.get(key) ?? null);
+    });
   } finally {
-    for (const name of ['sel', 'grid', 'fund', 'px', 'exp', 'caps']) await connection.run(`DROP TABLE IF EXISTS ${t(name)}`);
+    for (const name of ['sel', 'grid', 'fund', 'px', 'spl', 'exp', 'caps']) await connection.run(`DROP TABLE IF EXISTS ${t(name)}`);
   }
 }
 

@@ -49,7 +49,16 @@ function ribbitCheck(ctx: ScreenContext): Reason {
   const ex = ctx.exposures;
   const listing = ctx.input.listing;
   const financeState = ex.states[FINANCE]!;
-  if (financeState !== 'none' && financeState !== 'ok') {
+  if (financeState === 'none' && ex.coverage.level === 'none') {
+    return {
+      code: 'jewish_halakhic.ribbit',
+      result: 'insufficient_data',
+      message: `Ribbit: whether the company lends at interest is unknown (${ex.coverage.evidence}).`,
+      metric: 'activity.conventional_finance',
+      source: RIBBIT_SOURCE,
+    };
+  }
+  if (financeState !== 'none' && financeState !== 'ok' && financeState !== 'industry_code') {
     return {
       code: 'jewish_halakhic.ribbit',
       result: 'insufficient_data',

@@ -1,4 +1,5 @@
 /** Evaluate an exclusion table against a company's business-activity exposures. */
+import { evidenceNote, noneReportedReason } from '../activity-evidence.ts';
 import { describeExposureState } from '../exposures.ts';
 import type { FrameworkId } from '../frameworks.ts';
 import { activityLabel } from '../format.ts';
@@ -31,7 +32,7 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
     }
     reported = true;
     const src = ex.sources[rule.index]!;
-    if (state !== 'ok') {
+    if (state !== 'ok' && state !== 'industry_code') {
       reasons.push({
         code: rule.code,
         result: 'insufficient_data',
@@ -49,7 +50,10 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
     const reason: Reason = {
       code: rule.code,
       result,
-      message,
+      message:
+        state === 'industry_code'
+          ? `${message} The SIC code (${src.sourceRef.replace('sic:', '')}) names it as the primary business: at least half of revenue.`
+          : `${message.slice(0, -1)}${evidenceNote(src)}.`,
       metric: rule.metric,
       value: share,
       threshold: rule.threshold,
@@ -65,15 +69,20 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
     }
     reasons.push(reason);
   }
-  if (!reported) reasons.push(v.noneReported);
+  if (!reported) reasons.push(noneReportedReason(v.noneReported, ex.coverage));
   else if (unreported.length > 0) {
-    reasons.push({
-      code: v.noneReported.code,
-      result: 'pass',
-      message: `No revenue reported from the other screened activities (${unreported.join(', ')}).`,
-      metric: 'activity.screened',
-      source: v.source,
-    });
+    reasons.push(
+      noneReportedReason(
+        {
+          code: v.noneReported.code,
+          result: 'pass',
+          message: `No revenue reported from the other screened activities (${unreported.join(', ')}).`,
+          metric: 'activity.screened',
+          source: v.source,
+        },
+        ex.coverage,
+      ),
+    );
   }
 }
 

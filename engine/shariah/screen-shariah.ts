@@ -4,6 +4,7 @@
  * purification. Every check, passing or failing, leaves a Reason.
  */
 import { describeExposureState } from '../exposures.ts';
+import { evidenceNote, noneReportedReason } from '../activity-evidence.ts';
 import type { ShariahFrameworkId } from '../frameworks.ts';
 import { activityLabel, formatPercent } from '../format.ts';
 import { versionInForce } from '../methodology-versions.ts';
@@ -26,35 +27,42 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
     reported = true;
     const activity = v.prohibited[k]!;
     const src = ex.sources[i]!;
+    const base = { code: `${v.framework}.business.${activity}`, metric: `activity.${activity}`, filing_ref: src.sourceRef, source: v.source };
+    if (state === 'industry_code') {
+      reasons.push({
+        ...base,
+        result: 'fail',
+        message: `${activityLabel(activity)} is the primary business by industry code (${src.sourceRef.replace('sic:', 'SIC ')}): a prohibited primary business.`,
+        value: src.revenueShare,
+        threshold: v.coreBusinessShare,
+        operator: '<=',
+        within_limit: false,
+      });
+      continue;
+    }
     if (state !== 'ok') {
       reasons.push({
-        code: `${v.framework}.business.${activity}`,
+        ...base,
         result: 'insufficient_data',
         message: `Revenue share from ${activityLabel(activity)} cannot be used: ${describeExposureState(state)}.`,
-        metric: `activity.${activity}`,
-        filing_ref: src.sourceRef,
-        source: v.source,
       });
       continue;
     }
     const share = ex.shares[i]!;
     const within = share <= v.coreBusinessShare;
     reasons.push({
-      code: `${v.framework}.business.${activity}`,
+      ...base,
       result: within ? 'pass' : 'fail',
       message: within
-        ? `${activityLabel(activity)} is ${formatPercent(share)} of revenue: not the primary business; counted in the income limit.`
-        : `${activityLabel(activity)} is ${formatPercent(share)} of revenue: a prohibited primary business.`,
-      metric: `activity.${activity}`,
+        ? `${activityLabel(activity)} is ${formatPercent(share)} of revenue${evidenceNote(src)}: not the primary business; counted in the income limit.`
+        : `${activityLabel(activity)} is ${formatPercent(share)} of revenue${evidenceNote(src)}: a prohibited primary business.`,
       value: share,
       threshold: v.coreBusinessShare,
       operator: '<=',
       within_limit: within,
-      filing_ref: src.sourceRef,
-      source: v.source,
     });
   }
-  if (!reported) reasons.push(v.noneReported);
+  if (!reported) reasons.push(noneReportedReason(v.noneReported, ex.coverage));
 }
 
 /** Returns the utilisation (value ÷ threshold) of the income check, or 0 when not assessed. */
@@ -66,7 +74,7 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
   for (let k = 0; k < v.prohibitedIdx.length; k++) {
     const i = v.prohibitedIdx[k]!;
     if (ex.usable(i)) value += ex.shares[i]!;
-    else missing ??= `${activityLabel(v.prohibited[k]!)}: ${describeExposureState(ex.states[i]!)}`;
+    else missing ??= `${activityLabel(v.prohibited[k]!)}: ${ex.unusableText(i)}`;
   }
   if (v.income.includeInterest) {
     const interest = ctx.ratios.values.interest_income_to_revenue;

@@ -1,51 +1,75 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { curatedExposureRows } from '../curated/curated-activities.ts';
+import { annualReportDates, exposuresFromCompanyFacts } from './activity-concepts.ts';
+import { splitsFromCompanyFacts } from './split-facts.ts';
 import type { SourceAdapter, SourceChunk, SourceTable, StageTarget } from '../source.ts';
 import { stageJsRows, type StagedValue } from '../stage-rows.ts';
 import { fundamentalsFromCompanyFacts } from './companyfacts.ts';
 import { CompanyFactsSchema, CompanyTickersExchangeSchema, SubmissionsSchema, paddedCik, parseEdgarJson } from './edgar-formats.ts';
 import { listingsFromCompanyTickers, listingsFromSubmissions, type EdgarListing } from './submissions.ts';
 
+/** A saved EDGAR file, as `name` or gzip-compressed as `name.gz`; null when neither exists. */
 async function readOptional(file: string): Promise<string | null> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch {
-    return null;
+  for (const [candidate, gzipped] of [[file, false], [`${file}.gz`, true]] as const) {
+    try {
+      const bytes = await readFile(candidate);
+      return gzipped ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${candidate}: cannot be read: ${(error as Error).message}`);
+    }
   }
+  return null;
+}
+
+/** `CIK##########.json` files of a folder (plain or `.json.gz`), by their plain name. */
+async function cikFiles(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return [...new Set(names.filter((f) => /^CIK\d{10}\.json(\.gz)?$/.test(f)).map((f) => f.replace(/\.gz$/, '')))].sort();
 }
 
 /**
- * US listings and fundamentals from EDGAR files saved in a folder (as fetched with
- * `createEdgarClient`): `company_tickers_exchange.json`, `submissions/CIK##########.json`,
- * `companyfacts/CIK##########.json`. EDGAR has no prices, activity exposures or fund holdings:
- * pair it with a feed for those. One chunk, `edgar-us`.
+ * US listings, fundamentals, business-activity evidence and stock splits from EDGAR files saved
+ * in a folder (as `faithscreen fetch edgar` writes them, plain or gzip-compressed):
+ * `company_tickers_exchange.json`, `submissions/CIK##########.json`,
+ * `companyfacts/CIK##########.json`. Exposures come from revenue concepts that name an
+ * activity and from the curated list (docs/data/real-companies.md). EDGAR has no prices or fund
+ * holdings: pair it with a feed for those. One chunk, `edgar-us`.
  */
 export function createEdgarSource(folder: string): SourceAdapter {
   let listings: EdgarListing[] = [];
   const fundamentals: Array<Record<string, StagedValue>> = [];
+  const exposures: Array<Record<string, StagedValue>> = [];
+  const splits: Array<Record<string, StagedValue>> = [];
 
   async function load(): Promise<void> {
     const tickersText = await readOptional(path.join(folder, 'company_tickers_exchange.json'));
     const byTicker = new Map<string, EdgarListing>();
     if (tickersText) for (const l of listingsFromCompanyTickers(parseEdgarJson(CompanyTickersExchangeSchema, tickersText, 'company_tickers_exchange.json'))) byTicker.set(l.ticker, l);
-    const submissionFiles = (await readdir(path.join(folder, 'submissions')).catch(() => [] as string[])).filter((f) => /^CIK\d{10}\.json$/.test(f));
-    for (const name of submissionFiles.sort()) {
-      const parsed = parseEdgarJson(SubmissionsSchema, await readFile(path.join(folder, 'submissions', name), 'utf8'), `submissions/${name}`);
+    for (const name of await cikFiles(path.join(folder, 'submissions'))) {
+      const parsed = parseEdgarJson(SubmissionsSchema, (await readOptional(path.join(folder, 'submissions', name)))!, `submissions/${name}`);
       for (const l of listingsFromSubmissions(parsed)) byTicker.set(l.ticker, { ...byTicker.get(l.ticker), ...l, exchange_mic: l.exchange_mic ?? byTicker.get(l.ticker)?.exchange_mic ?? null });
     }
     listings = [...byTicker.values()].sort((a, b) => a.ticker.localeCompare(b.ticker));
     const tickerOfCik = new Map<string, string>();
     for (const l of listings) if (!tickerOfCik.has(l.cik)) tickerOfCik.set(l.cik, l.ticker);
-    const factFiles = (await readdir(path.join(folder, 'companyfacts')).catch(() => [] as string[])).filter((f) => /^CIK\d{10}\.json$/.test(f));
-    for (const name of factFiles.sort()) {
-      const facts = parseEdgarJson(CompanyFactsSchema, await readFile(path.join(folder, 'companyfacts', name), 'utf8'), `companyfacts/${name}`);
+    for (const name of await cikFiles(path.join(folder, 'companyfacts'))) {
+      const facts = parseEdgarJson(CompanyFactsSchema, (await readOptional(path.join(folder, 'companyfacts', name)))!, `companyfacts/${name}`);
       const ticker = tickerOfCik.get(paddedCik(facts.cik));
-      if (ticker) fundamentals.push(...fundamentalsFromCompanyFacts(facts, ticker));
+      if (!ticker) continue;
+      fundamentals.push(...fundamentalsFromCompanyFacts(facts, ticker));
+      for (const e of exposuresFromCompanyFacts(facts)) exposures.push({ ticker, as_of: e.as_of, activity: e.activity, revenue_share: e.revenue_share, source_ref: e.source_ref, evidence: e.evidence });
+      for (const e of curatedExposureRows(facts.cik, annualReportDates(facts))) exposures.push({ ticker, ...e });
+      for (const split of splitsFromCompanyFacts(facts)) splits.push({ ticker, ...split });
     }
   }
 
   const rowsOf = (table: SourceTable): Array<Record<string, StagedValue>> => {
-    if (table === 'fundamentals') return fundamentals.map((row) => ({ ...row, data_source: 'edgar', synthetic: false }));
+    const provenance = { data_source: 'edgar', synthetic: false };
+    if (table === 'fundamentals') return fundamentals.map((row) => ({ ...row, ...provenance }));
+    if (table === 'exposures') return exposures.map((row) => ({ ...row, ...provenance }));
+    if (table === 'splits') return splits.map((row) => ({ ...row, ...provenance }));
     if (table !== 'listings') return [];
     return listings.map((l) => ({
       ticker: l.ticker,
