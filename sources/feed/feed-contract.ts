@@ -1,4 +1,4 @@
-import { ACTIVITY_CODES } from '../../engine/inputs.ts';
+import { ACTIVITY_CODES, NO_SCREENED_ACTIVITY, type ExposureEvidence } from '../../engine/inputs.ts';
 import type { SourceTable } from '../source.ts';
 
 /**
@@ -7,7 +7,22 @@ import type { SourceTable } from '../source.ts';
  * every row before anything is published.
  */
 
-export type FeedValueKind = 'text' | 'market' | 'date' | 'number' | 'non_negative' | 'share' | 'kind' | 'activity' | 'boolean' | 'sic' | 'currency' | 'mic';
+export type FeedValueKind =
+  | 'text'
+  | 'market'
+  | 'date'
+  | 'number'
+  | 'non_negative'
+  | 'share'
+  | 'kind'
+  | 'activity'
+  | 'boolean'
+  | 'sic'
+  | 'currency'
+  | 'mic'
+  | 'ratio'
+  | 'evidence'
+  | 'split_basis';
 
 export interface FeedColumn {
   name: string;
@@ -84,6 +99,7 @@ export const FEED_TABLES: readonly FeedTable[] = [
       req('date', 'date', 'trading date'),
       req('close', 'non_negative', 'closing price'),
       req('currency', 'currency', 'ISO 4217 code of the price'),
+      opt('split_adjusted_through', 'date', 'the close is adjusted for every stock split up to this date; empty = the price as traded that day'),
     ],
   },
   {
@@ -92,9 +108,20 @@ export const FEED_TABLES: readonly FeedTable[] = [
       req('market', 'market', 'market key'),
       req('ticker', 'text', 'ticker symbol'),
       req('as_of', 'date', 'date the exposure became known'),
-      req('activity', 'activity', 'activity code (docs/data/activities.md)'),
+      req('activity', 'activity', `activity code (docs/data/activities.md), or '${NO_SCREENED_ACTIVITY}' with revenue_share 0: reviewed, no screened activity`),
       req('revenue_share', 'share', 'share of revenue, 0..1'),
       req('source_ref', 'text', "vendor's reference"),
+      opt('evidence', 'evidence', "what the figure rests on: 'reported', 'filing_concept' or 'curated' (empty = 'reported')"),
+    ],
+  },
+  {
+    table: 'splits',
+    columns: [
+      req('market', 'market', 'market key'),
+      req('ticker', 'text', 'ticker symbol'),
+      req('ex_date', 'date', 'first trading day on the new share basis'),
+      req('ratio', 'ratio', "new shares per old share: a number (4, 0.1) or 'new:old' text ('4:1', '1:10')"),
+      opt('source_ref', 'text', "vendor's reference (empty = the file and line)"),
     ],
   },
   {
@@ -113,7 +140,16 @@ export const FEED_TABLES: readonly FeedTable[] = [
 /** Columns that may be left empty even though they must be present. */
 export const EMPTY_ALLOWED = new Set(['sic', 'total_debt', 'interest_bearing_investments', 'accounts_receivable', 'interest_income', 'shares_outstanding']);
 
-export const FEED_ACTIVITIES: readonly string[] = ACTIVITY_CODES;
+/** Activity codes an exposure row may carry: the engine's codes plus "reviewed: no screened activity". */
+export const FEED_ACTIVITIES: readonly string[] = [...ACTIVITY_CODES, NO_SCREENED_ACTIVITY];
+
+const EVIDENCE_LEVELS: Record<ExposureEvidence, true> = { reported: true, filing_concept: true, curated: true };
+
+/** Values of an exposure's `evidence` column (docs/data/activities.md, "Evidence levels"). */
+export const FEED_EVIDENCE: readonly string[] = Object.keys(EVIDENCE_LEVELS);
+
+/** Value of an override's `split_adjusted_through` saying the closes are as traded, not split-adjusted. */
+export const AS_TRADED = 'as_traded';
 
 /** File names a delivery may use for a table: `<table>.csv`, `<table>.parquet`, or `<table>-<part>.csv|parquet`. */
 export function feedTableOf(fileName: string): SourceTable | undefined {

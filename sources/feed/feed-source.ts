@@ -6,7 +6,11 @@ import { emptyRowsSql } from '../../warehouse/lake-sql.ts';
 import { sqlIdent, sqlString } from '../../warehouse/sql.ts';
 import type { SourceAdapter, SourceChunk, SourceTable, StageTarget } from '../source.ts';
 import { FEED_TABLES, feedTableOf, type FeedTable } from './feed-contract.ts';
-import { FeedValidationError, rowChecksSql, type FeedError } from './feed-validation.ts';
+import { duplicateSplitsSql, pricesTwiceSql } from './feed-cross-checks.ts';
+import { DAILY_PRICES_DIR, loadDailyPrices } from './feed-daily-prices.ts';
+import { loadRaw } from './feed-read.ts';
+import { SPLIT_EVENTS_DIR, loadSplitEvents } from './feed-split-events.ts';
+import { FeedValidationError, ratioSql, reportChecks, rowChecksSql, type FeedError } from './feed-validation.ts';
 
 const MAX_LISTED_ERRORS = 1_000;
 
@@ -23,17 +27,6 @@ interface LoadedFile {
   columns: ReadonlySet<string>;
 }
 
-async function loadRaw(connection: DuckDBConnection, file: string, raw: string): Promise<string[]> {
-  // Every value is read as text so the contract, not the reader's guesses, decides what is valid.
-  // CSV line = row position + 2 (the header is line 1); Parquet line = row number from 1.
-  const read = file.endsWith('.csv')
-    ? `SELECT *, (row_number() OVER () + 1)::INTEGER AS line FROM read_csv(${sqlString(file)}, header = true, all_varchar = true, auto_detect = true, parallel = false)`
-    : `SELECT COLUMNS(c -> c <> 'file_row_number')::VARCHAR, (file_row_number + 1)::INTEGER AS line FROM read_parquet(${sqlString(file)}, file_row_number = true)`;
-  await connection.run(`CREATE OR REPLACE TEMP TABLE ${raw} AS ${read}`);
-  const columns = (await connection.runAndReadAll(`SELECT column_name FROM (DESCRIBE ${raw})`)).getRowObjectsJS();
-  return columns.map((c) => String(c.column_name)).filter((c) => c !== 'line');
-}
-
 /** Typed rows of one table in the lake's layout (partition column first), from every file of the table. */
 function typedSql(table: FeedTable, loaded: readonly LoadedFile[]): string {
   const schema = TABLE_SCHEMAS[table.table];
@@ -45,11 +38,12 @@ function typedSql(table: FeedTable, loaded: readonly LoadedFile[]): string {
       const name = sqlIdent(col.name);
       if (col.name === 'data_source') return `'feed' AS data_source`;
       if (col.name === 'synthetic') return 'false AS synthetic';
+      const lineRef = `${sqlString(`feed:${path.basename(l.file)}:`)} || line`;
+      if (col.name === 'source_ref' && table.table === 'splits') return `coalesce(${provided.has('source_ref') ? `nullif(trim(source_ref), '')` : 'NULL'}, ${lineRef}) AS source_ref`;
       if (col.name === 'source_ref' && !provided.has('source_ref')) return `NULL AS source_ref`;
       if (!provided.has(col.name)) return `CAST(NULL AS ${col.type}) AS ${name}`;
-      if (col.name === 'source_ref' && table.table === 'listings') {
-        return `coalesce(nullif(trim(source_ref), ''), ${sqlString(`feed:${path.basename(l.file)}:`)} || line) AS source_ref`;
-      }
+      if (col.name === 'source_ref' && table.table === 'listings') return `coalesce(nullif(trim(source_ref), ''), ${lineRef}) AS source_ref`;
+      if (table.columns.find((c) => c.name === col.name)?.kind === 'ratio') return `${ratioSql(`trim(${name})`)} AS ${name}`;
       return `CAST(nullif(trim(${name}), '') AS ${col.type}) AS ${name}`;
     });
     return `SELECT trim(${sqlIdent(partition)}) AS ${sqlIdent(partition)}, ${columns.join(', ')} FROM ${l.raw}`;
@@ -57,10 +51,42 @@ function typedSql(table: FeedTable, loaded: readonly LoadedFile[]): string {
   return parts.join(' UNION ALL BY NAME ');
 }
 
+/** Reads and checks every contract table file of the delivery's top folder (`names` sorted). */
+async function loadTableFiles(connection: DuckDBConnection, folder: string, names: readonly string[], add: (e: FeedError) => void): Promise<LoadedFile[]> {
+  const loaded: LoadedFile[] = [];
+  for (const [n, name] of names.entries()) {
+    const table = FEED_TABLES.find((t) => t.table === feedTableOf(name));
+    if (!table) continue;
+    const file = path.join(folder, name);
+    const raw = sqlIdent(`feed_raw_${n}`);
+    let columns: string[];
+    try {
+      columns = await loadRaw(connection, file, raw);
+    } catch (error) {
+      add({ file: name, line: 0, reason: `unreadable ${table.table} file: ${(error as Error).message.split('\n')[0]}` });
+      continue;
+    }
+    const missing = table.columns.filter((c) => c.required && !columns.includes(c.name)).map((c) => c.name);
+    if (missing.length > 0) {
+      add({ file: name, line: 1, reason: `missing required column(s) ${missing.join(', ')} of ${table.table}` });
+      continue;
+    }
+    await reportChecks(connection, rowChecksSql(raw, table, new Set(columns)), add, name);
+    loaded.push({ file, table, raw, columns: new Set(columns) });
+  }
+  return loaded;
+}
+
+/** `file, line, market, ticker, <column>` (text) of every row of the given files of a table. */
+function keysSql(files: readonly LoadedFile[], column: string): string[] {
+  return files.map((l) => `SELECT ${sqlString(path.basename(l.file))} AS file, line, trim(market) AS market, trim(ticker) AS ticker, trim(${sqlIdent(column)}) AS ${sqlIdent(column)} FROM ${l.raw}`);
+}
+
 /**
- * A vendor-feed delivery folder of CSV or Parquet files (docs/data/feed-contract.md). The whole
- * delivery is validated when it is planned; any error rejects the load before anything is
- * published. A delivery is one chunk named after its folder.
+ * A vendor-feed delivery folder of CSV or Parquet files, plus per-ticker daily price and
+ * split-event files (docs/data/feed-contract.md). The whole delivery is validated when it is
+ * planned; any error rejects the load before anything is published. A delivery is one chunk
+ * named after its folder.
  */
 export function createFeedSource(folder: string): SourceAdapter {
   const id = feedDeliveryId(folder);
@@ -80,40 +106,30 @@ export function createFeedSource(folder: string): SourceAdapter {
       total += 1;
       if (errors.length < MAX_LISTED_ERRORS) errors.push(e);
     };
-    const loaded: LoadedFile[] = [];
-    for (const [n, name] of names.entries()) {
-      const table = FEED_TABLES.find((t) => t.table === feedTableOf(name));
-      if (!table) continue;
-      const file = path.join(folder, name);
-      const raw = sqlIdent(`feed_raw_${n}`);
-      let columns: string[];
-      try {
-        columns = await loadRaw(connection, file, raw);
-      } catch (error) {
-        add({ file: name, line: 0, reason: `unreadable ${table.table} file: ${(error as Error).message.split('\n')[0]}` });
-        continue;
-      }
-      const missing = table.columns.filter((c) => c.required && !columns.includes(c.name)).map((c) => c.name);
-      if (missing.length > 0) {
-        add({ file: name, line: 1, reason: `missing required column(s) ${missing.join(', ')} of ${table.table}` });
-        continue;
-      }
-      const checks = rowChecksSql(raw, table, new Set(columns));
-      if (checks.length > 0) {
-        const found = (await connection.runAndReadAll(`SELECT line, reason FROM (${checks.join(' UNION ALL ')}) ORDER BY line, reason`)).getRowObjectsJS();
-        for (const row of found) add({ file: name, line: Number(row.line), reason: String(row.reason) });
-      }
-      loaded.push({ file, table, raw, columns: new Set(columns) });
+    const loaded = await loadTableFiles(connection, folder, names, add);
+    const daily = await loadDailyPrices(connection, folder, add);
+    const events = await loadSplitEvents(connection, folder, add);
+    const filesOf = (table: SourceTable): LoadedFile[] => loaded.filter((l) => l.table.table === table);
+    const splitKeys = [...keysSql(filesOf('splits'), 'ex_date'), ...(events ? [events.keys] : [])];
+    const cross = [...(splitKeys.length > 0 ? [duplicateSplitsSql(splitKeys)] : [])];
+    if (daily && filesOf('prices').length > 0) cross.push(pricesTwiceSql(keysSql(filesOf('prices'), 'date'), daily.tickers));
+    await reportChecks(connection, cross, add);
+    if (loaded.length === 0 && !daily && !events && total === 0) {
+      const expected = [...FEED_TABLES.map((t) => `${t.table}.csv|parquet`), `${DAILY_PRICES_DIR}/<market>/<TICKER>.csv`, `${SPLIT_EVENTS_DIR}/<market>/<TICKER>.csv`];
+      add({ file: folder, line: 0, reason: `no feed files: expected ${expected.join(', ')}` });
     }
-    if (loaded.length === 0 && total === 0) add({ file: folder, line: 0, reason: `no feed files: expected ${FEED_TABLES.map((t) => `${t.table}.csv|parquet`).join(', ')}` });
     if (total > 0) throw new FeedValidationError(errors, total);
+    const extra: Partial<Record<SourceTable, string>> = { prices: daily?.rows, splits: events?.rows };
     const markets = new Set<string>();
     for (const table of FEED_TABLES) {
-      const files = loaded.filter((l) => l.table === table);
-      if (files.length === 0) continue;
+      const files = filesOf(table.table);
+      const parts = [...(files.length > 0 ? [typedSql(table, files)] : []), ...(extra[table.table] ? [extra[table.table]!] : [])];
+      if (parts.length === 0) continue;
       present.add(table.table);
-      await connection.run(`CREATE OR REPLACE TEMP TABLE ${typed(table.table)} AS ${typedSql(table, files)}`);
-      const key = sqlIdent(TABLE_SCHEMAS[table.table].partitions[0]!.name);
+      const schema = TABLE_SCHEMAS[table.table];
+      const key = sqlIdent(schema.partitions[0]!.name);
+      const ordered = [key, ...schema.columns.map((c) => sqlIdent(c.name))].join(', ');
+      await connection.run(`CREATE OR REPLACE TEMP TABLE ${typed(table.table)} AS SELECT ${ordered} FROM (${parts.join(' UNION ALL BY NAME ')})`);
       for (const row of (await connection.runAndReadAll(`SELECT DISTINCT ${key} AS m FROM ${typed(table.table)}`)).getRowObjectsJS()) markets.add(String(row.m));
     }
     return [...markets].sort();

@@ -1,6 +1,8 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { MARKET_KEYS } from '../markets.ts';
 import { sqlIdent, sqlString, sqlStringList } from '../../warehouse/sql.ts';
-import { EMPTY_ALLOWED, FEED_ACTIVITIES, type FeedColumn, type FeedTable } from './feed-contract.ts';
+import { NO_SCREENED_ACTIVITY } from '../../engine/inputs.ts';
+import { AS_TRADED, EMPTY_ALLOWED, FEED_ACTIVITIES, FEED_EVIDENCE, type FeedColumn, type FeedTable } from './feed-contract.ts';
 
 /** One reason a feed cannot be loaded: the file, the line (1 = CSV header / first Parquet row) and why. */
 export interface FeedError {
@@ -22,6 +24,17 @@ export class FeedValidationError extends Error {
 }
 
 const value = (col: FeedColumn): string => `trim(${sqlIdent(col.name)})`;
+
+/**
+ * New shares per old share from a trimmed text value: a number ("4", "0.1") or Yahoo's
+ * "new:old" text ("4:1", "1:10"; "4/1" too). Null when it is neither.
+ */
+export function ratioSql(text: string): string {
+  const pair = `regexp_extract(${text}, '^(\\d+(?:\\.\\d+)?)\\s*[:/]\\s*(\\d+(?:\\.\\d+)?)$', ['new', 'old'])`;
+  return `CASE WHEN regexp_full_match(${text}, '\\d+(\\.\\d+)?\\s*[:/]\\s*\\d+(\\.\\d+)?')
+    THEN TRY_CAST(${pair}.new AS DOUBLE) / nullif(TRY_CAST(${pair}.old AS DOUBLE), 0)
+    ELSE TRY_CAST(${text} AS DOUBLE) END`;
+}
 
 /** SQL condition true when a present, non-empty value breaks its column's rule, with the reason. */
 function badValue(col: FeedColumn): { condition: string; reason: string } {
@@ -49,23 +62,53 @@ function badValue(col: FeedColumn): { condition: string; reason: string } {
       return { condition: `NOT regexp_full_match(${v}, '[A-Z]{3}')`, reason: `'${col.name}' must be an ISO 4217 code like USD` };
     case 'mic':
       return { condition: `NOT regexp_full_match(${v}, '[A-Z0-9]{4}')`, reason: `'${col.name}' must be a 4-character ISO 10383 MIC` };
+    case 'ratio':
+      return { condition: `${ratioSql(v)} IS NULL OR NOT isfinite(${ratioSql(v)}) OR ${ratioSql(v)} <= 0`, reason: `'${col.name}' must be new shares per old share above 0, as a number (4, 0.1) or 'new:old' ('4:1', '1:10')` };
+    case 'evidence':
+      return { condition: `${v} NOT IN ${sqlStringList(FEED_EVIDENCE)}`, reason: `'${col.name}' must be one of ${FEED_EVIDENCE.join(', ')} (docs/data/activities.md)` };
+    case 'split_basis':
+      return {
+        condition: `${v} <> ${sqlString(AS_TRADED)} AND (NOT regexp_full_match(${v}, '\\d{4}-\\d{2}-\\d{2}') OR TRY_CAST(${v} AS DATE) IS NULL)`,
+        reason: `'${col.name}' must be a date YYYY-MM-DD or '${AS_TRADED}'`,
+      };
     case 'text':
       return { condition: 'false', reason: '' };
   }
 }
 
-/** One `SELECT line, reason` per rule of the table, over a raw all-text table with a `line` column. */
-export function rowChecksSql(raw: string, table: FeedTable, present: ReadonlySet<string>): string[] {
+/**
+ * One `SELECT <at>, reason` per value rule of the given columns, over a raw all-text table with
+ * a `line` column (`at` is `line`, or `file, line` for a table gathered from many files).
+ */
+export function columnChecksSql(raw: string, columns: readonly FeedColumn[], present: ReadonlySet<string>, at = 'line'): string[] {
   const checks: string[] = [];
-  for (const col of table.columns) {
+  for (const col of columns) {
     if (!present.has(col.name)) continue;
     const v = value(col);
     if (col.required && !EMPTY_ALLOWED.has(col.name)) {
-      checks.push(`SELECT line, ${sqlString(`'${col.name}' is required`)} AS reason FROM ${raw} WHERE ${v} IS NULL OR ${v} = ''`);
+      checks.push(`SELECT ${at}, ${sqlString(`'${col.name}' is required`)} AS reason FROM ${raw} WHERE ${v} IS NULL OR ${v} = ''`);
     }
     const bad = badValue(col);
-    if (bad.condition !== 'false') checks.push(`SELECT line, ${sqlString(bad.reason)} || ', got ''' || ${v} || '''' AS reason FROM ${raw} WHERE ${v} <> '' AND (${bad.condition})`);
+    if (bad.condition !== 'false') checks.push(`SELECT ${at}, ${sqlString(bad.reason)} || ', got ''' || ${v} || '''' AS reason FROM ${raw} WHERE ${v} <> '' AND (${bad.condition})`);
   }
+  return checks;
+}
+
+/** A "reviewed: no screened activity" row has revenue_share 0 and no other activity beside it on its date. */
+function noActivityChecksSql(raw: string): string[] {
+  const none = sqlString(NO_SCREENED_ACTIVITY);
+  return [
+    `SELECT line, 'activity ''' || ${none} || ''' (reviewed: no screened activity) needs revenue_share 0, got ''' || trim(revenue_share) || '''' AS reason
+      FROM ${raw} WHERE trim(activity) = ${none} AND TRY_CAST(revenue_share AS DOUBLE) <> 0`,
+    `SELECT n.line, 'activity ''' || ${none} || ''' for ' || trim(n.market) || '/' || trim(n.ticker) || ' on ' || trim(n.as_of) || ' contradicts ''' || trim(o.activity) || ''' on line ' || o.line AS reason
+      FROM ${raw} n JOIN ${raw} o ON trim(n.market) = trim(o.market) AND trim(n.ticker) = trim(o.ticker) AND trim(n.as_of) = trim(o.as_of)
+      WHERE trim(n.activity) = ${none} AND trim(o.activity) <> ${none}`,
+  ];
+}
+
+/** One `SELECT line, reason` per rule of the table, over a raw all-text table with a `line` column. */
+export function rowChecksSql(raw: string, table: FeedTable, present: ReadonlySet<string>): string[] {
+  const checks = columnChecksSql(raw, table.columns, present);
   const has = (...names: string[]): boolean => names.every((n) => present.has(n));
   if (table.table === 'listings' && has('market', 'ticker')) {
     checks.push(`SELECT line, 'duplicate listing ' || market || '/' || ticker || ' (first on line ' || first_line || ')' AS reason FROM (
@@ -78,5 +121,17 @@ export function rowChecksSql(raw: string, table: FeedTable, present: ReadonlySet
     checks.push(`SELECT min(line) AS line, 'weights of fund ' || fund_market || '/' || fund_ticker || ' on ' || as_of || ' sum to ' || round(sum(TRY_CAST(weight AS DOUBLE)), 4) || ', more than 1' AS reason
       FROM ${raw} GROUP BY fund_market, fund_ticker, as_of HAVING sum(TRY_CAST(weight AS DOUBLE)) > 1.000001`);
   }
+  if (table.table === 'exposures' && has('market', 'ticker', 'as_of', 'activity', 'revenue_share')) checks.push(...noActivityChecksSql(raw));
   return checks;
+}
+
+/**
+ * Runs checks that each select `line, reason` (with `file`, the file they are all about) or
+ * `file, line, reason`, and reports every row they find, in file and line order.
+ */
+export async function reportChecks(connection: DuckDBConnection, checks: readonly string[], add: (e: FeedError) => void, file?: string): Promise<void> {
+  if (checks.length === 0) return;
+  const at = file === undefined ? 'file, line' : `${sqlString(file)} AS file, line`;
+  const found = await connection.runAndReadAll(`SELECT ${at}, reason FROM (${checks.join(' UNION ALL ')}) ORDER BY file, line, reason`);
+  for (const row of found.getRowObjectsJS()) add({ file: String(row.file), line: Number(row.line), reason: String(row.reason) });
 }
