@@ -8,12 +8,14 @@ export interface StructuredDetail {
 
 export type ErrorDetail = string | StructuredDetail;
 
-/** An expected failure with the status and `detail` a client should see. */
+/** An expected failure with the status and `detail` a client should see (and, for 503s, when to retry). */
 export class AppError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     readonly detail: ErrorDetail,
+    /** Sent as `Retry-After` (seconds). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(typeof detail === 'string' ? detail : detail.message);
     this.name = 'AppError';
@@ -27,4 +29,12 @@ export const notFound = (detail: ErrorDetail, code = 'not_found') => new AppErro
 export const conflict = (detail: ErrorDetail, code = 'conflict') => new AppError(409, code, detail);
 export const unprocessable = (detail: ErrorDetail, code = 'unprocessable') => new AppError(422, code, detail);
 export const tooManyRequests = (detail: ErrorDetail, code = 'quota_exhausted') => new AppError(429, code, detail);
-export const serviceUnavailable = (detail: ErrorDetail, code = 'unavailable') => new AppError(503, code, detail);
+export const serviceUnavailable = (detail: ErrorDetail, code = 'unavailable', retryAfterSeconds?: number) => new AppError(503, code, detail, retryAfterSeconds);
+
+/** The reads are saturated: 503 with `Retry-After`, the client should come back shortly. */
+export const readsSaturated = (reason: string, retryAfterSeconds: number) =>
+  serviceUnavailable(
+    { message: `the service is reading at capacity (${reason}); retry after ${retryAfterSeconds} s`, retry_after_seconds: retryAfterSeconds },
+    'reads_saturated',
+    retryAfterSeconds,
+  );

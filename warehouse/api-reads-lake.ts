@@ -32,26 +32,44 @@ export async function scanTableFiles(dataDir: string, table: LakeTable): Promise
   return files;
 }
 
-/** A few reusable DuckDB connections on one in-memory instance with a bounded memory budget. */
+/**
+ * A few reusable DuckDB connections on one in-memory instance with a bounded memory budget. At
+ * most `maxActive` queries run at once (the rest wait their turn), so concurrent reads cannot
+ * together exceed the memory limit (docs/api.md, "Reads under load").
+ */
 export class ConnectionPool {
   private readonly idle: DuckDBConnection[] = [];
+  private readonly turns: Array<() => void> = [];
+  private active = 0;
 
-  private constructor(private readonly instance: DuckDBInstance) {}
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly maxActive: number,
+  ) {}
 
-  static async open(): Promise<ConnectionPool> {
+  static async open(options: { maxActive?: number; memoryLimitMiB?: number } = {}): Promise<ConnectionPool> {
     const instance = await openDuckDB(':memory:', { threads: 2 });
-    const pool = new ConnectionPool(instance);
-    await pool.use((c) => c.run(`SET memory_limit = '384MB'; SET parquet_metadata_cache = true`));
+    const pool = new ConnectionPool(instance, Math.max(1, options.maxActive ?? 2));
+    await pool.use((c) => c.run(`SET memory_limit = '${options.memoryLimitMiB ?? 384}MB'; SET parquet_metadata_cache = true`));
     return pool;
   }
 
   async use<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    const connection = this.idle.pop() ?? (await this.instance.connect());
+    if (this.active >= this.maxActive) await new Promise<void>((resolve) => this.turns.push(resolve));
+    else this.active += 1;
     try {
-      return await work(connection);
+      const connection = this.idle.pop() ?? (await this.instance.connect());
+      try {
+        return await work(connection);
+      } finally {
+        if (this.idle.length < 4) this.idle.push(connection);
+        else connection.closeSync();
+      }
     } finally {
-      if (this.idle.length < 4) this.idle.push(connection);
-      else connection.closeSync();
+      // Hand the slot straight to the next waiter, or free it.
+      const next = this.turns.shift();
+      if (next) next();
+      else this.active -= 1;
     }
   }
 

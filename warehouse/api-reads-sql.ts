@@ -3,7 +3,7 @@ import { STATUS_CODES } from './api-reads-store.ts';
 import { lakeRoot } from './lake-paths.ts';
 import { readTableSql } from './lake-sql.ts';
 import { SEED_PARTITION, SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from './lake-schemas.ts';
-import { sqlIdent, sqlString } from './sql.ts';
+import { sqlIdent, sqlString, sqlStringList } from './sql.ts';
 
 /** Every SQL string the API's reads run. Values reach DuckDB as bound parameters or quoted literals. */
 
@@ -35,13 +35,18 @@ export function snapshotIndexSql(files: readonly string[]): string {
     FROM read_parquet(${list}, hive_partitioning = true, union_by_name = true, filename = true, hive_types = ${SNAPSHOT_HIVE_TYPES})`;
 }
 
-/** `result_json` of one snapshot; parameters: ticker, snapshot date, screened_at. */
-export function resultJsonSql(files: string | readonly string[]): string {
-  const target = typeof files === 'string' ? sqlString(files) : `[${files.map(sqlString).join(', ')}]`;
+/**
+ * `result_json` of every snapshot of `tickers` in `files` (a path or a glob), newest run first.
+ * Tickers are literals, not parameters, so the Parquet reader prunes row groups by their
+ * ticker statistics (files are sorted by ticker).
+ */
+export function resultJsonBatchSql(files: string, tickers: readonly string[]): string {
   return `
-    SELECT result_json FROM read_parquet(${target}, union_by_name = true)
-    WHERE ticker = $1 AND snapshot_date = CAST($2 AS DATE) AND screened_at = CAST($3 AS TIMESTAMP)
-    ORDER BY run_id DESC LIMIT 1`;
+    SELECT ticker, (CAST(snapshot_date AS DATE) - DATE '1970-01-01')::INTEGER AS day,
+           epoch_ms(CAST(screened_at AS TIMESTAMP))::DOUBLE AS at_ms, result_json
+    FROM read_parquet(${sqlString(files)}, union_by_name = true)
+    WHERE ticker IN ${sqlStringList(tickers)}
+    ORDER BY run_id DESC`;
 }
 
 /** Folder of one (market, year) partition of the snapshots table. */

@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { ConnectionPool, loadListings, loadSnapshots, scanTableFiles } from './api-reads-lake.ts';
+import { PointReadQueue, type PointReadLimits, type RowKey } from './api-reads-queue.ts';
+import { ResultSidecars, type SidecarWant } from './api-reads-results.ts';
 import { SnapshotStore, dayNumber, packStatuses } from './api-reads-store.ts';
-import { fundHoldingsDir, fundHoldingsSql, resultJsonSql, snapshotPartitionDir } from './api-reads-sql.ts';
+import { fundHoldingsDir, fundHoldingsSql, snapshotPartitionDir } from './api-reads-sql.ts';
 import type { AsOfLookup, FundHoldings, Listing, RefreshedSnapshot, VerdictRow } from './api-reads-types.ts';
 import { UniverseIndex } from './api-reads-universe.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from './lake-schemas.ts';
@@ -12,6 +15,15 @@ export interface ApiReadsOptions {
   /** How often the lake is scanned for newly published files (ms); 0 = only on `sync()`. Default 2000. */
   scanIntervalMs?: number;
   onError?: (error: unknown) => void;
+  /**
+   * Point-read sidecars of current results (docs/api.md, "Reads under load"); default on, under
+   * `DATA_DIR/api-cache/results`. Off, every result is read from the Parquet files through the queue.
+   */
+  sidecars?: boolean | { dir: string };
+  /** Limits of the reads of `result_json` from the Parquet files (the fallback path) and of sidecar reads. */
+  pointReads?: PointReadLimits & { sidecarConcurrency?: number };
+  /** Memory limit of the reads' DuckDB instance (MiB; default 384). */
+  memoryLimitMiB?: number;
 }
 
 /** Figures of what the API has loaded. */
@@ -19,6 +31,10 @@ export interface ApiReadsStats {
   snapshots: number;
   listings: number;
   snapshotFiles: number;
+  /** Snapshot files whose current rows are readable from a point-read sidecar. */
+  sidecarFiles: number;
+  /** Queries of `result_json` run over the Parquet files (the fallback path), each for every waiting row of one file. */
+  resultQueries: number;
   lastSyncAt: string | null;
 }
 
@@ -37,10 +53,32 @@ export class ApiReads {
   private timer: NodeJS.Timeout | null = null;
   private lastSyncAt: string | null = null;
 
+  private readonly queue: PointReadQueue;
+  private readonly sidecars: ResultSidecars | null;
+
   constructor(
     private readonly pool: ConnectionPool,
     private readonly options: ApiReadsOptions,
-  ) {}
+  ) {
+    const limits = options.pointReads ?? {};
+    this.queue = new PointReadQueue(pool, limits);
+    const sidecars = options.sidecars ?? true;
+    this.sidecars =
+      sidecars === false
+        ? null
+        : new ResultSidecars({
+            dir: sidecars === true ? path.join(options.dataDir, 'api-cache', 'results') : sidecars.dir,
+            ...(limits.sidecarConcurrency === undefined ? {} : { concurrency: limits.sidecarConcurrency }),
+            ...(limits.maxQueued === undefined ? {} : { maxQueued: limits.maxQueued }),
+            ...(limits.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: limits.retryAfterSeconds }),
+            ...(options.onError ? { onError: options.onError } : {}),
+          });
+  }
+
+  /** Resolves when the point-read sidecars of the current rows are built (reads work before, through the queue). */
+  async whenSidecarsBuilt(): Promise<void> {
+    await this.sidecars?.whenBuilt();
+  }
 
   /** Scans the lake and loads what changed; concurrent calls share one scan. */
   sync(): Promise<void> {
@@ -114,23 +152,50 @@ export class ApiReads {
 
   /** The engine's full result of a snapshot, as stored (JSON text). */
   async resultJson(row: VerdictRow): Promise<string> {
-    const key = knownKey(row);
-    const remembered = this.known.get(key);
-    if (remembered !== undefined) return remembered;
-    const params = [row.ticker, row.snapshotDate, row.screenedAt];
-    const id = this.store.atOrBefore(row.market, row.ticker, dayNumber(row.snapshotDate));
-    const file = id === undefined ? null : this.store.fileOf(id);
-    if (file !== null && existsSync(file)) {
-      const found = await this.queryResult(resultJsonSql(file), params);
-      if (found !== null) return found;
+    return (await this.resultJsons([row]))[0]!;
+  }
+
+  /**
+   * The stored results of many snapshots, in order: each from memory (a refresh), a point-read
+   * sidecar, or else one bounded query per Parquet file for all rows it holds. Throws
+   * `ReadsSaturatedError` when the reads are full.
+   */
+  async resultJsons(rows: readonly VerdictRow[]): Promise<string[]> {
+    const out = new Array<string | null>(rows.length).fill(null);
+    const byFile = new Map<string, number[]>();
+    const pending: Array<Promise<void>> = [];
+    rows.forEach((row, i) => {
+      const remembered = this.known.get(knownKey(row));
+      if (remembered !== undefined) {
+        out[i] = remembered;
+        return;
+      }
+      const file = this.fileOf(row);
+      const key = rowKeyOf(row);
+      if (file !== null && this.sidecars?.has(file, key)) {
+        pending.push(this.sidecars.read(file, key).then((json) => void (out[i] = json)));
+        return;
+      }
+      // The file was compacted away or the row is known only in memory: read the whole partition.
+      const target = file !== null && existsSync(file) ? file : this.partitionGlob(row);
+      if (target === null) return;
+      const list = byFile.get(target);
+      if (list) list.push(i);
+      else byFile.set(target, [i]);
+    });
+    for (const [file, indexes] of byFile) {
+      pending.push(
+        this.queue.readMany(file, indexes.map((i) => rowKeyOf(rows[i]!))).then((found) => {
+          indexes.forEach((i, n) => (out[i] = found[n] ?? null));
+        }),
+      );
     }
-    // The file was compacted away or the row is known only in memory: read the whole partition.
-    const dir = snapshotPartitionDir(this.options.dataDir, row.market, row.snapshotDate.slice(0, 4));
-    if (existsSync(dir)) {
-      const found = await this.queryResult(resultJsonSql(`${dir}/*.parquet`), params);
-      if (found !== null) return found;
-    }
-    throw new Error(`result_json of ${row.market}/${row.ticker} ${row.snapshotDate} ${row.screenedAt} not found in the lake`);
+    await Promise.all(pending);
+    return out.map((json, i) => {
+      if (json !== null) return json;
+      const row = rows[i]!;
+      throw new Error(`result_json of ${row.market}/${row.ticker} ${row.snapshotDate} ${row.screenedAt} not found in the lake`);
+    });
   }
 
   /** A fund's latest holdings, heaviest first, at most `limit`; undefined when the fund has none. */
@@ -168,19 +233,49 @@ export class ApiReads {
   }
 
   stats(): ApiReadsStats {
-    return { snapshots: this.store.size, listings: this.universe.size, snapshotFiles: this.snapshotFiles.size, lastSyncAt: this.lastSyncAt };
+    return {
+      snapshots: this.store.size,
+      listings: this.universe.size,
+      snapshotFiles: this.snapshotFiles.size,
+      sidecarFiles: this.sidecars?.size ?? 0,
+      resultQueries: this.queue.queriesRun,
+      lastSyncAt: this.lastSyncAt,
+    };
   }
 
-  close(): void {
+  /** Stops the scan and the lake queries at once; the promise settles when a running sidecar build has finished. */
+  close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.pool.close();
+    return this.sidecars?.close() ?? Promise.resolve();
   }
 
-  private async queryResult(sql: string, params: string[]): Promise<string | null> {
-    const rows = await this.pool.use(async (c) => (await c.runAndReadAll(sql, params)).getRowsJS());
-    const value = rows[0]?.[0];
-    return typeof value === 'string' ? value : null;
+  /** Parquet file holding the row's `result_json` (null when known only in memory). */
+  private fileOf(row: VerdictRow): string | null {
+    const id = this.store.atOrBefore(row.market, row.ticker, dayNumber(row.snapshotDate));
+    return id === undefined ? null : this.store.fileOf(id);
+  }
+
+  private partitionGlob(row: VerdictRow): string | null {
+    const dir = snapshotPartitionDir(this.options.dataDir, row.market, row.snapshotDate.slice(0, 4));
+    return existsSync(dir) ? `${dir}/*.parquet` : null;
+  }
+
+  /** Each file holding current rows, with their tickers: what the point-read sidecars cover. */
+  private currentRowsByFile(): Map<string, SidecarWant> {
+    const wants = new Map<string, SidecarWant>();
+    for (const market of this.store.markets()) {
+      for (const ticker of this.store.tickers(market)) {
+        const file = this.store.fileOf(this.store.latest(market, ticker)!);
+        const signature = file === null ? undefined : this.snapshotFiles.get(file);
+        if (file === null || signature === undefined) continue;
+        let want = wants.get(file);
+        if (!want) wants.set(file, (want = { signature, tickers: [] }));
+        want.tickers.push(ticker);
+      }
+    }
+    return wants;
   }
 
   private async syncOnce(): Promise<void> {
@@ -201,7 +296,9 @@ export class ApiReads {
     } else {
       await loadSnapshots(this.pool, [...snapshots.keys()].filter((f) => !this.snapshotFiles.has(f)), this.store);
     }
+    const filesChanged = !sameFiles(snapshots, this.snapshotFiles);
     this.snapshotFiles = snapshots;
+    if (filesChanged) this.sidecars?.plan(this.currentRowsByFile());
     this.lastSyncAt = new Date().toISOString();
   }
 }
@@ -225,6 +322,10 @@ function verdictRowOf(s: RefreshedSnapshot): VerdictRow {
   };
 }
 
+function rowKeyOf(row: VerdictRow): RowKey {
+  return { ticker: row.ticker, day: dayNumber(row.snapshotDate), atMs: Date.parse(`${row.screenedAt}Z`) };
+}
+
 function knownKey(row: VerdictRow): string {
   return `${row.market}/${row.ticker}|${row.snapshotDate}|${row.screenedAt}`;
 }
@@ -235,11 +336,11 @@ function sameFiles(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string
 
 /** Opens the API's reads over `dataDir`, loads the lake once and starts watching it for new files. */
 export async function openApiReads(options: ApiReadsOptions): Promise<ApiReads> {
-  const reads = new ApiReads(await ConnectionPool.open(), options);
+  const reads = new ApiReads(await ConnectionPool.open(options.memoryLimitMiB === undefined ? {} : { memoryLimitMiB: options.memoryLimitMiB }), options);
   try {
     await reads.sync();
   } catch (error) {
-    reads.close();
+    void reads.close();
     throw error;
   }
   reads.startPolling();

@@ -32,6 +32,7 @@ export function errorHandler(): Middleware {
       const error = caught instanceof AppError ? caught : fromHttpError(caught as HttpLikeError);
       if (error) {
         ctx.status = error.status;
+        if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.retryAfterSeconds));
         ctx.body = { detail: error.detail };
         return;
       }

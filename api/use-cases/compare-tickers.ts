@@ -2,7 +2,7 @@ import type { FrameworkId, RatioKey, VerdictStatus } from '../../engine/index.ts
 import { badRequest } from '../errors.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { normaliseTicker } from '../validation.ts';
-import { loadResult, screenTicker } from './screen-ticker.ts';
+import { loadResults, screenTicker } from './screen-ticker.ts';
 
 export interface CompareRequest {
   market: string;
@@ -26,7 +26,7 @@ export function parseCompareTickers(text: string): string[] {
  */
 export async function compareTickers(ctx: ScreenContext, request: CompareRequest): Promise<Record<string, unknown>> {
   const outcomes = await Promise.all(request.tickers.map((ticker) => screenTicker(ctx, { market: request.market, ticker, forceRefresh: false })));
-  const results = await Promise.all(outcomes.map((o) => loadResult(ctx, o.row)));
+  const results = await loadResults(ctx, outcomes.map((o) => o.row));
   const frameworks: Record<string, Record<string, VerdictStatus | boolean>> = {};
   const differences: Array<{ framework: FrameworkId; statuses: Record<string, VerdictStatus> }> = [];
   for (const id of request.frameworks) {

@@ -1,10 +1,10 @@
-import type { FrameworkId } from '../../engine/index.ts';
+import type { FrameworkId, ScreeningResult } from '../../engine/index.ts';
 import { assertMarketGranted, type Grant } from '../access-scope.ts';
 import { AppError } from '../errors.ts';
 import { batchItemSchema } from '../schemas/requests.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { checkMarket, normaliseTicker, parseRequest } from '../validation.ts';
-import { screenResponseJson, screenTicker } from './screen-ticker.ts';
+import { loadResults, reportCached, screenResponseJson, screenTicker, type ScreenOutcome } from './screen-ticker.ts';
 
 export interface BatchRequest {
   items: readonly unknown[];
@@ -29,25 +29,29 @@ function textField(item: unknown, field: string): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-/** Screens one item; every failure becomes that item's error entry, never the batch's. */
-async function screenItem(ctx: ScreenContext, request: BatchRequest, item: unknown, index: number): Promise<string | BatchError> {
+/** Every failure becomes that item's error entry, never the batch's. */
+function itemError(ctx: ScreenContext, item: unknown, index: number, error: unknown): BatchError {
+  const known = error instanceof AppError;
+  if (!known) ctx.logger?.error({ err: error, index }, 'batch item failed');
+  return {
+    index,
+    market: textField(item, 'market'),
+    ticker: textField(item, 'ticker'),
+    status: known ? error.status : 500,
+    detail: known ? error.detail : 'internal server error while screening this item; retry after a moment',
+  };
+}
+
+/** Which snapshot answers one item (memory, or a re-screen). */
+async function resolveItem(ctx: ScreenContext, request: BatchRequest, item: unknown, index: number): Promise<ScreenOutcome | BatchError> {
   try {
     const parsed = parseRequest(batchItemSchema, item, 'body');
     const market = checkMarket(parsed.market, 'market');
     const ticker = normaliseTicker(parsed.ticker, 'ticker');
     assertMarketGranted(market, request.grant);
-    const outcome = await screenTicker(ctx, { market, ticker, forceRefresh: request.forceRefresh });
-    return await screenResponseJson(ctx, outcome, request.frameworks);
+    return await screenTicker(ctx, { market, ticker, forceRefresh: request.forceRefresh });
   } catch (error) {
-    const known = error instanceof AppError;
-    if (!known) ctx.logger?.error({ err: error, index }, 'batch item failed');
-    return {
-      index,
-      market: textField(item, 'market'),
-      ticker: textField(item, 'ticker'),
-      status: known ? error.status : 500,
-      detail: known ? error.detail : 'internal server error while screening this item; retry after a moment',
-    };
+    return itemError(ctx, item, index, error);
   }
 }
 
@@ -58,19 +62,46 @@ export interface BatchOutcome {
   failed: number;
 }
 
-/** The spec's batch response: `requested, succeeded, failed, results, errors`, results in request order. */
+function isError(value: unknown): value is BatchError {
+  return typeof value === 'object' && value !== null && 'status' in value && 'index' in value;
+}
+
+/**
+ * The spec's batch response: `requested, succeeded, failed, results, errors`, results in request
+ * order. Items are resolved first, then the results the report cache lacks are read together
+ * (one query per Parquet file, not one per item); saturated reads fail the whole batch with 503.
+ */
 export async function screenBatch(ctx: ScreenContext, request: BatchRequest): Promise<BatchOutcome> {
-  const outcomes = new Array<string | BatchError>(request.items.length);
+  const resolved = new Array<ScreenOutcome | BatchError>(request.items.length);
   let next = 0;
   const worker = async () => {
     while (next < request.items.length) {
       const index = next++;
-      outcomes[index] = await screenItem(ctx, request, request.items[index], index);
+      resolved[index] = await resolveItem(ctx, request, request.items[index], index);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, request.items.length) }, worker));
-  const results = outcomes.filter((o): o is string => typeof o === 'string');
+  const toRead = resolved.filter((o): o is ScreenOutcome => !isError(o) && !reportCached(ctx, o, request.frameworks));
+  const results = new Map<ScreenOutcome, ScreeningResult>();
+  try {
+    const loaded = await loadResults(ctx, toRead.map((o) => o.row));
+    toRead.forEach((o, i) => results.set(o, loaded[i]!));
+  } catch (error) {
+    if (error instanceof AppError && error.status === 503) throw error;
+    // Some row failed: each item then reads its own, so the failure stays that item's error.
+  }
+  const outcomes = await Promise.all(
+    resolved.map(async (o, index) => {
+      if (isError(o)) return o;
+      try {
+        return await screenResponseJson(ctx, o, request.frameworks, results.get(o));
+      } catch (error) {
+        return itemError(ctx, request.items[index], index, error);
+      }
+    }),
+  );
+  const done = outcomes.filter((o): o is string => typeof o === 'string');
   const errors = outcomes.filter((o): o is BatchError => typeof o !== 'string');
-  const json = `{"requested":${request.items.length},"succeeded":${results.length},"failed":${errors.length},"results":[${results.join(',')}],"errors":${JSON.stringify(errors)}}`;
+  const json = `{"requested":${request.items.length},"succeeded":${done.length},"failed":${errors.length},"results":[${done.join(',')}],"errors":${JSON.stringify(errors)}}`;
   return { json, failed: errors.length };
 }

@@ -1,6 +1,7 @@
 import type { FrameworkId, ScreeningResult } from '../../engine/index.ts';
+import { ReadsSaturatedError } from '../../warehouse/api-reads-queue.ts';
 import type { VerdictRow } from '../../warehouse/api-reads-types.ts';
-import { AppError, notFound, serviceUnavailable } from '../errors.ts';
+import { AppError, notFound, readsSaturated, serviceUnavailable } from '../errors.ts';
 import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh, type RefreshedScreen } from '../refresher.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { utcDay } from '../validation.ts';
@@ -96,30 +97,59 @@ function identity(row: VerdictRow): string {
 
 /** The engine's full result of a snapshot (parsed once, then kept in a small LRU). */
 export async function loadResult(ctx: ScreenContext, row: VerdictRow): Promise<ScreeningResult> {
-  const key = identity(row);
-  let result = ctx.results.get(key);
-  if (!result) {
-    result = JSON.parse(await ctx.reads.resultJson(row)) as ScreeningResult;
-    ctx.results.set(key, result);
-  }
-  return result;
+  return (await loadResults(ctx, [row]))[0]!;
 }
 
-/** The report of an outcome as JSON text, rendered once per (snapshot, framework selection). */
-export async function reportJson(ctx: ScreenContext, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): Promise<string> {
-  const key = `${identity(outcome.row)}|${frameworks.join(',')}|${outcome.companyName}`;
+/**
+ * The engine's full results of many snapshots, read together (one query per Parquet file for
+ * what neither the LRU nor a sidecar holds). Saturated reads become 503 with `Retry-After`.
+ */
+export async function loadResults(ctx: ScreenContext, rows: readonly VerdictRow[]): Promise<ScreeningResult[]> {
+  const results = rows.map((row) => ctx.results.get(identity(row)));
+  const missing = rows.filter((_, i) => results[i] === undefined);
+  if (missing.length > 0) {
+    let texts: string[];
+    try {
+      texts = await ctx.reads.resultJsons(missing);
+    } catch (error) {
+      if (error instanceof ReadsSaturatedError) throw readsSaturated(error.message, error.retryAfterSeconds);
+      throw error;
+    }
+    let next = 0;
+    rows.forEach((row, i) => {
+      if (results[i] !== undefined) return;
+      const result = JSON.parse(texts[next++]!) as ScreeningResult;
+      ctx.results.set(identity(row), result);
+      results[i] = result;
+    });
+  }
+  return results as ScreeningResult[];
+}
+
+/** The report of an outcome as JSON text, rendered once per (snapshot, framework selection); `result` when already loaded. */
+export async function reportJson(ctx: ScreenContext, outcome: ScreenOutcome, frameworks: readonly FrameworkId[], result?: ScreeningResult): Promise<string> {
+  const key = reportKey(outcome, frameworks);
   let json = ctx.reports.get(key);
   if (json === undefined) {
-    const report = buildScreenReport(await loadResult(ctx, outcome.row), frameworks, outcome.row, outcome.companyName);
+    const report = buildScreenReport(result ?? (await loadResult(ctx, outcome.row)), frameworks, outcome.row, outcome.companyName);
     json = JSON.stringify(report);
     ctx.reports.set(key, json);
   }
   return json;
 }
 
+/** Whether the outcome's report is rendered already (nothing to read from the lake). */
+export function reportCached(ctx: ScreenContext, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): boolean {
+  return ctx.reports.get(reportKey(outcome, frameworks)) !== undefined;
+}
+
+function reportKey(outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): string {
+  return `${identity(outcome.row)}|${frameworks.join(',')}|${outcome.companyName}`;
+}
+
 /** The spec's screen response as JSON text: `ticker, market, report, from_cache, cache_age_days, stale` (+ `refresh`). */
-export async function screenResponseJson(ctx: ScreenContext, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): Promise<string> {
-  const report = await reportJson(ctx, outcome, frameworks);
+export async function screenResponseJson(ctx: ScreenContext, outcome: ScreenOutcome, frameworks: readonly FrameworkId[], result?: ScreeningResult): Promise<string> {
+  const report = await reportJson(ctx, outcome, frameworks, result);
   const refresh = outcome.refresh ? `,"refresh":"${outcome.refresh}"` : '';
   return `{"ticker":${JSON.stringify(outcome.ticker)},"market":${JSON.stringify(outcome.market)},"report":${report},"from_cache":${outcome.fromCache},"cache_age_days":${outcome.cacheAgeDays},"stale":${outcome.stale}${refresh}}`;
 }

@@ -1,0 +1,166 @@
+import path from 'node:path';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/app.ts';
+import { unavailableRefresher } from '../../api/refresher.ts';
+import type { ScreeningResult } from '../../engine/index.ts';
+import { createMetrics } from '../../platform/metrics.ts';
+import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehouse/api-reads.ts';
+import { withDuckDB } from '../../warehouse/duckdb.ts';
+import { lakeRoot } from '../../warehouse/lake-paths.ts';
+import { sqlString } from '../../warehouse/sql.ts';
+import { listen } from '../support/http.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
+import { buildSpreadLake, type SpreadLake } from './support/spread-lake.ts';
+
+// Response bodies are read as loosely typed JSON: the assertions check their shape.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
+type Json = Record<string, any>;
+
+interface Served {
+  url: string;
+  reads: ApiReads;
+  close(): Promise<void>;
+}
+
+/** The Koa app over the lake with the given read options, on an ephemeral port, its report caches cold. */
+async function serve(dataDir: string, options: Omit<ApiReadsOptions, 'dataDir'>): Promise<Served> {
+  const reads = await openApiReads({ dataDir, scanIntervalMs: 0, ...options });
+  const app = createApp({
+    logger: pino({ level: 'silent' }),
+    metrics: createMetrics(),
+    readiness: {},
+    screen: { reads, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
+  });
+  const server = await listen(app);
+  return {
+    url: server.url,
+    reads,
+    async close() {
+      await server.close();
+      await reads.close();
+    },
+  };
+}
+
+async function getJson(url: string): Promise<{ status: number; retryAfter: string | null; body: Json }> {
+  const response = await fetch(url);
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Json };
+}
+
+describe('reads spread over many distinct tickers, over a lake laid out as the nightly screen writes it', () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  let lake: SpreadLake;
+  /** Every stored result, read straight from the Parquet files: what each body must carry. */
+  const stored = new Map<string, ScreeningResult>();
+
+  beforeAll(async () => {
+    temp = await makeTempDir();
+    lake = await buildSpreadLake(temp.dir, { scale: 0.02, markets: ['us'], chunkSize: 200 });
+    const glob = path.join(lakeRoot(temp.dir), 'snapshots', 'market=us', '**', '*.parquet');
+    await withDuckDB(':memory:', {}, async (c) => {
+      for (const [ticker, json] of (await c.runAndReadAll(`SELECT ticker, result_json FROM read_parquet(${sqlString(glob)}) WHERE result_json IS NOT NULL`)).getRowsJS()) {
+        stored.set(String(ticker), JSON.parse(String(json)) as ScreeningResult);
+      }
+    });
+  }, 180_000);
+  afterAll(() => temp?.cleanup());
+
+  /** Asserts a screen body is the stored result of its own ticker. */
+  const expectStoredReport = (ticker: string, body: Json) => {
+    const expected = stored.get(ticker)!;
+    expect(body.ticker).toBe(ticker);
+    expect(body.report.financial_data.ratios).toEqual(expected.ratios);
+    expect(body.report.shariah_aaoifi).toEqual(expected.frameworks.shariah_aaoifi);
+    expect(body.report.service_consensus).toEqual(expected.frameworks.service_consensus);
+  };
+
+  it('has several files of hundreds of distinct stocks to spread over', () => {
+    expect(lake.files).toBeGreaterThanOrEqual(3);
+    expect(lake.stocks.length).toBeGreaterThanOrEqual(400);
+  });
+
+  it('when every request asks for a different cold ticker, all at once, then each answers 200 with its own stored report (point-read sidecars)', async () => {
+    const api = await serve(temp.dir, {});
+    try {
+      await api.reads.whenSidecarsBuilt();
+      expect(api.reads.stats().sidecarFiles).toBe(lake.files);
+      const tickers = lake.stocks.map((s) => s.ticker);
+      const answers = await Promise.all(tickers.map((t) => getJson(`${api.url}/api/screen/us/${t}`)));
+      expect(answers.filter((a) => a.status !== 200).map((a) => a.status)).toEqual([]);
+      answers.forEach((a, i) => expectStoredReport(tickers[i]!, a.body));
+      // Every result came from a sidecar: no query of the Parquet files.
+      expect(api.reads.stats().resultQueries).toBe(0);
+    } finally {
+      await api.close();
+    }
+  }, 120_000);
+
+  it('when sidecars are off, then concurrent distinct reads queue by file and still all answer 200 with their own report', async () => {
+    const api = await serve(temp.dir, { sidecars: false });
+    try {
+      const tickers = lake.stocks.map((s) => s.ticker).slice(0, 300);
+      const answers = await Promise.all(tickers.map((t) => getJson(`${api.url}/api/screen/us/${t}`)));
+      expect(answers.filter((a) => a.status !== 200).map((a) => a.status)).toEqual([]);
+      answers.forEach((a, i) => expectStoredReport(tickers[i]!, a.body));
+      // Waiting reads of one file share a query: far fewer queries than requests.
+      expect(api.reads.stats().resultQueries).toBeLessThan(tickers.length / 4);
+    } finally {
+      await api.close();
+    }
+  }, 120_000);
+
+  it('when a batch asks for 100 distinct tickers, then it answers 100 results in request order with one query per file', async () => {
+    const api = await serve(temp.dir, { sidecars: false });
+    try {
+      const tickers = lake.stocks.filter((_, i) => i % 3 === 0).slice(0, 100).map((s) => s.ticker);
+      const response = await fetch(`${api.url}/api/screen/batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tickers: tickers.map((ticker) => ({ market: 'us', ticker })) }),
+      });
+      const body = (await response.json()) as Json;
+      expect(response.status).toBe(200);
+      expect(body).toMatchObject({ requested: 100, succeeded: 100, failed: 0, errors: [] });
+      expect(body.results.map((r: Json) => r.ticker)).toEqual(tickers);
+      body.results.forEach((r: Json, i: number) => expectStoredReport(tickers[i]!, r));
+      const files = new Set(lake.stocks.filter((s) => tickers.includes(s.ticker)).map((s) => lake.fileOf.get(s.ticker)));
+      expect(api.reads.stats().resultQueries).toBe(files.size);
+    } finally {
+      await api.close();
+    }
+  }, 120_000);
+
+  it('when the read queue is full, then requests are shed with 503, Retry-After and a JSON reason, never 500', async () => {
+    const api = await serve(temp.dir, { sidecars: false, pointReads: { maxQueued: 2, retryAfterSeconds: 2 } });
+    try {
+      const tickers = lake.stocks.map((s) => s.ticker).slice(0, 60);
+      const answers = await Promise.all(tickers.map((t) => getJson(`${api.url}/api/screen/us/${t}`)));
+      const statuses = new Set(answers.map((a) => a.status));
+      expect([...statuses].sort()).toEqual([200, 503]);
+      answers.forEach((a, i) => a.status === 200 && expectStoredReport(tickers[i]!, a.body));
+      const shed = answers.filter((a) => a.status === 503);
+      expect(shed.map((a) => a.retryAfter)).toEqual(shed.map(() => '2'));
+      for (const a of shed) expect(a.body.detail).toMatchObject({ message: expect.stringMatching(/reading at capacity .*retry after 2 s/), retry_after_seconds: 2 });
+    } finally {
+      await api.close();
+    }
+  }, 120_000);
+
+  it('when the read queue cannot take a whole batch, then the batch answers 503 with Retry-After, not 100 item errors', async () => {
+    const api = await serve(temp.dir, { sidecars: false, pointReads: { maxQueued: 10, retryAfterSeconds: 1 } });
+    try {
+      const tickers = lake.stocks.slice(0, 50).map((s) => s.ticker);
+      const response = await fetch(`${api.url}/api/screen/batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tickers: tickers.map((ticker) => ({ market: 'us', ticker })) }),
+      });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('1');
+      expect(((await response.json()) as Json).detail.message).toMatch(/reading at capacity/);
+    } finally {
+      await api.close();
+    }
+  }, 120_000);
+});

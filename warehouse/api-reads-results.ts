@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, open, readFile, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { inflateRaw } from 'node:zlib';
+import { Piscina } from 'piscina';
+import { BoundedGate } from './api-reads-gate.ts';
+import { rowKeyString, type RowKey } from './api-reads-queue.ts';
+import type { SidecarIndex, SidecarTask } from './api-reads-results-thread.ts';
+
+const inflate = promisify(inflateRaw);
+
+/** What the reads want a sidecar for: a published file (with its change signature) and the tickers whose current row it holds. */
+export interface SidecarWant {
+  signature: string;
+  tickers: string[];
+}
+
+export interface ResultSidecarOptions {
+  /** Folder of the sidecars (derived data: safe to delete; rebuilt on demand). */
+  dir: string;
+  /** Sidecar reads in flight at once (file read + inflate on libuv's threads). Default 32. */
+  concurrency?: number;
+  /** Sidecar reads waiting; one more is refused with `ReadsSaturatedError`. Default 2,000. */
+  maxQueued?: number;
+  retryAfterSeconds?: number;
+  onError?: (error: unknown) => void;
+}
+
+interface Loaded {
+  id: string;
+  handle: FileHandle;
+  dictionary: Buffer;
+  rows: Map<string, { offset: number; length: number }>;
+}
+
+/**
+ * The store built for point reads of current reports (docs/api.md, "Reads under load"): for each
+ * published snapshot file holding current rows, a sidecar with each row's `result_json` deflated
+ * on its own, and an in-memory map from row identity to its bytes. A read is one positional file
+ * read and one inflate of ~1 kB, whatever the size of the Parquet file or its row groups.
+ * Sidecars are built one at a time in a worker thread, off the request path, and kept on disk
+ * across restarts (named by the file's path and change signature).
+ */
+export class ResultSidecars {
+  private readonly loaded = new Map<string, Loaded>();
+  private wants = new Map<string, SidecarWant>();
+  private building: Promise<void> | null = null;
+  private readonly gate: BoundedGate;
+  private builder: Piscina<SidecarTask, { rows: number; bytes: number }> | null = null;
+  private closed = false;
+
+  constructor(private readonly options: ResultSidecarOptions) {
+    this.gate = new BoundedGate(options.concurrency ?? 32, options.maxQueued ?? 2_000, options.retryAfterSeconds ?? 1, 'sidecar reads');
+  }
+
+  /** Files with a loaded sidecar. */
+  get size(): number {
+    return this.loaded.size;
+  }
+
+  /** Sets which files need sidecars: loads or builds what is missing (in the background), drops the rest. */
+  plan(wants: Map<string, SidecarWant>): void {
+    this.wants = wants;
+    for (const [file, entry] of [...this.loaded]) {
+      if (wants.get(file) === undefined || this.idOf(file, wants.get(file)!) !== entry.id) {
+        this.loaded.delete(file);
+        void entry.handle.close().catch(() => undefined);
+      }
+    }
+    this.building ??= this.buildMissing().finally(() => {
+      this.building = null;
+    });
+  }
+
+  /** Resolves when every planned sidecar is loaded (or failed). */
+  async whenBuilt(): Promise<void> {
+    while (this.building) await this.building;
+  }
+
+  /** Whether the row's result can be read from a sidecar. */
+  has(file: string, key: RowKey): boolean {
+    return this.loaded.get(file)?.rows.has(rowKeyString(key)) ?? false;
+  }
+
+  /** The row's `result_json`, or null when no sidecar holds it. Throws `ReadsSaturatedError` when too many reads wait. */
+  async read(file: string, key: RowKey): Promise<string | null> {
+    const sidecar = this.loaded.get(file);
+    const at = sidecar?.rows.get(rowKeyString(key));
+    if (!sidecar || !at) return null;
+    return this.gate.run(async () => {
+      const buffer = Buffer.allocUnsafe(at.length);
+      await sidecar.handle.read(buffer, 0, at.length, at.offset);
+      return (await inflate(buffer, { dictionary: sidecar.dictionary })).toString('utf8');
+    });
+  }
+
+  /** Waits for a running build, stops the builder thread and closes the files. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.whenBuilt();
+    await this.builder?.destroy();
+    for (const entry of this.loaded.values()) await entry.handle.close().catch(() => undefined);
+    this.loaded.clear();
+  }
+
+  private idOf(file: string, want: SidecarWant): string {
+    return createHash('sha256').update(`${file}\n${want.signature}`).digest('hex').slice(0, 32);
+  }
+
+  private async buildMissing(): Promise<void> {
+    await mkdir(this.options.dir, { recursive: true });
+    // Loop: a plan made while building is picked up before the build loop ends.
+    for (let pass = this.wants; ; pass = this.wants) {
+      for (const [file, want] of pass) {
+        if (this.closed) return;
+        if (this.loaded.get(file)?.id === this.idOf(file, want) || this.wants !== pass) continue;
+        try {
+          await this.ensure(file, want);
+        } catch (error) {
+          this.options.onError?.(error);
+        }
+      }
+      if (pass === this.wants) break;
+    }
+    await this.sweep();
+  }
+
+  private async ensure(file: string, want: SidecarWant): Promise<void> {
+    const id = this.idOf(file, want);
+    const binPath = path.join(this.options.dir, `${id}.bin`);
+    const indexPath = path.join(this.options.dir, `${id}.idx.json`);
+    let index = await this.readIndex(binPath, indexPath);
+    if (!index) {
+      this.builder ??= new Piscina({ filename: new URL('./api-reads-results-thread-entry.mjs', import.meta.url).href, execArgv: [], minThreads: 0, maxThreads: 1, idleTimeout: 30_000 });
+      await this.builder.run({ file, tickers: want.tickers, binPath, indexPath } satisfies SidecarTask);
+      index = await this.readIndex(binPath, indexPath);
+      if (!index) throw new Error(`result sidecar of ${file} was built but cannot be read`);
+    }
+    const handle = await open(binPath, 'r');
+    const dictionary = Buffer.alloc(index.dictionaryLength);
+    await handle.read(dictionary, 0, dictionary.length, 0);
+    const rows = new Map<string, { offset: number; length: number }>();
+    for (const [ticker, day, atMs, offset, length] of index.rows) rows.set(rowKeyString({ ticker, day, atMs }), { offset, length });
+    const previous = this.loaded.get(file);
+    this.loaded.set(file, { id, handle, dictionary, rows });
+    if (previous) await previous.handle.close().catch(() => undefined);
+  }
+
+  /** The index when it and its `.bin` are complete (a crash may leave one without the other). */
+  private async readIndex(binPath: string, indexPath: string): Promise<SidecarIndex | null> {
+    if (!existsSync(indexPath) || !existsSync(binPath)) return null;
+    const index = JSON.parse(await readFile(indexPath, 'utf8')) as SidecarIndex;
+    const last = index.rows.at(-1);
+    const expected = last ? last[3] + last[4] : index.dictionaryLength;
+    return (await stat(binPath)).size === expected ? index : null;
+  }
+
+  /** Removes sidecars no plan names any more (superseded files, compacted ones). */
+  private async sweep(): Promise<void> {
+    const keep = new Set([...this.wants].map(([file, want]) => this.idOf(file, want)));
+    for (const name of await readdir(this.options.dir).catch(() => [] as string[])) {
+      const id = name.split('.')[0]!;
+      if (name.endsWith('.tmp') || keep.has(id)) continue;
+      await rm(path.join(this.options.dir, name), { force: true });
+    }
+  }
+}
