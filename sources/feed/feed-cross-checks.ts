@@ -3,11 +3,15 @@
  * `file, line, reason`. Inputs are SQL over the raw, all-text rows.
  */
 
-/** A split (market, ticker, ex_date) is given once across the `splits` files and split-event files. */
+/**
+ * A split (market, ticker, ex_date) is given once across the `splits` files and split-event
+ * files; the first one in `keys` order is kept in the message as the original.
+ */
 export function duplicateSplitsSql(keys: readonly string[]): string {
+  const parts = keys.map((k, i) => `SELECT ${i} AS part, * FROM (${k})`);
   return `SELECT file, line, 'duplicate split ' || market || '/' || ticker || ' on ' || ex_date || ' (first at ' || first_at || ')' AS reason FROM (
-    SELECT file, line, market, ticker, ex_date, first(file || ':' || line ORDER BY file, line) OVER (PARTITION BY market, ticker, ex_date) AS first_at
-    FROM (${keys.join(' UNION ALL ')})) WHERE file || ':' || line <> first_at`;
+    SELECT file, line, market, ticker, ex_date, first(file || ':' || line ORDER BY part, line) OVER (PARTITION BY market, ticker, ex_date) AS first_at
+    FROM (${parts.join(' UNION ALL ')})) WHERE file || ':' || line <> first_at`;
 }
 
 /**
