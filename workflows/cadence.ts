@@ -10,19 +10,20 @@ function lastDayOfMonth(year: number, month: number): string {
 }
 
 /**
- * The snapshot dates of a backfill, `YYYY-MM-DD`, ascending: each period end in [from, to],
- * plus `to` itself when it is not a period end (so the range always reaches its last day).
+ * The snapshot dates of a backfill, `YYYY-MM-DD`, ascending and distinct: `from` itself (so
+ * `as_of` any day from the first one answers for a company listed then), each period end in
+ * (from, to], and `to` itself when it is not a period end (so the range reaches its last day).
  */
 export function cadenceDates(from: string, to: string, cadence: Cadence): string[] {
   if (from > to) throw new Error(`backfill range is empty: from ${from} is after to ${to}`);
   const step = MONTHS_PER_STEP[cadence];
-  const dates: string[] = [];
+  const dates: string[] = [from];
   let year = Number(from.slice(0, 4));
   let month = Math.ceil(Number(from.slice(5, 7)) / step) * step;
   for (;;) {
     const end = lastDayOfMonth(year, month);
     if (end > to) break;
-    if (end >= from) dates.push(end);
+    if (end > from) dates.push(end);
     month += step;
     if (month > 12) {
       month -= 12;
@@ -34,10 +35,11 @@ export function cadenceDates(from: string, to: string, cadence: Cadence): string
 }
 
 /**
- * Listing-dates one backfill chunk screens at most: 2,000 listings × the 18 year-ends since 2009.
+ * Listing-dates one backfill chunk screens at most: about 2,000 listings × the 19 dates of a
+ * year-end history since 2009 (its first day, 17 year-ends, today).
  * A chunk holds its inputs and results in memory and publishes them in one write, so a
  * month-end backfill (215 dates) at 2,000 listings a chunk took 8 GiB and a 42 s write
- * (longer than the chunk heartbeat timeout); it gets 167-listing chunks instead.
+ * (longer than the chunk heartbeat timeout); it gets 166-listing chunks instead.
  */
 export const BACKFILL_CHUNK_BUDGET = 36_000;
 
