@@ -1,12 +1,14 @@
 /**
- * us-gaap (and dei) concepts behind each screening input, in fallback order: the first concept
- * a filing reports wins. Documented in docs/data/sources.md.
+ * us-gaap concepts behind each fundamentals column, in fallback order: the first alternative
+ * the filing reports wins; an alternative that lists several concepts sums those reported.
+ * Documented in docs/data/sources.md ("edgar"); the screening figures' composite rules
+ * (debt, interest-bearing investments, interest income…) are in `figure-rules.ts`.
  */
+export type Alternatives = ReadonlyArray<readonly string[]>;
+
+/** Balance-sheet inputs with a plain fallback list (the forensic ones, and total assets). */
 export const INSTANT_CONCEPTS = {
   total_assets: [['Assets']],
-  cash_and_equivalents: [['CashAndCashEquivalentsAtCarryingValue'], ['CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents'], ['Cash']],
-  interest_bearing_investments: [['ShortTermInvestments'], ['MarketableSecuritiesCurrent'], ['AvailableForSaleSecuritiesDebtSecuritiesCurrent']],
-  accounts_receivable: [['AccountsReceivableNetCurrent'], ['ReceivablesNetCurrent'], ['AccountsReceivableNet']],
   total_liabilities: [['Liabilities']],
   total_equity: [['StockholdersEquity'], ['StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest']],
   current_assets: [['AssetsCurrent']],
@@ -15,30 +17,126 @@ export const INSTANT_CONCEPTS = {
   ppe_net: [['PropertyPlantAndEquipmentNet'], ['PropertyPlantAndEquipmentAndFinanceLeaseRightOfUseAssetAfterAccumulatedDepreciationAndAmortization']],
   long_term_investments: [['LongTermInvestments'], ['MarketableSecuritiesNoncurrent'], ['AvailableForSaleSecuritiesDebtSecuritiesNoncurrent']],
   long_term_debt: [['LongTermDebtNoncurrent'], ['LongTermDebtAndCapitalLeaseObligations'], ['LongTermDebt']],
-} as const;
+} as const satisfies Record<string, Alternatives>;
 
-/** Debt = long-term part (first alternative reported; a list sums its members) + short-term borrowings. */
-export const LONG_TERM_DEBT = [['LongTermDebt'], ['LongTermDebtNoncurrent', 'LongTermDebtCurrent'], ['LongTermDebtNoncurrent'], ['DebtInstrumentCarryingAmount']] as const;
-export const SHORT_TERM_DEBT = [['ShortTermBorrowings'], ['CommercialPaper'], ['DebtCurrent']] as const;
-
-/** Flows, turned into trailing-twelve-month values. */
+/** Flows of the forensic inputs, turned into trailing-twelve-month values. */
 export const DURATION_CONCEPTS = {
-  total_revenue: [['Revenues'], ['RevenueFromContractWithCustomerExcludingAssessedTax'], ['SalesRevenueNet'], ['RevenueFromContractWithCustomerIncludingAssessedTax']],
-  interest_income: [['InvestmentIncomeInterest'], ['InterestAndDividendIncomeOperating'], ['InvestmentIncomeInterestAndDividend']],
-  dividends_per_share: [['CommonStockDividendsPerShareDeclared'], ['CommonStockDividendsPerShareCashPaid']],
   net_income: [['NetIncomeLoss'], ['ProfitLoss']],
   ebit: [['OperatingIncomeLoss']],
   operating_cash_flow: [['NetCashProvidedByUsedInOperatingActivities']],
   gross_profit: [['GrossProfit']],
   depreciation: [['DepreciationDepletionAndAmortization'], ['DepreciationAndAmortization'], ['DepreciationAmortizationAndAccretionNet'], ['Depreciation']],
   sga_expense: [['SellingGeneralAndAdministrativeExpense'], ['GeneralAndAdministrativeExpense', 'SellingAndMarketingExpense']],
+} as const satisfies Record<string, Alternatives>;
+
+/**
+ * Interest-bearing debt from balance-sheet lines. Operating lease liabilities are never debt
+ * (AAOIFI, S&P and the index providers count interest-bearing borrowing); finance leases are.
+ */
+export const DEBT = {
+  /** Total current debt: commercial paper, short-term borrowings and current maturities together. */
+  currentTotal: [['DebtCurrent']],
+  /** Current maturities of long-term debt (the first two include current finance leases). */
+  currentLongTerm: [['LongTermDebtAndCapitalLeaseObligationsCurrent'], ['LongTermDebtCurrent'], ['LongTermNotesPayableCurrent']],
+  /** Short-term borrowings; commercial paper only when not already inside them. */
+  shortTerm: [['ShortTermBorrowings'], ['CommercialPaper'], ['ShortTermBankLoansAndNotesPayable'], ['LinesOfCreditCurrent'], ['NotesPayableCurrent']],
+  /** Long-term debt net of current maturities (the first includes non-current finance leases). */
+  noncurrent: [['LongTermDebtAndCapitalLeaseObligations'], ['LongTermDebtNoncurrent'], ['LongTermNotesPayable'], ['LongTermLineOfCredit'], ['OtherLongTermDebtNoncurrent']],
+  /** Totals, for filers without a current/non-current split (insurers, banks): current maturities included. */
+  total: [['DebtAndCapitalLeaseObligations'], ['LongTermDebt'], ['DebtLongtermAndShorttermCombinedAmount'], ['NotesPayable'], ['DebtInstrumentCarryingAmount']],
+  /** Finance (capital) lease liabilities: the larger of the total and current + non-current (a filer may tag them apart). */
+  financeLeaseTotal: [['FinanceLeaseLiability'], ['CapitalLeaseObligations']],
+  financeLeaseParts: [['FinanceLeaseLiabilityCurrent', 'FinanceLeaseLiabilityNoncurrent'], ['CapitalLeaseObligationsCurrent', 'CapitalLeaseObligationsNoncurrent']],
+  /** Concepts that already include short-term borrowings or finance leases. */
+  includesShortTerm: ['DebtCurrent', 'DebtAndCapitalLeaseObligations', 'DebtLongtermAndShorttermCombinedAmount', 'DebtInstrumentCarryingAmount'],
+  includesFinanceLeases: ['LongTermDebtAndCapitalLeaseObligationsCurrent', 'LongTermDebtAndCapitalLeaseObligations', 'DebtAndCapitalLeaseObligations'],
+  /** A debt-free reading needs the filing to report no interest expense either. */
+  interestExpense: [['InterestExpense'], ['InterestExpenseDebt'], ['InterestExpenseNonoperating'], ['InterestAndDebtExpense']],
 } as const;
 
-/** Shares outstanding: the cover-page figure first, then the balance-sheet one. */
+export const CASH: Alternatives = [
+  ['CashAndCashEquivalentsAtCarryingValue'],
+  ['CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents'],
+  ['Cash'],
+  ['CashAndDueFromBanks', 'InterestBearingDepositsInBanks'],
+  ['CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalentsIncludingDisposalGroupAndDiscontinuedOperations'],
+];
+
+/**
+ * Interest-bearing securities and deposits outside cash; generic (often equity) investments are
+ * not counted, nor CertificatesOfDepositAtCarryingValue (filers use it for the CDs inside cash
+ * equivalents: counting it would count them twice).
+ */
+export const INVESTMENTS = {
+  /** Classified balance sheet (it reports AssetsCurrent): current and non-current lines. */
+  current: [
+    ['ShortTermInvestments'],
+    ['MarketableSecuritiesCurrent'],
+    ['AvailableForSaleSecuritiesDebtSecuritiesCurrent', 'HeldToMaturitySecuritiesCurrent'],
+    ['OtherShortTermInvestments'],
+  ],
+  noncurrent: [['MarketableSecuritiesNoncurrent'], ['AvailableForSaleSecuritiesDebtSecuritiesNoncurrent', 'HeldToMaturitySecuritiesNoncurrent']],
+  /** Unclassified balance sheet (banks, insurers): each kind of debt security once. */
+  unclassified: [
+    [['AvailableForSaleSecuritiesDebtSecurities'], ['DebtSecuritiesAvailableForSaleExcludingAccruedInterest']],
+    [['HeldToMaturitySecurities'], ['DebtSecuritiesHeldToMaturityExcludingAccruedInterestAfterAllowanceForCreditLoss'], ['DebtSecuritiesHeldToMaturityAmortizedCostAfterAllowanceForCreditLoss']],
+    [['TradingSecuritiesDebt']],
+    [['OtherShortTermInvestments'], ['ShortTermInvestments']],
+  ],
+  /** Reported but not counted (named in the figure's source so a reader can judge). */
+  generic: ['LongTermInvestments', 'Investments', 'TradingSecurities'],
+} as const;
+
+export const RECEIVABLES: Alternatives = [
+  ['AccountsReceivableNetCurrent'],
+  ['ReceivablesNetCurrent'],
+  ['AccountsNotesAndLoansReceivableNetCurrent'],
+  ['AccountsReceivableNet'],
+  ['PremiumsAndOtherReceivablesNet'],
+  ['PremiumsReceivableAtCarryingValue'],
+  ['LoansAndLeasesReceivableNetReportedAmount'],
+];
+
+/** Revenue candidates: the largest trailing-twelve-month total among those reported wins (the most complete). */
+export const REVENUE: Alternatives = [
+  ['Revenues'],
+  ['RevenueFromContractWithCustomerExcludingAssessedTax'],
+  ['RevenueFromContractWithCustomerIncludingAssessedTax'],
+  ['SalesRevenueNet'],
+  ['SalesRevenueGoodsNet'],
+  ['RevenuesNetOfInterestExpense'],
+  // A bank's gross income: interest and dividend income plus non-interest income.
+  ['InterestAndDividendIncomeOperating', 'NoninterestIncome'],
+];
+
+/**
+ * Interest income in three tiers, best first; within a tier the first concept reported wins.
+ * Interest proper, then income that includes some other income, then the net non-operating
+ * result as a proxy (used only when positive: the filer shows interest income nowhere else).
+ */
+export const INTEREST_INCOME: ReadonlyArray<{ tier: string; alternatives: Alternatives }> = [
+  {
+    tier: 'interest',
+    alternatives: [
+      ['InterestAndDividendIncomeOperating'],
+      ['InterestIncomeOperating'],
+      ['InvestmentIncomeInterest'],
+      ['InvestmentIncomeInterestAndDividend'],
+      ['InterestIncomeOther'],
+    ],
+  },
+  { tier: 'interest and other income together', alternatives: [['InterestAndOtherIncome'], ['InvestmentIncomeNet'], ['NetInvestmentIncome']] },
+  { tier: 'proxy: net non-operating income (interest income not reported apart)', alternatives: [['OtherNonoperatingIncomeExpense'], ['NonoperatingIncomeExpense']] },
+];
+
+export const DIVIDENDS_PER_SHARE: Alternatives = [['CommonStockDividendsPerShareDeclared'], ['CommonStockDividendsPerShareCashPaid']];
+
+/** Shares outstanding: the cover page, then the balance sheet, then the period's basic weighted average. */
 export const SHARES_CONCEPTS = [
   ['dei', 'EntityCommonStockSharesOutstanding'],
   ['us-gaap', 'CommonStockSharesOutstanding'],
 ] as const;
+export const WEIGHTED_SHARES = 'WeightedAverageNumberOfSharesOutstandingBasic';
 
 /** Periodic report forms whose facts become fundamentals rows. */
 export const PERIODIC_FORMS = new Set(['10-K', '10-Q', '10-K/A', '10-Q/A', '20-F', '40-F']);

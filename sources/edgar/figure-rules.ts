@@ -1,0 +1,144 @@
+/**
+ * The screening figures of one filing, each with its source or the reason it is missing:
+ * debt, cash, interest-bearing investments, receivables, revenue, interest income, dividends
+ * and shares. What counts as what, and why, is in docs/data/sources.md ("edgar").
+ */
+import { CASH, DEBT, DIVIDENDS_PER_SHARE, INTEREST_INCOME, INVESTMENTS, RECEIVABLES, REVENUE, SHARES_CONCEPTS, WEIGHTED_SHARES, type Alternatives } from './edgar-concepts.ts';
+import type { CompanyFacts } from './edgar-formats.ts';
+import { days, factsOf, instantFigure, known, near, sumFigures, ttmFigure, type Figure, type Filing } from './figure-facts.ts';
+
+/** A figure, or null with the reason it could not be read. */
+export interface Sourced {
+  figure: Figure | null;
+  missing?: string;
+}
+
+/** How far back a flow may end when this period's trailing twelve months cannot be derived. */
+const RECENT_MONTHS = 12;
+
+type Lookup = (concept: string) => Figure | null;
+
+/** The first alternative with any member reported: the sum of its reported members. */
+export function firstAlternative(alternatives: Alternatives, lookup: Lookup): Figure | null {
+  for (const members of alternatives) {
+    const sum = sumFigures(members.map(lookup));
+    if (sum !== null) return sum;
+  }
+  return null;
+}
+
+const found = (figure: Figure | null, missing: string): Sourced => (figure ? { figure } : { figure: null, missing });
+const bare = (concept: string): string => concept.slice(concept.indexOf(':') + 1);
+const formatUsd = (v: number): string => v.toLocaleString('en-US');
+
+export interface FigureContext {
+  facts: CompanyFacts;
+  filing: Filing;
+}
+
+function instantLookup(ctx: FigureContext): Lookup {
+  return (concept) => instantFigure(ctx.facts, concept, ctx.filing);
+}
+
+/** True when some fact of these concepts, known by the filing and ending within a year before its period, is positive. */
+function recentlyPositive(ctx: FigureContext, alternatives: Alternatives): string | null {
+  for (const [concept] of alternatives) {
+    const hit = known(factsOf(ctx.facts, 'us-gaap', concept!), ctx.filing).find((f) => f.val > 0 && f.end <= ctx.filing.periodEnd && days(f.end, ctx.filing.periodEnd) <= 366);
+    if (hit) return `us-gaap:${concept} ${formatUsd(hit.val)} @ ${hit.accn}`;
+  }
+  return null;
+}
+
+/** Interest-bearing debt: current + non-current borrowings (or a total) + finance leases; 0 only for a balance sheet with no debt line and no interest expense. */
+export function debtFigure(ctx: FigureContext): Sourced {
+  const at = (alternatives: Alternatives): Figure | null => firstAlternative(alternatives, instantLookup(ctx));
+  const current = at(DEBT.currentTotal) ?? sumFigures([at(DEBT.currentLongTerm), at(DEBT.shortTerm)]);
+  const noncurrent = at(DEBT.noncurrent);
+  let borrowings: Figure | null;
+  if (noncurrent) borrowings = sumFigures([current, noncurrent]);
+  else {
+    const total = at(DEBT.total);
+    const includesShortTerm = total?.concepts.some((c) => (DEBT.includesShortTerm as readonly string[]).includes(bare(c))) ?? false;
+    // A total includes current maturities: only short-term borrowings are added to it.
+    borrowings = total ? sumFigures([total, includesShortTerm ? null : at(DEBT.shortTerm)]) : current;
+  }
+  const leasesIncluded = borrowings?.concepts.some((c) => (DEBT.includesFinanceLeases as readonly string[]).includes(bare(c))) ?? false;
+  const leaseTotal = leasesIncluded ? null : at(DEBT.financeLeaseTotal);
+  const leaseParts = leasesIncluded ? null : at(DEBT.financeLeaseParts);
+  const leases = leaseTotal && leaseParts ? (leaseParts.value > leaseTotal.value ? leaseParts : leaseTotal) : (leaseTotal ?? leaseParts);
+  const debt = sumFigures([borrowings, leases]);
+  if (debt) return { figure: debt };
+  if (!instantFigure(ctx.facts, 'Assets', ctx.filing)) return { figure: null, missing: 'no debt concept and no balance sheet (us-gaap:Assets) at the period end' };
+  const interest = recentlyPositive(ctx, DEBT.interestExpense);
+  if (interest) return { figure: null, missing: `no us-gaap debt concept at the period end, yet interest expense is reported (${interest}): debt unknown` };
+  return { figure: { value: 0, concepts: [], accns: [ctx.filing.accn], note: 'no debt or finance lease line on the balance sheet and no interest expense: counted as 0' } };
+}
+
+export function cashFigure(ctx: FigureContext): Sourced {
+  return found(firstAlternative(CASH, instantLookup(ctx)), 'no cash concept at the period end');
+}
+
+/** Interest-bearing securities outside cash: current and non-current lines, or each kind of debt security on an unclassified balance sheet. */
+export function investmentsFigure(ctx: FigureContext): Sourced {
+  const lookup = instantLookup(ctx);
+  const classified = lookup('AssetsCurrent') !== null;
+  const figure = classified
+    ? sumFigures([firstAlternative(INVESTMENTS.current, lookup), firstAlternative(INVESTMENTS.noncurrent, lookup)])
+    : sumFigures(INVESTMENTS.unclassified.map((alternatives) => firstAlternative(alternatives, lookup)));
+  const generic = INVESTMENTS.generic.map(lookup).filter((f): f is Figure => f !== null);
+  const notCounted = generic.length > 0 ? `not counted, generic investments (usually equity): ${generic.map((g) => `${g.concepts[0]} ${formatUsd(g.value)}`).join(', ')}` : undefined;
+  if (figure) return { figure: notCounted ? { ...figure, note: [figure.note, notCounted].filter(Boolean).join('; ') } : figure };
+  if (!lookup('Assets')) return { figure: null, missing: 'no securities concept and no balance sheet (us-gaap:Assets) at the period end' };
+  const note = ['no marketable or debt securities line on the balance sheet: counted as 0', notCounted].filter(Boolean).join('; ');
+  return { figure: { value: 0, concepts: [], accns: [ctx.filing.accn], note } };
+}
+
+export function receivablesFigure(ctx: FigureContext): Sourced {
+  return found(firstAlternative(RECEIVABLES, instantLookup(ctx)), 'no receivables concept at the period end');
+}
+
+/** Trailing twelve months of the first alternative that has them at the period end, else the most recent within a year. */
+function ttmOfFirst(ctx: FigureContext, alternatives: Alternatives): Figure | null {
+  for (const recent of [0, RECENT_MONTHS]) {
+    const figure = firstAlternative(alternatives, (concept) => ttmFigure(ctx.facts, concept, ctx.filing, recent));
+    if (figure) return figure;
+  }
+  return null;
+}
+
+/** Total revenue: the largest trailing-twelve-month total among the revenue concepts (the most complete). */
+export function revenueFigure(ctx: FigureContext): Sourced {
+  for (const recent of [0, RECENT_MONTHS]) {
+    const candidates = REVENUE.map((members) => sumFigures(members.map((c) => ttmFigure(ctx.facts, c, ctx.filing, recent)))).filter((f): f is Figure => f !== null);
+    if (candidates.length > 0) return { figure: candidates.reduce((best, f) => (f.value > best.value ? f : best)) };
+  }
+  return { figure: null, missing: 'no revenue concept with twelve months of values' };
+}
+
+/** Interest income, best tier first; the non-operating proxy only when positive. */
+export function interestIncomeFigure(ctx: FigureContext): Sourced {
+  for (const [i, { tier, alternatives }] of INTEREST_INCOME.entries()) {
+    const figure = ttmOfFirst(ctx, alternatives);
+    if (!figure || (i === INTEREST_INCOME.length - 1 && figure.value <= 0)) continue;
+    return { figure: i === 0 ? figure : { ...figure, note: [tier, figure.note].filter(Boolean).join('; ') } };
+  }
+  return { figure: null, missing: 'interest income not reported apart (no interest income concept, no positive non-operating income)' };
+}
+
+export function dividendsFigure(ctx: FigureContext): Sourced {
+  return found(ttmOfFirst(ctx, DIVIDENDS_PER_SHARE), 'no dividends-per-share concept with twelve months of values');
+}
+
+/** Shares outstanding at or after the period end: cover page, balance sheet, then the basic weighted average of the period. */
+export function sharesFigure(ctx: FigureContext): Sourced {
+  const { facts, filing } = ctx;
+  for (const [taxonomy, concept] of SHARES_CONCEPTS) {
+    const fact = known(factsOf(facts, taxonomy, concept), filing).find((f) => f.start === undefined && days(filing.periodEnd, f.end) >= -3);
+    if (fact) return { figure: { value: fact.val, concepts: [`${taxonomy}:${concept}`], accns: [fact.accn], note: `as of ${fact.end}` } };
+  }
+  const weighted = known(factsOf(facts, 'us-gaap', WEIGHTED_SHARES), filing)
+    .filter((f) => f.start !== undefined && near(f.end, filing.periodEnd, 5))
+    .sort((a, b) => days(a.start!, a.end) - days(b.start!, b.end))[0];
+  if (weighted) return { figure: { value: weighted.val, concepts: [`us-gaap:${WEIGHTED_SHARES}`], accns: [weighted.accn], note: `basic weighted average ${weighted.start}..${weighted.end}: no share count on the cover page or balance sheet` } };
+  return { figure: null, missing: 'no share count (cover page, balance sheet or weighted average)' };
+}
