@@ -3,6 +3,7 @@ import type { ScreeningResult } from '../engine/index.ts';
 import type { ApiReads } from '../warehouse/api-reads.ts';
 import { LruCache } from './lru.ts';
 import type { Refresher } from './refresher.ts';
+import { inlineReportRenderer, threadedReportRenderer, type ReportRenderer } from './report-renderer.ts';
 
 /** What the platform passes the screening API: the warehouse reads, the refresher and the cache policy. */
 export interface ScreenDeps {
@@ -15,6 +16,8 @@ export interface ScreenDeps {
   logger?: Logger;
   /** Rendered reports kept in memory (default 4096, about 20 kB each). */
   reportCacheSize?: number;
+  /** Worker threads rendering cold reports (default 1; 0 renders on the event loop). */
+  renderThreads?: number;
 }
 
 /** The deps plus the process's in-memory caches, shared by every screening use-case. */
@@ -24,6 +27,7 @@ export interface ScreenContext extends ScreenDeps {
   results: LruCache<ScreeningResult>;
   /** Rendered report JSON by snapshot identity and framework selection. */
   reports: LruCache<string>;
+  renderer: ReportRenderer;
 }
 
 export function createScreenContext(deps: ScreenDeps): ScreenContext {
@@ -32,5 +36,6 @@ export function createScreenContext(deps: ScreenDeps): ScreenContext {
     now: deps.now ?? (() => new Date()),
     results: new LruCache(512),
     reports: new LruCache(deps.reportCacheSize ?? 4_096),
+    renderer: (deps.renderThreads ?? 1) > 0 ? threadedReportRenderer(deps.renderThreads ?? 1) : inlineReportRenderer,
   };
 }

@@ -1,5 +1,6 @@
-// The paced load generator's worker thread (plain JavaScript: worker threads do not load
-// TypeScript through tsx). See bench/paced-load.ts for what it measures and why.
+// The paced load generator, run as a worker thread or as a process of its own (plain
+// JavaScript: worker threads do not load TypeScript through tsx). See bench/paced-load.ts for
+// what it measures and why.
 import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
@@ -13,6 +14,7 @@ async function generate(options) {
   const latencies = [];
   let sent = 0;
   let errors = 0;
+  const statuses = {};
   const started = performance.now();
   const total = Math.round(options.ratePerSecond * options.seconds);
   const pending = [];
@@ -25,6 +27,7 @@ async function generate(options) {
           response.resume();
           response.on('end', () => {
             if (response.statusCode !== 200) errors += 1;
+            statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
             latencies.push(performance.now() - scheduledAt);
             resolve();
           });
@@ -52,7 +55,13 @@ async function generate(options) {
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const round = (ms) => Math.round(ms * 100) / 100;
-  return { sent, completed: latencies.length, errors, p50Ms: round(percentile(latencies, 50)), p99Ms: round(percentile(latencies, 99)), maxMs: round(latencies.at(-1) ?? 0) };
+  return { sent, completed: latencies.length, errors, statuses, p50Ms: round(percentile(latencies, 50)), p99Ms: round(percentile(latencies, 99)), maxMs: round(latencies.at(-1) ?? 0) };
 }
 
-parentPort.postMessage(await generate(workerData));
+if (parentPort) parentPort.postMessage(await generate(workerData));
+else {
+  // Options arrive on stdin: a path list of thousands of tickers exceeds one argument's limit.
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  process.stdout.write(JSON.stringify(await generate(JSON.parse(Buffer.concat(chunks).toString('utf8')))));
+}

@@ -6,6 +6,8 @@
  * (no coordinated omission). It runs in a worker thread (paced-load-worker.mjs), beside the
  * server's event loop, as autocannon's worker does.
  */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 export interface PacedLoadOptions {
@@ -21,6 +23,8 @@ export interface PacedLoadFigures {
   sent: number;
   completed: number;
   errors: number;
+  /** Responses by HTTP status. */
+  statuses: Record<string, number>;
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
@@ -35,6 +39,22 @@ export function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadFigures> 
       void worker.terminate();
     });
     worker.once('error', reject);
+  });
+}
+
+/**
+ * The same paced load from a Node process of its own: the generator then competes with the
+ * server for the machine's cores, not for its event loop or heap (as an external tool would).
+ */
+export function pacedLoadInProcess(options: PacedLoadOptions): Promise<PacedLoadFigures> {
+  const script = fileURLToPath(new URL('./paced-load-worker.mjs', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(JSON.parse(out) as PacedLoadFigures) : reject(new Error(`paced load process exited with ${code}`))));
+    child.stdin.end(JSON.stringify(options));
   });
 }
 

@@ -29,6 +29,10 @@ for (const line of describePipelineBench(await runPipelineBench(scale))) console
 const { runApiBench, formatApiBench } = await import('./api.bench.ts');
 for (const line of formatApiBench(await runApiBench({ scale }))) console.log(line);
 
+// Spread reads: each request a different ticker (API_SPREAD_SCALE, default 1, of the US sample).
+const { runApiSpreadBench, formatApiSpreadBench } = await import('./api-spread.bench.ts');
+for (const line of formatApiSpreadBench(await runApiSpreadBench())) console.log(line);
+
 const { runForensicBench, formatForensicBench } = await import('./forensic.bench.ts');
 for (const line of formatForensicBench(await runForensicBench())) console.log(line);
 

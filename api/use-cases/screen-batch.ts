@@ -1,10 +1,10 @@
-import type { FrameworkId, ScreeningResult } from '../../engine/index.ts';
+import type { FrameworkId } from '../../engine/index.ts';
 import { assertMarketGranted, type Grant } from '../access-scope.ts';
 import { AppError } from '../errors.ts';
 import { batchItemSchema } from '../schemas/requests.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { checkMarket, normaliseTicker, parseRequest } from '../validation.ts';
-import { loadResults, reportCached, screenResponseJson, screenTicker, type ScreenOutcome } from './screen-ticker.ts';
+import { loadResultTexts, reportCached, screenResponseJson, screenTicker, type ScreenOutcome } from './screen-ticker.ts';
 
 export interface BatchRequest {
   items: readonly unknown[];
@@ -82,9 +82,9 @@ export async function screenBatch(ctx: ScreenContext, request: BatchRequest): Pr
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, request.items.length) }, worker));
   const toRead = resolved.filter((o): o is ScreenOutcome => !isError(o) && !reportCached(ctx, o, request.frameworks));
-  const results = new Map<ScreenOutcome, ScreeningResult>();
+  const results = new Map<ScreenOutcome, string>();
   try {
-    const loaded = await loadResults(ctx, toRead.map((o) => o.row));
+    const loaded = await loadResultTexts(ctx, toRead.map((o) => o.row));
     toRead.forEach((o, i) => results.set(o, loaded[i]!));
   } catch (error) {
     if (error instanceof AppError && error.status === 503) throw error;

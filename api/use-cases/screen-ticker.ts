@@ -5,7 +5,7 @@ import { AppError, notFound, readsSaturated, serviceUnavailable } from '../error
 import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh, type RefreshedScreen } from '../refresher.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { utcDay } from '../validation.ts';
-import { buildScreenReport } from './screen-report.ts';
+import { buildScreenReport, type SnapshotIdentity } from './screen-report.ts';
 
 export interface ScreenRequest {
   market: string;
@@ -95,26 +95,27 @@ function identity(row: VerdictRow): string {
   return `${row.market}/${row.ticker}|${row.snapshotDate}|${row.screenedAt}`;
 }
 
+/** Stored results as JSON text, read together; saturated reads become 503 with `Retry-After`. */
+export async function loadResultTexts(ctx: ScreenContext, rows: readonly VerdictRow[]): Promise<string[]> {
+  try {
+    return await ctx.reads.resultJsons(rows);
+  } catch (error) {
+    if (error instanceof ReadsSaturatedError) throw readsSaturated(error.message, error.retryAfterSeconds);
+    throw error;
+  }
+}
+
 /** The engine's full result of a snapshot (parsed once, then kept in a small LRU). */
 export async function loadResult(ctx: ScreenContext, row: VerdictRow): Promise<ScreeningResult> {
   return (await loadResults(ctx, [row]))[0]!;
 }
 
-/**
- * The engine's full results of many snapshots, read together (one query per Parquet file for
- * what neither the LRU nor a sidecar holds). Saturated reads become 503 with `Retry-After`.
- */
+/** The engine's full results of many snapshots, read together (one query per Parquet file for what neither the LRU nor a sidecar holds). */
 export async function loadResults(ctx: ScreenContext, rows: readonly VerdictRow[]): Promise<ScreeningResult[]> {
   const results = rows.map((row) => ctx.results.get(identity(row)));
   const missing = rows.filter((_, i) => results[i] === undefined);
   if (missing.length > 0) {
-    let texts: string[];
-    try {
-      texts = await ctx.reads.resultJsons(missing);
-    } catch (error) {
-      if (error instanceof ReadsSaturatedError) throw readsSaturated(error.message, error.retryAfterSeconds);
-      throw error;
-    }
+    const texts = await loadResultTexts(ctx, missing);
     let next = 0;
     rows.forEach((row, i) => {
       if (results[i] !== undefined) return;
@@ -126,16 +127,28 @@ export async function loadResults(ctx: ScreenContext, rows: readonly VerdictRow[
   return results as ScreeningResult[];
 }
 
-/** The report of an outcome as JSON text, rendered once per (snapshot, framework selection); `result` when already loaded. */
-export async function reportJson(ctx: ScreenContext, outcome: ScreenOutcome, frameworks: readonly FrameworkId[], result?: ScreeningResult): Promise<string> {
+/**
+ * The report of an outcome as JSON text, rendered once per (snapshot, framework selection).
+ * `stored` is the result's JSON text when already read (a batch reads them together). A result
+ * known parsed (a refresh) renders here; one read from the lake renders in a render thread.
+ */
+export async function reportJson(ctx: ScreenContext, outcome: ScreenOutcome, frameworks: readonly FrameworkId[], stored?: string): Promise<string> {
   const key = reportKey(outcome, frameworks);
   let json = ctx.reports.get(key);
-  if (json === undefined) {
-    const report = buildScreenReport(result ?? (await loadResult(ctx, outcome.row)), frameworks, outcome.row, outcome.companyName);
-    json = JSON.stringify(report);
-    ctx.reports.set(key, json);
+  if (json !== undefined) return json;
+  const parsed = ctx.results.get(identity(outcome.row));
+  if (parsed) json = JSON.stringify(buildScreenReport(parsed, frameworks, outcome.row, outcome.companyName));
+  else {
+    const resultJson = stored ?? (await loadResultTexts(ctx, [outcome.row]))[0]!;
+    json = await ctx.renderer.render({ resultJson, frameworks, snapshot: snapshotOf(outcome.row), companyName: outcome.companyName });
   }
+  ctx.reports.set(key, json);
   return json;
+}
+
+/** The snapshot identity a report names (plain fields: it crosses to a render thread). */
+function snapshotOf(row: VerdictRow): SnapshotIdentity {
+  return { snapshotDate: row.snapshotDate, screenedAt: row.screenedAt, source: row.source };
 }
 
 /** Whether the outcome's report is rendered already (nothing to read from the lake). */
@@ -148,8 +161,8 @@ function reportKey(outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): 
 }
 
 /** The spec's screen response as JSON text: `ticker, market, report, from_cache, cache_age_days, stale` (+ `refresh`). */
-export async function screenResponseJson(ctx: ScreenContext, outcome: ScreenOutcome, frameworks: readonly FrameworkId[], result?: ScreeningResult): Promise<string> {
-  const report = await reportJson(ctx, outcome, frameworks, result);
+export async function screenResponseJson(ctx: ScreenContext, outcome: ScreenOutcome, frameworks: readonly FrameworkId[], stored?: string): Promise<string> {
+  const report = await reportJson(ctx, outcome, frameworks, stored);
   const refresh = outcome.refresh ? `,"refresh":"${outcome.refresh}"` : '';
   return `{"ticker":${JSON.stringify(outcome.ticker)},"market":${JSON.stringify(outcome.market)},"report":${report},"from_cache":${outcome.fromCache},"cache_age_days":${outcome.cacheAgeDays},"stale":${outcome.stale}${refresh}}`;
 }

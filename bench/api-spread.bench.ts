@@ -1,0 +1,199 @@
+/**
+ * Spread read benchmark (`npx tsx bench/api-spread.bench.ts`): what real clients do, each request
+ * a different ticker, so the API's report cache is cold and every answer reads its stored result.
+ * Open loop: the paced generator (bench/paced-load.ts) runs in a Node process of its own, sends
+ * evenly at 50, 200, 500 and 1,000 req/s over 50 keep-alive connections and times each request
+ * from when it was due. Every rate gets a fresh app (cold caches) over the same reads, with real
+ * access control (a partner key, metered). Beside each run: the bare route (a Koa route returning
+ * one screen body from memory) at the same rate, the machine's floor. Then: one hot ticker at
+ * 500 req/s (the old benchmark's pattern, for comparison only), batches of 100 distinct cold
+ * tickers, and the fallback path alone (sidecars off: every result read from Parquet through
+ * the bounded queue) at 50 and 200 req/s.
+ *
+ * Data: a lake as the nightly screen leaves it (test/api/support/spread-lake.ts): the synthetic
+ * sample universe at API_SPREAD_SCALE (default 1) for API_SPREAD_MARKETS (default `us`), every
+ * stock screened with its full result and published in files of 5,000 snapshots.
+ */
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Koa from 'koa';
+import pino from 'pino';
+import { createApp } from '../api/app.ts';
+import { unavailableRefresher } from '../api/refresher.ts';
+import { createMetrics } from '../platform/metrics.ts';
+import { openApiReads, type ApiReads } from '../warehouse/api-reads.ts';
+import { lakeRoot } from '../warehouse/lake-paths.ts';
+import { buildSpreadLake } from '../test/api/support/spread-lake.ts';
+import { listen } from '../test/support/http.ts';
+import { openBenchAccess } from './bench-access.ts';
+import { describeMachine } from './machine.ts';
+import { pacedLoadInProcess, type PacedLoadFigures } from './paced-load.ts';
+
+export const SPREAD_RATES = [50, 200, 500, 1_000];
+
+export interface SpreadRun {
+  ratePerSecond: number;
+  spread: PacedLoadFigures;
+  bare: PacedLoadFigures;
+}
+
+export interface BatchFigures {
+  batches: number;
+  /** Results per batch (each should be 100). */
+  resultCounts: number[];
+  p50Ms: number;
+  maxMs: number;
+}
+
+export interface SpreadBenchFigures {
+  scale: number;
+  markets: string[];
+  stocks: number;
+  snapshotFiles: number;
+  openSeconds: number;
+  sidecarSeconds: number;
+  rssMiB: number;
+  runs: SpreadRun[];
+  hot: PacedLoadFigures & { ratePerSecond: number };
+  batch: BatchFigures;
+  queueOnly: Array<{ ratePerSecond: number; spread: PacedLoadFigures }>;
+  /** 1-minute load average of the machine when the runs started and ended: other work skews every figure. */
+  loadAverage: [number, number];
+}
+
+interface Served {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Deterministic shuffle, so runs spread over the whole universe and repeat between machines. */
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  let seed = 16;
+  for (let i = out.length - 1; i > 0; i -= 1) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    const j = seed % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+/** Runs the spread benchmark and returns its figures. */
+export async function runApiSpreadBench(options: { scale?: number; seconds?: number; markets?: string[] } = {}): Promise<SpreadBenchFigures> {
+  const scale = options.scale ?? Number(process.env.API_SPREAD_SCALE ?? 1);
+  const markets = options.markets ?? (process.env.API_SPREAD_MARKETS ?? 'us').split(',');
+  const seconds = options.seconds ?? Number(process.env.API_SPREAD_SECONDS ?? 10);
+  const dataDir = process.env.API_SPREAD_DATA_DIR ?? path.join(os.tmpdir(), `faithscreen-api-spread-${markets.join('-')}-${scale}`);
+  if (!existsSync(path.join(lakeRoot(dataDir), 'snapshots', `market=${markets[0]}`))) await buildSpreadLake(dataDir, { scale, markets });
+
+  let started = performance.now();
+  const reads = await openApiReads({ dataDir, scanIntervalMs: 2_000 });
+  const openSeconds = (performance.now() - started) / 1000;
+  started = performance.now();
+  await reads.whenSidecarsBuilt();
+  const sidecarSeconds = (performance.now() - started) / 1000;
+  global.gc?.();
+  const rssMiB = Math.round(process.memoryUsage().rss / 2 ** 20);
+  const stocks = shuffled(markets.flatMap((m) => reads.listings(m).filter((l) => l.kind === 'stock' && reads.current(m, l.ticker))));
+  const paths = stocks.map((l) => `/api/screen/${l.market}/${l.ticker}`);
+  const { access, key, close: closeAccess } = await openBenchAccess();
+  const headers = { 'X-API-Key': key };
+  const logger = pino({ level: 'info' }, pino.destination({ dest: os.devNull, sync: false }));
+  /** A fresh app over `over`: its report and result caches start cold. */
+  const serveApp = async (over: ApiReads): Promise<Served> =>
+    listen(createApp({ logger, metrics: createMetrics(), readiness: {}, screen: { reads: over, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } }, accessControl: access.middleware }));
+
+  const probe = await serveApp(reads);
+  const body = await (await fetch(`${probe.url}${paths[0]}`, { headers })).text();
+  await probe.close();
+  const bareApp = new Koa();
+  bareApp.use((ctx) => {
+    ctx.type = 'application/json';
+    ctx.body = body;
+  });
+  const bare = await listen(bareApp);
+  let offset = 0;
+  /** The next `count` paths of the shuffled universe: consecutive runs ask for different tickers. */
+  const nextPaths = (count: number) => {
+    const out = Array.from({ length: Math.min(count, paths.length) }, (_, i) => paths[(offset + i) % paths.length]!);
+    offset = (offset + out.length) % paths.length;
+    return out;
+  };
+  const loadAtStart = os.loadavg()[0]!;
+  try {
+    const runs: SpreadRun[] = [];
+    for (const ratePerSecond of SPREAD_RATES) {
+      const api = await serveApp(reads);
+      const spread = await pacedLoadInProcess({ url: api.url, paths: nextPaths(ratePerSecond * seconds), headers, ratePerSecond, seconds, connections: 50 });
+      await api.close();
+      runs.push({ ratePerSecond, spread, bare: await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond, seconds, connections: 50 }) });
+    }
+
+    const hotApi = await serveApp(reads);
+    const hot = { ratePerSecond: 500, ...(await pacedLoadInProcess({ url: hotApi.url, paths: [paths[0]!], headers, ratePerSecond: 500, seconds, connections: 50 })) };
+    await hotApi.close();
+
+    const batchApi = await serveApp(reads);
+    const latencies: number[] = [];
+    const resultCounts: number[] = [];
+    for (let b = 0; b < 20; b += 1) {
+      const items = nextPaths(100).map((p) => ({ market: p.split('/')[3]!, ticker: p.split('/')[4]! }));
+      const t0 = performance.now();
+      const response = await fetch(`${batchApi.url}/api/screen/batch`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ tickers: items }) });
+      const answer = (await response.json()) as { results?: unknown[] };
+      latencies.push(performance.now() - t0);
+      resultCounts.push(answer.results?.length ?? 0);
+    }
+    await batchApi.close();
+    latencies.sort((a, b) => a - b);
+    const batch = { batches: latencies.length, resultCounts, p50Ms: Math.round(percentile(latencies, 50) * 10) / 10, maxMs: Math.round(latencies.at(-1)! * 10) / 10 };
+
+    const queueOnly: SpreadBenchFigures['queueOnly'] = [];
+    const queueReads = await openApiReads({ dataDir, scanIntervalMs: 0, sidecars: false });
+    try {
+      for (const ratePerSecond of [50, 200]) {
+        const api = await serveApp(queueReads);
+        queueOnly.push({ ratePerSecond, spread: await pacedLoadInProcess({ url: api.url, paths: nextPaths(ratePerSecond * seconds), headers, ratePerSecond, seconds, connections: 50 }) });
+        await api.close();
+      }
+    } finally {
+      await queueReads.close();
+    }
+    const loadAverage: [number, number] = [loadAtStart, os.loadavg()[0]!];
+    return { scale, markets, stocks: stocks.length, snapshotFiles: reads.stats().snapshotFiles, openSeconds, sidecarSeconds, rssMiB, runs, hot, batch, queueOnly, loadAverage };
+  } finally {
+    await bare.close();
+    await reads.close();
+    await closeAccess();
+  }
+}
+
+function statusText(f: PacedLoadFigures): string {
+  const other = Object.entries(f.statuses).filter(([code]) => code !== '200');
+  return other.length === 0 ? 'all 200' : other.map(([code, n]) => `${n}× ${code}`).join(', ');
+}
+
+/** The figures as printed lines. */
+export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
+  const load = (p: PacedLoadFigures) => `p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms, max ${p.maxMs} ms, errors ${p.errors} of ${p.sent} (${statusText(p)})`;
+  return [
+    `[api-spread] lake: sample scale ${f.scale}, markets ${f.markets.join(',')}: ${f.stocks} stocks with a full current result in ${f.snapshotFiles} snapshot files`,
+    `[api-spread] reads open in ${f.openSeconds.toFixed(1)} s, point-read sidecars ready ${f.sidecarSeconds.toFixed(1)} s later; RSS ${f.rssMiB} MiB`,
+    `[api-spread] machine load average (1 min) ${f.loadAverage[0].toFixed(1)} at the first run, ${f.loadAverage[1].toFixed(1)} at the last (other work on the machine skews every figure)`,
+    ...f.runs.flatMap((r) => [
+      `[api-spread] spread (each request a different ticker, caches cold), paced at ${r.ratePerSecond} req/s: ${load(r.spread)} (target: 0 errors)`,
+      `[api-spread]   bare Koa route, same body from memory, at ${r.ratePerSecond} req/s: ${load(r.bare)} (control)`,
+    ]),
+    `[api-spread] hot ticker (one ticker again and again: the report cache answers), paced at ${f.hot.ratePerSecond} req/s: ${load(f.hot)} (comparison only)`,
+    `[api-spread] batch of 100 distinct cold tickers × ${f.batch.batches}: p50 ${f.batch.p50Ms} ms, max ${f.batch.maxMs} ms, results per batch ${[...new Set(f.batch.resultCounts)].join('/')} (target < 150 ms, 100 results)`,
+    ...f.queueOnly.map((q) => `[api-spread] fallback path alone (sidecars off, every result from Parquet through the bounded queue), spread at ${q.ratePerSecond} req/s: ${load(q.spread)}`),
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(describeMachine());
+  for (const text of formatApiSpreadBench(await runApiSpreadBench())) console.log(text);
+}
