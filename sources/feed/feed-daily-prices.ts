@@ -48,8 +48,10 @@ function dailyChecksSql(): string[] {
     `SELECT file, line, '''Close'' is required (Yahoo''s ''null'' marks a day without prices; such rows are skipped)' AS reason FROM ${RAW} WHERE ${close} IS NULL OR ${close} = ''`,
     `SELECT file, line, '''Close'' must be a number >= 0 or ''null'', got ''' || ${close} || '''' AS reason FROM ${RAW}
       WHERE ${close} <> '' AND ${hasClose} AND (TRY_CAST(${close} AS DOUBLE) IS NULL OR NOT isfinite(TRY_CAST(${close} AS DOUBLE)) OR TRY_CAST(${close} AS DOUBLE) < 0)`,
-    `SELECT file, line, 'duplicate date ' || d || ' (first on line ' || first_line || ')' AS reason FROM (
-      SELECT file, line, trim("Date") AS d, min(line) OVER (PARTITION BY file, trim("Date")) AS first_line FROM ${RAW}) WHERE line <> first_line`,
+    // Grouping first and joining back only the repeated dates: a window over every row took 5 s for 3 million rows.
+    `SELECT r.file, r.line, 'duplicate date ' || p.d || ' (first on line ' || p.first_line || ')' AS reason
+      FROM ${RAW} r JOIN (SELECT file, trim("Date") AS d, min(line) AS first_line FROM ${RAW} GROUP BY ALL HAVING count(*) > 1) p
+        ON r.file = p.file AND trim(r."Date") = p.d WHERE r.line <> p.first_line`,
     `SELECT f.file, 0 AS line, 'no row with a Close: the file has no prices' AS reason FROM ${FILES} f
       WHERE NOT EXISTS (SELECT 1 FROM ${RAW} r WHERE r.file = f.file AND ${hasClose} AND ${close} <> '')`,
   ];

@@ -138,6 +138,7 @@ describe('feed contract: Yahoo-style daily price files', () => {
       'prices-daily/us/NVDA.csv': 'Date,Open,High,Low,Adj Close,Volume\n2024-02-29,1,1,1,1,1\n',
       'prices-daily/us/AAPL.csv': [YAHOO_HEADER, '2024-02-28,,,,181.42,181.42,1', '2024-02-30,,,,180.75,180.75,1', '2024-03-01,,,,abc,1,1', '2024-03-04,,,,,1,1', '2024-02-28,,,,181.42,181.42,1'].join('\n'),
       'prices-daily/us/COST.csv': `${YAHOO_HEADER}\n2024-02-29,null,null,null,null,null,null\n`,
+      'prices-daily/us/QZXR.csv': `${YAHOO_HEADER}\n2024-02-29,1,1,1,1,1,1,1\n`,
       'prices-daily/overrides.csv': 'market,ticker,split_adjusted_through\nus,MSFT,\nus,AAPL,2024-01-01\nus,AAPL,\nus,,yesterday\n',
       'prices.csv': 'market,ticker,date,close,currency\nus,AAPL,2024-02-29,180.75,USD\n',
     });
@@ -155,6 +156,7 @@ describe('feed contract: Yahoo-style daily price files', () => {
         "prices-daily/us/AAPL.csv:5: 'Close' is required (Yahoo's 'null' marks a day without prices; such rows are skipped)",
         'prices-daily/us/AAPL.csv:6: duplicate date 2024-02-28 (first on line 2)',
         'prices-daily/us/COST.csv:0: no row with a Close: the file has no prices',
+        'prices-daily/us/QZXR.csv:2: unreadable daily price file: 8 values where the header has 7 columns',
         'prices-daily/overrides.csv:2: no daily price file prices-daily/us/MSFT.csv for this override',
         'prices-daily/overrides.csv:3: split_adjusted_through 2024-01-01 is before the last date 2024-03-04 of prices-daily/us/AAPL.csv: a file is adjusted through the day it was downloaded',
         'prices-daily/overrides.csv:4: duplicate override for us/AAPL (first on line 3)',
@@ -162,7 +164,7 @@ describe('feed contract: Yahoo-style daily price files', () => {
         'prices-daily/us/AAPL.csv:0: us/AAPL also has rows in prices.csv: give each ticker\'s prices in one place (their split bases may differ)',
       ]),
     );
-    expect(errors).toHaveLength(14);
+    expect(errors).toHaveLength(15);
     await expect(readFile(path.join(lakeRoot(temp.dir), 'prices', 'market=us', 'feed-bad-daily.parquet'))).rejects.toThrow(/ENOENT/);
   });
 
