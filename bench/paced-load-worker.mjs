@@ -42,8 +42,9 @@ async function generate(options) {
   await new Promise((resolve) => {
     const timer = setInterval(() => {
       const elapsed = performance.now() - started;
-      const due = Math.min(total, Math.floor((elapsed / 1000) * options.ratePerSecond));
-      // Each request is timed from when it was due, not from when it went out.
+      // Request n is due at n / rate seconds (the first at once); each is timed from when it was
+      // due, not from when it went out.
+      const due = Math.min(total, Math.floor((elapsed / 1000) * options.ratePerSecond) + 1);
       while (sent < due) fire(started + (sent / options.ratePerSecond) * 1000);
       if (sent >= total) {
         clearInterval(timer);
