@@ -111,7 +111,8 @@ export function createFeedSource(folder: string): SourceAdapter {
     const events = await loadSplitEvents(connection, folder, add);
     const filesOf = (table: SourceTable): LoadedFile[] => loaded.filter((l) => l.table.table === table);
     const splitKeys = [...keysSql(filesOf('splits'), 'ex_date'), ...(events ? [events.keys] : [])];
-    const cross = [...(splitKeys.length > 0 ? [duplicateSplitsSql(splitKeys)] : [])];
+    const cross: string[] = [];
+    if (splitKeys.length > 0) cross.push(duplicateSplitsSql(splitKeys));
     if (daily && filesOf('prices').length > 0) cross.push(pricesTwiceSql(keysSql(filesOf('prices'), 'date'), daily.tickers));
     await reportChecks(connection, cross, add);
     if (loaded.length === 0 && !daily && !events && total === 0) {
