@@ -4,19 +4,32 @@
  * activity" passes only when some evidence covers the company, and says which.
  */
 import type { ActivityCoverage } from './exposures.ts';
-import type { ActivityExposure } from './inputs.ts';
+import { activityLabel } from './format.ts';
+import type { ActivityCode, ActivityExposure } from './inputs.ts';
 import type { Reason } from './result-types.ts';
 
 /**
- * The "no screened activity" reason of a framework: its frozen pass reason with the evidence
- * level named, or `insufficient_data` when nothing covers the company's activities.
+ * The "no screened activity" reason of a framework that screens `screened`: its frozen pass
+ * reason with the evidence level named; `questionable` when the company's clean industry class
+ * leaves a screened activity in doubt; `insufficient_data` when nothing covers the company.
  */
-export function noneReportedReason(pass: Reason, coverage: ActivityCoverage): Reason {
+export function noneReportedReason(pass: Reason, coverage: ActivityCoverage, screened: readonly ActivityCode[]): Reason {
   if (coverage.level === 'none') {
     return {
       ...pass,
       result: 'insufficient_data',
       message: `Business activities cannot be assessed: ${coverage.evidence}. Absence of evidence is not evidence of absence.`,
+      evidence_level: coverage.level,
+    };
+  }
+  const doubtful = coverage.doubt?.activities.filter((a) => screened.includes(a)) ?? [];
+  if (coverage.doubt !== null && doubtful.length > 0) {
+    return {
+      ...pass,
+      result: 'questionable',
+      message: `No exposure reported, but the company's industry (SIC ${coverage.doubt.sic}, ${coverage.doubt.title}) commonly includes ${doubtful
+        .map(activityLabel)
+        .join(' and ')} revenue whose share is not reported.`,
       evidence_level: coverage.level,
     };
   }

@@ -6,7 +6,7 @@
  * makes the checks that need it `insufficient_data` (unless another usable figure already
  * fails them). See docs/frameworks/README.md, "Business-activity evidence".
  */
-import { activityOfSic, isSicCode } from './industry-codes.ts';
+import { activityOfSic, doubtOfSic, isSicCode, type IndustryDoubt } from './industry-codes.ts';
 import { ACTIVITY_CODES, type ActivityCode, type ActivityExposure, type ListingMeta } from './inputs.ts';
 
 export type ExposureState = 'none' | 'ok' | 'industry_code' | 'stale' | 'after_screening_date' | 'invalid';
@@ -28,6 +28,8 @@ export interface ActivityCoverage {
   level: CoverageLevel;
   /** Prose naming the evidence, for reasons. */
   evidence: string;
+  /** At the industry-code level: activities the clean class leaves in doubt (docs/data/activities.md). */
+  doubt: IndustryDoubt | null;
 }
 
 interface CoverageFacts {
@@ -124,18 +126,23 @@ export class ExposureIndex {
 
 function coverageOf(exposures: readonly ActivityExposure[], facts: CoverageFacts, staleBefore: string): ActivityCoverage {
   if (facts.reviewedOn !== null && facts.reviewedOn >= staleBefore) {
-    return { level: 'reviewed', evidence: `reviewed on ${facts.reviewedOn}: no screened activity` };
+    return { level: 'reviewed', evidence: `reviewed on ${facts.reviewedOn}: no screened activity`, doubt: null };
   }
   if (exposures.some((e) => (e.evidence ?? 'reported') === 'reported')) {
-    return { level: 'vendor', evidence: 'the data source reports this company\'s activity exposures' };
+    return { level: 'vendor', evidence: 'the data source reports this company\'s activity exposures', doubt: null };
   }
   const sic = facts.listing.sic;
   if (isSicCode(sic) && activityOfSic(sic) === null) {
-    return { level: 'industry_code', evidence: `industry code only: SIC ${sic} names no screened activity, and no filing concept names one` };
+    return {
+      level: 'industry_code',
+      evidence: `industry code only: SIC ${sic} names no screened activity, and no filing concept names one`,
+      doubt: doubtOfSic(sic),
+    };
   }
   return {
     level: 'none',
     evidence: 'no business-activity evidence: no exposure rows, no revenue concept naming an activity, no SIC code, no curated entry',
+    doubt: null,
   };
 }
 

@@ -48,6 +48,32 @@ export function activityOfSic(sic: string | null): IndustryActivity | null {
   return null;
 }
 
+/**
+ * Clean classes in which screened activities are common but not the primary business and their
+ * share is not reported (restaurants sell pork and alcohol; amusement and recreation includes
+ * gaming and entertainment). They cover a company only with doubt: a pass on them is
+ * `questionable` for a framework that screens one of the listed activities.
+ */
+const DOUBTFUL_RANGES: ReadonlyArray<{ from: number; to: number; activities: readonly ActivityCode[]; title: string }> = [
+  { from: 2011, to: 2013, activities: ['pork'], title: 'meat packing and prepared meats' },
+  { from: 5812, to: 5813, activities: ['pork', 'alcohol'], title: 'eating and drinking places' },
+  { from: 7990, to: 7999, activities: ['gambling', 'media_entertainment', 'hotels_leisure'], title: 'miscellaneous amusement and recreation' },
+];
+
+export interface IndustryDoubt {
+  sic: string;
+  title: string;
+  activities: readonly ActivityCode[];
+}
+
+/** The activities a clean SIC class leaves in doubt, or null when it leaves none. */
+export function doubtOfSic(sic: string | null): IndustryDoubt | null {
+  if (sic === null || !/^\d{4}$/.test(sic)) return null;
+  const code = Number(sic);
+  for (const r of DOUBTFUL_RANGES) if (code >= r.from && code <= r.to) return { sic, title: r.title, activities: r.activities };
+  return null;
+}
+
 /** True when the code is a well-formed 4-digit SIC code. */
 export function isSicCode(sic: string | null): sic is string {
   return sic !== null && /^\d{4}$/.test(sic) && sic !== '0000';

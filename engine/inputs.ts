@@ -67,6 +67,11 @@ export interface Fundamentals {
   sharesOutstanding: number | null;
   /** Trailing twelve months' dividends per share; null when unknown, 0 when none paid. */
   dividendsPerShare: number | null;
+  /**
+   * Where each figure came from, keyed by lake column (`total_debt`, `interest_income`, …):
+   * concept(s) and accession, or why it is missing. Absent when the source does not say.
+   */
+  figureSources?: Record<string, string>;
 }
 
 /** Market capitalisation figures: close × shares outstanding. */

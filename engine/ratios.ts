@@ -5,12 +5,14 @@
  */
 import type { Fundamentals, ScreeningInput } from './inputs.ts';
 import type { InputQuality } from './input-quality.ts';
-import type { RatioKey, Ratios } from './result-types.ts';
+import type { RatioKey, Ratios, ReasonInput } from './result-types.ts';
 
 export interface RatioSet {
   values: Ratios;
   /** Why a ratio is null (only for null ratios). */
   causes: Partial<Record<RatioKey, string>>;
+  /** The figures behind each ratio with their sources; null when the filing records no sources. */
+  inputs: Partial<Record<RatioKey, readonly ReasonInput[]>> | null;
 }
 
 type AmountField =
@@ -48,6 +50,57 @@ const CAUSE_TEXT: Record<string, string> = {
   currency_mismatch: 'the filing currency differs from the listing currency',
   ratio_overflow: 'the ratio overflows (denominator too small)',
 };
+
+type FigureField = AmountField | 'sharesOutstanding';
+
+/** Lake column of each figure: the key of `Fundamentals.figureSources`. */
+const FIGURE_COLUMN: Record<FigureField, string> = {
+  totalAssets: 'total_assets',
+  totalDebt: 'total_debt',
+  cashAndEquivalents: 'cash_and_equivalents',
+  interestBearingInvestments: 'interest_bearing_investments',
+  accountsReceivable: 'accounts_receivable',
+  totalRevenue: 'total_revenue',
+  interestIncome: 'interest_income',
+  sharesOutstanding: 'shares_outstanding',
+};
+
+const CASH_AND_SECURITIES: readonly FigureField[] = ['cashAndEquivalents', 'interestBearingInvestments'];
+
+/** The filing figures each ratio uses (market caps are close × shares outstanding). */
+const RATIO_FIGURES: Record<RatioKey, readonly FigureField[]> = {
+  debt_to_market_cap_spot: ['totalDebt', 'sharesOutstanding'],
+  debt_to_market_cap_24m: ['totalDebt', 'sharesOutstanding'],
+  debt_to_market_cap_36m: ['totalDebt', 'sharesOutstanding'],
+  cash_and_securities_to_market_cap_spot: [...CASH_AND_SECURITIES, 'sharesOutstanding'],
+  cash_and_securities_to_market_cap_24m: [...CASH_AND_SECURITIES, 'sharesOutstanding'],
+  cash_and_securities_to_market_cap_36m: [...CASH_AND_SECURITIES, 'sharesOutstanding'],
+  receivables_to_market_cap_24m: ['accountsReceivable', 'sharesOutstanding'],
+  receivables_to_market_cap_36m: ['accountsReceivable', 'sharesOutstanding'],
+  debt_to_assets: ['totalDebt', 'totalAssets'],
+  cash_and_securities_to_assets: [...CASH_AND_SECURITIES, 'totalAssets'],
+  receivables_to_assets: ['accountsReceivable', 'totalAssets'],
+  receivables_and_cash_to_assets: ['accountsReceivable', 'cashAndEquivalents', 'totalAssets'],
+  interest_income_to_revenue: ['interestIncome', 'totalRevenue'],
+};
+
+/** Each ratio's figures with their sources; one frozen object per figure, shared by the ratios. */
+function ratioInputs(f: Fundamentals, sources: Record<string, string>): Partial<Record<RatioKey, readonly ReasonInput[]>> {
+  const byField = new Map<FigureField, ReasonInput>();
+  const inputOf = (field: FigureField): ReasonInput => {
+    let input = byField.get(field);
+    if (input === undefined) {
+      const name = FIGURE_COLUMN[field];
+      const source = sources[name];
+      input = Object.freeze(source === undefined ? { name, value: f[field] } : { name, value: f[field], source });
+      byField.set(field, input);
+    }
+    return input;
+  };
+  const out: Partial<Record<RatioKey, readonly ReasonInput[]>> = {};
+  for (const key of Object.keys(RATIO_FIGURES) as RatioKey[]) out[key] = Object.freeze(RATIO_FIGURES[key].map(inputOf));
+  return out;
+}
 
 /** Human-readable explanation of a cause code. */
 export function describeCause(cause: string): string {
@@ -115,8 +168,10 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
   if (f === null || q.fundamentals !== 'ok') {
     const cause = `fundamentals_${q.fundamentals}`;
     for (const key of Object.keys(values) as RatioKey[]) causes[key] = cause;
-    return { values, causes };
+    return { values, causes, inputs: null };
   }
+  // Built only when the filing records its figures' sources (real filings), so synthetic screens stay as fast.
+  const inputs = f.figureSources ? ratioInputs(f, f.figureSources) : null;
 
   const debt = amount(f, 'totalDebt');
   const cash = amount(f, 'cashAndEquivalents');
@@ -143,5 +198,5 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
   set('receivables_to_assets', receivables, assets);
   set('receivables_and_cash_to_assets', sum(receivables, cash), assets);
   set('interest_income_to_revenue', amount(f, 'interestIncome'), revenue);
-  return { values, causes };
+  return { values, causes, inputs };
 }

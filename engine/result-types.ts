@@ -40,6 +40,16 @@ export interface Reason {
    * `reviewed`, `vendor`, `industry_code`, or `none` (docs/frameworks/README.md).
    */
   evidence_level?: 'reviewed' | 'vendor' | 'industry_code' | 'none';
+  /** On ratio checks: the filing figures behind the ratio and where each came from (when the data source records it). */
+  inputs?: readonly ReasonInput[];
+}
+
+/** One figure a ratio check used: its lake column name, value (null = not reported) and source. */
+export interface ReasonInput {
+  name: string;
+  value: number | null;
+  /** Concept(s) and accession, e.g. `us-gaap:LongTermDebtNoncurrent @ 0000320193-24-000006`, or why it is missing. */
+  source?: string;
 }
 
 export type PurificationMethod = 'dividend_ratio' | 'impermissible_income_per_share';

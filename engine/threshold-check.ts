@@ -3,7 +3,7 @@
  * the check is `questionable`. Rules are built once at module load (`defineThresholdRule`);
  * evaluation allocates only the returned Reason.
  */
-import type { CheckResult, Reason } from './result-types.ts';
+import type { CheckResult, Reason, ReasonInput } from './result-types.ts';
 
 /**
  * Band around a threshold. The check passes clearly when `value lowOp low`, fails clearly
@@ -70,8 +70,8 @@ export function thresholdResult(rule: Pick<ThresholdRuleSpec, 'threshold' | 'ope
   return 'questionable';
 }
 
-/** Evaluate `value` (ratio in 0..1) against the rule and return its evidence. */
-export function checkThreshold(rule: ThresholdRule, value: number, filingRef: string | undefined): Reason {
+/** Evaluate `value` (ratio in 0..1) against the rule and return its evidence; `inputs` are the figures behind the ratio. */
+export function checkThreshold(rule: ThresholdRule, value: number, filingRef: string | undefined, inputs?: readonly ReasonInput[]): Reason {
   const result = thresholdResult(rule, value);
   const within = rule.operator === '<' ? value < rule.threshold : value <= rule.threshold;
   const message = result === 'pass' ? rule.passMessage : result === 'fail' ? rule.failMessage : rule.bandMessage;
@@ -92,11 +92,12 @@ export function checkThreshold(rule: ThresholdRule, value: number, filingRef: st
     reason.band_basis = rule.band.basis;
   }
   if (filingRef !== undefined) reason.filing_ref = filingRef;
+  if (inputs !== undefined) reason.inputs = inputs;
   return reason;
 }
 
-/** Evidence for a check that could not be evaluated; `why` says which input failed. */
-export function missingCheck(rule: ThresholdRule, why: string, filingRef: string | undefined): Reason {
+/** Evidence for a check that could not be evaluated; `why` says which input failed, `inputs` what the filing said. */
+export function missingCheck(rule: ThresholdRule, why: string, filingRef: string | undefined, inputs?: readonly ReasonInput[]): Reason {
   const reason: Reason = {
     code: rule.code,
     result: 'insufficient_data',
@@ -107,5 +108,6 @@ export function missingCheck(rule: ThresholdRule, why: string, filingRef: string
     source: rule.source,
   };
   if (filingRef !== undefined) reason.filing_ref = filingRef;
+  if (inputs !== undefined) reason.inputs = inputs;
   return reason;
 }

@@ -5,6 +5,7 @@ import type { FrameworkId } from '../frameworks.ts';
 import { activityLabel } from '../format.ts';
 import { versionInForce } from '../methodology-versions.ts';
 import { notInForce } from '../not-in-force.ts';
+import type { ActivityCode } from '../inputs.ts';
 import type { CheckResult, FrameworkResult, Reason } from '../result-types.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { combineReasons } from '../status.ts';
@@ -22,7 +23,7 @@ function ruleResult(rule: ExclusionRule, share: number): { result: CheckResult; 
 /** Append one Reason per reported activity, or the shared "none reported" Reason. */
 export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons: Reason[]): void {
   const ex = ctx.exposures;
-  const unreported: string[] = [];
+  const unreported: ActivityCode[] = [];
   let reported = false;
   for (const rule of v.rules) {
     const state = ex.states[rule.index]!;
@@ -69,7 +70,7 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
     }
     reasons.push(reason);
   }
-  if (!reported) reasons.push(noneReportedReason(v.noneReported, ex.coverage));
+  if (!reported) reasons.push(noneReportedReason(v.noneReported, ex.coverage, v.rules.map((r) => r.activity)));
   else if (unreported.length > 0) {
     reasons.push(
       noneReportedReason(
@@ -81,6 +82,7 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
           source: v.source,
         },
         ex.coverage,
+        unreported,
       ),
     );
   }

@@ -62,7 +62,7 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
       within_limit: within,
     });
   }
-  if (!reported) reasons.push(noneReportedReason(v.noneReported, ex.coverage));
+  if (!reported) reasons.push(noneReportedReason(v.noneReported, ex.coverage, v.prohibited));
 }
 
 /** Returns the utilisation (value ÷ threshold) of the income check, or 0 when not assessed. */
@@ -81,18 +81,19 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
     if (interest === null) missing ??= `interest income share: ${describeCause(ctx.ratios.causes.interest_income_to_revenue ?? '')}`;
     else value += interest;
   }
+  const interestInputs = v.income.includeInterest ? ctx.ratios.inputs?.interest_income_to_revenue : undefined;
   if (missing === null) {
-    reasons.push(checkThreshold(rule, value, ctx.filingRef));
+    reasons.push(checkThreshold(rule, value, ctx.filingRef, interestInputs));
     return value / rule.threshold;
   }
   // What is known already breaches the limit: unknown parts can only add to it.
   if (thresholdResult(rule, value) === 'fail') {
-    const r = checkThreshold(rule, value, ctx.filingRef);
+    const r = checkThreshold(rule, value, ctx.filingRef, interestInputs);
     r.message = `${r.message} Even without ${missing}.`;
     reasons.push(r);
     return value / rule.threshold;
   }
-  reasons.push(missingCheck(rule, missing, ctx.filingRef));
+  reasons.push(missingCheck(rule, missing, ctx.filingRef, interestInputs));
   return 0;
 }
 
@@ -107,13 +108,13 @@ export function screenShariah(
   const reasons: Reason[] = [];
   businessChecks(v, ctx, reasons);
   let maxUtil = 0;
-  const { values, causes } = ctx.ratios;
+  const { values, causes, inputs } = ctx.ratios;
   for (const rr of v.ratioRules) {
     const value = values[rr.ratio];
     if (value === null) {
-      reasons.push(missingCheck(rr.rule, describeCause(causes[rr.ratio] ?? ''), ctx.filingRef));
+      reasons.push(missingCheck(rr.rule, describeCause(causes[rr.ratio] ?? ''), ctx.filingRef, inputs?.[rr.ratio]));
     } else {
-      reasons.push(checkThreshold(rr.rule, value, ctx.filingRef));
+      reasons.push(checkThreshold(rr.rule, value, ctx.filingRef, inputs?.[rr.ratio]));
       const util = value / rr.rule.threshold;
       if (util > maxUtil) maxUtil = util;
     }

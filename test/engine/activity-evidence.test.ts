@@ -67,6 +67,16 @@ describe('business-activity evidence', () => {
     expect(r).toMatchObject({ result: 'pass', value: 0.01, filing_ref: 'vendor-1' });
   });
 
+  it('when the clean industry class commonly includes a screened activity (restaurants: pork, alcohol), then the pass is questionable and names the doubt', () => {
+    const input = inputWith({ listing: { sic: '5812' } });
+    const none = businessReasons(input, 'shariah_aaoifi').find((r) => r.code.endsWith('none_reported'))!;
+    expect(none).toMatchObject({ result: 'questionable', evidence_level: 'industry_code' });
+    expect(none.message).toMatch(/SIC 5812, eating and drinking places\) commonly includes pork and alcohol revenue/);
+    expect(statuses(input).shariah_aaoifi).toBe('questionable');
+    // USCCB screens neither pork nor alcohol: the restaurant class leaves it no doubt.
+    expect(statuses(input).catholic_usccb).toBe('compliant');
+  });
+
   it('when a source reviewed the company recently and found no screened activity, then business screens pass on the review', () => {
     const input = inputWith({ listing: { sic: null }, activitiesReviewedOn: '2025-01-15' });
     expect(statuses(input).shariah_aaoifi).toBe('compliant');
