@@ -1,6 +1,5 @@
 import { Context } from '@temporalio/activity';
 import { migrateCatalog, type CatalogStatus } from '../warehouse/catalog.ts';
-import { compactSnapshots, type CompactionResult } from '../warehouse/compaction.ts';
 import { ingestChunk, planIngest, type ChunkIngestResult, type IngestOptions } from '../warehouse/ingest.ts';
 import type { SourceChunk } from '../sources/source.ts';
 
@@ -46,11 +45,6 @@ export function createIngestActivities(deps: IngestActivityDeps) {
     async finishSourceIngest(): Promise<CatalogStatus> {
       beat({ phase: 'catalog' });
       return migrateCatalog(deps.dataDir);
-    },
-    /** Maintenance: merges small snapshot files per (market, year) partition. */
-    async compactSnapshotFiles(options: { minFiles?: number; minAgeMs?: number } = {}): Promise<CompactionResult> {
-      beat({ phase: 'compacting' });
-      return compactSnapshots(deps.dataDir, { ...options, onPartition: (partition) => beat({ phase: 'compacting', partition }) });
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { migrateCatalog, type CatalogStatus } from '../warehouse/catalog.ts';
+import { compactSnapshots, type CompactionOptions, type CompactionResult } from '../warehouse/compaction.ts';
 import { lakeRoot } from '../warehouse/lake-paths.ts';
 import { runsRoot } from './failure-log.ts';
 import { sweepTempFiles } from '../warehouse/publish.ts';
@@ -10,6 +11,12 @@ function beat(details: string): void {
   context.heartbeat(details);
   context.cancellationSignal.throwIfAborted();
 }
+
+/** How often a running compaction repeats its latest partition as a heartbeat (one big partition can take minutes). */
+const HEARTBEAT_RELAY_MS = 5_000;
+
+/** What crosses Temporal for a compaction: thresholds only (defaults in warehouse/compaction.ts). */
+export type CompactionRequest = Pick<CompactionOptions, 'minFiles' | 'minAgeMs'>;
 
 export interface MaintenanceDeps {
   dataDir: string;
@@ -27,6 +34,28 @@ export function createMaintenanceActivities(deps: MaintenanceDeps) {
     async sweepLakeTempFiles(): Promise<number> {
       beat('sweeping');
       return sweepDeadWritersTempFiles(deps.dataDir);
+    },
+    /**
+     * Merges each (market, year) snapshot partition's many small files into one (docs/pipelines.md,
+     * "Lake maintenance"). The merged file is published atomically before the files it replaces
+     * are removed, so readers never miss a row; a retry redoes only what is left.
+     */
+    async compactSnapshotFiles(request: CompactionRequest = {}): Promise<CompactionResult> {
+      const context = Context.current();
+      let latest = 'compacting';
+      beat(latest);
+      const relay = setInterval(() => context.heartbeat(latest), HEARTBEAT_RELAY_MS);
+      try {
+        return await compactSnapshots(deps.dataDir, {
+          ...request,
+          onPartition: (partition) => {
+            latest = `compacted ${partition}`;
+            beat(latest);
+          },
+        });
+      } finally {
+        clearInterval(relay);
+      }
     },
     /** Creates or migrates `warehouse.duckdb`; a no-op when it is current. */
     async ensureCatalog(): Promise<CatalogStatus> {

@@ -5,6 +5,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65_535).default(fallback);
 const positiveDays = (fallback: number) => z.coerce.number().int().min(0).max(3650).default(fallback);
+const HOUR_OF_DAY = { error: 'expected an hour of the day, a whole number from 0 to 23' };
 const hostPort = z
   .string()
   .regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'expected host:port, e.g. temporal.internal:7233');
@@ -32,6 +33,7 @@ export const configSchema = z.object({
     .string()
     .default('UTC')
     .refine((zone) => isTimeZone(zone), 'expected an IANA time zone such as UTC or Europe/London'),
+  LAKE_MAINTENANCE_HOUR: z.coerce.number(HOUR_OF_DAY).int(HOUR_OF_DAY).min(0, HOUR_OF_DAY).max(23, HOUR_OF_DAY).default(4),
   DATA_SOURCE: z.enum(['sample', 'feed', 'edgar']).default('sample'),
   FEED_PATH: z.string().min(1).optional(),
   SAMPLE_SCALE: z.coerce.number().gt(0).max(1).default(1),

@@ -1,4 +1,5 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptions } from '@temporalio/client';
+import { ScheduleOverlapPolicy, type Client, type ScheduleOptions } from '@temporalio/client';
+import { ensureSchedule } from './ensure-schedule.ts';
 
 /** The one Schedule that starts the nightly universe screen. */
 export const NIGHTLY_SCHEDULE_ID = 'faithscreen-nightly-screen';
@@ -31,18 +32,6 @@ export function nightlyScheduleOptions(settings: NightlyScheduleSettings): Sched
  * Creates the nightly Schedule, or updates its time and queue when it exists (idempotent; a
  * paused Schedule stays paused). Returns whether it was created.
  */
-export async function ensureNightlySchedule(client: Client, settings: NightlyScheduleSettings): Promise<'created' | 'updated'> {
-  const options = nightlyScheduleOptions(settings);
-  try {
-    await client.schedule.create(options);
-    return 'created';
-  } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-  }
-  await client.schedule.getHandle(NIGHTLY_SCHEDULE_ID).update((previous) => ({
-    ...previous,
-    spec: options.spec,
-    action: { ...previous.action, ...options.action },
-  }));
-  return 'updated';
+export function ensureNightlySchedule(client: Client, settings: NightlyScheduleSettings): Promise<'created' | 'updated'> {
+  return ensureSchedule(client, nightlyScheduleOptions(settings));
 }

@@ -7,7 +7,7 @@ import { startDevServer, type DevServer } from './dev-server.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import { createMetrics } from './metrics.ts';
 import { startApiServer, type RunningApi } from './api-server.ts';
-import { ensureNightlySchedule, NIGHTLY_SCHEDULE_ID } from './nightly-schedule.ts';
+import { ensureRecurringSchedules } from './recurring-schedules.ts';
 import { createLazyClient } from './temporal-client.ts';
 import { provisionTemporalCli } from './temporal-cli.ts';
 import { installTemporalRuntime } from './temporal-runtime.ts';
@@ -62,19 +62,18 @@ export async function runWorkerRole({ config, logger, lifecycle }: RoleContext):
   });
   lifecycle.add('worker', running.stop);
   logger.info({ task_queue: config.TEMPORAL_TASK_QUEUE, address: config.temporalAddress }, 'worker polling');
-  await scheduleNightlyScreen({ config, logger, lifecycle });
+  await scheduleRecurringRuns({ config, logger, lifecycle });
 }
 
-/** Creates or updates the nightly Schedule (idempotent), so every start leaves exactly one. */
-export async function scheduleNightlyScreen({ config, logger }: RoleContext): Promise<void> {
+/** Creates or updates the nightly screen's and lake maintenance's Schedules (idempotent), so every start leaves exactly one of each. */
+export async function scheduleRecurringRuns({ config, logger }: RoleContext): Promise<void> {
   const { client, connection } = createLazyClient({ address: config.temporalAddress, namespace: config.TEMPORAL_NAMESPACE });
   try {
-    const outcome = await ensureNightlySchedule(client, {
-      hour: config.NIGHTLY_SCREEN_HOUR,
-      timezone: config.NIGHTLY_SCREEN_TIMEZONE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-    });
-    logger.info({ schedule: NIGHTLY_SCHEDULE_ID, outcome, hour: config.NIGHTLY_SCREEN_HOUR, timezone: config.NIGHTLY_SCREEN_TIMEZONE }, 'nightly schedule ready');
+    const outcomes = await ensureRecurringSchedules(client, config);
+    logger.info(
+      { schedules: outcomes, nightly_hour: config.NIGHTLY_SCREEN_HOUR, maintenance_hour: config.LAKE_MAINTENANCE_HOUR, timezone: config.NIGHTLY_SCREEN_TIMEZONE },
+      'schedules ready',
+    );
   } finally {
     await connection.close();
   }

@@ -1,5 +1,7 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
+import type { CompactionRequest } from '../activities/maintenance.ts';
+import type { CompactionResult } from '../warehouse/compaction.ts';
 
 const { sweepLakeTempFiles, ensureCatalog } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
@@ -7,15 +9,34 @@ const { sweepLakeTempFiles, ensureCatalog } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 });
 
+const { compactSnapshotFiles } = proxyActivities<Activities>({
+  // Rewriting a large lake's partitions takes minutes; the activity heartbeats every few seconds.
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 5 },
+});
+
+/** Marks runs that compact: histories recorded before compaction joined the workflow replay without it. */
+export const COMPACTION_PATCH = 'lake-maintenance-compacts-snapshots';
+
+export type LakeMaintenanceInput = CompactionRequest;
+
 export interface LakeMaintenanceResult {
   tempFilesRemoved: number;
+  /** What compaction merged; null only when replaying a run recorded before compaction was part of it. */
+  compaction: CompactionResult | null;
   catalogVersion: number;
   migrationsApplied: string[];
 }
 
-/** Sweeps orphaned temp files from the lake and brings the catalog up to date. */
-export async function lakeMaintenance(): Promise<LakeMaintenanceResult> {
+/**
+ * Sweeps orphaned temp files from the lake, merges small snapshot files per (market, year)
+ * partition, and brings the catalog up to date. Started daily by its Schedule
+ * (docs/pipelines.md); safe to run at any time and to retry.
+ */
+export async function lakeMaintenance(input: LakeMaintenanceInput = {}): Promise<LakeMaintenanceResult> {
   const tempFilesRemoved = await sweepLakeTempFiles();
+  const compaction = patched(COMPACTION_PATCH) ? await compactSnapshotFiles(input) : null;
   const catalog = await ensureCatalog();
-  return { tempFilesRemoved, catalogVersion: catalog.toVersion, migrationsApplied: catalog.applied };
+  return { tempFilesRemoved, compaction, catalogVersion: catalog.toVersion, migrationsApplied: catalog.applied };
 }

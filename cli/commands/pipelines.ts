@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { InvalidArgumentError, type Command } from 'commander';
 import { WorkflowIdConflictPolicy } from '@temporalio/client';
 import { getConfig } from '../../platform/config.ts';
-import { NIGHTLY_SCHEDULE_ID } from '../../platform/nightly-schedule.ts';
+import { RECURRING_SCHEDULES, type RecurringSchedule } from '../../platform/recurring-schedules.ts';
 import { CADENCES, type Cadence } from '../../workflows/cadence.ts';
 import { connectCliClient } from '../temporal.ts';
 import { summarise, watchRun } from '../watch-run.ts';
@@ -29,6 +29,18 @@ export function parseMarkets(value: string): string[] {
 function parseCadence(value: string): Cadence {
   if (!(CADENCES as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${CADENCES.join(', ')}`);
   return value as Cadence;
+}
+
+const SCHEDULE_ACTIONS = ['pause', 'resume', 'trigger', 'show'];
+
+function scheduleNames(): string {
+  return Object.entries(RECURRING_SCHEDULES).map(([name, id]) => `${name} (${id})`).join(', ');
+}
+
+/** commander parser for the short name of a recurring Schedule. */
+export function parseScheduleName(value: string): RecurringSchedule {
+  if (!Object.hasOwn(RECURRING_SCHEDULES, value)) throw new InvalidArgumentError(`expected one of ${Object.keys(RECURRING_SCHEDULES).join(', ')}; got "${value}"`);
+  return value as RecurringSchedule;
 }
 
 /** `screen-universe`, `backfill`, `runs`, `schedule`: the data engineers' pipeline commands. */
@@ -58,10 +70,10 @@ export function registerPipelineCommands(program: Command): void {
   program
     .command('backfill')
     .description('screen history on a cadence; resumable: what is already published is skipped')
-    .option('--from <YYYY-MM-DD>', 'first date (default 2009-01-01)', parseDate)
+    .option('--from <YYYY-MM-DD>', 'first date, itself a snapshot date (default 2009-01-01)', parseDate)
     .option('--to <YYYY-MM-DD>', 'last date (default today, UTC)', parseDate)
     .option('--markets <keys>', 'only these markets, e.g. us,gb', parseMarkets)
-    .option('--cadence <cadence>', `one of ${CADENCES.join(', ')}`, parseCadence, 'year-end' as Cadence)
+    .option('--cadence <cadence>', `snapshot dates after --from: one of ${CADENCES.join(', ')}`, parseCadence, 'year-end' as Cadence)
     .action(async (options: { from?: string; to?: string; markets?: string[]; cadence: Cadence }) => {
       const { client, close } = await connectCliClient();
       try {
@@ -112,24 +124,27 @@ export function registerPipelineCommands(program: Command): void {
 
   program
     .command('schedule')
-    .description(`pause, resume or trigger the nightly Schedule (${NIGHTLY_SCHEDULE_ID}), or show it`)
+    .description(`pause, resume, trigger or show a recurring Schedule: ${scheduleNames()}`)
     .argument('<action>', 'pause | resume | trigger | show')
+    .argument('[schedule]', `${Object.keys(RECURRING_SCHEDULES).join(' | ')} (default nightly; show without it shows every Schedule)`, parseScheduleName)
     .option('--note <text>', 'why (recorded on pause/resume)')
-    .action(async (action: string, options: { note?: string }) => {
+    .action(async (action: string, name: RecurringSchedule | undefined, options: { note?: string }) => {
+      if (!SCHEDULE_ACTIONS.includes(action)) throw new InvalidArgumentError(`unknown action "${action}": use ${SCHEDULE_ACTIONS.join(', ')}`);
       const { client, close } = await connectCliClient();
       try {
-        const handle = client.schedule.getHandle(NIGHTLY_SCHEDULE_ID);
-        if (action === 'pause') await handle.pause(options.note ?? 'paused from the faithscreen CLI');
-        else if (action === 'resume') await handle.unpause(options.note ?? 'resumed from the faithscreen CLI');
-        else if (action === 'trigger') await handle.trigger();
-        else if (action !== 'show') throw new InvalidArgumentError(`unknown action "${action}": use pause, resume, trigger or show`);
-        const d = await handle.describe();
-        process.stdout.write(
-          `${JSON.stringify({ id: d.scheduleId, paused: d.state.paused, note: d.state.note ?? null, next_runs: d.info.nextActionTimes.slice(0, 3), recent: d.info.recentActions.slice(-3).map((a) => a.action.workflow.workflowId) }, null, 2)}\n`,
-        );
+        const names = action === 'show' && name === undefined ? (Object.keys(RECURRING_SCHEDULES) as RecurringSchedule[]) : [name ?? 'nightly'];
+        const shown = [];
+        for (const each of names) {
+          const handle = client.schedule.getHandle(RECURRING_SCHEDULES[each]);
+          if (action === 'pause') await handle.pause(options.note ?? 'paused from the faithscreen CLI');
+          else if (action === 'resume') await handle.unpause(options.note ?? 'resumed from the faithscreen CLI');
+          else if (action === 'trigger') await handle.trigger();
+          const d = await handle.describe();
+          shown.push({ name: each, id: d.scheduleId, paused: d.state.paused, note: d.state.note ?? null, next_runs: d.info.nextActionTimes.slice(0, 3), recent: d.info.recentActions.slice(-3).map((a) => a.action.workflow.workflowId) });
+        }
+        process.stdout.write(`${JSON.stringify(shown.length === 1 ? shown[0] : shown, null, 2)}\n`);
       } finally {
         await close();
       }
     });
 }
-

@@ -42,6 +42,16 @@ describe('parseConfig', () => {
     expect(problems.join('\n')).toMatch(/NIGHTLY_SCREEN_TIMEZONE: expected an IANA time zone/);
   });
 
+  it('when LAKE_MAINTENANCE_HOUR is not an hour of the day, then it is refused saying what is accepted; unset, it is 4', () => {
+    expect(parseConfig({}).LAKE_MAINTENANCE_HOUR).toBe(4);
+    expect(parseConfig({ LAKE_MAINTENANCE_HOUR: '23' }).LAKE_MAINTENANCE_HOUR).toBe(23);
+    for (const bad of ['24', '-1', '3.5', 'dawn']) {
+      const error = catchError(() => parseConfig({ LAKE_MAINTENANCE_HOUR: bad }));
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([expect.stringMatching(/^LAKE_MAINTENANCE_HOUR: /)]);
+    }
+  });
+
   it('when a port is out of range, then it is refused', () => {
     expect(() => parseConfig({ PORT: '70000' })).toThrow(/PORT/);
   });
