@@ -1,0 +1,145 @@
+/**
+ * True verdicts on real companies the EDGAR mapping and the business-activity rules were not
+ * built on: the recorded SEC filings and Yahoo daily prices of other US companies
+ * (test/fixtures/realdata-heldout/PROVENANCE.md), loaded through the real CLI, screened by the
+ * pipelines' chunk work and read back over real HTTP from the API, the same way as the twelve
+ * of real-companies.test.ts.
+ *
+ * The date is 2020-11-30: the recorded prices end on 2020-12-11, so 2020-11-30 is the last month
+ * end they cover, with more than the 24 months of history the DJIM average needs; every company's
+ * 10-Q for the quarter to September 2020 was filed in October 2020, before it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FRAMEWORK_IDS, SHARIAH_FRAMEWORK_IDS, type FrameworkId } from '../../engine/index.ts';
+import { withDuckDB } from '../../warehouse/duckdb.ts';
+import { loadScreeningInputs } from '../../warehouse/screening-inputs.ts';
+import { keyFor, openTestAccess } from '../support/access.ts';
+import { catalogQuery } from '../support/pipeline-env.ts';
+import { listen } from '../support/http.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
+import { createTestApi, type TestApi } from '../api/support/lake-fixture.ts';
+import { screenUsOn } from './support/real-lake.ts';
+import { ingestHeldOutCompanies } from './support/held-out-lake.ts';
+
+// Response bodies are read as loosely typed JSON: the assertions check their shape.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
+type Json = Record<string, any>;
+
+const DATE = '2020-11-30';
+const LEVERAGE_SCREENED = ['shariah_aaoifi', 'shariah_djim', 'shariah_sp'] as const;
+const DEBT_REASON: Record<(typeof LEVERAGE_SCREENED)[number], string> = {
+  shariah_aaoifi: 'shariah_aaoifi.interest_bearing_debt',
+  shariah_djim: 'shariah_djim.debt',
+  shariah_sp: 'shariah_sp.leverage',
+};
+
+describe('held-out real companies screened as of 2020-11-30', () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  let api: TestApi;
+  let server: { url: string; close: () => Promise<void> };
+  let access: ReturnType<typeof openTestAccess>;
+  let key: string;
+  const served = new Map<string, Json>();
+
+  /** The verdicts the API serves for `as_of` the screening date. */
+  const verdicts = async (ticker: string): Promise<Json> => {
+    const seen = served.get(ticker);
+    if (seen) return seen;
+    const response = await fetch(`${server.url}/api/screen/us/${ticker}?as_of=${DATE}`, { headers: { 'X-API-Key': key } });
+    const body = (await response.json()) as Json;
+    expect(response.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    expect(body.provenance).toMatchObject({ data_source: 'edgar', synthetic: false });
+    served.set(ticker, body);
+    return body;
+  };
+  const status = async (ticker: string, id: FrameworkId): Promise<string> => String((await verdicts(ticker)).frameworks[id].status);
+  /** The full result with its reasons, as researchers read it from the warehouse. */
+  const report = async (ticker: string): Promise<Json> => {
+    const [row] = await catalogQuery(temp.dir, `SELECT result_json FROM snapshots WHERE ticker = '${ticker}' AND snapshot_date = DATE '${DATE}'`);
+    return (JSON.parse(String(row!.result_json)) as Json).frameworks as Json;
+  };
+  const reason = async (ticker: string, id: FrameworkId, code: string): Promise<Json> =>
+    ((await report(ticker))[id].reasons as Json[]).find((r) => r.code === code)!;
+
+  beforeAll(async () => {
+    temp = await makeTempDir();
+    await ingestHeldOutCompanies(temp.dir);
+    await screenUsOn(temp.dir, DATE);
+    access = openTestAccess(temp.dir);
+    key = keyFor(access, 'partner', { dailyLimit: 100_000, frameworks: [...FRAMEWORK_IDS] }).key;
+    api = await createTestApi(temp.dir, undefined, access.middleware);
+    server = await listen(api.app);
+  }, 300_000);
+
+  afterAll(async () => {
+    await server?.close();
+    api?.reads.close();
+    await api?.forensic.close();
+    access?.close();
+    await temp?.cleanup();
+  });
+
+  it('when Texas Instruments is screened, then it is compliant under AAOIFI, DJIM and S&P on its own 10-Q and SIC code', async () => {
+    // A constituent of the S&P 500 Shariah index; its 10-Q for the quarter to September 2020
+    // reports about 6.8 billion USD of debt against a market cap near 148 billion.
+    for (const id of LEVERAGE_SCREENED) expect(await status('TXN', id), id).toBe('compliant');
+    const business = await reason('TXN', 'shariah_aaoifi', 'shariah_aaoifi.business.none_reported');
+    expect(business).toMatchObject({ result: 'pass', evidence_level: 'industry_code' });
+    expect(business.message).toContain('SIC 3674');
+    const debt = await reason('TXN', 'shariah_aaoifi', 'shariah_aaoifi.interest_bearing_debt');
+    expect(debt.filing_ref).toMatch(/^edgar:0001628280-20-014630/);
+    expect(debt.value).toBeLessThan(0.1);
+  });
+
+  it('when Home Depot and Nike are screened, then DJIM and S&P find them compliant', async () => {
+    // Both are constituents of the S&P 500 Shariah index; debt is 6-15% of their 24-month
+    // average market cap and neither sells anything the methodologies screen.
+    for (const ticker of ['HD', 'NKE']) {
+      for (const id of ['shariah_djim', 'shariah_sp'] as const) expect(await status(ticker, id), `${ticker} ${id}`).toBe('compliant');
+    }
+  });
+
+  it('when the equipment renter owes more than its market value, then every Shariah methodology excludes it on leverage', async () => {
+    // Herc Holdings' 10-Q of 2020-10-22 reports about 2 billion USD of debt; its market cap on
+    // 2020-11-30 was about 1.7 billion (57.28 USD a share, 29 million shares).
+    for (const id of SHARIAH_FRAMEWORK_IDS) expect(await status('HRI', id), id).toBe('non_compliant');
+    for (const id of LEVERAGE_SCREENED) {
+      const debt = await reason('HRI', id, DEBT_REASON[id]);
+      expect(debt, id).toMatchObject({ result: 'fail' });
+      expect(debt.value, id).toBeGreaterThan(1);
+      expect(debt.filing_ref, id).toMatch(/^edgar:0001364479-20-000029/);
+    }
+  });
+
+  it('when Kraft Heinz is screened, then its debt of about 70% of market cap excludes it under AAOIFI, DJIM and S&P', async () => {
+    // Its 10-Q of 2020-10-30 reports about 28 billion USD of debt against a market cap near 40 billion.
+    for (const id of LEVERAGE_SCREENED) {
+      expect(await status('KHC', id), id).toBe('non_compliant');
+      const debt = await reason('KHC', id, DEBT_REASON[id]);
+      expect(debt, id).toMatchObject({ result: 'fail' });
+      expect(debt.filing_ref, id).toMatch(/^edgar:0001637459-20-000159/);
+    }
+  });
+
+  it('when a company has complete filings and prices, then every Shariah methodology gives a decided verdict', async () => {
+    for (const ticker of ['TXN', 'HRI', 'KHC', 'MDXG']) {
+      for (const id of SHARIAH_FRAMEWORK_IDS) expect(await status(ticker, id), `${ticker} ${id}`).not.toBe('insufficient_data');
+    }
+  });
+
+  it('when a filer has no SIC code, no flagged concept and no curated entry, then no framework finds it compliant', async () => {
+    // The source repository recorded Hertz's companyfacts but not its submissions: the delivery
+    // has no SIC code for it, and no concept in its filings names a screened activity.
+    for (const id of FRAMEWORK_IDS) expect(await status('HTZ', id), id).not.toBe('compliant');
+    const business = await reason('HTZ', 'christian_bri', 'christian_bri.activities.none_reported');
+    expect(business.result).toBe('insufficient_data');
+    expect(business.message).toContain('no SIC code');
+  });
+
+  it('when prices end after the screening date, then the market cap is the close of the day times the filing cover count', async () => {
+    // TXN closed at 161.25 on 2020-11-30; its 10-Q cover counts about 917 million shares.
+    const [txn] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, temp.dir, { market: 'us', date: DATE, tickers: ['TXN'] }));
+    expect(txn!.marketCap.spot! / 1e9).toBeGreaterThan(140);
+    expect(txn!.marketCap.spot! / 1e9).toBeLessThan(155);
+  });
+});
