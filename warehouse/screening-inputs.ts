@@ -51,7 +51,7 @@ function narrowedSql(root: string, table: 'fundamentals' | 'prices' | 'exposures
 }
 
 const FUNDAMENTAL_COLUMNS = `period_end, filed_on, source_ref, currency, total_assets, total_debt, cash_and_equivalents, interest_bearing_investments,
-  accounts_receivable, total_revenue, interest_income, shares_outstanding, dividends_per_share`;
+  accounts_receivable, total_revenue, interest_income, shares_outstanding, dividends_per_share, figure_sources`;
 
 interface MainRow {
   market: string;
@@ -79,6 +79,7 @@ interface MainRow {
   interest_income: number | null;
   shares_outstanding: number | null;
   dividends_per_share: number | null;
+  figure_sources: string | null;
   price_date: string | null;
   close: number | null;
   split_factor: number;
@@ -116,7 +117,7 @@ function mainSql(t: (name: string) => string): string {
       l.heter_iska, l.operates_on_shabbat, l.data_source, coalesce(l.synthetic, false) AS synthetic,
       strftime(fin.period_end, '%Y-%m-%d') AS period_end, strftime(fin.filed_on, '%Y-%m-%d') AS filed_on, fin.source_ref, fin.currency AS f_currency,
       fin.total_assets, fin.total_debt, fin.cash_and_equivalents, fin.interest_bearing_investments, fin.accounts_receivable,
-      fin.total_revenue, fin.interest_income, fin.shares_outstanding, fin.dividends_per_share,
+      fin.total_revenue, fin.interest_income, fin.shares_outstanding, fin.dividends_per_share, fin.figure_sources,
       strftime(spot.price_date, '%Y-%m-%d') AS price_date, spot.close,
       ${splitFactorSql(t, 'spot.market', 'spot.ticker', 'fin.filed_on', 'coalesce(spot.split_adjusted_through, spot.price_date)')} AS split_factor,
       avgs.avg_24, avgs.months_24, avgs.avg_36, avgs.months_36
@@ -130,6 +131,18 @@ function exposuresSql(t: (name: string) => string): string {
     SELECT p.market, p.ticker, strftime(p.date, '%Y-%m-%d') AS date, p.activity, e.revenue_share, strftime(e.as_of, '%Y-%m-%d') AS as_of, e.source_ref, e.evidence
     FROM pairs p ASOF JOIN ${t('exp')} e ON e.market = p.market AND e.ticker = p.ticker AND e.activity = p.activity AND e.as_of <= p.date
     ORDER BY p.market, p.ticker, p.date, p.activity`;
+}
+
+/** The `figure_sources` JSON object (docs/warehouse.md), when present and well formed. */
+function figureSourcesOf(json: string | null): Pick<Fundamentals, 'figureSources'> {
+  if (json === null) return {};
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return { figureSources: Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string')) };
+  } catch {
+    return {};
+  }
 }
 
 function fundamentalsOf(row: MainRow): Fundamentals | null {
@@ -148,6 +161,7 @@ function fundamentalsOf(row: MainRow): Fundamentals | null {
     interestIncome: row.interest_income,
     sharesOutstanding: row.shares_outstanding,
     dividendsPerShare: row.dividends_per_share,
+    ...figureSourcesOf(row.figure_sources),
   };
 }
 

@@ -44,6 +44,10 @@ export const reasonSchema = z
     band_basis: z.string().optional(),
     filing_ref: z.string().optional(),
     source: z.string().optional(),
+    inputs: z
+      .array(z.object({ name: z.string(), value: nullableNumber, source: z.string().optional() }))
+      .optional()
+      .meta({ description: 'ratio checks on real filings: each figure behind the ratio (lake column name, value, null = not reported) and its source, concept(s) @ accession(s) or why it is missing' }),
   })
   .meta({ id: 'Reason', description: "one check of a framework (the engine's Reason)" });
 

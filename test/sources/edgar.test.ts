@@ -90,6 +90,7 @@ describe('EDGAR source', () => {
     const [input] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, temp.dir, { date: '2025-08-15', market: 'us', tickers: ['QZQT'] }));
     expect(input!.listing).toMatchObject({ name: 'FICTIONAL QUARRY TOOLS CORP', sic: '3420', exchangeMic: 'XNAS' });
     expect(input!.fundamentals).toMatchObject({ periodEnd: '2025-06-30', sourceRef: 'edgar:0009999901-25-000019', totalDebt: 460_000_000 });
+    expect(input!.fundamentals!.figureSources?.total_debt).toBe('us-gaap:ShortTermBorrowings + us-gaap:LongTermDebtNoncurrent @ 0009999901-25-000019');
     expect(input!.synthetic).toBe(false);
   });
 });
