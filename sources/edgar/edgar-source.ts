@@ -52,16 +52,25 @@ export function createEdgarSource(folder: string): SourceAdapter {
       for (const l of listingsFromSubmissions(parsed)) byTicker.set(l.ticker, { ...byTicker.get(l.ticker), ...l, exchange_mic: l.exchange_mic ?? byTicker.get(l.ticker)?.exchange_mic ?? null });
     }
     listings = [...byTicker.values()].sort((a, b) => a.ticker.localeCompare(b.ticker));
-    const tickerOfCik = new Map<string, string>();
-    for (const l of listings) if (!tickerOfCik.has(l.cik)) tickerOfCik.set(l.cik, l.ticker);
+    // A company with several share classes lists a ticker per class; its filings count the
+    // company as a whole, so every class gets the company's rows (docs/data/real-companies.md).
+    const tickersOfCik = new Map<string, string[]>();
+    for (const l of listings) tickersOfCik.set(l.cik, [...(tickersOfCik.get(l.cik) ?? []), l.ticker]);
     for (const name of await cikFiles(path.join(folder, 'companyfacts'))) {
       const facts = parseEdgarJson(CompanyFactsSchema, (await readOptional(path.join(folder, 'companyfacts', name)))!, `companyfacts/${name}`);
-      const ticker = tickerOfCik.get(paddedCik(facts.cik));
-      if (!ticker) continue;
-      fundamentals.push(...fundamentalsFromCompanyFacts(facts, ticker));
-      for (const e of exposuresFromCompanyFacts(facts)) exposures.push({ ticker, as_of: e.as_of, activity: e.activity, revenue_share: e.revenue_share, source_ref: e.source_ref, evidence: e.evidence });
-      for (const e of curatedExposureRows(facts.cik, annualReportDates(facts))) exposures.push({ ticker, ...e });
-      for (const split of splitsFromCompanyFacts(facts)) splits.push({ ticker, ...split });
+      const tickers = tickersOfCik.get(paddedCik(facts.cik)) ?? [];
+      if (tickers.length === 0) continue;
+      const company = fundamentalsFromCompanyFacts(facts, tickers[0]!);
+      const evidence = [
+        ...exposuresFromCompanyFacts(facts).map((e) => ({ as_of: e.as_of, activity: e.activity, revenue_share: e.revenue_share, source_ref: e.source_ref, evidence: e.evidence })),
+        ...curatedExposureRows(facts.cik, annualReportDates(facts)),
+      ];
+      const companySplits = splitsFromCompanyFacts(facts);
+      for (const ticker of tickers) {
+        fundamentals.push(...company.map((row) => ({ ...row, ticker })));
+        for (const e of evidence) exposures.push({ ticker, ...e });
+        for (const split of companySplits) splits.push({ ticker, ...split });
+      }
     }
   }
 

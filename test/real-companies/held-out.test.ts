@@ -127,6 +127,12 @@ describe('held-out real companies screened as of 2020-11-30', () => {
     }
   });
 
+  it('when a company lists two share classes (Under Armour UAA and UA), then both classes get the filings and a decided DJIM and S&P verdict', async () => {
+    for (const ticker of ['UAA', 'UA']) {
+      for (const id of ['shariah_djim', 'shariah_sp'] as const) expect(await status(ticker, id), `${ticker} ${id}`).not.toBe('insufficient_data');
+    }
+  });
+
   it('when a filer has no SIC code, no flagged concept and no curated entry, then no framework finds it compliant', async () => {
     // The source repository recorded Hertz's companyfacts but not its submissions: the delivery
     // has no SIC code for it, and no concept in its filings names a screened activity.
