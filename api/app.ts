@@ -24,9 +24,9 @@ export interface AppDeps {
   screen?: ScreenDeps;
   /** Attestations (service.db and the signing secrets); they need `screen` too. */
   attest?: AttestDeps;
-  /** Forensic accounting endpoints (issue 8): their lake reads; they need `screen` too. */
+  /** Forensic accounting endpoints (docs/forensic.md): their lake reads; they need `screen` too. */
   forensic?: ForensicDeps;
-  /** Access control (issue 6): runs on every /api route after it declared its endpoint tag and cost. */
+  /** Access control (docs/access.md): runs on every /api route after it declared its endpoint tag and cost. */
   accessControl?: Middleware[];
   /** Base URL named in the OpenAPI document. */
   baseUrl?: string;

@@ -26,7 +26,7 @@ function target(ctx: Context, ctx0: ForensicContext, query: { market?: string | 
   return { listing, asOf };
 }
 
-/** The forensic accounting endpoints (issue 8), tag `forensic`. */
+/** The forensic accounting endpoints (docs/forensic.md), tag `forensic`. */
 export function forensicRoutes(ctx0: ForensicContext, access: Middleware[]): Router {
   const router = new Router({ prefix: '/api/forensic' });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dateSchema, marketSchema, tickerSchema } from './requests.ts';
 
 /**
- * Request and response schemas of the forensic endpoints (issue 8). Registered by id in zod's
+ * Request and response schemas of the forensic endpoints (docs/forensic.md). Registered by id in zod's
  * global registry, so /openapi.json documents them.
  */
 

@@ -4,7 +4,7 @@ import { FRAMEWORK_IDS } from '../../engine/index.ts';
 import { MARKET_KEYS } from '../../sources/markets.ts';
 import { type FixtureTickers, type ServedLakeApi, serveLakeApi } from './support/lake-fixture.ts';
 
-/** Stands in for access control (issue 6): a grant from test headers. */
+/** Stands in for access control (docs/access.md): a grant from test headers. */
 const testGrant: Middleware = async (ctx, next) => {
   const frameworks = ctx.get('x-test-frameworks');
   const markets = ctx.get('x-test-markets');

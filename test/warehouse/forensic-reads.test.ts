@@ -12,7 +12,7 @@ import { makeTempDir } from '../support/temp-dir.ts';
 
 const TODAY = new Date().toISOString().slice(0, 10);
 
-/** A fundamentals file as lakes wrote them before the forensic inputs of issue 8 (no ppe_net … sga_expense). */
+/** A fundamentals file as lakes wrote them before the forensic inputs existed (no ppe_net … sga_expense). */
 async function writeOldFundamentals(dataDir: string, market: string): Promise<void> {
   const dir = path.join(lakeRoot(dataDir), 'fundamentals', `market=${market}`);
   mkdirSync(dir, { recursive: true });

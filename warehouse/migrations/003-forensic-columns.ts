@@ -4,7 +4,7 @@ import { FUNDAMENTALS_SCHEMA } from '../lake-schemas.ts';
 import { copyToParquetSql, emptyRowsSql, seedPartitions, tableViewSql } from '../lake-sql.ts';
 import type { Migration } from './migration.ts';
 
-/** Zero-row seed carrying every fundamentals column, the forensic inputs of issue 8 included. */
+/** Zero-row seed carrying every fundamentals column, the forensic inputs (docs/forensic.md) included. */
 export const FORENSIC_SEED_FILE = 'seed-v3-forensic.parquet';
 
 /**
