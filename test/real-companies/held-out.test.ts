@@ -13,17 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_IDS, SHARIAH_FRAMEWORK_IDS, type FrameworkId } from '../../engine/index.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { loadScreeningInputs } from '../../warehouse/screening-inputs.ts';
-import { keyFor, openTestAccess } from '../support/access.ts';
-import { catalogQuery } from '../support/pipeline-env.ts';
-import { listen } from '../support/http.ts';
-import { makeTempDir } from '../support/temp-dir.ts';
-import { createTestApi, type TestApi } from '../api/support/lake-fixture.ts';
 import { screenUsOn } from './support/real-lake.ts';
+import { serveRealLake, type Json, type ServedRealLake } from './support/served-real-lake.ts';
 import { ingestHeldOutCompanies } from './support/held-out-lake.ts';
 
-// Response bodies are read as loosely typed JSON: the assertions check their shape.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
-type Json = Record<string, any>;
 
 const DATE = '2020-11-30';
 const LEVERAGE_SCREENED = ['shariah_aaoifi', 'shariah_djim', 'shariah_sp'] as const;
@@ -34,50 +27,20 @@ const DEBT_REASON: Record<(typeof LEVERAGE_SCREENED)[number], string> = {
 };
 
 describe('held-out real companies screened as of 2020-11-30', () => {
-  let temp: Awaited<ReturnType<typeof makeTempDir>>;
-  let api: TestApi;
-  let server: { url: string; close: () => Promise<void> };
-  let access: ReturnType<typeof openTestAccess>;
-  let key: string;
-  const served = new Map<string, Json>();
-
-  /** The verdicts the API serves for `as_of` the screening date. */
-  const verdicts = async (ticker: string): Promise<Json> => {
-    const seen = served.get(ticker);
-    if (seen) return seen;
-    const response = await fetch(`${server.url}/api/screen/us/${ticker}?as_of=${DATE}`, { headers: { 'X-API-Key': key } });
-    const body = (await response.json()) as Json;
-    expect(response.status, JSON.stringify(body).slice(0, 300)).toBe(200);
-    expect(body.provenance).toMatchObject({ data_source: 'edgar', synthetic: false });
-    served.set(ticker, body);
-    return body;
-  };
-  const status = async (ticker: string, id: FrameworkId): Promise<string> => String((await verdicts(ticker)).frameworks[id].status);
-  /** The full result with its reasons, as researchers read it from the warehouse. */
-  const report = async (ticker: string): Promise<Json> => {
-    const [row] = await catalogQuery(temp.dir, `SELECT result_json FROM snapshots WHERE ticker = '${ticker}' AND snapshot_date = DATE '${DATE}'`);
-    return (JSON.parse(String(row!.result_json)) as Json).frameworks as Json;
-  };
+  let lake: ServedRealLake;
+  const status = (ticker: string, id: FrameworkId): Promise<string> => lake.status(ticker, id);
+  const report = (ticker: string): Promise<Json> => lake.report(ticker);
   const reason = async (ticker: string, id: FrameworkId, code: string): Promise<Json> =>
     ((await report(ticker))[id].reasons as Json[]).find((r) => r.code === code)!;
 
   beforeAll(async () => {
-    temp = await makeTempDir();
-    await ingestHeldOutCompanies(temp.dir);
-    await screenUsOn(temp.dir, DATE);
-    access = openTestAccess(temp.dir);
-    key = keyFor(access, 'partner', { dailyLimit: 100_000, frameworks: [...FRAMEWORK_IDS] }).key;
-    api = await createTestApi(temp.dir, undefined, access.middleware);
-    server = await listen(api.app);
+    lake = await serveRealLake(DATE, async (dir) => {
+      await ingestHeldOutCompanies(dir);
+      await screenUsOn(dir, DATE);
+    });
   }, 300_000);
 
-  afterAll(async () => {
-    await server?.close();
-    api?.reads.close();
-    await api?.forensic.close();
-    access?.close();
-    await temp?.cleanup();
-  });
+  afterAll(() => lake?.close());
 
   it('when Texas Instruments is screened, then it is compliant under AAOIFI, DJIM and S&P on its own 10-Q and SIC code', async () => {
     // A constituent of the S&P 500 Shariah index; its 10-Q for the quarter to September 2020
@@ -144,7 +107,7 @@ describe('held-out real companies screened as of 2020-11-30', () => {
 
   it('when prices end after the screening date, then the market cap is the close of the day times the filing cover count', async () => {
     // TXN closed at 161.25 on 2020-11-30; its 10-Q cover counts about 917 million shares.
-    const [txn] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, temp.dir, { market: 'us', date: DATE, tickers: ['TXN'] }));
+    const [txn] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, lake.dataDir, { market: 'us', date: DATE, tickers: ['TXN'] }));
     expect(txn!.marketCap.spot! / 1e9).toBeGreaterThan(140);
     expect(txn!.marketCap.spot! / 1e9).toBeLessThan(155);
   });

@@ -5,68 +5,30 @@
  * expectations are the clear-cut ones in PROVENANCE.md.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FRAMEWORK_IDS, SHARIAH_FRAMEWORK_IDS, type FrameworkId } from '../../engine/index.ts';
+import { SHARIAH_FRAMEWORK_IDS, type FrameworkId } from '../../engine/index.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { loadScreeningInputs } from '../../warehouse/screening-inputs.ts';
-import { keyFor, openTestAccess } from '../support/access.ts';
-import { catalogQuery } from '../support/pipeline-env.ts';
-import { listen } from '../support/http.ts';
-import { makeTempDir } from '../support/temp-dir.ts';
-import { createTestApi, type TestApi } from '../api/support/lake-fixture.ts';
 import { ingestRealCompanies, screenUsOn } from './support/real-lake.ts';
+import { serveRealLake, type Json, type ServedRealLake } from './support/served-real-lake.ts';
 
-// Response bodies are read as loosely typed JSON: the assertions check their shape.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
-type Json = Record<string, any>;
 
 const DATE = '2024-02-29';
 const FAITH_EXCLUSIONS = ['christian_bri', 'catholic_usccb'] as const;
 
 describe('real companies screened as of 2024-02-29', () => {
-  let temp: Awaited<ReturnType<typeof makeTempDir>>;
-  let api: TestApi;
-  let server: { url: string; close: () => Promise<void> };
-  let access: ReturnType<typeof openTestAccess>;
-  let key: string;
-  const reports = new Map<string, Json>();
-
-  /** The verdicts the API serves for `as_of` (statuses and key ratios). */
-  const verdicts = async (ticker: string, asOf = DATE): Promise<Json> => {
-    const cacheKey = `${ticker}@${asOf}`;
-    const seen = reports.get(cacheKey);
-    if (seen) return seen;
-    const response = await fetch(`${server.url}/api/screen/us/${ticker}?as_of=${asOf}`, { headers: { 'X-API-Key': key } });
-    const body = (await response.json()) as Json;
-    expect(response.status, JSON.stringify(body).slice(0, 300)).toBe(200);
-    expect(body.provenance).toMatchObject({ data_source: 'edgar', synthetic: false });
-    reports.set(cacheKey, body);
-    return body;
-  };
-  const status = async (ticker: string, id: FrameworkId): Promise<string> => String((await verdicts(ticker)).frameworks[id].status);
-  /** The full result with its reasons, as researchers read it from the warehouse. */
-  const report = async (ticker: string): Promise<Json> => {
-    const [row] = await catalogQuery(temp.dir, `SELECT result_json FROM snapshots WHERE ticker = '${ticker}' AND snapshot_date = DATE '${DATE}'`);
-    return (JSON.parse(String(row!.result_json)) as Json).frameworks as Json;
-  };
+  let lake: ServedRealLake;
+  const status = (ticker: string, id: FrameworkId): Promise<string> => lake.status(ticker, id);
+  const report = (ticker: string): Promise<Json> => lake.report(ticker);
 
   beforeAll(async () => {
-    temp = await makeTempDir();
-    await ingestRealCompanies(temp.dir);
-    await screenUsOn(temp.dir, DATE);
-    await screenUsOn(temp.dir, '2020-06-30');
-    access = openTestAccess(temp.dir);
-    key = keyFor(access, 'partner', { dailyLimit: 100_000, frameworks: [...FRAMEWORK_IDS] }).key;
-    api = await createTestApi(temp.dir, undefined, access.middleware);
-    server = await listen(api.app);
+    lake = await serveRealLake(DATE, async (dir) => {
+      await ingestRealCompanies(dir);
+      await screenUsOn(dir, DATE);
+      await screenUsOn(dir, '2020-06-30');
+    });
   }, 300_000);
 
-  afterAll(async () => {
-    await server?.close();
-    api?.reads.close();
-    await api?.forensic.close();
-    access?.close();
-    await temp?.cleanup();
-  });
+  afterAll(() => lake?.close());
 
   it('when the casino operator is screened, then it is non-compliant under every Shariah methodology, BRI and USCCB 2021, on cited evidence', async () => {
     for (const id of [...SHARIAH_FRAMEWORK_IDS, ...FAITH_EXCLUSIONS]) expect(await status('CZR', id), id).toBe('non_compliant');
@@ -123,10 +85,10 @@ describe('real companies screened as of 2024-02-29', () => {
   it('when prices are split-adjusted and the filing counts shares before the split, then the market cap is on one split basis', async () => {
     // Apple on 2020-06-30: Yahoo's close 91.20 (adjusted for the 4-for-1 split of August 2020),
     // 4,334,335,000 shares on the cover of the 10-Q filed 2020-05-01: about 1.58 trillion USD.
-    const [input] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, temp.dir, { market: 'us', date: '2020-06-30', tickers: ['AAPL'] }));
+    const [input] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, lake.dataDir, { market: 'us', date: '2020-06-30', tickers: ['AAPL'] }));
     expect(input!.marketCap.spot! / 1e12).toBeCloseTo(1.58, 1);
     // Walmart's 3-for-1 split of February 2024 falls between its last 10-Q and 2024-02-29.
-    const [wmt] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, temp.dir, { market: 'us', date: DATE, tickers: ['WMT'] }));
+    const [wmt] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, lake.dataDir, { market: 'us', date: DATE, tickers: ['WMT'] }));
     expect(wmt!.marketCap.spot! / 1e9).toBeGreaterThan(420);
     expect(wmt!.marketCap.spot! / 1e9).toBeLessThan(520);
   });
