@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { migrateCatalog, type CatalogStatus } from '../warehouse/catalog.ts';
 import { ingestChunk, planIngest, type ChunkIngestResult, type IngestOptions } from '../warehouse/ingest.ts';
 import type { SourceChunk } from '../sources/source.ts';
+import { beat } from './heartbeat.ts';
 
 /** What crosses Temporal for an ingest: the source's options, never its rows. */
 export type SourceIngestRequest = Omit<IngestOptions, 'dataDir' | 'onProgress' | 'concurrency'>;
@@ -10,12 +11,6 @@ export interface IngestActivityDeps {
   dataDir: string;
   /** The worker's configured source; a request's own fields override it (a pipeline sends only `asOf` and `markets`). */
   defaults?: Partial<SourceIngestRequest>;
-}
-
-function beat(details: unknown): void {
-  const context = Context.current();
-  context.heartbeat(details);
-  context.cancellationSignal.throwIfAborted();
 }
 
 /**

@@ -4,14 +4,9 @@ import { compactSnapshots, type CompactionOptions, type CompactionResult } from 
 import { lakeRoot } from '../warehouse/lake-paths.ts';
 import { runsRoot } from './failure-log.ts';
 import { sweepTempFiles } from '../warehouse/publish.ts';
+import { beat } from './heartbeat.ts';
 
 /** Heartbeats and stops early when the workflow cancelled this activity. */
-function beat(details: string): void {
-  const context = Context.current();
-  context.heartbeat(details);
-  context.cancellationSignal.throwIfAborted();
-}
-
 /** How often a running compaction repeats its latest partition as a heartbeat (one big partition can take minutes). */
 const HEARTBEAT_RELAY_MS = 5_000;
 

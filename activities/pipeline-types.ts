@@ -60,11 +60,6 @@ export interface PlanRequest {
   chunkSize: number;
 }
 
-export interface IngestRequest {
-  date: string;
-  markets: string[] | null;
-}
-
 export interface TickerRequest {
   market: string;
   ticker: string;

@@ -6,6 +6,7 @@ import { inlineChunkRunner, type ChunkRunner } from './chunk-runner.ts';
 import type { PipelineData } from './pipeline-data.ts';
 import type { ChunkOutcome, PlanRequest, RefreshedScreen, ScreenChunkRequest, ScreenPlan, TickerChunk, TickerRequest } from './pipeline-types.ts';
 import { screenedAtNow, snapshotRowFrom } from './snapshot-rows.ts';
+import { beat } from './heartbeat.ts';
 
 export interface PipelineDeps {
   dataDir: string;
@@ -18,12 +19,6 @@ export interface PipelineDeps {
 const HEARTBEAT_RELAY_MS = 5_000;
 
 /** Heartbeats with a detail and stops early when the workflow cancelled the activity. */
-function beat(detail: string): void {
-  const context = Context.current();
-  context.heartbeat(detail);
-  context.cancellationSignal.throwIfAborted();
-}
-
 /** Splits each market's listings into chunks of at most `size`, in market order. */
 export function planChunks(counts: Array<{ market: string; count: number }>, size: number): TickerChunk[] {
   const chunks: TickerChunk[] = [];

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { FRAMEWORK_IDS, isFrameworkId, type FrameworkId } from '../engine/index.ts';
 import { MARKET_KEYS } from '../sources/markets.ts';
 import { badRequest, unprocessable } from './errors.ts';
-import { HISTORY_START, TICKER_PATTERN } from './schemas/requests.ts';
+import { HISTORY_START, utcDay } from '../engine/dates.ts';
+import { TICKER_PATTERN } from './schemas/requests.ts';
 
 /** Issue codes that mean the request has the wrong shape (422); every other code is a bad value (400). */
 const SHAPE_CODES = new Set(['invalid_type', 'unrecognized_keys', 'invalid_union', 'invalid_key', 'invalid_element']);
@@ -59,11 +60,6 @@ export function parseFrameworks(value: string | readonly string[] | undefined, f
 /** `true`/`1` or `false`/`0` (already checked by the schema). */
 export function parseFlag(value: string | undefined): boolean {
   return value === 'true' || value === '1';
-}
-
-/** Today's date in UTC, `YYYY-MM-DD`. */
-export function utcDay(now: Date): string {
-  return now.toISOString().slice(0, 10);
 }
 
 /** An `as_of` date: a real calendar date from 2009-01-01 to today (UTC); otherwise 400. */

@@ -1,5 +1,6 @@
 import { WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
+import { HISTORY_START } from '../engine/dates.ts';
 import { createProgressView } from './progress-view.ts';
 import { watchRun } from './watch-run.ts';
 import { withDuckDB } from '../warehouse/duckdb.ts';
@@ -22,7 +23,7 @@ export interface BootstrapOptions {
 export function yearsBefore(today: string, years: number): string {
   const year = Number(today.slice(0, 4)) - years;
   const from = `${year}-${today.slice(5, 10) === '02-29' ? '02-28' : today.slice(5, 10)}`;
-  return from < '2009-01-01' ? '2009-01-01' : from;
+  return from < HISTORY_START ? HISTORY_START : from;
 }
 
 /**

@@ -11,9 +11,6 @@ export interface MethodologyVersion {
   source: string;
 }
 
-/** Date before which no screen is computed: the start of the service's history. */
-export const HISTORY_START = '2009-01-01';
-
 /** Check at load time that versions are sorted by `effectiveFrom` and well formed. */
 export function assertChronological(versions: readonly MethodologyVersion[]): void {
   for (let i = 1; i < versions.length; i++) {

@@ -80,7 +80,6 @@ export class ConfigError extends Error {
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const name = issue.path.join('.') || '(environment)';
-  if (issue.code === 'invalid_value') return `${name}: ${issue.message}`;
   return `${name}: ${issue.message}`;
 }
 
@@ -111,9 +110,4 @@ let cached: Config | undefined;
 export function getConfig(): Config {
   cached ??= parseConfig(process.env);
   return cached;
-}
-
-/** Forgets the cached configuration (tests change the environment between cases). */
-export function resetConfig(): void {
-  cached = undefined;
 }

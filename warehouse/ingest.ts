@@ -56,11 +56,6 @@ function emptyCounts(): TableCounts {
   return { listings: 0, fundamentals: 0, prices: 0, exposures: 0, fund_holdings: 0, splits: 0 };
 }
 
-/** Today's date in UTC, the default run date of an ingest (`YYYY-MM-DD`). */
-export function utcToday(): string {
-  return new Date().toISOString().slice(0, 10);
-}
-
 /**
  * The staged table's columns plus a null for each lake column it lacks: a source may leave out
  * optional columns (a sample or a feed written before a column existed).

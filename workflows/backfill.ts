@@ -3,16 +3,13 @@ import type { Activities } from '../activities/index.ts';
 import { backfillChunkSize, cadenceDates, type Cadence } from './cadence.ts';
 import { continueWith, runChunks, type ChunkedRunState } from './chunked-run.ts';
 import { progressQuery } from './nightly-screen.ts';
-import { utcDate } from './run-id.ts';
+import { HISTORY_START, utcDay } from '../engine/dates.ts';
 import { emptyProgress, type RunProgress } from './run-progress.ts';
 
 const { planScreen } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
 });
-
-/** The first date history reaches back to. */
-export const HISTORY_START = '2009-01-01';
 
 export interface BackfillInput {
   from?: string;
@@ -31,7 +28,7 @@ export interface BackfillInput {
  * re-running a range does nothing for what is done.
  */
 export async function backfill(input: BackfillInput = {}): Promise<RunProgress> {
-  const to = input.to ?? utcDate(workflowInfo().startTime.getTime());
+  const to = input.to ?? utcDay(workflowInfo().startTime.getTime());
   const from = input.from ?? HISTORY_START;
   const state: ChunkedRunState = input.carried ?? {
     // The run id names the range, not the workflow, so a re-run of the range finds its own files.

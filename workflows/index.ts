@@ -1,4 +1,4 @@
 export { lakeMaintenance, type LakeMaintenanceInput, type LakeMaintenanceResult } from './lake-maintenance.ts';
 export { nightlyScreen, progressQuery, type NightlyScreenInput } from './nightly-screen.ts';
-export { backfill, HISTORY_START, type BackfillInput } from './backfill.ts';
+export { backfill, type BackfillInput } from './backfill.ts';
 export { refreshTicker, refreshWorkflowId, type RefreshTickerInput } from './refresh-ticker.ts';

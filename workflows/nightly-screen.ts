@@ -1,7 +1,8 @@
 import { defineQuery, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import { continueWith, runChunks, type ChunkedRunState } from './chunked-run.ts';
-import { runIdFrom, utcDate } from './run-id.ts';
+import { utcDay } from '../engine/dates.ts';
+import { runIdFrom } from './run-id.ts';
 import { emptyProgress, type RunProgress } from './run-progress.ts';
 
 const { planSourceIngest, ingestSourceChunk, finishSourceIngest, planScreen } = proxyActivities<Activities>({
@@ -31,11 +32,11 @@ export async function nightlyScreen(input: NightlyScreenInput = {}): Promise<Run
   const state: ChunkedRunState = input.carried ?? {
     runId: runIdFrom(workflowInfo().workflowId),
     source: 'nightly',
-    plan: { date: input.date ?? utcDate(workflowInfo().startTime.getTime()), totalTickers: 0, chunks: [] },
+    plan: { date: input.date ?? utcDay(workflowInfo().startTime.getTime()), totalTickers: 0, chunks: [] },
     dates: [],
     nextChunk: 0,
     concurrency: input.concurrency ?? 2,
-    progress: emptyProgress(input.date ?? utcDate(workflowInfo().startTime.getTime())),
+    progress: emptyProgress(input.date ?? utcDay(workflowInfo().startTime.getTime())),
   };
   setHandler(progressQuery, () => state.progress);
 

@@ -1,7 +1,8 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { RefreshedScreen } from '../activities/pipeline-types.ts';
-import { runIdFrom, utcDate } from './run-id.ts';
+import { utcDay } from '../engine/dates.ts';
+import { runIdFrom } from './run-id.ts';
 
 const { refreshTickerData, screenTicker } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
@@ -26,7 +27,7 @@ export function refreshWorkflowId(market: string, ticker: string): string {
  * re-screen supersedes the earlier one while history keeps both), returning the report.
  */
 export async function refreshTicker(input: RefreshTickerInput): Promise<RefreshedScreen> {
-  const date = input.date ?? utcDate(workflowInfo().startTime.getTime());
+  const date = input.date ?? utcDay(workflowInfo().startTime.getTime());
   await refreshTickerData({ market: input.market, ticker: input.ticker, date });
   return screenTicker({ market: input.market, ticker: input.ticker, date, runId: runIdFrom(`${workflowInfo().workflowId}-${workflowInfo().runId}`) });
 }

@@ -2,8 +2,3 @@
 export function runIdFrom(workflowId: string): string {
   return workflowId.replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 120);
 }
-
-/** The UTC calendar date of a workflow-clock timestamp, `YYYY-MM-DD`. */
-export function utcDate(epochMs: number): string {
-  return new Date(epochMs).toISOString().slice(0, 10);
-}

@@ -3,7 +3,7 @@ import type { ChunkOutcome, FailedTicker } from '../activities/pipeline-types.ts
 /** Failed tickers kept in workflow state and answers; the count is always exact. */
 export const FAILED_SAMPLE_LIMIT = 200;
 
-export type RunPhase = 'ingesting' | 'planning' | 'screening' | 'finishing' | 'done';
+export type RunPhase = 'ingesting' | 'planning' | 'screening' | 'done';
 
 /** What the `progress` query answers while a run goes on, and the run's result at the end. */
 export interface RunProgress {

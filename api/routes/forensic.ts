@@ -6,7 +6,8 @@ import { FORENSIC_PEERS_DEFAULT, FORENSIC_PEERS_MAX, forensicPeersQuerySchema, f
 import { peersCost, forensicPeers } from '../use-cases/forensic-peers.ts';
 import { analyseCompany, forensicReportResponse, healthScoreResponse } from '../use-cases/forensic-report.ts';
 import { resolveForensicListing } from '../use-cases/forensic-resolve.ts';
-import { checkAsOf, normaliseTicker, parseRequest, utcDay } from '../validation.ts';
+import { utcDay } from '../../engine/dates.ts';
+import { checkAsOf, normaliseTicker, parseRequest } from '../validation.ts';
 
 /** Quota units: the full report reads and scores multi-year filings (2); the health score alone 1; peers 1 + 1 per 5 asked. */
 export const FORENSIC_COSTS = { report: 2, healthScore: 1 } as const;

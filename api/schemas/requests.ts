@@ -11,7 +11,6 @@ import { MARKET_KEYS } from '../../sources/markets.ts';
 export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 /** Upper case letters and digits, then also `.` and `-` (BRK.B, RDS-A, 7203), at most 20 characters. */
 export const TICKER_PATTERN = /^[A-Z0-9][A-Z0-9.-]{0,19}$/;
-export const HISTORY_START = '2009-01-01';
 export const BATCH_MAX = 100;
 
 const marketKeys = MARKET_KEYS as [string, ...string[]];

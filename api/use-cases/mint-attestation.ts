@@ -1,11 +1,10 @@
 import { ISSUER_TYPE, PAYLOAD_VERSION, newCertId, publicCertificate, type AttestableVerdict, type Certificate } from '../../attest/certificate.ts';
 import { pinSnapshot } from '../../attest/snapshot-pin.ts';
+import { dayNumber, utcDay } from '../../engine/dates.ts';
 import type { FrameworkId } from '../../engine/index.ts';
-import { dayNumber } from '../../warehouse/api-reads-store.ts';
 import type { Grant } from '../access-scope.ts';
 import type { AttestContext } from '../attest-context.ts';
 import { conflict, notFound, unprocessable } from '../errors.ts';
-import { utcDay } from '../validation.ts';
 import { loadResult } from './screen-ticker.ts';
 
 /** A current screening older than this many whole days (by snapshot date, UTC) cannot be attested. */

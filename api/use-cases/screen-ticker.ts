@@ -1,10 +1,10 @@
+import { dayNumber, utcDay } from '../../engine/dates.ts';
 import type { FrameworkId, ScreeningResult } from '../../engine/index.ts';
 import { ReadsSaturatedError } from '../../warehouse/api-reads-queue.ts';
 import type { VerdictRow } from '../../warehouse/api-reads-types.ts';
 import { AppError, notFound, readsSaturated, serviceUnavailable } from '../errors.ts';
 import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh, type RefreshedScreen } from '../refresher.ts';
 import type { ScreenContext } from '../screen-context.ts';
-import { utcDay } from '../validation.ts';
 import { buildScreenReport, type SnapshotIdentity } from './screen-report.ts';
 
 export interface ScreenRequest {
@@ -27,10 +27,8 @@ export interface ScreenOutcome {
   refresh?: BackgroundRefresh;
 }
 
-const DAY_MS = 86_400_000;
-
 function ageInDays(snapshotDate: string, now: Date): number {
-  return Math.max(0, Math.floor((Date.parse(`${utcDay(now)}T00:00:00Z`) - Date.parse(`${snapshotDate}T00:00:00Z`)) / DAY_MS));
+  return Math.max(0, dayNumber(utcDay(now)) - dayNumber(snapshotDate));
 }
 
 /** Re-screens through the refresher and records the new snapshot; 404 / 503 when it cannot. */

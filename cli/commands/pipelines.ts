@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { InvalidArgumentError, type Command } from 'commander';
 import { WorkflowIdConflictPolicy } from '@temporalio/client';
+import { HISTORY_START, utcDay } from '../../engine/dates.ts';
 import { getConfig } from '../../platform/config.ts';
 import { RECURRING_SCHEDULES, type RecurringSchedule } from '../../platform/recurring-schedules.ts';
 import { CADENCES, type Cadence } from '../../workflows/cadence.ts';
@@ -54,7 +55,7 @@ export function registerPipelineCommands(program: Command): void {
     .action(async (options: { date?: string; markets?: string[]; ingest: boolean }) => {
       const { client, close } = await connectCliClient();
       try {
-        const date = options.date ?? new Date().toISOString().slice(0, 10);
+        const date = options.date ?? utcDay(new Date());
         const handle = await client.workflow.start('nightlyScreen', {
           taskQueue: getConfig().TEMPORAL_TASK_QUEUE,
           workflowId: `screen-universe-${date}-${randomBytes(3).toString('hex')}`,
@@ -77,8 +78,8 @@ export function registerPipelineCommands(program: Command): void {
     .action(async (options: { from?: string; to?: string; markets?: string[]; cadence: Cadence }) => {
       const { client, close } = await connectCliClient();
       try {
-        const to = options.to ?? new Date().toISOString().slice(0, 10);
-        const from = options.from ?? '2009-01-01';
+        const to = options.to ?? utcDay(new Date());
+        const from = options.from ?? HISTORY_START;
         if (from > to) throw new Error(`--from ${from} is after --to ${to}`);
         const scope = options.markets?.join('_') ?? 'all';
         const handle = await client.workflow.start('backfill', {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { utcDay } from '../../engine/dates.ts';
 import { getConfig } from '../../platform/config.ts';
 import { createLazyClient } from '../../platform/temporal-client.ts';
 import { ensureDemoKey } from '../../access/demo-key.ts';
@@ -46,7 +47,7 @@ async function firstStart(ctx: RoleContext): Promise<void> {
       dataDir: ctx.config.dataDir,
       taskQueue: ctx.config.TEMPORAL_TASK_QUEUE,
       backfillYears: ctx.config.BOOTSTRAP_BACKFILL_YEARS,
-      today: new Date().toISOString().slice(0, 10),
+      today: utcDay(new Date()),
       logger: ctx.logger,
       signal: abort.signal,
     });

@@ -1,8 +1,5 @@
 import { MARKETS, getMarket, type Market } from '../markets.ts';
 
-/** First day of the sample universe's history. */
-export const HISTORY_START = '2009-01-01';
-
 /** Stock listings of the full-scale universe (the spec's 124,000+ tickers). */
 export const FULL_SCALE_STOCKS = 124_600;
 
