@@ -15,7 +15,7 @@ export interface PipelineData {
   loadInputs(chunk: TickerChunk, dates: readonly string[]): Promise<LoadedInput[]>;
   /** Keys `ticker|date` of snapshots of `source` already published for the chunk's listings. */
   publishedKeys(chunk: TickerChunk, dates: readonly string[], source: SnapshotSource): Promise<Set<string>>;
-  /** Re-ingests one ticker's source data. */
+  /** Brings one ticker's source data up to date where the source can (none in this build needs to). */
   refreshTicker(market: string, ticker: string, date: string): Promise<void>;
   /** The screening input of one listing on a date, or null when the listing is unknown. */
   loadTickerInput(market: string, ticker: string, date: string): Promise<ScreeningInput | null>;

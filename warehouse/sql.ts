@@ -1,4 +1,7 @@
-/** SQL literal helpers. Every SQL string of the project lives in `warehouse/`; these keep values safe in it. */
+/**
+ * SQL literal helpers. Every SQL string of the project lives in `warehouse/`, except the sample
+ * generator's (`sources/sample/sample-sql.ts`, SQL by nature); these keep values safe in both.
+ */
 
 /** Quotes a string as a SQL literal: `it's` → `'it''s'`. */
 export function sqlString(value: string): string {

@@ -23,8 +23,9 @@ export function refreshWorkflowId(market: string, ticker: string): string {
 }
 
 /**
- * Re-ingests one ticker's source data, screens it and publishes a `refresh` snapshot (a same-day
- * re-screen supersedes the earlier one while history keeps both), returning the report.
+ * Screens one ticker again and publishes a `refresh` snapshot (a same-day re-screen supersedes the
+ * earlier one while history keeps both), returning the report. The data step is a hook for sources
+ * that can fetch one ticker; those in this build have nothing newer per ticker (docs/pipelines.md).
  */
 export async function refreshTicker(input: RefreshTickerInput): Promise<RefreshedScreen> {
   const date = input.date ?? utcDay(workflowInfo().startTime.getTime());
