@@ -51,7 +51,7 @@ export function reinstateAccount(store: AccessStore, name: string): AccountRecor
   return requireAccount(store, name);
 }
 
-/** Market identifiers as the API's paths use them (`us`); the spec's slugs (`united-states`) are accepted too. */
+/** Market identifiers as the API's paths use them (`us`); the human-readable slugs (`united-states`) are accepted too. */
 function normaliseMarkets(markets: readonly string[]): string[] {
   return [...new Set(markets.map((given) => {
     const wanted = given.trim().toLowerCase();

@@ -1,6 +1,6 @@
 /**
  * Quota windows, pure. A window opens at the first metered call made while no window is open
- * and closes `lengthMs` later (the spec: "the counter resets 24 hours after the first call");
+ * and closes `lengthMs` later (docs/access.md: "the counter resets 24 hours after the first call");
  * the next call after that opens a new one. This is exact, needs one row per key and window,
  * and gives every 429 a definite `resets_at`.
  */

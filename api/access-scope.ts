@@ -10,7 +10,7 @@ import { forbidden } from './errors.ts';
  */
 
 /**
- * The spec's endpoint tags (`screen`, `screen/history`, `screen/batch`, `screen/etf`,
+ * The endpoint tags (docs/access.md) (`screen`, `screen/history`, `screen/batch`, `screen/etf`,
  * `screen/compare`, `attest`), plus ours: `forensic`, `export` (researcher exports) and
  * `public` (no key needed, never counted).
  */

@@ -9,7 +9,7 @@ export interface RenderTask {
   companyName: string;
 }
 
-/** Parses a stored result and renders the spec's `report` as JSON text (the CPU of a cold screen). */
+/** Parses a stored result and renders the `report` (docs/api.md) as JSON text (the CPU of a cold screen). */
 export default function renderReport(task: RenderTask): string {
   const result = JSON.parse(task.resultJson) as ScreeningResult;
   return JSON.stringify(buildScreenReport(result, task.frameworks, task.snapshot, task.companyName));

@@ -45,7 +45,7 @@ export interface SignedFields {
   issuer_type: string;
 }
 
-/** The signed field names, in the order the spec lists them (documentation and tests use this list). */
+/** The signed field names, in the order docs/attestations.md lists them (documentation and tests use this list). */
 export const SIGNED_FIELDS = [
   'cert_id',
   'payload_version',

@@ -1,6 +1,6 @@
 import type { SnapshotCheck } from './snapshot-pin.ts';
 
-/** The spec's verification statuses, in precedence order: when several apply, the first wins. */
+/** The verification statuses (docs/attestations.md), in precedence order: when several apply, the first wins. */
 export const VERIFICATION_STATUSES = [
   'revoked',
   'unknown_signing_key',

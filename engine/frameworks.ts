@@ -1,4 +1,4 @@
-/** The 10 canonical frameworks of the spec, in the spec's order. */
+/** The 10 canonical frameworks, in the order the API lists them (docs/frameworks/README.md). */
 
 export const FRAMEWORK_IDS = [
   'shariah_aaoifi',

@@ -1,6 +1,6 @@
 /**
  * `madhhab_views`: the five Shariah methodologies read side by side. Despite the field's name
- * (from the spec) these are index-provider and standard-setter methodologies, not the four
+ * (docs/frameworks/README.md) these are index-provider and standard-setter methodologies, not the four
  * Sunni schools of law; the structure shows the strict view (all five pass), the majority
  * view, the lenient view, and per screen concept which methodologies disagree.
  */

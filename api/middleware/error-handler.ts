@@ -9,7 +9,7 @@ interface HttpLikeError {
   type?: string;
 }
 
-/** Maps errors thrown by Koa's own parsers (body too large, bad JSON) to the spec's statuses. */
+/** Maps errors thrown by Koa's own parsers (body too large, bad JSON) to the statuses of docs/api.md. */
 function fromHttpError(error: HttpLikeError): AppError | null {
   const status = error.status ?? error.statusCode;
   if (!status || status < 400 || status >= 500 || !error.expose) return null;

@@ -34,7 +34,7 @@ function etfCost(ctx: Context): number {
 }
 
 /**
- * The screening endpoints of the spec. Each route declares its endpoint tag and cost first;
+ * The screening endpoints (docs/api.md). Each route declares its endpoint tag and cost first;
  * `access` (access control, when configured) runs next; handlers only parse, call one
  * use-case and send its result.
  */

@@ -3,7 +3,7 @@ import { MARKETS } from '../../sources/markets.ts';
 import type { ApiReads } from '../../warehouse/api-reads.ts';
 import type { Grant } from '../access-scope.ts';
 
-/** The spec's framework list; `key_scope` only when access control identified a key. */
+/** The framework list (docs/api.md); `key_scope` only when access control identified a key. */
 export function listFrameworks(grant: Grant | undefined): Record<string, unknown> {
   return {
     count: FRAMEWORKS.length,

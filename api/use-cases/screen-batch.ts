@@ -56,7 +56,7 @@ async function resolveItem(ctx: ScreenContext, request: BatchRequest, item: unkn
 }
 
 export interface BatchOutcome {
-  /** The spec's batch response as JSON text. */
+  /** The batch response (docs/api.md) as JSON text. */
   json: string;
   /** Items answered with an error (they cost nothing). */
   failed: number;
@@ -67,7 +67,7 @@ function isError(value: unknown): value is BatchError {
 }
 
 /**
- * The spec's batch response: `requested, succeeded, failed, results, errors`, results in request
+ * The batch response (docs/api.md): `requested, succeeded, failed, results, errors`, results in request
  * order. Items are resolved first, then the results the report cache lacks are read together
  * (one query per Parquet file, not one per item); saturated reads fail the whole batch with 503.
  */

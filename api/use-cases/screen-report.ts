@@ -19,13 +19,13 @@ export type ScreenReport = Record<string, unknown> & {
 };
 
 /**
- * The spec's `report`: one engine FrameworkResult per returned framework (status, score,
+ * The `report` of docs/api.md: one engine FrameworkResult per returned framework (status, score,
  * methodology, structured `reasons`, purification; consensus adds components and coverage),
  * the inputs under `financial_data`, and `madhhab_views` only when a shariah_* id is returned.
  */
 export function buildScreenReport(full: ScreeningResult, frameworks: readonly FrameworkId[], snapshot: SnapshotIdentity, companyName: string): ScreenReport {
   const result = filterFrameworks(full, frameworks);
-  // Key order as in the spec: ticker, company_name, one object per framework, financial_data, frameworks_returned.
+  // Key order as in docs/api.md: ticker, company_name, one object per framework, financial_data, frameworks_returned.
   const report: Record<string, unknown> = { ticker: result.ticker, company_name: companyName || result.company_name };
   for (const id of result.frameworks_returned) report[id] = result.frameworks[id];
   report.financial_data = financialData(result, snapshot);

@@ -50,7 +50,7 @@ async function rescreen(ctx: ScreenContext, market: string, ticker: string): Pro
 }
 
 /**
- * The cache policy of the spec: fresh (≤ CACHE_FRESH_DAYS) is served from the warehouse; stale
+ * The cache policy (docs/api.md, "Cache and refresh"): fresh (≤ CACHE_FRESH_DAYS) is served from the warehouse; stale
  * inside the stale-while-revalidate window is served with `stale: true` while one deduplicated
  * refresh runs; older or never screened is re-screened; `force_refresh` always re-screens.
  * When a re-screen cannot run, existing data is still served, marked stale, saying so.
@@ -158,7 +158,7 @@ function reportKey(outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): 
   return `${identity(outcome.row)}|${frameworks.join(',')}|${outcome.companyName}`;
 }
 
-/** The spec's screen response as JSON text: `ticker, market, report, from_cache, cache_age_days, stale` (+ `refresh`). */
+/** The screen response (docs/api.md) as JSON text: `ticker, market, report, from_cache, cache_age_days, stale` (+ `refresh`). */
 export async function screenResponseJson(ctx: ScreenContext, outcome: ScreenOutcome, frameworks: readonly FrameworkId[], stored?: string): Promise<string> {
   const report = await reportJson(ctx, outcome, frameworks, stored);
   const refresh = outcome.refresh ? `,"refresh":"${outcome.refresh}"` : '';

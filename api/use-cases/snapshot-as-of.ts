@@ -31,7 +31,7 @@ export interface AsOfRequest {
   frameworks: readonly FrameworkId[];
 }
 
-/** The spec's point-in-time snapshot response; 404 when the ticker has no snapshot at or before `as_of`. */
+/** The point-in-time snapshot response (docs/api.md); 404 when the ticker has no snapshot at or before `as_of`. */
 export function snapshotAsOf(ctx: ScreenContext, request: AsOfRequest): Record<string, unknown> {
   const { market, ticker, asOf } = request;
   const lookup = ctx.reads.asOf(market, ticker, asOf);

@@ -5,7 +5,7 @@ import { decideStatus, type VerificationStatus } from '../../attest/verification
 import type { AttestContext } from '../attest-context.ts';
 import { notFound } from '../errors.ts';
 
-/** The spec's verification result. */
+/** The verification result (docs/attestations.md). */
 export interface VerificationResult {
   cert_id: string;
   status: VerificationStatus;

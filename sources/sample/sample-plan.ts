@@ -1,6 +1,6 @@
 import { MARKETS, getMarket, type Market } from '../markets.ts';
 
-/** Stock listings of the full-scale universe (the spec's 124,000+ tickers). */
+/** Stock listings of the full-scale universe (124,000+ tickers, as the README states). */
 export const FULL_SCALE_STOCKS = 124_600;
 
 /** Listings per sample chunk: a market larger than this is split into ticker-index parts. */

@@ -11,7 +11,7 @@ type Json = Record<string, any>;
 
 const RESULT_FIELDS = ['cert_id', 'status', 'valid', 'sig_valid', 'snapshot_check', 'revoked', 'revoked_at', 'revocation_note', 'checked_at', 'attestation'];
 
-describe('GET /api/attest/verify/{cert_id}: the spec flow and every status, produced the way it happens', () => {
+describe('GET /api/attest/verify/{cert_id}: the documented flow and every status, produced the way it happens', () => {
   let api: ServedAttestApi;
   const mint = async (ticker: string, standard = 'shariah_aaoifi') => {
     const response = await fetch(`${api.url}/api/attest/us/${ticker}?standard=${standard}`, { method: 'POST' });
