@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { FRAMEWORK_IDS } from '../engine/index.ts';
-import type { ApiState, EndpointDeclaration, Grant } from '../api/access-scope.ts';
-import { forbidden, tooManyRequests, unauthorized } from '../api/errors.ts';
+import type { ApiState, EndpointDeclaration, Grant } from '../common/grants.ts';
+import { forbidden, tooManyRequests, unauthorized } from '../common/app-error.ts';
 import type { AccessStore, AccountRecord, KeyRecord } from './access-store.ts';
 import { claimedKeyId } from './api-key-format.ts';
 import { apiKeyMatches } from './key-hashing.ts';

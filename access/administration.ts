@@ -1,5 +1,5 @@
 import { FRAMEWORK_IDS } from '../engine/index.ts';
-import { MARKETS } from '../sources/markets.ts';
+import { MARKETS } from '../common/markets.ts';
 import type { AccessStore, AccountRecord, KeyRecord } from './access-store.ts';
 import { generateApiKey } from './api-key-format.ts';
 import { hashApiKey } from './key-hashing.ts';

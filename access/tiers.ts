@@ -1,4 +1,4 @@
-import type { EndpointTag } from '../api/access-scope.ts';
+import type { EndpointTag } from '../common/grants.ts';
 
 export const TIERS = ['free', 'pro', 'team', 'enterprise', 'partner'] as const;
 export type Tier = (typeof TIERS)[number];

@@ -1,7 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { migrateCatalog, type CatalogStatus } from '../warehouse/catalog.ts';
-import { ingestChunk, planIngest, type ChunkIngestResult, type IngestOptions } from '../warehouse/ingest.ts';
-import type { SourceChunk } from '../sources/source.ts';
+import { type ChunkIngestResult } from '../warehouse/ingest.ts';
+import { ingestChunk, planIngest, type IngestOptions } from '../sources/ingest.ts';
+import type { SourceChunk } from '../warehouse/source-contract.ts';
 import { beat } from './heartbeat.ts';
 
 /** What crosses Temporal for an ingest: the source's options, never its rows. */

@@ -1,56 +1,14 @@
 import type { Context, Middleware } from 'koa';
 import { FRAMEWORK_IDS, type FrameworkId } from '../engine/index.ts';
-import { forbidden } from './errors.ts';
+import { forbidden } from '../common/app-error.ts';
+import type { ApiState, EndpointDeclaration, Grant } from '../common/grants.ts';
 
 /**
- * The seam access control (its own issue) plugs into. Every API route declares its endpoint
+ * The seam access control plugs into. Every API route declares its endpoint
  * tag and unit cost before anything else runs; the access-control middleware reads
  * `ctx.state.endpoint`, checks the key and sets `ctx.state.grant`; handlers scope responses
  * through the two functions below, which are the only places that decide what a grant allows.
  */
-
-/**
- * The endpoint tags (docs/access.md) (`screen`, `screen/history`, `screen/batch`, `screen/etf`,
- * `screen/compare`, `attest`), plus ours: `forensic`, `export` (researcher exports) and
- * `public` (no key needed, never counted).
- */
-export type EndpointTag =
-  | 'screen'
-  | 'screen/history'
-  | 'screen/batch'
-  | 'screen/etf'
-  | 'screen/compare'
-  | 'attest'
-  | 'forensic'
-  | 'export'
-  | 'public';
-
-export interface EndpointDeclaration {
-  tag: EndpointTag;
-  /** Quota units this request costs (spec: single 1, as_of 2, batch 1 per ticker, compare 1, lists 0). */
-  cost: number;
-}
-
-/** What a key may see; null means unrestricted on that axis. Set by access control. */
-export interface Grant {
-  allowedFrameworks: string[] | null;
-  allowedMarkets: string[] | null;
-  allowedEndpoints?: string[] | null;
-  /** Public id of the API key the request came with (never the secret). */
-  keyId?: string;
-  /** Owning account and its tier. */
-  account?: string;
-  tier?: string;
-  /** The key's scopes exactly as provisioned (null = unrestricted), shown as `key_scope`. */
-  keyScope?: { allowed_frameworks: string[] | null; allowed_markets: string[] | null; allowed_endpoints: string[] | null };
-}
-
-export interface ApiState {
-  endpoint?: EndpointDeclaration;
-  grant?: Grant;
-  /** Items of a multi-item request (a batch) answered with an error: access control gives their units back. */
-  itemsNotServed?: number;
-}
 
 /** The request's grant, when access control set one. */
 export function grantOf(ctx: Context): Grant | undefined {

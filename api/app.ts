@@ -1,9 +1,9 @@
 import { bodyParser } from '@koa/bodyparser';
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
-import type { Metrics } from '../platform/metrics.ts';
+import type { Metrics } from './metrics.ts';
 import { createAttestContext, type AttestDeps } from './attest-context.ts';
-import { AppError, notFound, unprocessable } from './errors.ts';
+import { AppError, notFound, unprocessable } from '../common/app-error.ts';
 import { createForensicContext, type ForensicDeps } from './forensic-context.ts';
 import { errorHandler } from './middleware/error-handler.ts';
 import { ipRateLimit } from './middleware/ip-rate-limit.ts';

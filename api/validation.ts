@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { FRAMEWORK_IDS, isFrameworkId, type FrameworkId } from '../engine/index.ts';
-import { MARKET_KEYS } from '../sources/markets.ts';
-import { badRequest, unprocessable } from './errors.ts';
+import { MARKET_KEYS } from '../common/markets.ts';
+import { badRequest, unprocessable } from '../common/app-error.ts';
 import { HISTORY_START, utcDay } from '../engine/dates.ts';
 import { TICKER_PATTERN } from './schemas/requests.ts';
 

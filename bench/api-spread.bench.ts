@@ -21,7 +21,7 @@ import Koa from 'koa';
 import pino from 'pino';
 import { createApp } from '../api/app.ts';
 import { unavailableRefresher } from '../api/refresher.ts';
-import { createMetrics } from '../platform/metrics.ts';
+import { createMetrics } from '../api/metrics.ts';
 import { openApiReads, type ApiReads } from '../warehouse/api-reads.ts';
 import { lakeRoot } from '../warehouse/lake-paths.ts';
 import { buildSpreadLake } from '../test/api/support/spread-lake.ts';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { createApp } from '../api/app.ts';
 import { unavailableRefresher } from '../api/refresher.ts';
-import { createMetrics } from '../platform/metrics.ts';
+import { createMetrics } from '../api/metrics.ts';
 import { openApiReads } from '../warehouse/api-reads.ts';
 import { ForensicReads } from '../warehouse/forensic-reads.ts';
 import { listen } from '../test/support/http.ts';

@@ -13,7 +13,7 @@ import { createLakePipelineData } from '../activities/lake-pipeline-data.ts';
 import type { ChunkOutcome, ScreenPlan, TickerChunk } from '../activities/pipeline-types.ts';
 import { bundleWorkflows } from '../platform/worker.ts';
 import { withDuckDB } from '../warehouse/duckdb.ts';
-import { ingestSource } from '../warehouse/ingest.ts';
+import { ingestSource } from '../sources/ingest.ts';
 import { countListings } from '../warehouse/lake-queries.ts';
 import type { RunProgress } from '../workflows/run-progress.ts';
 import { startTestTemporal } from '../test/support/temporal.ts';

@@ -11,7 +11,7 @@ import { openApiReads } from '../warehouse/api-reads.ts';
 import { ForensicReads } from '../warehouse/forensic-reads.ts';
 import { catalogPath, lakeRoot } from '../warehouse/lake-paths.ts';
 import type { Config } from './config.ts';
-import type { Metrics } from './metrics.ts';
+import type { Metrics } from '../api/metrics.ts';
 import { checkTemporal } from './temporal-client.ts';
 
 export interface ApiServerDeps {

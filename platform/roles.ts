@@ -5,7 +5,7 @@ import { migrateCatalog } from '../warehouse/catalog.ts';
 import type { Config } from './config.ts';
 import { startDevServer, type DevServer } from './dev-server.ts';
 import type { Lifecycle } from './lifecycle.ts';
-import { createMetrics } from './metrics.ts';
+import { createMetrics } from '../api/metrics.ts';
 import { startApiServer, type RunningApi } from './api-server.ts';
 import { ensureRecurringSchedules } from './recurring-schedules.ts';
 import { createLazyClient } from './temporal-client.ts';

@@ -1,7 +1,8 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
-import { SERVICE_MIGRATIONS, type ServiceMigration } from './migrations.ts';
+import { SERVICE_MIGRATIONS } from './migrations.ts';
+import { type ServiceMigration } from './migrations/migration.ts';
 
 /**
  * The service's own transactional state: accounts, API keys (hashed), quota usage,

@@ -1,7 +1,7 @@
 import { createEdgarSource } from './edgar/edgar-source.ts';
 import { createFeedSource } from './feed/feed-source.ts';
 import { createSampleSource, SAMPLE_DEFAULT_SEED } from './sample/sample-source.ts';
-import type { SourceAdapter, SourceName } from './source.ts';
+import type { SourceAdapter, SourceName } from '../warehouse/source-contract.ts';
 
 export interface SourceOptions {
   source: SourceName;

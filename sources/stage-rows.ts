@@ -1,7 +1,7 @@
 import { TABLE_SCHEMAS } from '../warehouse/lake-schemas.ts';
 import { castColumnsSql } from '../warehouse/lake-sql.ts';
 import { sqlIdent } from '../warehouse/sql.ts';
-import type { SourceTable, StageTarget } from './source.ts';
+import type { SourceTable, StageTarget } from '../warehouse/source-contract.ts';
 
 export type StagedValue = string | number | boolean | null | undefined;
 

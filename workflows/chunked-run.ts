@@ -1,7 +1,8 @@
 import { continueAsNew, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { ScreenPlan, SnapshotSource, TickerChunk } from '../activities/pipeline-types.ts';
+import type { ScreenPlan, SnapshotSource } from '../activities/pipeline-types.ts';
 import { addChunkOutcome, type RunProgress } from './run-progress.ts';
+import { inLanes } from '../common/lanes.ts';
 
 const { screenChunk } = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
@@ -32,19 +33,12 @@ export interface ChunkedRunState {
 export async function runChunks(state: ChunkedRunState, restart: (state: ChunkedRunState) => Promise<never>): Promise<void> {
   const { chunks } = state.plan;
   const stopAt = Math.min(chunks.length, state.nextChunk + CHUNKS_PER_RUN);
-  let next = state.nextChunk;
-  const runOne = async (chunk: TickerChunk): Promise<void> => {
+  const start = state.nextChunk;
+  await inLanes(stopAt - start, state.concurrency, async (index) => {
+    const chunk = chunks[start + index]!;
     const outcome = await screenChunk({ runId: state.runId, source: state.source, chunk, dates: state.dates });
     state.progress = addChunkOutcome(state.progress, outcome, chunk.limit);
-  };
-  const lane = async (): Promise<void> => {
-    while (next < stopAt) {
-      const chunk = chunks[next]!;
-      next += 1;
-      await runOne(chunk);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, state.concurrency) }, lane));
+  });
   state.nextChunk = stopAt;
   if (stopAt < chunks.length) await restart(state);
 }

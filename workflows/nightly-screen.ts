@@ -4,6 +4,7 @@ import { continueWith, runChunks, type ChunkedRunState } from './chunked-run.ts'
 import { utcDay } from '../engine/dates.ts';
 import { runIdFrom } from './run-id.ts';
 import { emptyProgress, type RunProgress } from './run-progress.ts';
+import { inLanes } from '../common/lanes.ts';
 
 const { planSourceIngest, ingestSourceChunk, finishSourceIngest, planScreen } = proxyActivities<Activities>({
   startToCloseTimeout: '1 hour',
@@ -47,15 +48,7 @@ export async function nightlyScreen(input: NightlyScreenInput = {}): Promise<Run
       // Only the run date and markets cross Temporal: the worker's configured source fills in the rest.
       const request = { asOf: date, markets: input.markets ?? null };
       const chunks = await planSourceIngest(request);
-      let next = 0;
-      const lane = async (): Promise<void> => {
-        while (next < chunks.length) {
-          const chunk = chunks[next]!;
-          next += 1;
-          await ingestSourceChunk({ ...request, chunkId: chunk.id });
-        }
-      };
-      await Promise.all(Array.from({ length: state.concurrency }, lane));
+      await inLanes(chunks.length, state.concurrency, (index) => ingestSourceChunk({ ...request, chunkId: chunks[index]!.id }));
       await finishSourceIngest();
     }
     state.progress = { ...state.progress, phase: 'planning' };

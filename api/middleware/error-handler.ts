@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../common/app-error.ts';
 
 interface HttpLikeError {
   status?: number;

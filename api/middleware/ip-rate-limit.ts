@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { tooManyRequests } from '../errors.ts';
+import { tooManyRequests } from '../../common/app-error.ts';
 
 export interface IpRateLimitOptions {
   /** Requests allowed per address in any window of `windowMs`. */

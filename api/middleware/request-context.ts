@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import type { Metrics } from '../../platform/metrics.ts';
+import type { Metrics } from '../metrics.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 

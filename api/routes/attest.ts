@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import { FRAMEWORK_IDS, isFrameworkId, type FrameworkId } from '../../engine/index.ts';
 import { assertMarketGranted, declareEndpoint, grantOf, scopeFrameworks } from '../access-scope.ts';
 import type { AttestContext } from '../attest-context.ts';
-import { AppError, badRequest } from '../errors.ts';
+import { AppError, badRequest } from '../../common/app-error.ts';
 import { CERTIFICATE_PAGE_CSP, renderCertificatePage, renderUnknownCertificatePage } from '../pages/certificate-page.ts';
 import { attestQuerySchema } from '../schemas/attestations.ts';
 import { mintAttestation } from '../use-cases/mint-attestation.ts';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import Router from '@koa/router';
-import { notFound } from '../errors.ts';
+import { notFound } from '../../common/app-error.ts';
 import { buildOpenApi } from '../openapi/build-openapi.ts';
 
 const SWAGGER_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

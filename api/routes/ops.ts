@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Metrics } from '../../platform/metrics.ts';
+import type { Metrics } from '../metrics.ts';
 
 /** A readiness probe: resolves when the dependency is usable, throws with the reason otherwise. */
 export type ReadinessCheck = () => Promise<void>;

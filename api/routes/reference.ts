@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { assertMarketGranted, declareEndpoint, grantOf, scopeFrameworks } from '../access-scope.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../common/app-error.ts';
 import { exportQuerySchema, searchQuerySchema } from '../schemas/requests.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { ARROW_STREAM, NDJSON, exportRows, toArrowStream, toNdjsonStream } from '../use-cases/export-verdicts.ts';

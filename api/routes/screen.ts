@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { assertMarketGranted, declareEndpoint, grantOf, scopeFrameworks, type ApiState } from '../access-scope.ts';
+import type { ApiState } from '../../common/grants.ts';
+import { assertMarketGranted, declareEndpoint, grantOf, scopeFrameworks } from '../access-scope.ts';
 import { BATCH_MAX, batchEnvelopeSchema, compareQuerySchema, etfBodySchema, screenQuerySchema } from '../schemas/requests.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { compareTickers, parseCompareTickers } from '../use-cases/compare-tickers.ts';

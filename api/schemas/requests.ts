@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FRAMEWORK_IDS } from '../../engine/index.ts';
-import { MARKET_KEYS } from '../../sources/markets.ts';
+import { MARKET_KEYS } from '../../common/markets.ts';
 
 /**
  * Request schemas: the same zod objects validate requests (api/validation.ts) and generate the

@@ -1,5 +1,5 @@
 import type { FrameworkId, RatioKey, VerdictStatus } from '../../engine/index.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../../common/app-error.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { normaliseTicker } from '../validation.ts';
 import { loadResults, screenTicker } from './screen-ticker.ts';

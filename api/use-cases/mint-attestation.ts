@@ -2,9 +2,9 @@ import { ISSUER_TYPE, PAYLOAD_VERSION, newCertId, publicCertificate, type Attest
 import { pinSnapshot } from '../../attest/snapshot-pin.ts';
 import { dayNumber, utcDay } from '../../engine/dates.ts';
 import type { FrameworkId } from '../../engine/index.ts';
-import type { Grant } from '../access-scope.ts';
+import type { Grant } from '../../common/grants.ts';
 import type { AttestContext } from '../attest-context.ts';
-import { conflict, notFound, unprocessable } from '../errors.ts';
+import { conflict, notFound, unprocessable } from '../../common/app-error.ts';
 import { loadResult } from './screen-ticker.ts';
 
 /** A current screening older than this many whole days (by snapshot date, UTC) cannot be attested. */

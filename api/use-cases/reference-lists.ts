@@ -1,7 +1,7 @@
 import { FRAMEWORKS } from '../../engine/index.ts';
-import { MARKETS } from '../../sources/markets.ts';
+import { MARKETS } from '../../common/markets.ts';
 import type { ApiReads } from '../../warehouse/api-reads.ts';
-import type { Grant } from '../access-scope.ts';
+import type { Grant } from '../../common/grants.ts';
 
 /** The framework list (docs/api.md); `key_scope` only when access control identified a key. */
 export function listFrameworks(grant: Grant | undefined): Record<string, unknown> {

@@ -1,10 +1,12 @@
 import type { FrameworkId } from '../../engine/index.ts';
-import { assertMarketGranted, type Grant } from '../access-scope.ts';
-import { AppError } from '../errors.ts';
+import type { Grant } from '../../common/grants.ts';
+import { assertMarketGranted } from '../access-scope.ts';
+import { AppError } from '../../common/app-error.ts';
 import { batchItemSchema } from '../schemas/requests.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { checkMarket, normaliseTicker, parseRequest } from '../validation.ts';
 import { loadResultTexts, reportCached, screenResponseJson, screenTicker, type ScreenOutcome } from './screen-ticker.ts';
+import { inLanes } from '../../common/lanes.ts';
 
 export interface BatchRequest {
   items: readonly unknown[];
@@ -73,14 +75,9 @@ function isError(value: unknown): value is BatchError {
  */
 export async function screenBatch(ctx: ScreenContext, request: BatchRequest): Promise<BatchOutcome> {
   const resolved = new Array<ScreenOutcome | BatchError>(request.items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < request.items.length) {
-      const index = next++;
-      resolved[index] = await resolveItem(ctx, request, request.items[index], index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, request.items.length) }, worker));
+  await inLanes(request.items.length, CONCURRENCY, async (index) => {
+    resolved[index] = await resolveItem(ctx, request, request.items[index], index);
+  });
   const toRead = resolved.filter((o): o is ScreenOutcome => !isError(o) && !reportCached(ctx, o, request.frameworks));
   const results = new Map<ScreenOutcome, string>();
   try {

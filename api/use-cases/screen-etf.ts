@@ -1,5 +1,5 @@
 import type { FrameworkId, VerdictStatus } from '../../engine/index.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../../common/app-error.ts';
 import type { ScreenContext } from '../screen-context.ts';
 
 export interface EtfRequest {

@@ -2,7 +2,7 @@ import { dayNumber, utcDay } from '../../engine/dates.ts';
 import type { FrameworkId, ScreeningResult } from '../../engine/index.ts';
 import { ReadsSaturatedError } from '../../warehouse/api-reads-queue.ts';
 import type { VerdictRow } from '../../warehouse/api-reads-types.ts';
-import { AppError, notFound, readsSaturated, serviceUnavailable } from '../errors.ts';
+import { notFound, readsSaturated, serviceUnavailable } from '../../common/app-error.ts';
 import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh, type RefreshedScreen } from '../refresher.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { buildScreenReport, type SnapshotIdentity } from './screen-report.ts';
@@ -33,14 +33,23 @@ function ageInDays(snapshotDate: string, now: Date): number {
 
 /** Re-screens through the refresher and records the new snapshot; 404 / 503 when it cannot. */
 async function rescreen(ctx: ScreenContext, market: string, ticker: string): Promise<VerdictRow> {
+  try {
+    return await rescreenOrRefreshError(ctx, market, ticker);
+  } catch (error) {
+    if (error instanceof RefreshUnavailableError) {
+      throw serviceUnavailable(`${market}/${ticker} could not be re-screened now: ${error.message}`, 'refresh_unavailable');
+    }
+    throw error;
+  }
+}
+
+/** As `rescreen`, but a refresh that cannot run stays a RefreshUnavailableError for the caller to handle. */
+async function rescreenOrRefreshError(ctx: ScreenContext, market: string, ticker: string): Promise<VerdictRow> {
   let screen: RefreshedScreen;
   try {
     screen = await ctx.refresher.refresh(market, ticker);
   } catch (error) {
     if (error instanceof TickerNotListedError) throw notFound(`ticker '${ticker}' is not listed in market '${market}'`, 'ticker_not_found');
-    if (error instanceof RefreshUnavailableError) {
-      throw serviceUnavailable(`${market}/${ticker} could not be re-screened now: ${error.message}`, 'refresh_unavailable');
-    }
     throw error;
   }
   const result = screen.result as ScreeningResult;
@@ -81,9 +90,9 @@ export async function screenTicker(ctx: ScreenContext, request: ScreenRequest): 
     return served(current, true, true, await ctx.refresher.refreshInBackground(market, ticker));
   }
   try {
-    return served(await rescreen(ctx, market, ticker), false, false);
+    return served(await rescreenOrRefreshError(ctx, market, ticker), false, false);
   } catch (error) {
-    if (!(error instanceof AppError) || error.code !== 'refresh_unavailable') throw error;
+    if (!(error instanceof RefreshUnavailableError)) throw error;
     ctx.logger?.warn({ market, ticker, age }, 'serving data beyond the stale window: re-screen unavailable');
     return served(current, true, true, 'unavailable');
   }

@@ -1,7 +1,7 @@
 import { ENGINE_REVISION_DATE, type FrameworkId } from '../../engine/index.ts';
 import type { VerdictRow } from '../../warehouse/api-reads-types.ts';
 import type { SnapshotRatio } from '../../warehouse/snapshot-schema.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../../common/app-error.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { SYNTHETIC_NOTICE } from './screen-report.ts';
 

@@ -3,7 +3,7 @@ import { signatureMatches } from '../../attest/signing.ts';
 import { checkSnapshot, pinnedSnapshotOf, type SnapshotCheck } from '../../attest/snapshot-pin.ts';
 import { decideStatus, type VerificationStatus } from '../../attest/verification-status.ts';
 import type { AttestContext } from '../attest-context.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../../common/app-error.ts';
 
 /** The verification result (docs/attestations.md). */
 export interface VerificationResult {

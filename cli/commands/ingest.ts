@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { getConfig } from '../../platform/config.ts';
 import { FeedValidationError } from '../../sources/feed/feed-validation.ts';
-import type { SourceName } from '../../sources/source.ts';
-import { ingestSource } from '../../warehouse/ingest.ts';
+import type { SourceName } from '../../warehouse/source-contract.ts';
+import { ingestSource } from '../../sources/ingest.ts';
 
 const SOURCES: readonly SourceName[] = ['sample', 'feed', 'edgar'];
 

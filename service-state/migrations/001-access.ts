@@ -1,4 +1,4 @@
-import type { ServiceMigration } from '../migrations.ts';
+import type { ServiceMigration } from './migration.ts';
 
 /** Accounts, API keys (only a keyed hash of the secret) and quota usage per window. */
 export const ACCESS_MIGRATION: ServiceMigration = {

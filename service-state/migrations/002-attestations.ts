@@ -1,4 +1,4 @@
-import type { ServiceMigration } from '../migrations.ts';
+import type { ServiceMigration } from './migration.ts';
 
 /**
  * Attestations: signing-key metadata (never the secrets: those are files under

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { EdgarFetchError, type EdgarClient } from './edgar-client.ts';
 import { CompanyFactsSchema, CompanyTickersExchangeSchema, SubmissionsSchema, paddedCik, parseEdgarJson, type CompanyTickersExchange } from './edgar-formats.ts';
+import { inLanes } from '../../common/lanes.ts';
 
 /**
  * Downloads EDGAR files into the folder layout `createEdgarSource` reads (docs/data/sources.md,
@@ -198,18 +199,13 @@ export async function fetchEdgar(request: FetchEdgarRequest): Promise<FetchEdgar
   }
 
   const results: CompanyResult[] = new Array<CompanyResult>(targets.length);
-  let next = 0;
   let done = 0;
-  const worker = async (): Promise<void> => {
-    while (next < targets.length) {
-      const index = next++;
-      const result = await fetchCompany(client, outDir, targets[index]!, force);
-      results[index] = result;
-      done += 1;
-      request.onProgress?.({ doneCompanies: done, totalCompanies: targets.length, last: result });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(request.concurrency ?? 4, targets.length)) }, worker));
+  await inLanes(targets.length, request.concurrency ?? 4, async (index) => {
+    const result = await fetchCompany(client, outDir, targets[index]!, force);
+    results[index] = result;
+    done += 1;
+    request.onProgress?.({ doneCompanies: done, totalCompanies: targets.length, last: result });
+  });
 
   const files = [tickers.result, ...results.flatMap((r) => r.files)];
   const count = (outcome: FileOutcome): number => files.filter((f) => f.outcome === outcome).length;

@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { curatedExposureRows } from '../curated/curated-activities.ts';
 import { annualReportDates, exposuresFromCompanyFacts } from './activity-concepts.ts';
 import { splitsFromCompanyFacts } from './split-facts.ts';
-import type { SourceAdapter, SourceChunk, SourceTable, StageTarget } from '../source.ts';
+import type { SourceAdapter, SourceChunk, SourceTable, StageTarget } from '../../warehouse/source-contract.ts';
 import { stageJsRows, type StagedValue } from '../stage-rows.ts';
 import { fundamentalsFromCompanyFacts } from './companyfacts.ts';
 import { CompanyFactsSchema, CompanyTickersExchangeSchema, SubmissionsSchema, paddedCik, parseEdgarJson } from './edgar-formats.ts';

@@ -1,5 +1,5 @@
 import { ACTIVITY_CODES, NO_SCREENED_ACTIVITY, type ExposureEvidence } from '../../engine/inputs.ts';
-import type { SourceTable } from '../source.ts';
+import type { SourceTable } from '../../warehouse/source-contract.ts';
 
 /**
  * The vendor-feed contract (docs/data/feed-contract.md): which files a delivery folder may

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { getMarket } from '../markets.ts';
+import { getMarket } from '../../common/markets.ts';
 import { sqlIdent, sqlString } from '../../warehouse/sql.ts';
 import { AS_TRADED, type FeedColumn } from './feed-contract.ts';
 import { loadRaw } from './feed-read.ts';

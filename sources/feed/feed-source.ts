@@ -4,7 +4,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { TABLE_SCHEMAS } from '../../warehouse/lake-schemas.ts';
 import { emptyRowsSql } from '../../warehouse/lake-sql.ts';
 import { sqlIdent, sqlString } from '../../warehouse/sql.ts';
-import type { SourceAdapter, SourceChunk, SourceTable, StageTarget } from '../source.ts';
+import type { SourceAdapter, SourceChunk, SourceTable, StageTarget } from '../../warehouse/source-contract.ts';
 import { FEED_TABLES, feedTableOf, type FeedTable } from './feed-contract.ts';
 import { duplicateSplitsSql, pricesTwiceSql } from './feed-cross-checks.ts';
 import { DAILY_PRICES_DIR, loadDailyPrices } from './feed-daily-prices.ts';

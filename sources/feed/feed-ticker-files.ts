@@ -1,7 +1,7 @@
 import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { MARKET_KEYS, findMarket } from '../markets.ts';
+import { MARKET_KEYS, findMarket } from '../../common/markets.ts';
 import { sqlIdent, sqlString } from '../../warehouse/sql.ts';
 import type { FeedError } from './feed-validation.ts';
 

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { MARKET_KEYS } from '../markets.ts';
+import { MARKET_KEYS } from '../../common/markets.ts';
 import { sqlIdent, sqlString, sqlStringList } from '../../warehouse/sql.ts';
 import { NO_SCREENED_ACTIVITY } from '../../engine/inputs.ts';
 import { AS_TRADED, EMPTY_ALLOWED, FEED_ACTIVITIES, FEED_EVIDENCE, type FeedColumn, type FeedTable } from './feed-contract.ts';

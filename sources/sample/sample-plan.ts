@@ -1,4 +1,4 @@
-import { MARKETS, getMarket, type Market } from '../markets.ts';
+import { MARKETS, getMarket, type Market } from '../../common/markets.ts';
 
 /** Stock listings of the full-scale universe (124,000+ tickers, as the README states). */
 export const FULL_SCALE_STOCKS = 124_600;

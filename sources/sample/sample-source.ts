@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlIdent } from '../../warehouse/sql.ts';
-import { MARKET_KEYS, getMarket } from '../markets.ts';
-import type { SourceAdapter, SourceChunk, StageTarget } from '../source.ts';
+import { MARKET_KEYS, getMarket } from '../../common/markets.ts';
+import type { SourceAdapter, SourceChunk, StageTarget } from '../../warehouse/source-contract.ts';
 import { SAMPLE_PART_SIZE, parseSamplePartId, sampleMarketPlan, samplePartId, type SampleOptions } from './sample-plan.ts';
 import { SAMPLE_MACROS, noSplitsSql, exposuresSql, fundHoldingsSql, fundamentalsSql, listingsSql, pricesSql, type SamplePartParams } from './sample-sql.ts';
 

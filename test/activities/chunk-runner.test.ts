@@ -4,7 +4,7 @@ import { createLakePipelineData } from '../../activities/lake-pipeline-data.ts';
 import { planChunks } from '../../activities/pipeline.ts';
 import type { ScreenChunkRequest, TickerChunk } from '../../activities/pipeline-types.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
-import { ingestSource } from '../../warehouse/ingest.ts';
+import { ingestSource } from '../../sources/ingest.ts';
 import { countListings } from '../../warehouse/lake-queries.ts';
 import { catalogQuery, testSource } from '../support/pipeline-env.ts';
 import { makeTempDir } from '../support/temp-dir.ts';

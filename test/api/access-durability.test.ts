@@ -7,7 +7,7 @@ import { unavailableRefresher } from '../../api/refresher.ts';
 import { revokeKey } from '../../access/administration.ts';
 import { openAccess, type AccessSetup } from '../../access/open-access.ts';
 import { createLogger } from '../../platform/logger.ts';
-import { createMetrics } from '../../platform/metrics.ts';
+import { createMetrics } from '../../api/metrics.ts';
 import { openApiReads, type ApiReads } from '../../warehouse/api-reads.ts';
 import { keyFor } from '../support/access.ts';
 import { listen } from '../support/http.ts';

@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_IDS } from '../../engine/index.ts';
-import { MARKETS } from '../../sources/markets.ts';
+import { MARKETS } from '../../common/markets.ts';
 import { type FixtureTickers, type ServedLakeApi, type TestApi, serveLakeApi } from './support/lake-fixture.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response JSON under test

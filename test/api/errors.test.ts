@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_IDS } from '../../engine/index.ts';
-import { MARKET_KEYS } from '../../sources/markets.ts';
+import { MARKET_KEYS } from '../../common/markets.ts';
 import { type FixtureTickers, type ServedLakeApi, serveLakeApi } from './support/lake-fixture.ts';
 
 /** Stands in for access control (docs/access.md): a grant from test headers. */

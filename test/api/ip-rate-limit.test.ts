@@ -6,7 +6,7 @@ import { createApp } from '../../api/app.ts';
 import { errorHandler } from '../../api/middleware/error-handler.ts';
 import { ipRateLimit } from '../../api/middleware/ip-rate-limit.ts';
 import { unavailableRefresher } from '../../api/refresher.ts';
-import { createMetrics } from '../../platform/metrics.ts';
+import { createMetrics } from '../../api/metrics.ts';
 import { openServiceDb, type ServiceDb } from '../../service-state/db.ts';
 import { openApiReads, type ApiReads } from '../../warehouse/api-reads.ts';
 import { listen } from '../support/http.ts';

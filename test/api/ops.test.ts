@@ -5,7 +5,7 @@ import { createApp } from '../../api/app.ts';
 import { errorHandler } from '../../api/middleware/error-handler.ts';
 import { requestContext } from '../../api/middleware/request-context.ts';
 import { createLogger } from '../../platform/logger.ts';
-import { createMetrics } from '../../platform/metrics.ts';
+import { createMetrics } from '../../api/metrics.ts';
 import { listen } from '../support/http.ts';
 
 function captureLogs() {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.ts';
 import { unavailableRefresher } from '../../api/refresher.ts';
 import type { ScreeningResult } from '../../engine/index.ts';
-import { createMetrics } from '../../platform/metrics.ts';
+import { createMetrics } from '../../api/metrics.ts';
 import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehouse/api-reads.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';

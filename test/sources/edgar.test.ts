@@ -6,7 +6,7 @@ import { createEdgarClient } from '../../sources/edgar/edgar-client.ts';
 import { CompanyFactsSchema, CompanyTickersExchangeSchema, SubmissionsSchema, parseEdgarJson } from '../../sources/edgar/edgar-formats.ts';
 import { listingsFromCompanyTickers, listingsFromSubmissions } from '../../sources/edgar/submissions.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
-import { ingestSource } from '../../warehouse/ingest.ts';
+import { ingestSource } from '../../sources/ingest.ts';
 import { loadScreeningInputs } from '../../warehouse/screening-inputs.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FeedValidationError } from '../../sources/feed/feed-validation.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
-import { ingestSource } from '../../warehouse/ingest.ts';
+import { ingestSource } from '../../sources/ingest.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 

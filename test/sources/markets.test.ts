@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MARKETS, getMarket, marketOfMic } from '../../sources/markets.ts';
+import { MARKETS, getMarket, marketOfMic } from '../../common/markets.ts';
 import { FULL_SCALE_STOCKS, sampleUniversePlan } from '../../sources/sample/sample-plan.ts';
 
 describe('markets', () => {

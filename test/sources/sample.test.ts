@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { createSampleSource } from '../../sources/sample/sample-source.ts';
-import type { SourceChunk } from '../../sources/source.ts';
+import type { SourceChunk } from '../../warehouse/source-contract.ts';
 import { openDuckDB } from '../../warehouse/duckdb.ts';
 
 const options = { seed: 7, scale: 0.05, asOf: '2026-11-21' };

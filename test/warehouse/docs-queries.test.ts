@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
-import { ingestSource } from '../../warehouse/ingest.ts';
+import { ingestSource } from '../../sources/ingest.ts';
 import { catalogPath } from '../../warehouse/lake-paths.ts';
 import type { SnapshotStatus } from '../../warehouse/snapshot-schema.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';

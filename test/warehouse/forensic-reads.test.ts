@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateCatalog } from '../../warehouse/catalog.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { ForensicReads } from '../../warehouse/forensic-reads.ts';
-import { ingestSource } from '../../warehouse/ingest.ts';
+import { ingestSource } from '../../sources/ingest.ts';
 import { catalogPath, lakeRoot } from '../../warehouse/lake-paths.ts';
 import { MIGRATIONS } from '../../warehouse/migrations/index.ts';
 import { FORENSIC_SEED_FILE } from '../../warehouse/migrations/003-forensic-columns.ts';

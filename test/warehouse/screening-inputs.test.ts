@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
-import { ingestSource } from '../../warehouse/ingest.ts';
+import { ingestSource } from '../../sources/ingest.ts';
 import { loadScreeningInputs, loadScreeningInputsForDates } from '../../warehouse/screening-inputs.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 

@@ -3,7 +3,7 @@ import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
 import { bundleWorkflows } from '../../platform/worker.ts';
-import { ingestSource } from '../../warehouse/ingest.ts';
+import { ingestSource } from '../../sources/ingest.ts';
 import type { RunProgress } from '../../workflows/run-progress.ts';
 import { createTestApi, type TestApi } from '../api/support/lake-fixture.ts';
 import { listen } from '../support/http.ts';

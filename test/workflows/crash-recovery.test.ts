@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestSource } from '../../warehouse/ingest.ts';
+import { ingestSource } from '../../sources/ingest.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
 import { TEMP_PREFIX } from '../../warehouse/publish.ts';
 import { cadenceDates } from '../../workflows/cadence.ts';

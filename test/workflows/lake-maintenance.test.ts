@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
 import { bundleWorkflows } from '../../platform/worker.ts';
 import { latestCatalogVersion } from '../../warehouse/catalog.ts';
-import { ingestSource } from '../../warehouse/ingest.ts';
+import { ingestSource } from '../../sources/ingest.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
 import { TEMP_PREFIX } from '../../warehouse/publish.ts';
 import type { LakeMaintenanceResult } from '../../workflows/lake-maintenance.ts';

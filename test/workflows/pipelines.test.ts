@@ -6,7 +6,7 @@ import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RefreshedScreen } from '../../activities/pipeline-types.ts';
 import { bundleWorkflows } from '../../platform/worker.ts';
-import { ingestSource } from '../../warehouse/ingest.ts';
+import { ingestSource } from '../../sources/ingest.ts';
 import type { RunProgress } from '../../workflows/run-progress.ts';
 import { refreshWorkflowId } from '../../workflows/refresh-ticker.ts';
 import { catalogQuery, createTestWorker, testSource } from '../support/pipeline-env.ts';

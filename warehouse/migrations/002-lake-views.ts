@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { MARKETS } from '../../sources/markets.ts';
+import { MARKETS } from '../../common/markets.ts';
 import { LAKE_TABLES, type LakeTable } from '../lake-paths.ts';
 import { SNAPSHOT_FRAMEWORKS, TABLE_SCHEMAS } from '../lake-schemas.ts';
 import { copyToParquetSql, emptyRowsSql, seedPartitions, tableViewSql } from '../lake-sql.ts';

@@ -4,7 +4,7 @@ import { snapshotRowFrom, type SnapshotMeta } from '../../../activities/snapshot
 import { createApp } from '../../../api/app.ts';
 import { unavailableRefresher } from '../../../api/refresher.ts';
 import { screenCompany, type ScreeningInput } from '../../../engine/index.ts';
-import { createMetrics } from '../../../platform/metrics.ts';
+import { createMetrics } from '../../../api/metrics.ts';
 import { openServiceDb, type ServiceDb } from '../../../service-state/db.ts';
 import { openApiReads, type ApiReads } from '../../../warehouse/api-reads.ts';
 import { withDuckDB } from '../../../warehouse/duckdb.ts';

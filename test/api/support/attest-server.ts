@@ -5,7 +5,7 @@
 import pino from 'pino';
 import { createApp } from '../../../api/app.ts';
 import { unavailableRefresher } from '../../../api/refresher.ts';
-import { createMetrics } from '../../../platform/metrics.ts';
+import { createMetrics } from '../../../api/metrics.ts';
 import { openServiceDb } from '../../../service-state/db.ts';
 import { openApiReads } from '../../../warehouse/api-reads.ts';
 

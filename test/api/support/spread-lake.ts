@@ -1,7 +1,7 @@
 import { snapshotRowFrom } from '../../../activities/snapshot-rows.ts';
 import { screenCompany } from '../../../engine/index.ts';
 import { withDuckDB } from '../../../warehouse/duckdb.ts';
-import { ingestSource } from '../../../warehouse/ingest.ts';
+import { ingestSource } from '../../../sources/ingest.ts';
 import { loadScreeningInputs } from '../../../warehouse/screening-inputs.ts';
 import { writeSnapshots } from '../../../warehouse/snapshot-writer.ts';
 import type { SnapshotRow } from '../../../warehouse/snapshot-schema.ts';
