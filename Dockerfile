@@ -12,6 +12,7 @@ COPY activities ./activities
 COPY workflows ./workflows
 COPY warehouse ./warehouse
 COPY engine ./engine
+COPY common ./common
 COPY sources ./sources
 COPY access ./access
 COPY attest ./attest

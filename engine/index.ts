@@ -14,6 +14,6 @@ export { ENGINE_VERSION, ENGINE_REVISION_DATE, eraFor, type Era } from './versio
 export { STALENESS_LIMITS } from './input-quality.ts';
 export { STATUS_RANK, isImprovement } from './status.ts';
 export { CONSENSUS_WEIGHTS } from './consensus.ts';
-export { ACTIVITY_CODES } from './inputs.ts';
+export { ACTIVITY_CODES, INVOLVEMENTS } from './inputs.ts';
 export type * from './inputs.ts';
 export type * from './result-types.ts';

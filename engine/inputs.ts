@@ -46,6 +46,11 @@ export interface ListingMeta {
   heterIska: boolean | null;
   /** The company's business operates on Shabbat; null = unknown. */
   operatesOnShabbat: boolean | null;
+  /**
+   * The company is controlled (majority ownership or management) by Jews; absent/null = unknown,
+   * and the halakhic screen then presumes by the listing's market (docs/frameworks/jewish_halakhic.md).
+   */
+  jewishControlled?: boolean | null;
 }
 
 /** Figures from the latest filing on or before the screening date. Null = not reported. */
@@ -95,6 +100,18 @@ export interface MarketCaps {
  */
 export type ExposureEvidence = 'reported' | 'filing_concept' | 'curated';
 
+/**
+ * How the company takes part in an activity (docs/data/activities.md, "Involvement"):
+ * `producer` makes the product or runs the activity itself (brewer, distiller, cigarette maker,
+ * pork processor, casino or bar operator, lender, underwriter, arms maker, studio);
+ * `distributor` wholesales or distributes what others make; `retailer` sells it to consumers
+ * among other goods (a grocer's beer, a hotel's bar); `ancillary` earns revenue tied to the
+ * activity without dealing in it (leasing to a casino, packaging for a brewer).
+ */
+export const INVOLVEMENTS = ['producer', 'distributor', 'retailer', 'ancillary'] as const;
+
+export type Involvement = (typeof INVOLVEMENTS)[number];
+
 export interface ActivityExposure {
   activity: ActivityCode;
   /** Share of total revenue from this activity, 0..1. */
@@ -103,6 +120,8 @@ export interface ActivityExposure {
   sourceRef: string;
   /** Absent = 'reported'. */
   evidence?: ExposureEvidence;
+  /** Absent or null = not reported: screens that exclude direct involvement take the conservative default. */
+  involvement?: Involvement | null;
 }
 
 /** The activity value of an exposure row that says "reviewed: no screened activity" (feed contract). */

@@ -151,7 +151,8 @@ export interface Provenance {
   price_date: string | null;
   market_cap_months_24: number;
   market_cap_months_36: number;
-  exposures: { activity: string; as_of: string; source_ref: string }[];
+  /** `involvement` null = not reported (docs/data/activities.md, "Involvement"). */
+  exposures: { activity: string; as_of: string; source_ref: string; involvement: string | null }[];
   data_source: string;
   synthetic: boolean;
 }

@@ -58,6 +58,7 @@ export const LISTINGS_SCHEMA: TableSchema = {
     c('sic_description', 'VARCHAR', 'SIC industry title'),
     c('heter_iska', 'BOOLEAN', 'operates under a heter iska; null = unknown'),
     c('operates_on_shabbat', 'BOOLEAN', 'business operates on Shabbat; null = unknown'),
+    c('jewish_controlled', 'BOOLEAN', 'controlled (majority ownership or management) by Jews; null = unknown, presumed by market (docs/frameworks/jewish_halakhic.md)'),
     c('listed_on', 'DATE', 'first trading day known to the source, null when unknown'),
     c('source_ref', 'VARCHAR', 'reference of the record in its source'),
     ...provenance,
@@ -111,6 +112,7 @@ export const EXPOSURES_SCHEMA: TableSchema = {
     c('revenue_share', 'DOUBLE', 'share of total revenue from the activity, 0..1'),
     c('source_ref', 'VARCHAR', 'reference of the record in its source'),
     c('evidence', 'VARCHAR', "what the figure rests on: 'reported' (vendor or sample figure; null reads as this), 'filing_concept', 'curated' (docs/data/activities.md)"),
+    c('involvement', 'VARCHAR', "how the company takes part: 'producer', 'distributor', 'retailer', 'ancillary'; null = not reported (docs/data/activities.md)"),
     ...provenance,
   ],
 };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
-import { NO_SCREENED_ACTIVITY, type ActivityCode, type ActivityExposure, type ExposureEvidence, type Fundamentals, type ListingKind, type ScreeningInput } from '../engine/inputs.ts';
+import { INVOLVEMENTS, NO_SCREENED_ACTIVITY, type ActivityCode, type ActivityExposure, type ExposureEvidence, type Fundamentals, type Involvement, type ListingKind, type ScreeningInput } from '../engine/inputs.ts';
 import { lakeRoot } from './lake-paths.ts';
 import { readTableSql } from './lake-sql.ts';
 import { sqlIdent, sqlString, sqlStringList } from './sql.ts';
@@ -64,6 +64,7 @@ interface MainRow {
   kind: string;
   heter_iska: boolean | null;
   operates_on_shabbat: boolean | null;
+  jewish_controlled: boolean | null;
   data_source: string;
   synthetic: boolean;
   period_end: string | null;
@@ -114,7 +115,7 @@ function mainSql(t: (name: string) => string): string {
       GROUP BY g.market, g.ticker, g.date
     )
     SELECT market, ticker, strftime(date, '%Y-%m-%d') AS date, l.name, l.exchange_mic, l.currency, l.sic, l.kind,
-      l.heter_iska, l.operates_on_shabbat, l.data_source, coalesce(l.synthetic, false) AS synthetic,
+      l.heter_iska, l.operates_on_shabbat, l.jewish_controlled, l.data_source, coalesce(l.synthetic, false) AS synthetic,
       strftime(fin.period_end, '%Y-%m-%d') AS period_end, strftime(fin.filed_on, '%Y-%m-%d') AS filed_on, fin.source_ref, fin.currency AS f_currency,
       fin.total_assets, fin.total_debt, fin.cash_and_equivalents, fin.interest_bearing_investments, fin.accounts_receivable,
       fin.total_revenue, fin.interest_income, fin.shares_outstanding, fin.dividends_per_share, fin.figure_sources,
@@ -128,7 +129,7 @@ function mainSql(t: (name: string) => string): string {
 
 function exposuresSql(t: (name: string) => string): string {
   return `WITH pairs AS (SELECT g.market, g.ticker, g.date, a.activity FROM ${t('grid')} g JOIN (SELECT DISTINCT market, ticker, activity FROM ${t('exp')}) a USING (market, ticker))
-    SELECT p.market, p.ticker, strftime(p.date, '%Y-%m-%d') AS date, p.activity, e.revenue_share, strftime(e.as_of, '%Y-%m-%d') AS as_of, e.source_ref, e.evidence
+    SELECT p.market, p.ticker, strftime(p.date, '%Y-%m-%d') AS date, p.activity, e.revenue_share, strftime(e.as_of, '%Y-%m-%d') AS as_of, e.source_ref, e.evidence, e.involvement
     FROM pairs p ASOF JOIN ${t('exp')} e ON e.market = p.market AND e.ticker = p.ticker AND e.activity = p.activity AND e.as_of <= p.date
     ORDER BY p.market, p.ticker, p.date, p.activity`;
 }
@@ -172,6 +173,11 @@ function exposureEvidence(value: unknown): ExposureEvidence | undefined {
   return typeof value === 'string' && EVIDENCE.has(value) && value !== 'reported' ? (value as ExposureEvidence) : undefined;
 }
 
+/** The involvement of an exposure row: null (not reported, or a source that predates the column) stays null. */
+function exposureInvolvement(value: unknown): Involvement | null {
+  return typeof value === 'string' && (INVOLVEMENTS as readonly string[]).includes(value) ? (value as Involvement) : null;
+}
+
 function inputOf(row: MainRow, exposures: ActivityExposure[], activitiesReviewedOn: string | null): ScreeningInput {
   const fundamentals = fundamentalsOf(row);
   const shares = fundamentals?.sharesOutstanding ?? null;
@@ -187,6 +193,7 @@ function inputOf(row: MainRow, exposures: ActivityExposure[], activitiesReviewed
       kind: row.kind === 'fund' ? 'fund' : 'stock',
       heterIska: row.heter_iska,
       operatesOnShabbat: row.operates_on_shabbat,
+      jewishControlled: row.jewish_controlled,
     },
     fundamentals,
     marketCap: {
@@ -237,7 +244,7 @@ async function stageSelection(connection: DuckDBConnection, root: string, s: Inp
   // Prices from 37 months before the first date: enough for the 36-month average.
   await connection.run(`CREATE TEMP TABLE ${t('px')} AS ${narrow('prices', 'date, close, split_adjusted_through', `date > ${first} - INTERVAL 37 MONTH AND date <= ${last}`)}`);
   await connection.run(`CREATE TEMP TABLE ${t('spl')} AS ${narrow('splits', 'ex_date, ratio', 'ratio > 0')}`);
-  await connection.run(`CREATE TEMP TABLE ${t('exp')} AS ${narrow('exposures', 'as_of, activity, revenue_share, source_ref, evidence', `as_of <= ${last}`)}`);
+  await connection.run(`CREATE TEMP TABLE ${t('exp')} AS ${narrow('exposures', 'as_of, activity, revenue_share, source_ref, evidence, involvement', `as_of <= ${last}`)}`);
   // Month-end market caps: the last close of each month × shares of the latest filing known that day, on one split basis.
   await connection.run(`CREATE TEMP TABLE ${t('caps')} AS
     WITH j AS (
@@ -286,6 +293,7 @@ export async function loadScreeningInputsForDates(connection: DuckDBConnection, 
         asOf: String(e.as_of),
         sourceRef: String(e.source_ref ?? ''),
         evidence: exposureEvidence(e.evidence),
+        involvement: exposureInvolvement(e.involvement),
       });
       byKey.set(key, list);
     }

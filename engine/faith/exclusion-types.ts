@@ -5,7 +5,7 @@
 import { activityIndex } from '../exposures.ts';
 import type { FrameworkId } from '../frameworks.ts';
 import { activityLabel } from '../format.ts';
-import type { ActivityCode } from '../inputs.ts';
+import type { ActivityCode, Involvement } from '../inputs.ts';
 import type { MethodologyVersion } from '../methodology-versions.ts';
 import type { Reason } from '../result-types.ts';
 import type { Band } from '../threshold-check.ts';
@@ -21,6 +21,8 @@ export interface ExclusionRuleSpec {
   /** Check result for a share above 0 that stays within the limit. */
   minor: 'pass' | 'questionable';
   band: Band | null;
+  /** Involvements excluded at any revenue share (docs/frameworks/README.md, "Direct involvement"); absent = none. */
+  direct?: readonly Involvement[];
   /** The moral ground, in the framework's own terms. */
   ground: string;
   source: string;

@@ -1,129 +1,193 @@
 /**
- * Halakhic investing. Four grounds, each `questionable` rather than excluded because the
- * authorities differ on a minority shareholder's responsibility for a listed company:
- * - ribbit (interest): relevant when the company lends at interest, or is listed in Tel Aviv
- *   (where owners and borrowers are predominantly Jewish); a heter iska resolves it;
- * - Shabbat operation and ownership;
- * - chametz over Pesach (proxied by alcohol revenue: beer and grain spirits);
- * - trading in forbidden foods (pork, other non-kosher food).
- * The Israeli "kosher company" practice (heter iska and no Shabbat operation) is noted.
+ * Halakhic investing for a small holding in a listed company (no say in its management). The
+ * deciding fact for most grounds is whether the company is controlled by Jews: the prohibitions
+ * bind Jews, and the poskim followed here (Igrot Moshe) do not make a minority shareholder the
+ * owner or agent of a company under non-Jewish control. Control is reported
+ * (`listing.jewishControlled`) or presumed by the listing's market: Tel Aviv listings as
+ * Jewish-controlled (the Israeli kosher-company practice), others as not (the majority of owners
+ * and managers of a company listed outside Israel are not Jews).
+ * - Ribbit: between Jews only; a Jewish-controlled company needs a heter iska.
+ * - Shabbat: work under non-Jewish management is the non-Jews' own; a Jewish-controlled
+ *   company must not operate on Shabbat.
+ * - Chametz over Pesach (alcohol as proxy) and trade in forbidden foods: Jewish-controlled
+ *   companies by a 5% materiality line; others only when forbidden foods are their main trade.
+ * Real disagreements are `questionable`; a deciding fact that is unknown is `insufficient_data`.
  * This framework never returns `non_compliant`. See docs/frameworks/jewish_halakhic.md.
  */
 import { REVENUE_BAND_5 } from '../bands.ts';
-import { activityIndex, describeExposureState } from '../exposures.ts';
 import { versionInForce, assertChronological } from '../methodology-versions.ts';
 import { notInForce } from '../not-in-force.ts';
+import type { ListingMeta } from '../inputs.ts';
 import type { FrameworkResult, Reason } from '../result-types.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { combineReasons } from '../status.ts';
-import { defineExclusionVersion, revenueBelow, type ExclusionVersion } from './exclusion-types.ts';
+import { defineExclusionVersion, revenueBelow, type ExclusionRuleSpec, type ExclusionVersion } from './exclusion-types.ts';
 import { exclusionChecks } from './screen-exclusions.ts';
 
+const HOLDING_SOURCE = "Igrot Moshe, Even HaEzer 1:7 (a small shareholder of a listed company is not a partner in its property, only entitled to its profits)";
 const RIBBIT_SOURCE =
-  "Shulchan Arukh, Yoreh De'ah 159–177 (ribbit; heter iska at 177); Igrot Moshe, Yoreh De'ah 2:62–63 on corporations (commonly cited)";
-const SHABBAT_SOURCE = 'Shulchan Arukh, Orach Chayim 245–246 (partnership with a non-Jew; work on Shabbat)';
+  "Shulchan Arukh, Yoreh De'ah 159:1 (interest with a non-Jew is permitted) and 177 (heter iska); Igrot Moshe, Yoreh De'ah 2:62–63 (corporations); " +
+  HOLDING_SOURCE;
+const SHABBAT_SOURCE =
+  'Shulchan Arukh, Orach Chayim 245–246 (partnership with a non-Jew; work on Shabbat); Igrot Moshe, Orach Chayim 4:54 (management predominantly non-Jewish); Minchat Yitzchak 3:1';
 const CHAMETZ_SOURCE = 'Shulchan Arukh, Orach Chayim 448 (chametz owned over Pesach); sale of chametz (mechirat chametz)';
 const FOODS_SOURCE = "Shulchan Arukh, Yoreh De'ah 117 (commerce in forbidden foods)";
+const FOODS_MAIN_TRADE_SOURCE = `${FOODS_SOURCE}; Pitchei Teshuvah YD 117:6 (permitted when forbidden foods are only part of the trade); Cheishev HaEifod 3:44 (strict for a company trading mainly in them)`;
 const TEL_AVIV_MIC = 'XTAE';
-const FINANCE = activityIndex('conventional_finance');
+const VERSION = 'halakhic-1';
+const SOURCE = 'Halakhic grounds as codified in the Shulchan Arukh, applied to listed shares by contemporary responsa (docs/frameworks/jewish_halakhic.md)';
+const NOT_ASSESSED = [{ ground: 'Chametz in other food businesses', why: 'no chametz activity code; only alcohol is used as a proxy' }];
 
+/** Forbidden foods as the company's main trade (more than half of revenue) for a company not controlled by Jews. */
+function mainTrade(activity: 'pork' | 'non_kosher_food'): ExclusionRuleSpec {
+  return { activity, threshold: 0.5, operator: '<=', onBreach: 'questionable', minor: 'pass', band: null, ground: 'Trading in forbidden foods', source: FOODS_MAIN_TRADE_SOURCE };
+}
+
+/** Rules for a company controlled by Jews: the company itself is bound. */
 export const HALAKHIC_VERSIONS: readonly ExclusionVersion[] = [
   defineExclusionVersion({
     framework: 'jewish_halakhic',
-    version: 'halakhic-1',
+    version: VERSION,
     effectiveFrom: '1900-01-01',
     effectiveFromConfirmed: false,
-    source: 'Halakhic grounds as codified in the Shulchan Arukh; contemporary responsa differ',
+    source: SOURCE,
     rules: [
       revenueBelow('alcohol', 0.05, REVENUE_BAND_5, 'questionable', 'pass', 'Chametz over Pesach', `${CHAMETZ_SOURCE} (alcohol as proxy; 5% materiality modelled)`),
       revenueBelow('pork', 0.05, REVENUE_BAND_5, 'questionable', 'pass', 'Trading in forbidden foods', `${FOODS_SOURCE} (5% materiality modelled)`),
       revenueBelow('non_kosher_food', 0.05, REVENUE_BAND_5, 'questionable', 'pass', 'Trading in forbidden foods', `${FOODS_SOURCE} (5% materiality modelled)`),
     ],
-    notAssessed: [{ ground: 'Chametz in other food businesses', why: 'no chametz activity code; only alcohol is used as a proxy' }],
+    notAssessed: NOT_ASSESSED,
+  }),
+];
+
+/** Rules for a company not controlled by Jews: only a main trade in forbidden foods is in dispute. */
+export const HALAKHIC_NOT_JEWISH_CONTROLLED_VERSIONS: readonly ExclusionVersion[] = [
+  defineExclusionVersion({
+    framework: 'jewish_halakhic',
+    version: VERSION,
+    effectiveFrom: '1900-01-01',
+    effectiveFromConfirmed: false,
+    source: SOURCE,
+    rules: [mainTrade('pork'), mainTrade('non_kosher_food')],
+    notAssessed: [],
   }),
 ];
 
 assertChronological(HALAKHIC_VERSIONS);
+assertChronological(HALAKHIC_NOT_JEWISH_CONTROLLED_VERSIONS);
 
-function ribbitCheck(ctx: ScreenContext): Reason {
-  const ex = ctx.exposures;
-  const listing = ctx.input.listing;
-  const financeState = ex.states[FINANCE]!;
-  if (financeState === 'none' && ex.coverage.level === 'none') {
-    return {
-      code: 'jewish_halakhic.ribbit',
-      result: 'insufficient_data',
-      message: `Ribbit: whether the company lends at interest is unknown (${ex.coverage.evidence}).`,
-      metric: 'activity.conventional_finance',
-      source: RIBBIT_SOURCE,
-    };
+interface Control {
+  jewish: boolean;
+  /** Prose: what the control finding rests on. */
+  basis: string;
+}
+
+/** Whether the company is controlled by Jews: reported, else presumed by its market. */
+export function controlOf(listing: ListingMeta): Control {
+  const reported = listing.jewishControlled ?? null;
+  if (reported !== null) return { jewish: reported, basis: reported ? 'reported as controlled by Jews' : 'reported as not controlled by Jews' };
+  if (listing.exchangeMic === TEL_AVIV_MIC) {
+    return { jewish: true, basis: 'listed in Tel Aviv and not reported otherwise: presumed controlled by Jews, as the Israeli kosher-company practice presumes' };
   }
-  if (financeState !== 'none' && financeState !== 'ok' && financeState !== 'industry_code') {
+  return {
+    jewish: false,
+    basis: 'listed outside Israel and not reported as controlled by Jews: presumed not, following the majority (rov) of owners and managers of such companies',
+  };
+}
+
+function controlReason(control: Control): Reason {
+  return {
+    code: 'jewish_halakhic.control',
+    result: 'info',
+    message: `Control: ${control.basis}. The screen is for a small holding with no say in the company's management.`,
+    metric: 'listing.jewish_controlled',
+    source: HOLDING_SOURCE,
+  };
+}
+
+function ribbitCheck(ctx: ScreenContext, control: Control): Reason {
+  const code = 'jewish_halakhic.ribbit';
+  if (!control.jewish) {
     return {
-      code: 'jewish_halakhic.ribbit',
-      result: 'insufficient_data',
-      message: `Ribbit: conventional finance revenue cannot be used: ${describeExposureState(financeState)}.`,
-      metric: 'activity.conventional_finance',
-      source: RIBBIT_SOURCE,
-    };
-  }
-  const lends = ex.shares[FINANCE]! > 0;
-  const israeli = listing.exchangeMic === TEL_AVIV_MIC;
-  if (!lends && !israeli) {
-    return {
-      code: 'jewish_halakhic.ribbit',
+      code,
       result: 'pass',
-      message: 'Ribbit: no interest-based lending business and not an Israeli listing; most authorities do not treat a shareholder as party to the company’s loans.',
+      message:
+        'Ribbit: the prohibition applies between Jews, and the company is not controlled by Jews; its loans, given or taken, are not ribbit for a minority shareholder, who is not a party to them. ' +
+        'View followed: Igrot Moshe (a small shareholder is not an owner), the common practice; stricter poskim (Minchat Yitzchak 3:1 for a shareholder with a vote) treat every shareholder as a partner.',
       source: RIBBIT_SOURCE,
     };
   }
-  const why = lends ? 'the company lends at interest' : 'an Israeli listing (Jewish owners and counterparties)';
-  if (listing.heterIska === true) {
-    return { code: 'jewish_halakhic.ribbit', result: 'pass', message: `Ribbit: ${why}, and it operates under a heter iska.`, source: RIBBIT_SOURCE };
+  const heterIska = ctx.input.listing.heterIska;
+  if (heterIska === true) {
+    return { code, result: 'pass', message: 'Ribbit: a company controlled by Jews, operating under a heter iska, which turns its interest-bearing loans into permitted investment.', source: RIBBIT_SOURCE };
   }
-  if (listing.heterIska === null) {
+  if (heterIska === null) {
     return {
-      code: 'jewish_halakhic.ribbit',
+      code,
       result: 'insufficient_data',
-      message: `Ribbit: ${why}, and whether it operates under a heter iska is unknown.`,
+      message: 'Ribbit: a company controlled by Jews borrows from and lends to Jews at interest unless it operates under a heter iska, and whether it does is unknown.',
       metric: 'listing.heter_iska',
       source: RIBBIT_SOURCE,
     };
   }
   return {
-    code: 'jewish_halakhic.ribbit',
+    code,
     result: 'questionable',
-    message: `Ribbit: ${why} without a heter iska; authorities differ on a minority shareholder's responsibility.`,
+    message:
+      'Ribbit: a company controlled by Jews without a heter iska. Authorities differ: Igrot Moshe (YD 2:62–63) is lenient for a corporation, whose officers bear no personal liability; the Israeli kosher-company practice requires a heter iska.',
     source: RIBBIT_SOURCE,
   };
 }
 
-function shabbatCheck(ctx: ScreenContext): Reason {
+function shabbatCheck(ctx: ScreenContext, control: Control): Reason {
+  const code = 'jewish_halakhic.shabbat';
   const operates = ctx.input.listing.operatesOnShabbat;
+  if (!control.jewish) {
+    const what = operates === true ? 'The business operates on Shabbat, but' : operates === false ? 'The business does not operate on Shabbat; in any case' : 'Whether the business operates on Shabbat is not known, and it does not decide:';
+    return {
+      code,
+      result: 'pass',
+      message: `Shabbat: ${what} work done by non-Jews under non-Jewish management is on their own account; a Jew may hold shares, even a majority, when the controlling management is predominantly non-Jewish. View followed: Igrot Moshe OC 4:54 (Minchat Yitzchak 3:1 likewise).`,
+      source: SHABBAT_SOURCE,
+    };
+  }
   if (operates === null) {
     return {
-      code: 'jewish_halakhic.shabbat',
+      code,
       result: 'insufficient_data',
-      message: 'Shabbat: whether the business operates on Shabbat is unknown.',
+      message: 'Shabbat: a company controlled by Jews must not operate on Shabbat, and whether it does is unknown.',
       metric: 'listing.operates_on_shabbat',
       source: SHABBAT_SOURCE,
     };
   }
   return operates
     ? {
-        code: 'jewish_halakhic.shabbat',
+        code,
         result: 'questionable',
-        message: 'Shabbat: the business operates on Shabbat; many authorities are lenient for a small holding in a listed company, others are not.',
+        message:
+          'Shabbat: a company controlled by Jews operates on Shabbat. Authorities differ: on Igrot Moshe (EH 1:7) a negligible holding does not make the shareholder the company\'s agent; the Israeli kosher-company practice excludes it.',
         source: SHABBAT_SOURCE,
       }
-    : { code: 'jewish_halakhic.shabbat', result: 'pass', message: 'Shabbat: the business does not operate on Shabbat.', source: SHABBAT_SOURCE };
+    : { code, result: 'pass', message: 'Shabbat: the business does not operate on Shabbat.', source: SHABBAT_SOURCE };
 }
+
+/** Chametz of a company not controlled by Jews: the company's, not the shareholder's. */
+const CHAMETZ_NOT_JEWISH: Reason = Object.freeze({
+  code: 'jewish_halakhic.alcohol',
+  result: 'pass',
+  message:
+    'Chametz over Pesach: chametz owned by a company not controlled by Jews is not owned by its minority shareholders (Igrot Moshe EH 1:7), so no revenue limit applies; many include such shares in the sale of chametz as a stringency.',
+  metric: 'activity.alcohol',
+  source: `${CHAMETZ_SOURCE}; ${HOLDING_SOURCE}`,
+});
 
 /** Screen one company against the halakhic grounds (never stricter than `questionable`). */
 export function screenHalakhic(ctx: ScreenContext): FrameworkResult {
-  const v = versionInForce(HALAKHIC_VERSIONS, ctx.input.screeningDate);
+  const control = controlOf(ctx.input.listing);
+  const v = versionInForce(control.jewish ? HALAKHIC_VERSIONS : HALAKHIC_NOT_JEWISH_CONTROLLED_VERSIONS, ctx.input.screeningDate);
   if (v === null) return notInForce('jewish_halakhic', ctx.input.screeningDate);
-  const reasons: Reason[] = [ribbitCheck(ctx), shabbatCheck(ctx)];
+  const reasons: Reason[] = [controlReason(control), ribbitCheck(ctx, control), shabbatCheck(ctx, control)];
+  if (!control.jewish) reasons.push(CHAMETZ_NOT_JEWISH);
   exclusionChecks(v, ctx, reasons);
   for (const r of v.notAssessedReasons) reasons.push(r);
   const listing = ctx.input.listing;

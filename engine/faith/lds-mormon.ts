@@ -4,7 +4,8 @@
  * harmful and illegal drugs; the August 2019 clarification names vaping, green tea,
  * coffee-based products and recreational marijuana. Wider standards (For the Strength of
  * Youth): gambling and pornography. The Church publishes no investment screen: applying these
- * consumption standards to revenue is the service's modelling. See docs/frameworks/lds_mormon.md.
+ * consumption standards to revenue is the service's modelling (a producer at any share, other
+ * involvement above 5% of revenue). See docs/frameworks/lds_mormon.md.
  */
 import { REVENUE_BAND_5 } from '../bands.ts';
 import { assertChronological } from '../methodology-versions.ts';
@@ -22,8 +23,12 @@ const FSY = 'For the Strength of Youth (gambling, pornography)';
 const WOW = 'Word of Wisdom';
 const STANDARDS = 'Church standards';
 
+/**
+ * Making or running what the standard forbids is excluded at any share (modelled); selling it
+ * among other goods, distributing it or serving it is judged by a 5% materiality limit (modelled).
+ */
 function material(activity: Parameters<typeof revenueBelow>[0], ground: string, source: string): ExclusionRuleSpec {
-  return revenueBelow(activity, 0.05, REVENUE_BAND_5, 'fail', 'pass', ground, source);
+  return { ...revenueBelow(activity, 0.05, REVENUE_BAND_5, 'fail', 'pass', ground, `${source}; producers at any share`), direct: ['producer'] };
 }
 
 function common(): ExclusionRuleSpec[] {

@@ -5,16 +5,24 @@ import type { FrameworkId } from '../frameworks.ts';
 import { activityLabel } from '../format.ts';
 import { versionInForce } from '../methodology-versions.ts';
 import { notInForce } from '../not-in-force.ts';
-import type { ActivityCode } from '../inputs.ts';
+import type { ActivityCode, ActivityExposure } from '../inputs.ts';
+import { directMessage, involvementFinding, notDirectNote, unknownInvolvementMessage } from '../involvement.ts';
 import type { CheckResult, FrameworkResult, Reason } from '../result-types.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { combineReasons } from '../status.ts';
 import { thresholdResult } from '../threshold-check.ts';
 import type { ExclusionRule, ExclusionVersion } from './exclusion-types.ts';
 
-function ruleResult(rule: ExclusionRule, share: number): { result: CheckResult; message: string } {
+/** `direct` marks an outcome decided by the company's involvement, not by its revenue share. */
+function ruleResult(rule: ExclusionRule, share: number, src: ActivityExposure): { result: CheckResult; message: string; direct?: true } {
   const outcome = thresholdResult(rule, share);
   if (outcome === 'fail') return { result: rule.onBreach, message: rule.breachMessage };
+  if (rule.direct !== undefined && share > 0) {
+    const finding = involvementFinding(src, rule.direct);
+    const note = evidenceNote(src);
+    if (finding === 'direct') return { result: rule.onBreach, message: directMessage(rule.activity, src, rule.ground, note), direct: true };
+    if (finding === 'unknown') return { result: 'questionable', message: unknownInvolvementMessage(rule.activity, src, rule.direct, rule.ground, note), direct: true };
+  }
   if (outcome === 'questionable') return { result: 'questionable', message: rule.bandMessage };
   if (share > 0 && rule.minor === 'questionable') return { result: 'questionable', message: rule.minorMessage };
   return { result: 'pass', message: rule.passMessage };
@@ -47,19 +55,22 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
       continue;
     }
     const share = ex.shares[rule.index]!;
-    const { result, message } = ruleResult(rule, share);
+    const { result, message, direct } = ruleResult(rule, share, src);
     const reason: Reason = {
       code: rule.code,
       result,
       message:
         state === 'industry_code'
           ? `${message} The SIC code (${src.sourceRef.replace('sic:', '')}) names it as the primary business: at least half of revenue.`
-          : `${message.slice(0, -1)}${evidenceNote(src)}.`,
+          : direct
+            ? message
+            : `${message.slice(0, -1)}${evidenceNote(src)}${rule.direct === undefined ? '' : notDirectNote(src)}.`,
       metric: rule.metric,
       value: share,
       threshold: rule.threshold,
       operator: rule.operator,
       within_limit: rule.operator === '<' ? share < rule.threshold : share <= rule.threshold,
+      ...(direct ? { threshold: 0, operator: '<=' as const, within_limit: false } : {}),
       filing_ref: src.sourceRef,
       source: rule.source,
     };

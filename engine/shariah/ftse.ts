@@ -2,7 +2,9 @@
  * FTSE Shariah Global Equity Index Series (screening by Yasaar Ltd), Ground Rules and FTSE
  * Russell's series page: debt < 33.333% of total assets; cash and interest-bearing items
  * < 33.333% of total assets; accounts receivable and cash < 50% of total assets; total interest
- * and non-compliant activities income should not exceed 5% of total revenue. 33.333% is stored
+ * and non-compliant activities income should not exceed 5% of total revenue. Pork production,
+ * packaging and processing and weapons manufacturing are excluded at any revenue share (the
+ * activity list names those forms). 33.333% is stored
  * as the published decimal 0.33333, not 1/3. See docs/frameworks/shariah_ftse.md.
  */
 import { assertChronological } from '../methodology-versions.ts';
@@ -28,6 +30,13 @@ export const FTSE_PROHIBITED = [
   'recreational_drugs',
 ] as const;
 
+/** The activities whose listed form is direct involvement, excluded at any share. */
+const NAMED_FORMS = {
+  involvements: { pork: ['producer', 'distributor'], weapons: ['producer'], weapons_controversial: ['producer'] },
+  label: 'Activity form named in the exclusion list (FTSE)',
+  source: `${SOURCE}, Business Activity Screening: "pork related products and non-halal food production, packaging and processing"; "weapons, arms and defence manufacturing"`,
+} as const;
+
 export const FTSE_VERSIONS: readonly ShariahVersion[] = [
   defineShariahVersion({
     framework: 'shariah_ftse',
@@ -37,6 +46,7 @@ export const FTSE_VERSIONS: readonly ShariahVersion[] = [
     source: SOURCE,
     prohibited: FTSE_PROHIBITED,
     coreBusinessShare: 0.5,
+    directInvolvement: NAMED_FORMS,
     averageWindow: null,
     purification: 'dividend_ratio',
     ratioRules: [

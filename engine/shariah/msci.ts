@@ -7,13 +7,15 @@
  *   + cash, each over total assets, "may not exceed" 33.33% (operator `<=`), with a 30% entry
  *   threshold for non-constituents. Change date unconfirmed; modelled from 2011-05-01 (the May
  *   2011 edition, the earliest later edition located), i.e. the earlier and stricter boundary.
- * Prohibited activities: more than 5% of revenue (cumulatively) fails ("directly active in" is
- * modelled as the primary-business check). See docs/frameworks/shariah_msci.md.
+ * Prohibited activities: a company "directly active in" one (a producer or operator) fails
+ * whatever its revenue share; otherwise more than 5% of revenue (cumulatively) fails.
+ * See docs/frameworks/shariah_msci.md.
  */
 import { assertChronological } from '../methodology-versions.ts';
 import type { Band } from '../threshold-check.ts';
 import { REVENUE_BAND_5, serviceBand } from '../bands.ts';
 import { defineShariahVersion, type ShariahVersion } from './rule-types.ts';
+import type { DirectInvolvement } from '../involvement.ts';
 
 const SOURCE = 'MSCI, MSCI Islamic Index Series Methodology, section 2 (Islamic Index Screens)';
 
@@ -34,6 +36,13 @@ const PROHIBITED_2007 = [
 ] as const;
 
 export const MSCI_PROHIBITED = [...PROHIBITED_2007, 'cannabis'] as const;
+
+/** "Directly active in": making the product or running the activity (distillers, bar operators, manufacturers). */
+const DIRECTLY_ACTIVE = {
+  involvements: Object.fromEntries(MSCI_PROHIBITED.map((a) => [a, ['producer'] as const])) as DirectInvolvement,
+  label: 'Directly active in a prohibited activity (MSCI 2.1)',
+  source: `${SOURCE}, 2.1 Business Activity Screening: "directly active in, or derive more than 5% of their revenue (cumulatively) from" a prohibited activity`,
+};
 
 /** Published: non-constituents must be at or below 30%; constituents at or below 33.33%. */
 const ENTRY_BAND: Band = {
@@ -66,6 +75,7 @@ export const MSCI_VERSIONS: readonly ShariahVersion[] = [
     source: `${SOURCE} (2007 launch edition)`,
     prohibited: PROHIBITED_2007,
     coreBusinessShare: 0.5,
+    directInvolvement: DIRECTLY_ACTIVE,
     averageWindow: null,
     purification: 'dividend_ratio',
     ratioRules: [
@@ -119,6 +129,7 @@ export const MSCI_VERSIONS: readonly ShariahVersion[] = [
     source: `${SOURCE}, 2.2 Financial Screening`,
     prohibited: MSCI_PROHIBITED,
     coreBusinessShare: 0.5,
+    directInvolvement: DIRECTLY_ACTIVE,
     averageWindow: null,
     purification: 'dividend_ratio',
     ratioRules: [

@@ -1,7 +1,8 @@
 /** Shape of a Shariah methodology's effective-dated rule table. */
 import { activityIndex } from '../exposures.ts';
 import type { ShariahFrameworkId } from '../frameworks.ts';
-import type { ActivityCode } from '../inputs.ts';
+import type { ActivityCode, Involvement } from '../inputs.ts';
+import type { DirectInvolvement } from '../involvement.ts';
 import type { MethodologyVersion } from '../methodology-versions.ts';
 import type { PurificationMethod, RatioKey, Reason } from '../result-types.ts';
 import { defineThresholdRule, type ThresholdRule, type ThresholdRuleSpec } from '../threshold-check.ts';
@@ -27,6 +28,8 @@ export interface ShariahVersionSpec extends MethodologyVersion {
   prohibited: readonly ActivityCode[];
   /** A prohibited activity above this revenue share is the primary business: non-compliant. */
   coreBusinessShare: number;
+  /** Involvements excluded at any revenue share ("directly active in"), with the text that says so; absent = none. */
+  directInvolvement?: { involvements: DirectInvolvement; label: string; source: string };
   ratioRules: readonly { concept: ShariahConcept; ratio: RatioKey; rule: ThresholdRuleSpec }[];
   income: { includeInterest: boolean; rule: ThresholdRuleSpec };
   purification: PurificationMethod;
@@ -39,6 +42,11 @@ export interface ShariahVersion extends MethodologyVersion {
   prohibited: readonly ActivityCode[];
   prohibitedIdx: readonly number[];
   coreBusinessShare: number;
+  /** Per prohibited activity (same order): the involvements excluded at any share, or null. */
+  directInvolvement: readonly (readonly Involvement[] | null)[];
+  /** Short name of the rule for messages, and its published source. */
+  directInvolvementLabel: string;
+  directInvolvementSource: string | null;
   ratioRules: readonly RatioRule[];
   income: IncomeRule;
   purification: PurificationMethod;
@@ -65,6 +73,9 @@ export function defineShariahVersion(spec: ShariahVersionSpec): ShariahVersion {
     prohibited: spec.prohibited,
     prohibitedIdx: spec.prohibited.map(activityIndex),
     coreBusinessShare: spec.coreBusinessShare,
+    directInvolvement: spec.prohibited.map((a) => spec.directInvolvement?.involvements[a] ?? null),
+    directInvolvementLabel: spec.directInvolvement?.label ?? '',
+    directInvolvementSource: spec.directInvolvement?.source ?? null,
     ratioRules: spec.ratioRules.map((r) => Object.freeze({ concept: r.concept, ratio: r.ratio, rule: defineThresholdRule(r.rule) })),
     income: { includeInterest: spec.income.includeInterest, rule: defineThresholdRule(spec.income.rule) },
     purification: spec.purification,

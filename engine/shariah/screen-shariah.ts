@@ -4,6 +4,8 @@
  * purification. Every check, passing or failing, leaves a Reason.
  */
 import { describeExposureState } from '../exposures.ts';
+import type { ActivityExposure } from '../inputs.ts';
+import { directMessage, involvementFinding, notDirectNote, unknownInvolvementMessage } from '../involvement.ts';
 import { evidenceNote, noneReportedReason } from '../activity-evidence.ts';
 import type { ShariahFrameworkId } from '../frameworks.ts';
 import { activityLabel, formatPercent } from '../format.ts';
@@ -50,11 +52,12 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
     }
     const share = ex.shares[i]!;
     const within = share <= v.coreBusinessShare;
+    if (within && share > 0 && directInvolvementCheck(v, k, src, base, reasons)) continue;
     reasons.push({
       ...base,
       result: within ? 'pass' : 'fail',
       message: within
-        ? `${activityLabel(activity)} is ${formatPercent(share)} of revenue${evidenceNote(src)}: not the primary business; counted in the income limit.`
+        ? `${activityLabel(activity)} is ${formatPercent(share)} of revenue${evidenceNote(src)}${v.directInvolvement[k] ? notDirectNote(src) : ''}: not the primary business; counted in the income limit.`
         : `${activityLabel(activity)} is ${formatPercent(share)} of revenue${evidenceNote(src)}: a prohibited primary business.`,
       value: share,
       threshold: v.coreBusinessShare,
@@ -63,6 +66,32 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
     });
   }
   if (!reported) reasons.push(noneReportedReason(v.noneReported, ex.coverage, v.prohibited));
+}
+
+/**
+ * "Directly active in" (docs/frameworks/README.md, "Direct involvement"): a prohibited activity
+ * the company takes part in directly is excluded whatever its share; an unreported involvement
+ * takes the conservative default. Pushes the reason and returns true when the rule decides.
+ */
+function directInvolvementCheck(v: ShariahVersion, k: number, src: ActivityExposure, base: Omit<Reason, 'result' | 'message'>, reasons: Reason[]): boolean {
+  const direct = v.directInvolvement[k];
+  if (direct === null || direct === undefined) return false;
+  const finding = involvementFinding(src, direct);
+  if (finding === 'not_direct') return false;
+  const activity = v.prohibited[k]!;
+  const ground = v.directInvolvementLabel;
+  const note = evidenceNote(src);
+  reasons.push({
+    ...base,
+    source: v.directInvolvementSource ?? v.source,
+    result: finding === 'direct' ? 'fail' : 'questionable',
+    message: finding === 'direct' ? directMessage(activity, src, ground, note) : unknownInvolvementMessage(activity, src, direct, ground, note),
+    value: src.revenueShare,
+    threshold: 0,
+    operator: '<=',
+    within_limit: false,
+  });
+  return true;
 }
 
 /** Returns the utilisation (value ÷ threshold) of the income check, or 0 when not assessed. */

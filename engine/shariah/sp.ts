@@ -2,13 +2,16 @@
  * S&P Dow Jones Indices, "S&P Shariah Indices Methodology", Eligibility Criteria,
  * Accounting-Based Screens: leverage (debt / 36-month average market value of equity < 33%),
  * cash (receivables / same < 49%; cash + interest-bearing securities / same < 33%) and revenue
- * share from non-permissible activities other than interest income < 5%. The averaging window
+ * share from non-permissible activities other than interest income < 5%. The Sector-Based
+ * Screens exclude businesses that offer the excluded products and services: a producer fails
+ * whatever its revenue share. The averaging window
  * is 36 months in the methodology documents (2014, 2016, 2021 editions); some third-party
  * summaries say 12 months. See docs/frameworks/shariah_sp.md.
  */
 import { assertChronological } from '../methodology-versions.ts';
 import { REVENUE_BAND_5, serviceBand } from '../bands.ts';
 import { defineShariahVersion, type ShariahVersion } from './rule-types.ts';
+import type { DirectInvolvement } from '../involvement.ts';
 
 const SOURCE = 'S&P Dow Jones Indices, S&P Shariah Indices Methodology, Accounting-Based Screens';
 
@@ -27,6 +30,13 @@ export const SP_PROHIBITED = [
   'recreational_drugs',
 ] as const;
 
+/** Sector-Based Screens: a business offering the excluded product or service itself. */
+const SECTOR_SCREENS = {
+  involvements: Object.fromEntries(SP_PROHIBITED.map((a) => [a, ['producer'] as const])) as DirectInvolvement,
+  label: 'Sector-based screen (S&P)',
+  source: `${SOURCE.replace('Accounting-Based Screens', 'Sector-Based Screens')}: businesses that offer excluded products or services`,
+};
+
 export const SP_VERSIONS: readonly ShariahVersion[] = [
   defineShariahVersion({
     framework: 'shariah_sp',
@@ -36,6 +46,7 @@ export const SP_VERSIONS: readonly ShariahVersion[] = [
     source: SOURCE,
     prohibited: SP_PROHIBITED,
     coreBusinessShare: 0.5,
+    directInvolvement: SECTOR_SCREENS,
     averageWindow: 36,
     purification: 'dividend_ratio',
     ratioRules: [

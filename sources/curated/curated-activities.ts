@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ACTIVITY_CODES, NO_SCREENED_ACTIVITY } from '../../engine/inputs.ts';
+import { ACTIVITY_CODES, INVOLVEMENTS, NO_SCREENED_ACTIVITY, type Involvement } from '../../engine/inputs.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -14,6 +14,8 @@ const EntrySchema = z.object({
   ticker: z.string().min(1),
   activity: z.enum([...ACTIVITY_CODES, NO_SCREENED_ACTIVITY]),
   revenue_share: z.number().min(0).max(1),
+  /** How the company takes part (docs/data/activities.md, "Involvement"); absent = not known. */
+  involvement: z.enum(INVOLVEMENTS).optional(),
   from: z.string().regex(DATE),
   to: z.string().regex(DATE).optional(),
   basis: z.string().min(10),
@@ -50,13 +52,15 @@ export function curatedActivities(): CuratedEntry[] {
  * Exposure rows of a company's curated entries: one on the entry's first day and one on each
  * annual report filed while it holds, so the classification stays as fresh as the filings.
  */
-export function curatedExposureRows(cik: number, annualReports: readonly string[]): Array<{ activity: string; revenue_share: number; as_of: string; source_ref: string; evidence: 'curated' }> {
-  const rows: Array<{ activity: string; revenue_share: number; as_of: string; source_ref: string; evidence: 'curated' }> = [];
+type CuratedRow = { activity: string; revenue_share: number; as_of: string; source_ref: string; evidence: 'curated'; involvement: Involvement | null };
+
+export function curatedExposureRows(cik: number, annualReports: readonly string[]): CuratedRow[] {
+  const rows: CuratedRow[] = [];
   for (const e of curatedActivities()) {
     if (e.cik !== cik) continue;
     const dates = new Set([e.from, ...annualReports.filter((d) => d >= e.from && (e.to === undefined || d <= e.to))]);
     for (const as_of of [...dates].sort()) {
-      rows.push({ activity: e.activity, revenue_share: e.revenue_share, as_of, source_ref: `curated: ${e.citation}`, evidence: 'curated' });
+      rows.push({ activity: e.activity, revenue_share: e.revenue_share, as_of, source_ref: `curated: ${e.citation}`, evidence: 'curated', involvement: e.involvement ?? null });
     }
   }
   return rows;

@@ -4,7 +4,7 @@
  * is an exposure row dated the day the 10-K was filed. The concepts and what each counts as are
  * in docs/data/real-companies.md ("Evidence levels").
  */
-import type { ActivityCode } from '../../engine/inputs.ts';
+import type { ActivityCode, Involvement } from '../../engine/inputs.ts';
 import type { CompanyFacts, Fact } from './edgar-formats.ts';
 
 export interface ConceptExposure {
@@ -13,12 +13,16 @@ export interface ConceptExposure {
   as_of: string;
   source_ref: string;
   evidence: 'filing_concept';
+  /** What the concept says about how the company takes part (docs/data/activities.md, "Involvement"). */
+  involvement: Involvement;
   /** Fiscal-year end the share is for. */
   period_end: string;
 }
 
 interface ActivityConcept {
   activity: ActivityCode;
+  /** Revenue under these concepts is earned by running the activity itself. */
+  involvement: Involvement;
   /** Any of these concepts (summed when several are reported for one year). */
   concepts: readonly string[];
   /** Only when the company also reports this instant concept (a bank holds deposits). */
@@ -26,12 +30,14 @@ interface ActivityConcept {
 }
 
 const ACTIVITY_CONCEPTS: readonly ActivityConcept[] = [
-  { activity: 'gambling', concepts: ['CasinoRevenue'] },
-  { activity: 'conventional_insurance', concepts: ['PremiumsEarnedNet'] },
+  // Casino revenue is the operator's own gaming win; earned premiums are the underwriter's.
+  { activity: 'gambling', involvement: 'producer', concepts: ['CasinoRevenue'] },
+  { activity: 'conventional_insurance', involvement: 'producer', concepts: ['PremiumsEarnedNet'] },
   // Interest income is a bank's core business only when it takes deposits: an insurer or a
   // retailer also reports interest and dividend income from its investments.
-  { activity: 'conventional_finance', concepts: ['InterestAndDividendIncomeOperating'], requires: 'Deposits' },
-  { activity: 'media_entertainment', concepts: ['AdmissionsRevenue'] },
+  { activity: 'conventional_finance', involvement: 'producer', concepts: ['InterestAndDividendIncomeOperating'], requires: 'Deposits' },
+  // Admissions are sold by the venue's operator (a cinema, a park).
+  { activity: 'media_entertainment', involvement: 'producer', concepts: ['AdmissionsRevenue'] },
 ];
 
 /** Revenue concepts, in preference order; a bank's total is interest income plus non-interest income. */
@@ -102,6 +108,7 @@ export function exposuresFromCompanyFacts(facts: CompanyFacts): ConceptExposure[
         as_of: fact.filed,
         source_ref: `edgar:${accession} us-gaap:${concepts.join('+')} / us-gaap:${revenue.concept} FY${fact.end.slice(0, 4)}`,
         evidence: 'filing_concept',
+        involvement: rule.involvement,
         period_end: fact.end,
       });
     }

@@ -62,7 +62,7 @@ export function createEdgarSource(folder: string): SourceAdapter {
       if (tickers.length === 0) continue;
       const company = fundamentalsFromCompanyFacts(facts, tickers[0]!);
       const evidence = [
-        ...exposuresFromCompanyFacts(facts).map((e) => ({ as_of: e.as_of, activity: e.activity, revenue_share: e.revenue_share, source_ref: e.source_ref, evidence: e.evidence })),
+        ...exposuresFromCompanyFacts(facts).map((e) => ({ as_of: e.as_of, activity: e.activity, revenue_share: e.revenue_share, source_ref: e.source_ref, evidence: e.evidence, involvement: e.involvement })),
         ...curatedExposureRows(facts.cik, annualReportDates(facts)),
       ];
       const companySplits = splitsFromCompanyFacts(facts);

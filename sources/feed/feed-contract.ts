@@ -1,4 +1,4 @@
-import { ACTIVITY_CODES, NO_SCREENED_ACTIVITY, type ExposureEvidence } from '../../engine/inputs.ts';
+import { ACTIVITY_CODES, INVOLVEMENTS, NO_SCREENED_ACTIVITY, type ExposureEvidence } from '../../engine/inputs.ts';
 import type { SourceTable } from '../../warehouse/source-contract.ts';
 
 /**
@@ -22,6 +22,7 @@ export type FeedValueKind =
   | 'mic'
   | 'ratio'
   | 'evidence'
+  | 'involvement'
   | 'split_basis';
 
 export interface FeedColumn {
@@ -52,6 +53,7 @@ export const FEED_TABLES: readonly FeedTable[] = [
       req('sic', 'sic', '4-digit SIC code (may be empty when unknown)'),
       opt('heter_iska', 'boolean', 'operates under a heter iska (true/false, empty = unknown)'),
       opt('operates_on_shabbat', 'boolean', 'business operates on Shabbat (true/false, empty = unknown)'),
+      opt('jewish_controlled', 'boolean', 'controlled (majority ownership or management) by Jews (true/false, empty = unknown: presumed by market)'),
       opt('sic_description', 'text', 'SIC industry title'),
       opt('listed_on', 'date', 'first trading day'),
       opt('source_ref', 'text', "vendor's record id"),
@@ -112,6 +114,7 @@ export const FEED_TABLES: readonly FeedTable[] = [
       req('revenue_share', 'share', 'share of revenue, 0..1'),
       req('source_ref', 'text', "vendor's reference"),
       opt('evidence', 'evidence', "what the figure rests on: 'reported', 'filing_concept' or 'curated' (empty = 'reported')"),
+      opt('involvement', 'involvement', "how the company takes part: 'producer', 'distributor', 'retailer' or 'ancillary' (empty = not reported)"),
     ],
   },
   {
@@ -147,6 +150,9 @@ const EVIDENCE_LEVELS: Record<ExposureEvidence, true> = { reported: true, filing
 
 /** Values of an exposure's `evidence` column (docs/data/activities.md, "Evidence levels"). */
 export const FEED_EVIDENCE: readonly string[] = Object.keys(EVIDENCE_LEVELS);
+
+/** Values of an exposure's `involvement` column (docs/data/activities.md, "Involvement"). */
+export const FEED_INVOLVEMENTS: readonly string[] = INVOLVEMENTS;
 
 /** Value of an override's `split_adjusted_through` saying the closes are as traded, not split-adjusted. */
 export const AS_TRADED = 'as_traded';

@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { MARKET_KEYS } from '../../common/markets.ts';
 import { sqlIdent, sqlString, sqlStringList } from '../../warehouse/sql.ts';
 import { NO_SCREENED_ACTIVITY } from '../../engine/inputs.ts';
-import { AS_TRADED, EMPTY_ALLOWED, FEED_ACTIVITIES, FEED_EVIDENCE, type FeedColumn, type FeedTable } from './feed-contract.ts';
+import { AS_TRADED, EMPTY_ALLOWED, FEED_ACTIVITIES, FEED_EVIDENCE, FEED_INVOLVEMENTS, type FeedColumn, type FeedTable } from './feed-contract.ts';
 
 /** One reason a feed cannot be loaded: the file, the line (1 = CSV header / first Parquet row) and why. */
 export interface FeedError {
@@ -66,6 +66,8 @@ function badValue(col: FeedColumn): { condition: string; reason: string } {
       return { condition: `${ratioSql(v)} IS NULL OR NOT isfinite(${ratioSql(v)}) OR ${ratioSql(v)} <= 0`, reason: `'${col.name}' must be new shares per old share above 0, as a number (4, 0.1) or 'new:old' ('4:1', '1:10')` };
     case 'evidence':
       return { condition: `${v} NOT IN ${sqlStringList(FEED_EVIDENCE)}`, reason: `'${col.name}' must be one of ${FEED_EVIDENCE.join(', ')} (docs/data/activities.md)` };
+    case 'involvement':
+      return { condition: `${v} NOT IN ${sqlStringList(FEED_INVOLVEMENTS)}`, reason: `'${col.name}' must be one of ${FEED_INVOLVEMENTS.join(', ')} (docs/data/activities.md)` };
     case 'split_basis':
       return {
         condition: `${v} <> ${sqlString(AS_TRADED)} AND (NOT regexp_full_match(${v}, '\\d{4}-\\d{2}-\\d{2}') OR TRY_CAST(${v} AS DATE) IS NULL)`,

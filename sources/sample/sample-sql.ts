@@ -221,11 +221,13 @@ export function pricesSql(p: SamplePartParams): string {
 /** Yearly activity exposures by industry; some placed near the usual 5% / 10% / 33% thresholds. */
 export function exposuresSql(p: SamplePartParams): string {
   const s = `${p.seed}, ${sqlString(p.marketKey)}, idx`;
-  const rules = `(VALUES ${EXPOSURE_RULES.map((r) => `(${sqlString(r.group)}, ${sqlString(r.activity)}, ${r.probability}, ${r.low}, ${r.high})`).join(', ')}) AS r(grp, activity, probability, low, high)`;
+  const rules = `(VALUES ${EXPOSURE_RULES.map(
+    (r) => `(${sqlString(r.group)}, ${sqlString(r.activity)}, ${r.probability}, ${r.low}, ${r.high}, ${r.involvement === null ? 'CAST(NULL AS VARCHAR)' : sqlString(r.involvement)})`,
+  ).join(', ')}) AS r(grp, activity, probability, low, high, involvement)`;
   const lastYear = Number(p.asOf.slice(0, 4));
   return `WITH ${companiesCte(p)},
     exposed AS (
-      SELECT co.idx, co.ticker, co.listed_on, r.activity,
+      SELECT co.idx, co.ticker, co.listed_on, r.activity, r.involvement,
         s_u(${s}, 'near_' || r.activity, 0) < 0.12 AS near,
         CASE WHEN s_u(${s}, 'near_' || r.activity, 0) < 0.12
              THEN ${list(NEAR_THRESHOLDS.map(String))}[1 + floor(s_u(${s}, 'thr_' || r.activity, 0) * ${NEAR_THRESHOLDS.length})::INT]::DOUBLE + 0.02 * (s_u(${s}, 'off_' || r.activity, 0) - 0.5)
@@ -237,7 +239,7 @@ export function exposuresSql(p: SamplePartParams): string {
     SELECT ${sqlString(p.marketKey)} AS market, ticker, as_of, activity,
       round(least(1, greatest(0, base * exp(CASE WHEN near THEN 0.05 ELSE 0.15 END * s_n(${s}, 'yr_' || activity, y)))), 5) AS revenue_share,
       'sample:v1:' || ${sqlString(p.marketKey)} || ':' || ticker || ':' || strftime(as_of, '%Y-%m-%d') AS source_ref,
-      'sample' AS data_source, true AS synthetic
+      involvement, 'sample' AS data_source, true AS synthetic
     FROM exposed JOIN years ON years.as_of >= exposed.listed_on AND years.as_of <= DATE ${sqlString(p.asOf)}`;
 }
 

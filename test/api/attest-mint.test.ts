@@ -103,7 +103,12 @@ describe('POST /api/attest/{market}/{ticker} over a real lake and service.db (no
   });
 
   it('when the verdict is insufficient_data, then 422 says it cannot be attested', async () => {
-    const { status, body } = await mint(`us/${api.t.fresh[0]}?standard=jewish_halakhic`);
+    // Any fresh listing whose current verdict under some framework is insufficient_data.
+    const undecided = api.t.fresh
+      .map((ticker) => ({ ticker, statuses: api.reads.current('us', ticker)?.statuses ?? {} }))
+      .flatMap(({ ticker, statuses }) => Object.entries(statuses).filter(([, s]) => s === 'insufficient_data').map(([id]) => ({ ticker, id })))[0];
+    expect(undecided, 'the fixture has an insufficient_data verdict').toBeDefined();
+    const { status, body } = await mint(`us/${undecided!.ticker}?standard=${undecided!.id}`);
     expect(status).toBe(422);
     expect(body.detail).toMatch(/insufficient_data, which cannot be attested/);
   });

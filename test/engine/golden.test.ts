@@ -1,6 +1,7 @@
 /**
- * Golden tables: one JSON file per framework in ./golden, each case a patch over the base
- * company (fixtures.ts), the hand computation in `note`, and the expected verdict and checks.
+ * Golden tables: one JSON file per framework in ./golden (plus topic tables named
+ * `<framework>.<topic>.json`), each case a patch over the base company (fixtures.ts), the hand
+ * computation in `note`, and the expected verdict and checks.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -90,7 +91,7 @@ function load(name: string): GoldenFile {
 }
 
 it('has a golden table for every framework', () => {
-  expect(files.map((f) => load(f).framework).sort()).toEqual(
+  expect([...new Set(files.map((f) => load(f).framework))].sort()).toEqual(
     [
       'catholic_usccb',
       'christian_bri',
@@ -106,11 +107,19 @@ it('has a golden table for every framework', () => {
   );
 });
 
+/** Cases per framework over its main table and its topic tables (`<framework>.<topic>.json`). */
+const casesPerFramework = new Map<string, number>();
+for (const name of files) {
+  const framework = load(name).framework;
+  casesPerFramework.set(framework, (casesPerFramework.get(framework) ?? 0) + load(name).cases.length);
+}
+
 for (const name of files) {
   const golden = load(name);
-  describe(`golden table ${golden.framework}`, () => {
-    it('has at least 15 hand-computed cases, each with a note', () => {
-      expect(golden.cases.length).toBeGreaterThanOrEqual(15);
+  describe(`golden table ${name.replace(/\.json$/, '')}`, () => {
+    it('belongs to a framework with at least 15 hand-computed cases, each with a note', () => {
+      expect(name.startsWith(`${golden.framework}.`), 'file named after its framework').toBe(true);
+      expect(casesPerFramework.get(golden.framework)).toBeGreaterThanOrEqual(15);
       for (const c of golden.cases) expect(c.note.length, c.name).toBeGreaterThan(10);
     });
 
