@@ -13,6 +13,8 @@ export interface RatioSet {
   causes: Partial<Record<RatioKey, string>>;
   /** The figures behind each ratio with their sources; null when the filing records no sources. */
   inputs: Partial<Record<RatioKey, readonly ReasonInput[]>> | null;
+  /** A proven lower bound of a null ratio, from a lower bound of its numerator (interest income). */
+  atLeast: Partial<Record<RatioKey, number>>;
 }
 
 type AmountField =
@@ -168,7 +170,7 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
   if (f === null || q.fundamentals !== 'ok') {
     const cause = `fundamentals_${q.fundamentals}`;
     for (const key of Object.keys(values) as RatioKey[]) causes[key] = cause;
-    return { values, causes, inputs: null };
+    return { values, causes, inputs: null, atLeast: {} };
   }
   // Built only when the filing records its figures' sources (real filings), so synthetic screens stay as fast.
   const inputs = f.figureSources ? ratioInputs(f, f.figureSources) : null;
@@ -198,5 +200,10 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
   set('receivables_to_assets', receivables, assets);
   set('receivables_and_cash_to_assets', sum(receivables, cash), assets);
   set('interest_income_to_revenue', amount(f, 'interestIncome'), revenue);
-  return { values, causes, inputs };
+  const atLeast: Partial<Record<RatioKey, number>> = {};
+  const floor = f.interestIncomeAtLeast;
+  if (values.interest_income_to_revenue === null && typeof revenue === 'number' && floor != null && Number.isFinite(floor) && floor > 0) {
+    atLeast.interest_income_to_revenue = floor / revenue;
+  }
+  return { values, causes, inputs, atLeast };
 }

@@ -113,6 +113,7 @@ export const REVENUE: Alternatives = [
  * Interest income in three tiers, best first; within a tier the first concept reported wins.
  * Interest proper, then income that includes some other income, then the net non-operating
  * result as a proxy (used only when positive: the filer shows interest income nowhere else).
+ * When none gives twelve months, what is known is a lower bound at most (`interestIncomeFigure`).
  */
 export const INTEREST_INCOME: ReadonlyArray<{ tier: string; alternatives: Alternatives }> = [
   {
@@ -128,6 +129,13 @@ export const INTEREST_INCOME: ReadonlyArray<{ tier: string; alternatives: Altern
   { tier: 'interest and other income together', alternatives: [['InterestAndOtherIncome'], ['InvestmentIncomeNet'], ['NetInvestmentIncome']] },
   { tier: 'proxy: net non-operating income (interest income not reported apart)', alternatives: [['OtherNonoperatingIncomeExpense'], ['NonoperatingIncomeExpense']] },
 ];
+
+/**
+ * Interest income net of interest expense. A filer that reports only this line shows its
+ * interest income nowhere apart, and its non-operating lines exclude it: interest income is
+ * unknown, and the net, when positive, is a lower bound of it (expense is never negative).
+ */
+export const NET_INTEREST: Alternatives = [['InterestIncomeExpenseNonoperatingNet'], ['InterestIncomeExpenseNet']];
 
 export const DIVIDENDS_PER_SHARE: Alternatives = [['CommonStockDividendsPerShareDeclared'], ['CommonStockDividendsPerShareCashPaid']];
 
