@@ -133,7 +133,7 @@ const withTier = (tier: string, figure: Figure): Figure => ({ ...figure, note: [
  * lower bound (docs/data/sources.md, "edgar"): this year to date, a positive net.
  */
 export function interestIncomeFigure(ctx: FigureContext): Sourced {
-  const [interest, together, proxy] = INTEREST_INCOME as [(typeof INTEREST_INCOME)[number], (typeof INTEREST_INCOME)[number], (typeof INTEREST_INCOME)[number]];
+  const { interest, withOther: together, proxy } = INTEREST_INCOME;
   const exact = ttmOfFirst(ctx, interest.alternatives);
   if (exact) return { figure: exact };
   const withOther = ttmOfFirst(ctx, together.alternatives);
