@@ -104,6 +104,9 @@ function ratioInputs(f: Fundamentals, sources: Record<string, string>): Partial<
   return out;
 }
 
+/** Shared by every screen without a lower bound (almost all), so none allocates one. */
+const NO_BOUNDS: Partial<Record<RatioKey, number>> = Object.freeze({});
+
 /** Human-readable explanation of a cause code. */
 export function describeCause(cause: string): string {
   const fixed = CAUSE_TEXT[cause];
@@ -170,7 +173,7 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
   if (f === null || q.fundamentals !== 'ok') {
     const cause = `fundamentals_${q.fundamentals}`;
     for (const key of Object.keys(values) as RatioKey[]) causes[key] = cause;
-    return { values, causes, inputs: null, atLeast: {} };
+    return { values, causes, inputs: null, atLeast: NO_BOUNDS };
   }
   // Built only when the filing records its figures' sources (real filings), so synthetic screens stay as fast.
   const inputs = f.figureSources ? ratioInputs(f, f.figureSources) : null;
@@ -200,10 +203,7 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
   set('receivables_to_assets', receivables, assets);
   set('receivables_and_cash_to_assets', sum(receivables, cash), assets);
   set('interest_income_to_revenue', amount(f, 'interestIncome'), revenue);
-  const atLeast: Partial<Record<RatioKey, number>> = {};
   const floor = f.interestIncomeAtLeast;
-  if (values.interest_income_to_revenue === null && typeof revenue === 'number' && floor != null && Number.isFinite(floor) && floor > 0) {
-    atLeast.interest_income_to_revenue = floor / revenue;
-  }
-  return { values, causes, inputs, atLeast };
+  const bounded = values.interest_income_to_revenue === null && typeof revenue === 'number' && floor != null && Number.isFinite(floor) && floor > 0;
+  return { values, causes, inputs, atLeast: bounded ? { interest_income_to_revenue: floor / revenue } : NO_BOUNDS };
 }
