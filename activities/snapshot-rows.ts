@@ -1,4 +1,5 @@
 import type { ScreeningInput, ScreeningResult } from '../engine/index.ts';
+import type { Reason } from '../engine/result-types.ts';
 import { SNAPSHOT_FRAMEWORKS } from '../warehouse/lake-schemas.ts';
 import { eraOf, snapshotRatiosOf, statusColumn, type SnapshotRow } from '../warehouse/snapshot-schema.ts';
 import type { SnapshotSource } from './pipeline-types.ts';
@@ -45,8 +46,20 @@ export function snapshotRowFrom(input: ScreeningInput, result: ScreeningResult, 
 }
 
 /**
+ * A deciding reason as history keeps it: what was measured against which limit, and its
+ * provenance down to each figure (the filing or exposure source, and on real filings each
+ * input's concept and accession). The rule's published source and band details are dropped:
+ * the methodology version names them.
+ */
+function compactReason(reason: Reason): Reason {
+  const { code, result, message, metric, value, threshold, operator, filing_ref, evidence_level, inputs } = reason;
+  return { code, result, message, metric, value, threshold, operator, filing_ref, evidence_level, inputs };
+}
+
+/**
  * The result kept for backfill snapshots: every status, score and methodology version, the
- * ratios and provenance, and the reasons that decided a verdict (passing checks dropped).
+ * ratios and provenance, and the reasons that decided a verdict (passing checks dropped) with
+ * their provenance (`compactReason`).
  * History at full size would be ~22 kB a snapshot; this keeps 2009→today small enough to
  * write in minutes. The full result is reproducible: same inputs, same engine version.
  */
@@ -59,7 +72,7 @@ export function compactResult(result: ScreeningResult): ScreeningResult {
       ...fr,
       reasons: fr.reasons
         .filter((reason) => reason.result !== 'pass' && reason.result !== 'info')
-        .map(({ code, result: outcome, message, metric, value, threshold, operator }) => ({ code, result: outcome, message, metric, value, threshold, operator })),
+        .map(compactReason),
       components: undefined,
     };
   }

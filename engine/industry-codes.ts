@@ -51,11 +51,16 @@ export function activityOfSic(sic: string | null): IndustryActivity | null {
 /**
  * Clean classes in which screened activities are common but not the primary business and their
  * share is not reported (restaurants sell pork and alcohol; amusement and recreation includes
- * gaming and entertainment). They cover a company only with doubt: a pass on them is
- * `questionable` for a framework that screens one of the listed activities.
+ * gaming and entertainment; packaged-food makers sell meat products). They cover a company only
+ * with doubt: a pass on them is `questionable` for a framework that screens one of the listed
+ * activities.
  */
 const DOUBTFUL_RANGES: ReadonlyArray<{ from: number; to: number; activities: readonly ActivityCode[]; title: string }> = [
+  // Classes that do not name meat but whose products commonly include it: the general food
+  // class and canned/frozen specialties (canned soups, chili, pork and beans, frozen dinners).
+  { from: 2000, to: 2000, activities: ['pork'], title: 'food and kindred products' },
   { from: 2011, to: 2013, activities: ['pork'], title: 'meat packing and prepared meats' },
+  { from: 2030, to: 2038, activities: ['pork'], title: 'canned, frozen and preserved foods and specialties' },
   { from: 5812, to: 5813, activities: ['pork', 'alcohol'], title: 'eating and drinking places' },
   { from: 7990, to: 7999, activities: ['gambling', 'media_entertainment', 'hotels_leisure'], title: 'miscellaneous amusement and recreation' },
 ];

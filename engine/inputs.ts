@@ -69,6 +69,12 @@ export interface Fundamentals {
   totalRevenue: number | null;
   /** Trailing twelve months' interest income. */
   interestIncome: number | null;
+  /**
+   * When `interestIncome` is null: a proven lower bound of it (e.g. this year to date, a
+   * positive net of interest expense). It can prove a breach, never a pass
+   * (docs/frameworks/README.md, "Interest income known only as a lower bound").
+   */
+  interestIncomeAtLeast?: number | null;
   sharesOutstanding: number | null;
   /** Trailing twelve months' dividends per share; null when unknown, 0 when none paid. */
   dividendsPerShare: number | null;

@@ -13,6 +13,8 @@ export interface RatioSet {
   causes: Partial<Record<RatioKey, string>>;
   /** The figures behind each ratio with their sources; null when the filing records no sources. */
   inputs: Partial<Record<RatioKey, readonly ReasonInput[]>> | null;
+  /** A proven lower bound of a null ratio, from a lower bound of its numerator (interest income). */
+  atLeast: Partial<Record<RatioKey, number>>;
 }
 
 type AmountField =
@@ -102,6 +104,9 @@ function ratioInputs(f: Fundamentals, sources: Record<string, string>): Partial<
   return out;
 }
 
+/** Shared by every screen without a lower bound (almost all), so none allocates one. */
+const NO_BOUNDS: Partial<Record<RatioKey, number>> = Object.freeze({});
+
 /** Human-readable explanation of a cause code. */
 export function describeCause(cause: string): string {
   const fixed = CAUSE_TEXT[cause];
@@ -168,7 +173,7 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
   if (f === null || q.fundamentals !== 'ok') {
     const cause = `fundamentals_${q.fundamentals}`;
     for (const key of Object.keys(values) as RatioKey[]) causes[key] = cause;
-    return { values, causes, inputs: null };
+    return { values, causes, inputs: null, atLeast: NO_BOUNDS };
   }
   // Built only when the filing records its figures' sources (real filings), so synthetic screens stay as fast.
   const inputs = f.figureSources ? ratioInputs(f, f.figureSources) : null;
@@ -198,5 +203,7 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
   set('receivables_to_assets', receivables, assets);
   set('receivables_and_cash_to_assets', sum(receivables, cash), assets);
   set('interest_income_to_revenue', amount(f, 'interestIncome'), revenue);
-  return { values, causes, inputs };
+  const floor = f.interestIncomeAtLeast;
+  const bounded = values.interest_income_to_revenue === null && typeof revenue === 'number' && floor != null && Number.isFinite(floor) && floor > 0;
+  return { values, causes, inputs, atLeast: bounded ? { interest_income_to_revenue: floor / revenue } : NO_BOUNDS };
 }

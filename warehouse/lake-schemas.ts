@@ -84,7 +84,7 @@ export const FUNDAMENTALS_SCHEMA: TableSchema = {
     c('shares_outstanding', 'DOUBLE', 'shares outstanding at or after period end'),
     c('dividends_per_share', 'DOUBLE', "trailing twelve months' dividends per share"),
     ...FORENSIC_COLUMNS,
-    c('figure_sources', 'VARCHAR', 'where each figure came from: JSON object of input name → concept(s) and accession (docs/data/real-companies.md); null when the source does not say'),
+    c('figure_sources', 'VARCHAR', 'where each figure came from: JSON object of input name → concept(s) and accession, plus `interest_income_at_least`, a number: a proven lower bound of a null interest income (docs/data/sources.md); null when the source does not say'),
     ...provenance,
   ],
 };

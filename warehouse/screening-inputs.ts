@@ -134,13 +134,20 @@ function exposuresSql(t: (name: string) => string): string {
     ORDER BY p.market, p.ticker, p.date, p.activity`;
 }
 
-/** The `figure_sources` JSON object (docs/warehouse.md), when present and well formed. */
-function figureSourcesOf(json: string | null): Pick<Fundamentals, 'figureSources'> {
+/** `figure_sources` key of a proven lower bound of the (null) interest income (docs/data/sources.md, "edgar"). */
+const INTEREST_INCOME_AT_LEAST = 'interest_income_at_least';
+
+/** The `figure_sources` JSON object (docs/warehouse.md), when present and well formed: its texts, and a lower bound of interest income. */
+function figureSourcesOf(json: string | null): Pick<Fundamentals, 'figureSources' | 'interestIncomeAtLeast'> {
   if (json === null) return {};
   try {
     const parsed: unknown = JSON.parse(json);
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    return { figureSources: Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string')) };
+    const floor = (parsed as Record<string, unknown>)[INTEREST_INCOME_AT_LEAST];
+    return {
+      figureSources: Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string')),
+      ...(typeof floor === 'number' && Number.isFinite(floor) ? { interestIncomeAtLeast: floor } : {}),
+    };
   } catch {
     return {};
   }

@@ -11,6 +11,7 @@ import { screenEtf } from '../use-cases/screen-etf.ts';
 import { screenResponseJson, screenTicker } from '../use-cases/screen-ticker.ts';
 import { snapshotAsOf } from '../use-cases/snapshot-as-of.ts';
 import { checkAsOf, checkMarket, normaliseTicker, parseFlag, parseFrameworks, parseRequest } from '../validation.ts';
+import { badRequest } from '../../common/app-error.ts';
 
 function sendJsonText(ctx: Context, json: string): void {
   ctx.type = 'application/json';
@@ -76,9 +77,11 @@ export function screenRoutes(ctx0: ScreenContext, access: Middleware[]): Router 
     assertMarketGranted(market, grantOf(ctx));
     const frameworks = scopeFrameworks(parseFrameworks(query.framework), grantOf(ctx));
     if (query.as_of !== undefined) {
-      ctx.body = snapshotAsOf(ctx0, { market, ticker, asOf: checkAsOf(query.as_of, ctx0.now()), frameworks });
+      const withReasons = parseFlag(query.reasons);
+      ctx.body = await snapshotAsOf(ctx0, { market, ticker, asOf: checkAsOf(query.as_of, ctx0.now()), frameworks, withReasons });
       return;
     }
+    if (query.reasons !== undefined) throw badRequest('reasons: valid only with as_of (a screen report always carries its reasons); use ?as_of=YYYY-MM-DD&reasons=true', 'invalid_value');
     const outcome = await screenTicker(ctx0, { market, ticker, forceRefresh: parseFlag(query.force_refresh) });
     if (outcome.refresh) ctx.set('X-Refresh', outcome.refresh);
     sendJsonText(ctx, await screenResponseJson(ctx0, outcome, frameworks));

@@ -31,6 +31,9 @@ export const screenQuerySchema = z.object({
   framework: z.string().max(400).optional().meta({ description: `comma-separated framework ids (response filter only): ${FRAMEWORK_IDS.join(', ')}` }),
   as_of: dateSchema.optional().meta({ description: 'YYYY-MM-DD from 2009-01-01 to today: the point-in-time verdict from history' }),
   force_refresh: booleanText.optional().meta({ description: 'true re-screens from source data, bypassing the cache' }),
+  reasons: booleanText.optional().meta({
+    description: 'with as_of only: true adds the reasons stored with each verdict (read from the lake like a report); without as_of it is 400, a screen report always carries its reasons',
+  }),
 });
 
 export const batchItemSchema = z.object({ market: z.string(), ticker: z.string() }).meta({ description: 'one ticker to screen; market is a market key' });

@@ -44,6 +44,10 @@ export const reasonSchema = z
     band_basis: z.string().optional(),
     filing_ref: z.string().optional(),
     source: z.string().optional(),
+    evidence_level: z
+      .enum(['reviewed', 'vendor', 'industry_code', 'none'])
+      .optional()
+      .meta({ description: 'business-activity reasons: what the absence of a screened activity rests on' }),
     inputs: z
       .array(z.object({ name: z.string(), value: nullableNumber, source: z.string().optional() }))
       .optional()
@@ -117,9 +121,29 @@ export const snapshotResponseSchema = z
     source: z.string(),
     era: z.enum(['legacy', 'current']),
     data_quality: z.object({ warning: z.string(), engine_current_since: z.string() }).optional(),
-    frameworks: z.record(z.string(), z.object({ status, key_ratios: z.record(z.string(), nullableNumber) })),
+    reasons_kept: z.enum(['all', 'deciding']).optional().meta({
+      description: "with reasons=true: 'deciding' for a backfill snapshot, which stores only the checks that decided each verdict (passing checks dropped, each kept reason with its filing_ref and inputs); 'all' otherwise",
+    }),
+    frameworks: z.record(
+      z.string(),
+      z.object({
+        status,
+        key_ratios: z.record(z.string(), nullableNumber),
+        methodology_version: z.string().nullable().optional().meta({ description: 'with reasons=true' }),
+        reasons: z.array(reasonSchema).optional().meta({ description: 'with reasons=true: the reasons stored with the snapshot, as in a screen report' }),
+      }),
+    ),
     market_cap: z.object({ spot: nullableNumber, avg_24m: nullableNumber, avg_36m: nullableNumber }),
-    provenance: z.object({ data_source: z.string(), synthetic: z.boolean(), notice: z.string().optional() }),
+    provenance: z.object({
+      data_source: z.string(),
+      synthetic: z.boolean(),
+      notice: z.string().optional(),
+      filing: z
+        .object({ source_ref: z.string(), period_end: z.string(), filed_on: z.string() })
+        .nullable()
+        .optional()
+        .meta({ description: 'with reasons=true: the filing behind the ratios (as in a screen report), null when none' }),
+    }),
     historical: z.literal(true),
   })
   .meta({ id: 'SnapshotResponse' });

@@ -1,9 +1,10 @@
-import { ENGINE_REVISION_DATE, type FrameworkId } from '../../engine/index.ts';
+import { ENGINE_REVISION_DATE, type FrameworkId, type ScreeningResult } from '../../engine/index.ts';
 import type { VerdictRow } from '../../warehouse/api-reads-types.ts';
 import type { SnapshotRatio } from '../../warehouse/snapshot-schema.ts';
 import { notFound } from '../../common/app-error.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { SYNTHETIC_NOTICE } from './screen-report.ts';
+import { loadResult } from './screen-ticker.ts';
 
 export const LEGACY_WARNING =
   `Legacy-era snapshot: dated before the screening-engine revision of ${ENGINE_REVISION_DATE}. Verdicts of this era may carry defects of earlier engine revisions; compare with a current verdict before relying on it.`;
@@ -19,9 +20,16 @@ const KEY_RATIOS: Partial<Record<FrameworkId, Record<string, SnapshotRatio>>> = 
   shariah_msci: ASSET_RATIOS,
 };
 
-function frameworkEntry(row: VerdictRow, id: FrameworkId): { status: string; key_ratios: Record<string, number | null> } {
+/** Status and key ratios of one framework, with its methodology version and stored reasons when a result was read. */
+function frameworkEntry(row: VerdictRow, result: ScreeningResult | null, id: FrameworkId): Record<string, unknown> {
   const names = KEY_RATIOS[id] ?? {};
-  return { status: row.statuses[id], key_ratios: Object.fromEntries(Object.entries(names).map(([name, column]) => [name, row.ratios[column]])) };
+  const entry: Record<string, unknown> = {
+    status: row.statuses[id],
+    key_ratios: Object.fromEntries(Object.entries(names).map(([name, column]) => [name, row.ratios[column]])),
+  };
+  if (result === null) return entry;
+  const stored = result.frameworks[id];
+  return { ...entry, methodology_version: stored?.methodology_version ?? null, reasons: stored?.reasons ?? [] };
 }
 
 export interface AsOfRequest {
@@ -29,10 +37,16 @@ export interface AsOfRequest {
   ticker: string;
   asOf: string;
   frameworks: readonly FrameworkId[];
+  /** Read the snapshot's stored result for its reasons (a lake read, like a report's); else the answer comes from memory. */
+  withReasons: boolean;
 }
 
-/** The point-in-time snapshot response (docs/api.md); 404 when the ticker has no snapshot at or before `as_of`. */
-export function snapshotAsOf(ctx: ScreenContext, request: AsOfRequest): Record<string, unknown> {
+/**
+ * The point-in-time snapshot response from memory; with `withReasons`, each verdict also carries
+ * the reasons stored with it (docs/api.md, "as_of"). 404 when the ticker has no snapshot at or
+ * before `as_of`.
+ */
+export async function snapshotAsOf(ctx: ScreenContext, request: AsOfRequest): Promise<Record<string, unknown>> {
   const { market, ticker, asOf } = request;
   const lookup = ctx.reads.asOf(market, ticker, asOf);
   if (!lookup.found) {
@@ -43,6 +57,7 @@ export function snapshotAsOf(ctx: ScreenContext, request: AsOfRequest): Record<s
     throw notFound(`no compliance history for ${market}/${ticker} at or before ${asOf}; ${first}`, 'no_history');
   }
   const { row } = lookup;
+  const result = request.withReasons ? await loadResult(ctx, row) : null;
   return {
     ticker,
     market,
@@ -52,9 +67,15 @@ export function snapshotAsOf(ctx: ScreenContext, request: AsOfRequest): Record<s
     source: row.source,
     era: row.era,
     ...(row.era === 'legacy' ? { data_quality: { warning: LEGACY_WARNING, engine_current_since: ENGINE_REVISION_DATE } } : {}),
-    frameworks: Object.fromEntries(request.frameworks.map((id) => [id, frameworkEntry(row, id)])),
+    ...(result ? { reasons_kept: row.source === 'backfill' ? 'deciding' : 'all' } : {}),
+    frameworks: Object.fromEntries(request.frameworks.map((id) => [id, frameworkEntry(row, result, id)])),
     market_cap: { spot: row.ratios.market_cap, avg_24m: row.ratios.avg_market_cap_24m, avg_36m: row.ratios.avg_market_cap_36m },
-    provenance: { data_source: row.dataSource, synthetic: row.synthetic, ...(row.synthetic ? { notice: SYNTHETIC_NOTICE } : {}) },
+    provenance: {
+      data_source: row.dataSource,
+      synthetic: row.synthetic,
+      ...(row.synthetic ? { notice: SYNTHETIC_NOTICE } : {}),
+      ...(result ? { filing: result.provenance.filing } : {}),
+    },
     historical: true,
   };
 }

@@ -107,8 +107,13 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
   }
   if (v.income.includeInterest) {
     const interest = ctx.ratios.values.interest_income_to_revenue;
-    if (interest === null) missing ??= `interest income share: ${describeCause(ctx.ratios.causes.interest_income_to_revenue ?? '')}`;
-    else value += interest;
+    if (interest === null) {
+      // A proven lower bound counts: it can push the total over the limit, never under it.
+      const floor = ctx.ratios.atLeast.interest_income_to_revenue;
+      if (floor !== undefined) value += floor;
+      const counted = floor !== undefined ? ` beyond its proven lower bound of ${formatPercent(floor)} of revenue, which is counted` : '';
+      missing ??= `interest income share: ${describeCause(ctx.ratios.causes.interest_income_to_revenue ?? '')}${counted}`;
+    } else value += interest;
   }
   const interestInputs = v.income.includeInterest ? ctx.ratios.inputs?.interest_income_to_revenue : undefined;
   if (missing === null) {

@@ -31,6 +31,12 @@ const SCREENING_FIGURES = {
 type ScreeningColumn = keyof typeof SCREENING_FIGURES;
 type ForensicColumn = Exclude<keyof typeof INSTANT_CONCEPTS, 'total_assets'> | keyof typeof DURATION_CONCEPTS;
 
+/**
+ * `figure_sources` key of a proven lower bound of an unknown figure (a number, not a text):
+ * `interest_income_at_least` (docs/data/sources.md, "edgar").
+ */
+export const AT_LEAST_SUFFIX = '_at_least';
+
 /** One fundamentals row from one periodic filing: amounts in the filing's currency, TTM flows, dates `YYYY-MM-DD`. */
 export type EdgarFundamentals = {
   ticker: string;
@@ -39,7 +45,7 @@ export type EdgarFundamentals = {
   source_ref: string;
   currency: string;
   total_assets: number | null;
-  /** JSON object: column → `concept(s) @ accession(s) (how derived)`, or why the figure is null. */
+  /** JSON object: column → `concept(s) @ accession(s) (how derived)`, or why the figure is null; `<column>_at_least` → a lower bound of a null figure. */
   figure_sources: string;
 } & { [K in ScreeningColumn | ForensicColumn]: number | null };
 
@@ -65,7 +71,7 @@ function ifrsRows(facts: CompanyFacts, ticker: string): EdgarFundamentals[] {
 function rowOf(facts: CompanyFacts, ticker: string, filing: Filing): EdgarFundamentals {
   const ctx: FigureContext = { facts, filing };
   const assets = instantFigure(facts, 'Assets', filing);
-  const sources: Record<string, string> = { total_assets: assets ? describeFigure(assets) : 'not reported: no us-gaap:Assets at the period end' };
+  const sources: Record<string, string | number> = { total_assets: assets ? describeFigure(assets) : 'not reported: no us-gaap:Assets at the period end' };
   const row = {
     ticker,
     period_end: filing.periodEnd,
@@ -75,9 +81,10 @@ function rowOf(facts: CompanyFacts, ticker: string, filing: Filing): EdgarFundam
     total_assets: assets?.value ?? null,
   } as EdgarFundamentals;
   for (const [column, rule] of Object.entries(SCREENING_FIGURES) as Array<[ScreeningColumn, (c: FigureContext) => Sourced]>) {
-    const { figure, missing } = rule(ctx);
+    const { figure, missing, atLeast } = rule(ctx);
     row[column] = figure?.value ?? null;
     sources[column] = figure ? describeFigure(figure) : `not reported: ${missing ?? 'no concept'}`;
+    if (atLeast) sources[`${column}${AT_LEAST_SUFFIX}`] = atLeast.value;
   }
   for (const [column, alternatives] of Object.entries(INSTANT_CONCEPTS)) {
     if (column !== 'total_assets') row[column as ForensicColumn] = firstAlternative(alternatives, (c) => instantFigure(facts, c, filing))?.value ?? null;

@@ -109,13 +109,20 @@ export const REVENUE: Alternatives = [
   ['InterestAndDividendIncomeOperating', 'NoninterestIncome'],
 ];
 
+interface InterestTier {
+  /** How the figure's source names the tier (not shown for interest proper). */
+  tier: string;
+  alternatives: Alternatives;
+}
+
 /**
  * Interest income in three tiers, best first; within a tier the first concept reported wins.
  * Interest proper, then income that includes some other income, then the net non-operating
- * result as a proxy (used only when positive: the filer shows interest income nowhere else).
+ * result as a proxy (used only when positive, for a filer that shows interest nowhere else).
+ * When none gives twelve months, what is known is a lower bound at most (`interestIncomeFigure`).
  */
-export const INTEREST_INCOME: ReadonlyArray<{ tier: string; alternatives: Alternatives }> = [
-  {
+export const INTEREST_INCOME: { interest: InterestTier; withOther: InterestTier; proxy: InterestTier } = {
+  interest: {
     tier: 'interest',
     alternatives: [
       ['InterestAndDividendIncomeOperating'],
@@ -125,9 +132,16 @@ export const INTEREST_INCOME: ReadonlyArray<{ tier: string; alternatives: Altern
       ['InterestIncomeOther'],
     ],
   },
-  { tier: 'interest and other income together', alternatives: [['InterestAndOtherIncome'], ['InvestmentIncomeNet'], ['NetInvestmentIncome']] },
-  { tier: 'proxy: net non-operating income (interest income not reported apart)', alternatives: [['OtherNonoperatingIncomeExpense'], ['NonoperatingIncomeExpense']] },
-];
+  withOther: { tier: 'interest and other income together', alternatives: [['InterestAndOtherIncome'], ['InvestmentIncomeNet'], ['NetInvestmentIncome']] },
+  proxy: { tier: 'proxy: net non-operating income (interest income not reported apart)', alternatives: [['OtherNonoperatingIncomeExpense'], ['NonoperatingIncomeExpense']] },
+};
+
+/**
+ * Interest income net of interest expense. A filer that reports only this line shows its
+ * interest income nowhere apart, and its non-operating lines exclude it: interest income is
+ * unknown, and the net, when positive, is a lower bound of it (expense is never negative).
+ */
+export const NET_INTEREST: Alternatives = [['InterestIncomeExpenseNonoperatingNet'], ['InterestIncomeExpenseNet']];
 
 export const DIVIDENDS_PER_SHARE: Alternatives = [['CommonStockDividendsPerShareDeclared'], ['CommonStockDividendsPerShareCashPaid']];
 

@@ -22,7 +22,7 @@ export interface Figure {
 const DAY = 86_400_000;
 export const days = (a: string, b: string): number => (Date.parse(b) - Date.parse(a)) / DAY;
 export const near = (a: string, b: string, tolerance: number): boolean => Math.abs(days(a, b)) <= tolerance;
-const shiftDays = (date: string, n: number): string => new Date(Date.parse(date) + n * DAY).toISOString().slice(0, 10);
+export const shiftDays = (date: string, n: number): string => new Date(Date.parse(date) + n * DAY).toISOString().slice(0, 10);
 const minusYear = (date: string): string => `${Number(date.slice(0, 4)) - 1}${date.slice(4)}`;
 const length = (f: Fact): number => days(f.start!, f.end) + 1;
 const isAnnual = (f: Fact): boolean => length(f) >= 350 && length(f) <= 380;
@@ -87,6 +87,14 @@ export function ttmFigure(facts: CompanyFacts, concept: string, filing: Filing, 
     if (recent) return { ...recent, note: `${recent.note}; the latest twelve months reported, ${end} (not ${filing.periodEnd})` };
   }
   return null;
+}
+
+/** The longest year-to-date value (under a year) of a us-gaap flow ending at the filing's period end, or null. */
+export function yearToDateFigure(facts: CompanyFacts, concept: string, filing: Filing): Figure | null {
+  const ytd = known(factsOf(facts, 'us-gaap', concept), filing)
+    .filter((f) => f.start !== undefined && near(f.end, filing.periodEnd, 5) && length(f) < 350)
+    .sort((a, b) => length(b) - length(a))[0];
+  return ytd ? { value: ytd.val, concepts: [`us-gaap:${concept}`], accns: [ytd.accn], note: `year to date ${ytd.start}..${ytd.end}` } : null;
 }
 
 /** Sum of the figures present (null when none is), with their concepts and accessions. */

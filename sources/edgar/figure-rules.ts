@@ -3,14 +3,16 @@
  * debt, cash, interest-bearing investments, receivables, revenue, interest income, dividends
  * and shares. What counts as what, and why, is in docs/data/sources.md ("edgar").
  */
-import { CASH, DEBT, DIVIDENDS_PER_SHARE, INTEREST_INCOME, INVESTMENTS, RECEIVABLES, REVENUE, SHARES_CONCEPTS, WEIGHTED_SHARES, type Alternatives } from './edgar-concepts.ts';
+import { CASH, DEBT, DIVIDENDS_PER_SHARE, INTEREST_INCOME, INVESTMENTS, NET_INTEREST, RECEIVABLES, REVENUE, SHARES_CONCEPTS, WEIGHTED_SHARES, type Alternatives } from './edgar-concepts.ts';
 import type { CompanyFacts } from './edgar-formats.ts';
-import { days, factsOf, instantFigure, known, near, sumFigures, ttmFigure, type Figure, type Filing } from './figure-facts.ts';
+import { days, describeFigure, factsOf, instantFigure, known, near, shiftDays, sumFigures, ttmFigure, yearToDateFigure, type Figure, type Filing } from './figure-facts.ts';
 
 /** A figure, or null with the reason it could not be read. */
 export interface Sourced {
   figure: Figure | null;
   missing?: string;
+  /** When the figure is unknown: a proven lower bound of it (it can prove a breach, never a pass). */
+  atLeast?: Figure;
 }
 
 /** How far back a flow may end when this period's trailing twelve months cannot be derived. */
@@ -115,14 +117,43 @@ export function revenueFigure(ctx: FigureContext): Sourced {
   return { figure: null, missing: 'no revenue concept with twelve months of values' };
 }
 
-/** Interest income, best tier first; the non-operating proxy only when positive. */
+/** True when a concept of these has a fact known by the filing and ending within a year before its period end. */
+function reportedWithinYear(ctx: FigureContext, alternatives: Alternatives): boolean {
+  return alternatives.some(([concept]) =>
+    known(factsOf(ctx.facts, 'us-gaap', concept!), ctx.filing).some((f) => f.end <= shiftDays(ctx.filing.periodEnd, 5) && days(f.end, ctx.filing.periodEnd) <= 366),
+  );
+}
+
+const withTier = (tier: string, figure: Figure): Figure => ({ ...figure, note: [tier, figure.note].filter(Boolean).join('; ') });
+
+/**
+ * Interest income: interest proper, then interest with other income; the non-operating proxy
+ * only for a filer that reports interest nowhere else. When interest is reported but not for
+ * twelve months, or only net of interest expense, the figure is unknown and what is known is a
+ * lower bound (docs/data/sources.md, "edgar"): this year to date, a positive net.
+ */
 export function interestIncomeFigure(ctx: FigureContext): Sourced {
-  for (const [i, { tier, alternatives }] of INTEREST_INCOME.entries()) {
-    const figure = ttmOfFirst(ctx, alternatives);
-    if (!figure || (i === INTEREST_INCOME.length - 1 && figure.value <= 0)) continue;
-    return { figure: i === 0 ? figure : { ...figure, note: [tier, figure.note].filter(Boolean).join('; ') } };
+  const { interest, withOther: together, proxy } = INTEREST_INCOME;
+  const exact = ttmOfFirst(ctx, interest.alternatives);
+  if (exact) return { figure: exact };
+  const withOther = ttmOfFirst(ctx, together.alternatives);
+  if (withOther) return { figure: withTier(together.tier, withOther) };
+  const reportsInterest = reportedWithinYear(ctx, interest.alternatives);
+  const reportsNet = reportedWithinYear(ctx, NET_INTEREST);
+  if (!reportsInterest && !reportsNet) {
+    const guess = ttmOfFirst(ctx, proxy.alternatives);
+    if (guess && guess.value > 0) return { figure: withTier(proxy.tier, guess) };
+    return { figure: null, missing: 'interest income not reported apart (no interest income concept, no positive non-operating income)' };
   }
-  return { figure: null, missing: 'interest income not reported apart (no interest income concept, no positive non-operating income)' };
+  const ytd = firstAlternative(interest.alternatives, (c) => yearToDateFigure(ctx.facts, c, ctx.filing));
+  const net = firstAlternative(NET_INTEREST, (c) => ttmFigure(ctx.facts, c, ctx.filing));
+  const why = reportsInterest
+    ? `interest income is reported${ytd ? ` for ${ytd.note}` : ''} but not for twelve months (no fiscal-year value to derive them from)`
+    : `only interest net of interest expense is reported${net ? ` (${describeFigure(net)})` : ''}: interest income itself is unknown`;
+  const bounds = [ytd, net].filter((b): b is Figure => b !== null && b.value > 0);
+  if (bounds.length === 0) return { figure: null, missing: `${why}; no lower bound above 0` };
+  const atLeast = bounds.reduce((best, b) => (b.value > best.value ? b : best));
+  return { figure: null, missing: `${why}; at least ${formatUsd(atLeast.value)} (${describeFigure(atLeast)}), a lower bound that can prove a breach, never a pass`, atLeast };
 }
 
 export function dividendsFigure(ctx: FigureContext): Sourced {

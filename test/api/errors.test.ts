@@ -41,6 +41,8 @@ describe('every 4xx path answers JSON with a detail naming what is wrong', () =>
     ['/api/screen/us/AAPL?as_of=2008-12-31', /before 2009-01-01/],
     ['/api/screen/us/AAPL?as_of=2999-01-01', /in the future/],
     ['/api/screen/us/AAPL?force_refresh=maybe', /force_refresh/],
+    ['/api/screen/us/AAPL?as_of=2020-12-31&reasons=maybe', /reasons/],
+    ['/api/screen/us/AAPL?reasons=true', /reasons: valid only with as_of.*as_of=YYYY-MM-DD&reasons=true/],
     ['/api/universe/search?q=', /q must not be empty/],
     ['/api/universe/search?q=a&limit=0', /limit/],
     ['/api/universe/search?q=a&limit=51', /limit/],

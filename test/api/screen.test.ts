@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_IDS } from '../../engine/index.ts';
 import { type FixtureTickers, type ServedLakeApi, daysAgo, serveLakeApi } from './support/lake-fixture.ts';
+import { catalogQuery } from '../support/pipeline-env.ts';
 
 // Response bodies are read as loosely typed JSON: the assertions check their shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
@@ -97,6 +98,40 @@ describe('GET /api/screen/{market}/{ticker} over a real lake', () => {
     expect(Object.keys(body.frameworks)).toEqual([...FRAMEWORK_IDS]);
     expect(body.frameworks.shariah_djim.key_ratios).toHaveProperty('debt_to_market_cap_24m');
     expect(body.frameworks.shariah_msci.key_ratios).toHaveProperty('debt_to_assets');
+  });
+
+  it('when as_of is read without reasons=true, then the answer comes from memory: statuses and key ratios, no reasons', async () => {
+    const { body } = await get(`/api/screen/us/${t.withHistory}?as_of=2016-01-15`);
+    expect(body.reasons_kept).toBeUndefined();
+    expect(body.provenance.filing).toBeUndefined();
+    for (const id of FRAMEWORK_IDS) expect(Object.keys(body.frameworks[id]), id).toEqual(['status', 'key_ratios']);
+  });
+
+  it('when as_of reads a backfill snapshot with reasons=true, then each verdict carries the deciding reasons stored with it', async () => {
+    const { body } = await get(`/api/screen/us/${t.withHistory}?as_of=2016-01-15&reasons=true`);
+    expect(body.reasons_kept).toBe('deciding');
+    expect(body.provenance.filing).toMatchObject({ source_ref: expect.any(String), period_end: expect.any(String), filed_on: expect.any(String) });
+    const [stored] = await catalogQuery(lake.dataDir, `SELECT result_json FROM snapshots WHERE ticker = '${t.withHistory}' AND snapshot_date = DATE '2015-06-30'`);
+    const frameworks = (JSON.parse(String(stored!.result_json)) as Json).frameworks as Json;
+    for (const id of FRAMEWORK_IDS) {
+      const entry = body.frameworks[id];
+      expect(entry.methodology_version, id).toBe(frameworks[id].methodology_version);
+      expect(entry.reasons, id).toEqual(frameworks[id].reasons);
+      // Passing checks are dropped from backfill history; a verdict other than compliant keeps what decided it.
+      for (const reason of entry.reasons) expect(['pass', 'info'], `${id} ${reason.code}`).not.toContain(reason.result);
+      expect(entry.status === 'compliant' || entry.reasons.length > 0, id).toBe(true);
+    }
+    expect(Object.values(body.frameworks as Record<string, Json>).some((f) => f.status !== 'compliant')).toBe(true);
+  });
+
+  it('when as_of reads a nightly snapshot with reasons=true, then every stored reason is returned, passing checks included', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const { body } = await get(`/api/screen/us/${t.fresh[0]}?as_of=${today}&framework=shariah_aaoifi&reasons=true`);
+    expect(body.reasons_kept).toBe('all');
+    const reasons = body.frameworks.shariah_aaoifi.reasons as Array<{ code: string; result: string }>;
+    expect(reasons.map((r) => r.code)).toContain('shariah_aaoifi.interest_bearing_debt');
+    const report = await get(`/api/screen/us/${t.fresh[0]}?framework=shariah_aaoifi`);
+    expect(reasons).toEqual(report.body.report.shariah_aaoifi.reasons);
   });
 
   it('when as_of is today, then the current snapshot is returned without a data_quality warning', async () => {

@@ -77,6 +77,19 @@ describe('business-activity evidence', () => {
     expect(statuses(input).catholic_usccb).toBe('compliant');
   });
 
+  it('when a packaged-food maker is classed in canned and frozen specialties (SIC 2030), then its pass is questionable for pork wherever pork is screened', () => {
+    // Kraft Heinz (SIC 2030) sells Oscar Mayer cold cuts and bacon; no concept reports their share.
+    const input = inputWith({ listing: { sic: '2030' } });
+    const none = businessReasons(input, 'shariah_ftse').find((r) => r.code.endsWith('none_reported'))!;
+    expect(none).toMatchObject({ result: 'questionable', evidence_level: 'industry_code' });
+    expect(none.message).toMatch(/SIC 2030, canned, frozen and preserved foods and specialties\) commonly includes pork revenue/);
+    for (const id of ['shariah_aaoifi', 'shariah_djim', 'shariah_sp', 'shariah_ftse', 'shariah_msci'] as const) expect(statuses(input)[id], id).toBe('questionable');
+    // Neither the next class up (2040, grain mill products) nor the end of the range leaves doubt.
+    expect(statuses(inputWith({ listing: { sic: '2040' } })).shariah_ftse).toBe('compliant');
+    expect(statuses(inputWith({ listing: { sic: '2038' } })).shariah_ftse).toBe('questionable');
+    expect(statuses(inputWith({ listing: { sic: '2000' } })).shariah_ftse).toBe('questionable');
+  });
+
   it('when a source reviewed the company recently and found no screened activity, then business screens pass on the review', () => {
     const input = inputWith({ listing: { sic: null }, activitiesReviewedOn: '2025-01-15' });
     expect(statuses(input).shariah_aaoifi).toBe('compliant');

@@ -82,6 +82,19 @@ describe('real companies screened as of 2024-02-29', () => {
     expect(debt.filing_ref).toMatch(/^edgar:0000320193-24-000006/);
   });
 
+  it('when a verdict is read with as_of, then it carries the reasons stored with it, each ratio check with its filing and the accession of every figure', async () => {
+    const [current, stored] = [await report('AAPL'), await lake.stored('AAPL')];
+    for (const id of SHARIAH_FRAMEWORK_IDS) expect(current[id].reasons, id).toEqual(stored[id].reasons);
+    // The snapshot of 2020-06-30 rests on the 10-Q filed 2020-05-01 (accession 0000320193-20-000052).
+    const past = await lake.verdicts('AAPL', '2020-06-30');
+    expect(past).toMatchObject({ snapshot_date: '2020-06-30', reasons_kept: 'all' });
+    expect(past.provenance.filing.source_ref).toBe('edgar:0000320193-20-000052');
+    const debt = (past.frameworks.shariah_aaoifi.reasons as Json[]).find((r) => r.code === 'shariah_aaoifi.interest_bearing_debt')!;
+    expect(debt.filing_ref).toBe('edgar:0000320193-20-000052');
+    const totalDebt = (debt.inputs as Json[]).find((i) => i.name === 'total_debt')!;
+    expect(totalDebt.source).toMatch(/^us-gaap:.* @ 0000320193-20-000052$/);
+  });
+
   it('when prices are split-adjusted and the filing counts shares before the split, then the market cap is on one split basis', async () => {
     // Apple on 2020-06-30: Yahoo's close 91.20 (adjusted for the 4-for-1 split of August 2020),
     // 4,334,335,000 shares on the cover of the 10-Q filed 2020-05-01: about 1.58 trillion USD.

@@ -166,6 +166,60 @@ describe('EDGAR trailing twelve months and restatements, point in time', () => {
   });
 });
 
+/** Held-out real companyfacts (test/fixtures/realdata-heldout/PROVENANCE.md). */
+function heldOutRowAt(cik: string, ticker: string, date: string): EdgarFundamentals {
+  const file = path.resolve(`test/fixtures/realdata-heldout/companyfacts/CIK${cik}.json.gz`);
+  const facts = parseEdgarJson(CompanyFactsSchema, gunzipSync(readFileSync(file)).toString('utf8'), file);
+  return fundamentalsFromCompanyFacts(facts, ticker).filter((r) => r.filed_on <= date).at(-1)!;
+}
+
+describe('EDGAR interest income that is unknown, and its lower bound', () => {
+  it('when Home Depot tags interest income in its 10-Qs but in no 10-K of 2014-2020, then the TTM is unknown and the nine months to date are its lower bound', () => {
+    // Its 10-K for the fiscal year to 2020-02-02 tags no us-gaap interest income, so the fourth
+    // quarter of that year is unknown on 2020-11-30; 2020-02-03..2020-11-01 reports 37 M.
+    const row = heldOutRowAt('0000354950', 'HD', '2020-11-30');
+    expect(row).toMatchObject({ period_end: '2020-11-01', interest_income: null });
+    const sources = JSON.parse(row.figure_sources) as Record<string, unknown>;
+    expect(sources.interest_income_at_least).toBe(37_000_000);
+    expect(sources.interest_income).toContain('us-gaap:InvestmentIncomeInterestAndDividend @ 0000354950-20-000103 (year to date 2020-02-03..2020-11-01)');
+    expect(sources.interest_income).toContain('never a pass');
+  });
+
+  it('when Nike and Under Armour report only interest net of interest expense, and it is negative, then interest income is unknown with no bound, and the non-operating proxy is not used', () => {
+    for (const [cik, ticker, concept] of [['0000320187', 'NKE', 'InterestIncomeExpenseNonoperatingNet'], ['0001336917', 'UA', 'InterestIncomeExpenseNet']] as const) {
+      const row = heldOutRowAt(cik, ticker, '2020-11-30');
+      const sources = JSON.parse(row.figure_sources) as Record<string, unknown>;
+      expect(row.interest_income, ticker).toBeNull();
+      expect(sources.interest_income_at_least, ticker).toBeUndefined();
+      expect(sources.interest_income, ticker).toContain(`only interest net of interest expense is reported (us-gaap:${concept} @`);
+      expect(sources.interest_income, ticker).toContain('no lower bound above 0');
+    }
+  });
+
+  it('when a filer reports a positive net interest income and no interest income, then the net is a lower bound, not the figure', () => {
+    const facts = fictional({
+      Assets: [{ val: 5_000, end: '2024-12-31', ...K24 }],
+      InterestIncomeExpenseNet: [{ val: 40, start: '2024-01-01', end: '2024-12-31', ...K24 }],
+      OtherNonoperatingIncomeExpense: [{ val: 90, start: '2024-01-01', end: '2024-12-31', ...K24 }],
+    });
+    const [row] = fundamentalsFromCompanyFacts(facts, 'QZPW');
+    const sources = JSON.parse(row!.figure_sources) as Record<string, unknown>;
+    expect(row!.interest_income).toBeNull();
+    expect(sources.interest_income_at_least).toBe(40);
+    expect(sources.interest_income).toContain('at least 40 (us-gaap:InterestIncomeExpenseNet @ 0009999906-25-000001');
+  });
+
+  it('when a filer reports neither interest income nor net interest, then a positive net non-operating income is still the stated proxy', () => {
+    const facts = fictional({
+      Assets: [{ val: 5_000, end: '2024-12-31', ...K24 }],
+      OtherNonoperatingIncomeExpense: [{ val: 90, start: '2024-01-01', end: '2024-12-31', ...K24 }],
+    });
+    const [row] = fundamentalsFromCompanyFacts(facts, 'QZPW');
+    expect(row!.interest_income).toBe(90);
+    expect((JSON.parse(row!.figure_sources) as Record<string, string>).interest_income).toContain('proxy: net non-operating income');
+  });
+});
+
 describe('EDGAR files that cannot give figures', () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
   beforeEach(async () => {

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type Koa from 'koa';
-import { snapshotRowFrom } from '../../../activities/snapshot-rows.ts';
+import { compactResult, snapshotRowFrom } from '../../../activities/snapshot-rows.ts';
 import { createApp } from '../../../api/app.ts';
 import type { Middleware } from 'koa';
 import { unavailableRefresher, type Refresher } from '../../../api/refresher.ts';
@@ -38,7 +38,11 @@ async function inputsOn(dataDir: string, market: string, date: string, tickers?:
 }
 
 function rowsOf(inputs: ScreeningInput[], source: 'nightly' | 'backfill', runId: string): SnapshotRow[] {
-  return inputs.map((input) => snapshotRowFrom(input, screenCompany(input), { source, runId, screenedAt: `${input.screeningDate}T02:00:00.000` }));
+  // Backfill stores the compact result, as the pipelines' chunk work does.
+  return inputs.map((input) => {
+    const result = screenCompany(input);
+    return snapshotRowFrom(input, source === 'backfill' ? compactResult(result) : result, { source, runId, screenedAt: `${input.screeningDate}T02:00:00.000` });
+  });
 }
 
 /**
@@ -109,7 +113,7 @@ export async function serveLakeApi(refresher?: Refresher, accessControl?: Middle
     server,
     async close() {
       await server.close();
-      api.reads.close();
+      await api.reads.close();
       await api.forensic.close();
       await temp.cleanup();
     },

@@ -1,7 +1,7 @@
 /**
  * A real-company lake served by the API with a partner key for every framework, and the reads
- * both real-company tests make of it: the `as_of` verdicts over real HTTP and the full result
- * (reasons included) as researchers read it from the warehouse.
+ * both real-company tests make of it: the `as_of` verdicts and their reasons over real HTTP, and
+ * the full result (reasons included) as researchers read it from the warehouse.
  */
 import { expect } from 'vitest';
 import type { FrameworkId } from '../../../engine/index.ts';
@@ -21,8 +21,10 @@ export interface ServedRealLake {
   /** The `as_of` answer (statuses, key ratios, provenance); asserts 200 and real-data provenance. */
   verdicts(ticker: string, asOf?: string): Promise<Json>;
   status(ticker: string, id: FrameworkId): Promise<string>;
-  /** The stored result's frameworks, reasons included, of the snapshot on the screening date. */
+  /** The `as_of` answer's frameworks on the screening date, each with the reasons stored with its verdict. */
   report(ticker: string): Promise<Json>;
+  /** The stored result's frameworks, reasons included, as researchers read them from the warehouse. */
+  stored(ticker: string): Promise<Json>;
   close(): Promise<void>;
 }
 
@@ -40,7 +42,7 @@ export async function serveRealLake(date: string, load: (dataDir: string) => Pro
     const cacheKey = `${ticker}@${asOf}`;
     const seen = served.get(cacheKey);
     if (seen) return seen;
-    const response = await fetch(`${server.url}/api/screen/us/${ticker}?as_of=${asOf}`, { headers: { 'X-API-Key': key } });
+    const response = await fetch(`${server.url}/api/screen/us/${ticker}?as_of=${asOf}&reasons=true`, { headers: { 'X-API-Key': key } });
     const body = (await response.json()) as Json;
     expect(response.status, JSON.stringify(body).slice(0, 300)).toBe(200);
     expect(body.provenance).toMatchObject({ data_source: 'edgar', synthetic: false });
@@ -51,13 +53,14 @@ export async function serveRealLake(date: string, load: (dataDir: string) => Pro
     dataDir: temp.dir,
     verdicts,
     status: async (ticker, id) => String((await verdicts(ticker)).frameworks[id].status),
-    async report(ticker) {
+    report: async (ticker) => (await verdicts(ticker)).frameworks as Json,
+    async stored(ticker) {
       const [row] = await catalogQuery(temp.dir, `SELECT result_json FROM snapshots WHERE ticker = '${ticker}' AND snapshot_date = DATE '${date}'`);
       return (JSON.parse(String(row!.result_json)) as Json).frameworks as Json;
     },
     async close() {
       await server.close();
-      api.reads.close();
+      await api.reads.close();
       await api.forensic.close();
       access.close();
       await temp.cleanup();

@@ -1,0 +1,54 @@
+/**
+ * Backfill snapshots keep a compact result: the reasons that decided each verdict, with their
+ * provenance down to each figure (docs/api.md, "as_of"; docs/pipelines.md).
+ */
+import { describe, expect, it } from 'vitest';
+import { compactResult } from '../../activities/snapshot-rows.ts';
+import { screenCompany, type ScreeningInput } from '../../engine/index.ts';
+import { baseInput } from '../engine/fixtures.ts';
+
+const DEBT_SOURCE = 'us-gaap:LongTermDebtNoncurrent @ 0009999901-25-000011';
+const INTEREST_SOURCE = 'not reported: only interest net of interest expense is reported';
+
+/** A real-filing-like input: figure sources recorded, interest income unknown, no SIC code. */
+function realLikeInput(): ScreeningInput {
+  const input = baseInput();
+  input.listing = { ...input.listing, sic: null };
+  input.fundamentals = {
+    ...input.fundamentals!,
+    sourceRef: 'edgar:0009999901-25-000011',
+    interestIncome: null,
+    figureSources: { total_debt: DEBT_SOURCE, interest_income: INTEREST_SOURCE },
+  };
+  return input;
+}
+
+describe('compact results of backfill snapshots', () => {
+  const full = screenCompany(realLikeInput());
+  const compact = compactResult(full);
+  const reasons = compact.frameworks.shariah_aaoifi!.reasons;
+
+  it('when a check passed, then it is dropped, and every status is kept', () => {
+    expect(reasons.some((r) => r.result === 'pass' || r.result === 'info')).toBe(false);
+    for (const id of full.frameworks_returned) expect(compact.frameworks[id]!.status, id).toBe(full.frameworks[id]!.status);
+  });
+
+  it('when a deciding check rests on filing figures, then it keeps its filing_ref and each input with its concept and accession', () => {
+    const income = reasons.find((r) => r.code === 'shariah_aaoifi.non_permissible_income')!;
+    expect(income).toMatchObject({ result: 'insufficient_data', filing_ref: 'edgar:0009999901-25-000011' });
+    expect(income.inputs).toContainEqual({ name: 'interest_income', value: null, source: INTEREST_SOURCE });
+    expect(income.inputs).toContainEqual(expect.objectContaining({ name: 'total_revenue', value: 5000 }));
+  });
+
+  it('when the business screen lacks evidence, then the compact reason keeps its evidence level', () => {
+    const business = reasons.find((r) => r.code === 'shariah_aaoifi.business.none_reported')!;
+    expect(business).toMatchObject({ result: 'insufficient_data', evidence_level: 'none' });
+  });
+
+  it('when stored as JSON, then a field the reason did not have is not written', () => {
+    const stored = JSON.parse(JSON.stringify(compact)) as typeof compact;
+    const business = stored.frameworks.shariah_aaoifi!.reasons.find((r) => r.code === 'shariah_aaoifi.business.none_reported')!;
+    expect(Object.keys(business)).not.toContain('inputs');
+    expect(Object.keys(business)).not.toContain('source');
+  });
+});
