@@ -108,10 +108,11 @@ describe('GET /api/screen/{market}/{ticker} over a real lake', () => {
   });
 
   it('when as_of reads a backfill snapshot with reasons=true, then each verdict carries the deciding reasons stored with it', async () => {
-    const { body } = await get(`/api/screen/us/${t.withHistory}?as_of=2016-01-15&reasons=true`);
+    // The 2020-12-31 backfill snapshot: some of its verdicts are not compliant, so deciding reasons exist.
+    const { body } = await get(`/api/screen/us/${t.withHistory}?as_of=2021-01-15&reasons=true`);
     expect(body.reasons_kept).toBe('deciding');
     expect(body.provenance.filing).toMatchObject({ source_ref: expect.any(String), period_end: expect.any(String), filed_on: expect.any(String) });
-    const [stored] = await catalogQuery(lake.dataDir, `SELECT result_json FROM snapshots WHERE ticker = '${t.withHistory}' AND snapshot_date = DATE '2015-06-30'`);
+    const [stored] = await catalogQuery(lake.dataDir, `SELECT result_json FROM snapshots WHERE ticker = '${t.withHistory}' AND snapshot_date = DATE '2020-12-31'`);
     const frameworks = (JSON.parse(String(stored!.result_json)) as Json).frameworks as Json;
     for (const id of FRAMEWORK_IDS) {
       const entry = body.frameworks[id];
