@@ -3,6 +3,7 @@
  * null when any input it needs is missing, negative, stale or (for a denominator) not
  * positive; `causes` then says why, in a code that `describeCause` turns into prose.
  */
+import type { Fraction } from './exact.ts';
 import type { Fundamentals, ScreeningInput } from './inputs.ts';
 import type { InputQuality } from './input-quality.ts';
 import type { RatioKey, Ratios, ReasonInput } from './result-types.ts';
@@ -13,6 +14,8 @@ export interface RatioSet {
   causes: Partial<Record<RatioKey, string>>;
   /** The figures behind each ratio with their sources; null when the filing records no sources. */
   inputs: Partial<Record<RatioKey, readonly ReasonInput[]>> | null;
+  /** Each computed ratio as its input figures, for exact comparison with a limit (engine/exact.ts). */
+  fractions: Partial<Record<RatioKey, Fraction>>;
 }
 
 type AmountField =
@@ -129,10 +132,17 @@ function denominator(v: number | null, name: string): number | string {
   return v;
 }
 
-function sum(a: number | string, b: number | string): number | string {
+/** A usable numerator: its value and the figures summed into it; or a cause code. */
+type Numerator = { value: number; parts: readonly number[] } | string;
+
+function single(a: number | string): Numerator {
+  return typeof a === 'string' ? a : { value: a, parts: [a] };
+}
+
+function sum(a: number | string, b: number | string): Numerator {
   if (typeof a === 'string') return a;
   if (typeof b === 'string') return b;
-  return a + b;
+  return { value: a + b, parts: [a, b] };
 }
 
 /** Compute all ratios (each in 0..1, may exceed 1) for one screen. */
@@ -153,30 +163,34 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
     interest_income_to_revenue: null,
   };
   const causes: Partial<Record<RatioKey, string>> = {};
+  const fractions: Partial<Record<RatioKey, Fraction>> = {};
   const f = input.fundamentals;
-  const set = (key: RatioKey, num: number | string, den: number | string): void => {
+  const set = (key: RatioKey, num: Numerator, den: number | string): void => {
     if (typeof num === 'string') causes[key] = num;
     else if (typeof den === 'string') causes[key] = den;
     else {
-      const ratio = num / den;
+      const ratio = num.value / den;
       // Extreme inputs (a tiny denominator) can overflow: never emit a non-finite ratio.
-      if (Number.isFinite(ratio)) values[key] = ratio;
-      else causes[key] = 'ratio_overflow';
+      if (Number.isFinite(ratio)) {
+        values[key] = ratio;
+        fractions[key] = { numerator: num.parts, denominator: den };
+      } else causes[key] = 'ratio_overflow';
     }
   };
 
   if (f === null || q.fundamentals !== 'ok') {
     const cause = `fundamentals_${q.fundamentals}`;
     for (const key of Object.keys(values) as RatioKey[]) causes[key] = cause;
-    return { values, causes, inputs: null };
+    return { values, causes, inputs: null, fractions };
   }
   // Built only when the filing records its figures' sources (real filings), so synthetic screens stay as fast.
   const inputs = f.figureSources ? ratioInputs(f, f.figureSources) : null;
 
-  const debt = amount(f, 'totalDebt');
-  const cash = amount(f, 'cashAndEquivalents');
-  const cashAndSecurities = sum(cash, amount(f, 'interestBearingInvestments'));
-  const receivables = amount(f, 'accountsReceivable');
+  const debt = single(amount(f, 'totalDebt'));
+  const cashAmount = amount(f, 'cashAndEquivalents');
+  const cashAndSecurities = sum(cashAmount, amount(f, 'interestBearingInvestments'));
+  const receivablesAmount = amount(f, 'accountsReceivable');
+  const receivables = single(receivablesAmount);
   const mc = input.marketCap;
   const mismatch = q.currencyMismatch ? 'currency_mismatch' : null;
   const spot = mismatch ?? (q.price === 'ok' ? denominator(mc.spot, 'spot') : `price_${q.price}`);
@@ -196,7 +210,7 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
   set('debt_to_assets', debt, assets);
   set('cash_and_securities_to_assets', cashAndSecurities, assets);
   set('receivables_to_assets', receivables, assets);
-  set('receivables_and_cash_to_assets', sum(receivables, cash), assets);
-  set('interest_income_to_revenue', amount(f, 'interestIncome'), revenue);
-  return { values, causes, inputs };
+  set('receivables_and_cash_to_assets', sum(receivablesAmount, cashAmount), assets);
+  set('interest_income_to_revenue', single(amount(f, 'interestIncome')), revenue);
+  return { values, causes, inputs, fractions };
 }

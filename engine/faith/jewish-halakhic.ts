@@ -9,7 +9,6 @@
  * The Israeli "kosher company" practice (heter iska and no Shabbat operation) is noted.
  * This framework never returns `non_compliant`. See docs/frameworks/jewish_halakhic.md.
  */
-import { REVENUE_BAND_5 } from '../bands.ts';
 import { activityIndex, describeExposureState } from '../exposures.ts';
 import { versionInForce, assertChronological } from '../methodology-versions.ts';
 import { notInForce } from '../not-in-force.ts';
@@ -35,9 +34,9 @@ export const HALAKHIC_VERSIONS: readonly ExclusionVersion[] = [
     effectiveFromConfirmed: false,
     source: 'Halakhic grounds as codified in the Shulchan Arukh; contemporary responsa differ',
     rules: [
-      revenueBelow('alcohol', 0.05, REVENUE_BAND_5, 'questionable', 'pass', 'Chametz over Pesach', `${CHAMETZ_SOURCE} (alcohol as proxy; 5% materiality modelled)`),
-      revenueBelow('pork', 0.05, REVENUE_BAND_5, 'questionable', 'pass', 'Trading in forbidden foods', `${FOODS_SOURCE} (5% materiality modelled)`),
-      revenueBelow('non_kosher_food', 0.05, REVENUE_BAND_5, 'questionable', 'pass', 'Trading in forbidden foods', `${FOODS_SOURCE} (5% materiality modelled)`),
+      revenueBelow('alcohol', 0.05, 'questionable', 'pass', 'Chametz over Pesach', `${CHAMETZ_SOURCE} (alcohol as proxy; 5% materiality modelled)`),
+      revenueBelow('pork', 0.05, 'questionable', 'pass', 'Trading in forbidden foods', `${FOODS_SOURCE} (5% materiality modelled)`),
+      revenueBelow('non_kosher_food', 0.05, 'questionable', 'pass', 'Trading in forbidden foods', `${FOODS_SOURCE} (5% materiality modelled)`),
     ],
     notAssessed: [{ ground: 'Chametz in other food businesses', why: 'no chametz activity code; only alcohol is used as a proxy' }],
   }),

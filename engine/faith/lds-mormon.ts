@@ -6,7 +6,6 @@
  * Youth): gambling and pornography. The Church publishes no investment screen: applying these
  * consumption standards to revenue is the service's modelling. See docs/frameworks/lds_mormon.md.
  */
-import { REVENUE_BAND_5 } from '../bands.ts';
 import { assertChronological } from '../methodology-versions.ts';
 import {
   anyInvolvement,
@@ -23,7 +22,7 @@ const WOW = 'Word of Wisdom';
 const STANDARDS = 'Church standards';
 
 function material(activity: Parameters<typeof revenueBelow>[0], ground: string, source: string): ExclusionRuleSpec {
-  return revenueBelow(activity, 0.05, REVENUE_BAND_5, 'fail', 'pass', ground, source);
+  return revenueBelow(activity, 0.05, 'fail', 'pass', ground, source);
 }
 
 function common(): ExclusionRuleSpec[] {
@@ -50,7 +49,7 @@ export const LDS_VERSIONS: readonly ExclusionVersion[] = [
     source: D89,
     rules: [
       ...common(),
-      revenueBelow('vaping', 0.05, REVENUE_BAND_5, 'questionable', 'pass', WOW, `${D89}: vaping not named before August 2019`),
+      revenueBelow('vaping', 0.05, 'questionable', 'pass', WOW, `${D89}: vaping not named before August 2019`, 'ambiguous_rule'),
     ],
     notAssessed: NOT_ASSESSED,
   }),

@@ -1,23 +1,37 @@
 /** Evaluate an exclusion table against a company's business-activity exposures. */
-import { evidenceNote, noneReportedReason } from '../activity-evidence.ts';
+import { evidenceNote, isEstimate, noneReportedReason } from '../activity-evidence.ts';
+import { satisfies, shareOf } from '../exact.ts';
+import { isNear, marginOf, nearWidth } from '../nearness.ts';
 import { describeExposureState } from '../exposures.ts';
 import type { FrameworkId } from '../frameworks.ts';
 import { activityLabel } from '../format.ts';
 import { versionInForce } from '../methodology-versions.ts';
 import { notInForce } from '../not-in-force.ts';
 import type { ActivityCode } from '../inputs.ts';
-import type { CheckResult, FrameworkResult, Reason } from '../result-types.ts';
+import type { CheckResult, Doubt, FrameworkResult, Reason } from '../result-types.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { combineReasons } from '../status.ts';
-import { thresholdResult } from '../threshold-check.ts';
 import type { ExclusionRule, ExclusionVersion } from './exclusion-types.ts';
 
-function ruleResult(rule: ExclusionRule, share: number): { result: CheckResult; message: string } {
-  const outcome = thresholdResult(rule, share);
-  if (outcome === 'fail') return { result: rule.onBreach, message: rule.breachMessage };
-  if (outcome === 'questionable') return { result: 'questionable', message: rule.bandMessage };
-  if (share > 0 && rule.minor === 'questionable') return { result: 'questionable', message: rule.minorMessage };
-  return { result: 'pass', message: rule.passMessage };
+interface RuleOutcome {
+  result: CheckResult;
+  message: string;
+  within: boolean;
+  doubt?: Doubt;
+}
+
+function ruleResult(rule: ExclusionRule, share: number, near: boolean, estimated: boolean): RuleOutcome {
+  const within = satisfies(share, rule.operator, rule.threshold, () => [shareOf(share)]);
+  if (!within) {
+    if (rule.onBreach === 'questionable') return { result: 'questionable', message: rule.breachMessage, within, doubt: rule.doubt };
+    // A breach near a revenue limit that rests on an estimated share is in doubt (docs/frameworks/README.md, "Proxies and estimates").
+    if (near && estimated) {
+      return { result: 'questionable', message: `${rule.breachMessage.slice(0, -1)}; in doubt: the share is an estimate near the limit.`, within, doubt: 'estimate' };
+    }
+    return { result: 'fail', message: rule.breachMessage, within };
+  }
+  if (share > 0 && rule.minor === 'questionable') return { result: 'questionable', message: rule.minorMessage, within, doubt: rule.doubt };
+  return { result: 'pass', message: rule.passMessage, within };
 }
 
 /** Append one Reason per reported activity, or the shared "none reported" Reason. */
@@ -47,7 +61,9 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
       continue;
     }
     const share = ex.shares[rule.index]!;
-    const { result, message } = ruleResult(rule, share);
+    const margin = marginOf(share, rule.threshold, rule.operator);
+    const near = isNear(margin, nearWidth('revenue', rule.threshold));
+    const { result, message, within, doubt } = ruleResult(rule, share, near, state === 'ok' && isEstimate(src));
     const reason: Reason = {
       code: rule.code,
       result,
@@ -59,15 +75,13 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
       value: share,
       threshold: rule.threshold,
       operator: rule.operator,
-      within_limit: rule.operator === '<' ? share < rule.threshold : share <= rule.threshold,
+      within_limit: within,
+      margin,
+      near_limit: near,
       filing_ref: src.sourceRef,
       source: rule.source,
     };
-    if (rule.band !== null) {
-      reason.band_low = rule.band.low;
-      reason.band_high = rule.band.high;
-      reason.band_basis = rule.band.basis;
-    }
+    if (doubt !== undefined) reason.doubt = doubt;
     reasons.push(reason);
   }
   if (!reported) reasons.push(noneReportedReason(v.noneReported, ex.coverage, v.rules.map((r) => r.activity)));

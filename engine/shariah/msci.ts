@@ -4,15 +4,13 @@
  *   interest-bearing securities / total assets < 33.33%; accounts receivable / total assets
  *   < 70% (as described in April 2007 commentary);
  * - msci-islamic-3x33: total debt, cash + interest-bearing securities, and accounts receivable
- *   + cash, each over total assets, "may not exceed" 33.33% (operator `<=`), with a 30% entry
- *   threshold for non-constituents. Change date unconfirmed; modelled from 2011-05-01 (the May
+ *   + cash, each over total assets, "may not exceed" 33.33% (operator `<=`); the 30% entry
+ *   threshold for non-constituents concerns membership and is named in the reason. Change date unconfirmed; modelled from 2011-05-01 (the May
  *   2011 edition, the earliest later edition located), i.e. the earlier and stricter boundary.
  * Prohibited activities: more than 5% of revenue (cumulatively) fails ("directly active in" is
  * modelled as the primary-business check). See docs/frameworks/shariah_msci.md.
  */
 import { assertChronological } from '../methodology-versions.ts';
-import type { Band } from '../threshold-check.ts';
-import { REVENUE_BAND_5, serviceBand } from '../bands.ts';
 import { defineShariahVersion, type ShariahVersion } from './rule-types.ts';
 
 const SOURCE = 'MSCI, MSCI Islamic Index Series Methodology, section 2 (Islamic Index Screens)';
@@ -35,14 +33,8 @@ const PROHIBITED_2007 = [
 
 export const MSCI_PROHIBITED = [...PROHIBITED_2007, 'cannabis'] as const;
 
-/** Published: non-constituents must be at or below 30%; constituents at or below 33.33%. */
-const ENTRY_BAND: Band = {
-  low: 0.3,
-  lowOp: '<=',
-  high: 0.3433,
-  highOp: '>',
-  basis: 'published 30% entry threshold for non-constituents below the limit; service tolerance +1 point above',
-};
+/** The published entry threshold concerns index membership; the screen applies the limit (docs/frameworks/shariah_msci.md). */
+const ENTRY_NOTE = 'Non-constituents enter the index only at or below 30% (the published entry threshold).';
 
 const income = {
   includeInterest: false,
@@ -52,7 +44,7 @@ const income = {
     label: 'Revenue from prohibited activities (cumulative) / total revenue',
     threshold: 0.05,
     operator: '<=',
-    band: REVENUE_BAND_5,
+    kind: 'revenue',
     source: `${SOURCE}, 2.1 Business Activity Screening: more than 5% of revenue fails`,
   },
 } as const;
@@ -78,7 +70,7 @@ export const MSCI_VERSIONS: readonly ShariahVersion[] = [
           label: 'Total debt / total assets',
           threshold: 0.3333,
           operator: '<',
-          band: serviceBand(0.3233, 0.3433),
+          kind: 'balance_sheet',
           source: `${SOURCE} (2007): less than 33.33%`,
         },
       },
@@ -91,7 +83,7 @@ export const MSCI_VERSIONS: readonly ShariahVersion[] = [
           label: 'Cash + interest-bearing securities / total assets',
           threshold: 0.3333,
           operator: '<',
-          band: serviceBand(0.3233, 0.3433),
+          kind: 'balance_sheet',
           source: `${SOURCE} (2007): less than 33.33%`,
         },
       },
@@ -104,7 +96,7 @@ export const MSCI_VERSIONS: readonly ShariahVersion[] = [
           label: 'Accounts receivable / total assets',
           threshold: 0.7,
           operator: '<',
-          band: serviceBand(0.69, 0.71),
+          kind: 'balance_sheet',
           source: `${SOURCE} (2007): less than 70%`,
         },
       },
@@ -131,7 +123,8 @@ export const MSCI_VERSIONS: readonly ShariahVersion[] = [
           label: 'Total debt / total assets',
           threshold: 0.3333,
           operator: '<=',
-          band: ENTRY_BAND,
+          kind: 'balance_sheet',
+          note: ENTRY_NOTE,
           source: `${SOURCE}, 2.2: may not exceed 33.33% (30% for non-constituents)`,
         },
       },
@@ -144,7 +137,8 @@ export const MSCI_VERSIONS: readonly ShariahVersion[] = [
           label: 'Cash + interest-bearing securities / total assets',
           threshold: 0.3333,
           operator: '<=',
-          band: ENTRY_BAND,
+          kind: 'balance_sheet',
+          note: ENTRY_NOTE,
           source: `${SOURCE}, 2.2: may not exceed 33.33% (30% for non-constituents)`,
         },
       },
@@ -157,7 +151,8 @@ export const MSCI_VERSIONS: readonly ShariahVersion[] = [
           label: 'Accounts receivable + cash / total assets',
           threshold: 0.3333,
           operator: '<=',
-          band: ENTRY_BAND,
+          kind: 'balance_sheet',
+          note: ENTRY_NOTE,
           source: `${SOURCE}, 2.2: may not exceed 33.33% (30% for non-constituents)`,
         },
       },

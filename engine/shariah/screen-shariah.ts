@@ -1,7 +1,8 @@
 /**
  * Evaluate one Shariah methodology version: the business-activity screen (primary business),
  * each financial ratio, and the non-permissible income limit; then status, headroom score and
- * purification. Every check, passing or failing, leaves a Reason.
+ * purification. Every check, passing or failing, leaves a Reason. A breach is a fail unless it
+ * rests on a proxy or an estimate near the limit (docs/frameworks/README.md, "Statuses").
  */
 import { describeExposureState } from '../exposures.ts';
 import { evidenceNote, noneReportedReason } from '../activity-evidence.ts';
@@ -9,13 +10,24 @@ import type { ShariahFrameworkId } from '../frameworks.ts';
 import { activityLabel, formatPercent } from '../format.ts';
 import { versionInForce } from '../methodology-versions.ts';
 import { describeCause } from '../ratios.ts';
-import type { FrameworkResult, Reason } from '../result-types.ts';
+import type { Doubt, FrameworkResult, Reason, ReasonInput } from '../result-types.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { combineReasons } from '../status.ts';
-import { checkThreshold, missingCheck, thresholdResult } from '../threshold-check.ts';
+import { checkThreshold, missingCheck, withinLimit } from '../threshold-check.ts';
+import { satisfies, shareOf, type ExactSum, type Fraction } from '../exact.ts';
+import { isNear, marginOf, nearWidth } from '../nearness.ts';
+import { certainPart, PROXY_TEXT } from '../proxies.ts';
+import { isEstimate } from '../activity-evidence.ts';
 import { frameworkPurification } from './purification.ts';
-import type { ShariahVersion } from './rule-types.ts';
+import type { RatioRule, ShariahVersion } from './rule-types.ts';
 import { notInForce } from '../not-in-force.ts';
+
+/** Mark a breach as `questionable` for the given doubt, saying why in the message. */
+function inDoubt(reason: Reason, doubt: Doubt, why: string): void {
+  reason.result = 'questionable';
+  reason.doubt = doubt;
+  reason.message = `${reason.message} In doubt: ${why}, and the value is within the nearness distance of the limit.`;
+}
 
 function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): void {
   const ex = ctx.exposures;
@@ -49,8 +61,9 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
       continue;
     }
     const share = ex.shares[i]!;
-    const within = share <= v.coreBusinessShare;
-    reasons.push({
+    const within = satisfies(share, '<=', v.coreBusinessShare, () => [shareOf(share)]);
+    const margin = marginOf(share, v.coreBusinessShare, '<=');
+    const reason: Reason = {
       ...base,
       result: within ? 'pass' : 'fail',
       message: within
@@ -60,9 +73,27 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
       threshold: v.coreBusinessShare,
       operator: '<=',
       within_limit: within,
-    });
+      margin,
+      near_limit: isNear(margin, nearWidth('revenue', v.coreBusinessShare)),
+    };
+    if (!within && reason.near_limit && isEstimate(src)) inDoubt(reason, 'estimate', 'the revenue share is an estimate');
+    reasons.push(reason);
   }
   if (!reported) reasons.push(noneReportedReason(v.noneReported, ex.coverage, v.prohibited));
+}
+
+/** A breach on a proxy figure is in doubt unless the certain part breaches on its own (engine/proxies.ts). */
+function ratioCheck(rr: RatioRule, value: number, fraction: Fraction, ctx: ScreenContext, inputs: readonly ReasonInput[] | undefined): Reason {
+  const reason = checkThreshold(rr.rule, value, () => [fraction], ctx.filingRef, inputs);
+  if (reason.result !== 'fail' || rr.rule.proxy === undefined || reason.near_limit !== true) return reason;
+  const certain = certainPart(rr.rule.proxy, ctx.fundamentals, fraction);
+  if (certain === undefined) return reason;
+  if (certain !== null) {
+    const certainValue = certain.numerator[0]! / certain.denominator;
+    if (!withinLimit(rr.rule, certainValue, () => [certain])) return reason;
+  }
+  inDoubt(reason, 'proxy', PROXY_TEXT[rr.rule.proxy]);
+  return reason;
 }
 
 /** Returns the utilisation (value ÷ threshold) of the income check, or 0 when not assessed. */
@@ -70,27 +101,51 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
   const ex = ctx.exposures;
   const rule = v.income.rule;
   let value = 0;
+  // The same sum without estimated (curated) shares: the part of the value that is certain.
+  let certainValue = 0;
+  let estimated = false;
   let missing: string | null = null;
   for (let k = 0; k < v.prohibitedIdx.length; k++) {
     const i = v.prohibitedIdx[k]!;
-    if (ex.usable(i)) value += ex.shares[i]!;
-    else missing ??= `${activityLabel(v.prohibited[k]!)}: ${ex.unusableText(i)}`;
+    if (ex.usable(i)) {
+      const share = ex.shares[i]!;
+      value += share;
+      if (share > 0 && isEstimate(ex.sources[i])) estimated = true;
+      else certainValue += share;
+    } else missing ??= `${activityLabel(v.prohibited[k]!)}: ${ex.unusableText(i)}`;
   }
+  const interestFraction = v.income.includeInterest ? ctx.ratios.fractions.interest_income_to_revenue : undefined;
   if (v.income.includeInterest) {
     const interest = ctx.ratios.values.interest_income_to_revenue;
     if (interest === null) missing ??= `interest income share: ${describeCause(ctx.ratios.causes.interest_income_to_revenue ?? '')}`;
-    else value += interest;
+    else {
+      value += interest;
+      certainValue += interest;
+    }
   }
+  const exactOf = (withEstimates: boolean) => (): ExactSum => {
+    const terms: Fraction[] = [];
+    for (const i of v.prohibitedIdx) {
+      if (!ex.usable(i) || ex.shares[i] === 0 || (!withEstimates && isEstimate(ex.sources[i]))) continue;
+      terms.push(shareOf(ex.shares[i]!));
+    }
+    if (interestFraction !== undefined) terms.push(interestFraction);
+    return terms;
+  };
   const interestInputs = v.income.includeInterest ? ctx.ratios.inputs?.interest_income_to_revenue : undefined;
+  const reason = checkThreshold(rule, value, exactOf(true), ctx.filingRef, interestInputs);
+  // A breach near the limit that needs an estimated share is in doubt; one the certain shares make on their own is not.
+  if (reason.result === 'fail' && estimated && reason.near_limit === true && withinLimit(rule, certainValue, exactOf(false))) {
+    inDoubt(reason, 'estimate', 'part of the prohibited revenue is an estimated share');
+  }
   if (missing === null) {
-    reasons.push(checkThreshold(rule, value, ctx.filingRef, interestInputs));
+    reasons.push(reason);
     return value / rule.threshold;
   }
   // What is known already breaches the limit: unknown parts can only add to it.
-  if (thresholdResult(rule, value) === 'fail') {
-    const r = checkThreshold(rule, value, ctx.filingRef, interestInputs);
-    r.message = `${r.message} Even without ${missing}.`;
-    reasons.push(r);
+  if (reason.result === 'fail') {
+    reason.message = `${reason.message} Even without ${missing}.`;
+    reasons.push(reason);
     return value / rule.threshold;
   }
   reasons.push(missingCheck(rule, missing, ctx.filingRef, interestInputs));
@@ -111,10 +166,11 @@ export function screenShariah(
   const { values, causes, inputs } = ctx.ratios;
   for (const rr of v.ratioRules) {
     const value = values[rr.ratio];
-    if (value === null) {
+    const fraction = ctx.ratios.fractions[rr.ratio];
+    if (value === null || fraction === undefined) {
       reasons.push(missingCheck(rr.rule, describeCause(causes[rr.ratio] ?? ''), ctx.filingRef, inputs?.[rr.ratio]));
     } else {
-      reasons.push(checkThreshold(rr.rule, value, ctx.filingRef, inputs?.[rr.ratio]));
+      reasons.push(ratioCheck(rr, value, fraction, ctx, inputs?.[rr.ratio]));
       const util = value / rr.rule.threshold;
       if (util > maxUtil) maxUtil = util;
     }

@@ -7,7 +7,6 @@
  * summaries say 12 months. See docs/frameworks/shariah_sp.md.
  */
 import { assertChronological } from '../methodology-versions.ts';
-import { REVENUE_BAND_5, serviceBand } from '../bands.ts';
 import { defineShariahVersion, type ShariahVersion } from './rule-types.ts';
 
 const SOURCE = 'S&P Dow Jones Indices, S&P Shariah Indices Methodology, Accounting-Based Screens';
@@ -48,7 +47,7 @@ export const SP_VERSIONS: readonly ShariahVersion[] = [
           label: 'Debt / 36-month average market value of equity',
           threshold: 0.33,
           operator: '<',
-          band: serviceBand(0.32, 0.34),
+          kind: 'balance_sheet',
           source: `${SOURCE} (Leverage Compliance)`,
         },
       },
@@ -61,7 +60,7 @@ export const SP_VERSIONS: readonly ShariahVersion[] = [
           label: 'Cash + interest-bearing securities / 36-month average market value of equity',
           threshold: 0.33,
           operator: '<',
-          band: serviceBand(0.32, 0.34),
+          kind: 'balance_sheet',
           source: `${SOURCE} (Cash Compliance)`,
         },
       },
@@ -74,7 +73,7 @@ export const SP_VERSIONS: readonly ShariahVersion[] = [
           label: 'Accounts receivable / 36-month average market value of equity',
           threshold: 0.49,
           operator: '<',
-          band: serviceBand(0.48, 0.5),
+          kind: 'balance_sheet',
           source: `${SOURCE} (Cash Compliance)`,
         },
       },
@@ -87,7 +86,7 @@ export const SP_VERSIONS: readonly ShariahVersion[] = [
         label: 'Non-permissible income other than interest income / revenue',
         threshold: 0.05,
         operator: '<',
-        band: REVENUE_BAND_5,
+        kind: 'revenue',
         source: `${SOURCE} (Revenue Share from Non-Permissible Activities)`,
       },
     },
