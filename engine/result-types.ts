@@ -20,9 +20,9 @@ export type ComparisonOperator = '<' | '<=' | '>' | '>=';
  * screened activity in doubt; a rule whose text does not decide the case; sources that
  * conflict; a real disagreement between authorities.
  */
-export type Doubt = 'proxy' | 'estimate' | 'ambiguous_evidence' | 'ambiguous_rule' | 'conflicting_sources' | 'scholarly_disagreement';
+export const DOUBTS = ['proxy', 'estimate', 'ambiguous_evidence', 'ambiguous_rule', 'conflicting_sources', 'scholarly_disagreement'] as const;
 
-export const DOUBTS: readonly Doubt[] = ['proxy', 'estimate', 'ambiguous_evidence', 'ambiguous_rule', 'conflicting_sources', 'scholarly_disagreement'];
+export type Doubt = (typeof DOUBTS)[number];
 
 export interface Reason {
   /** Stable machine code, `<framework>.<check>[.<detail>]`. */
