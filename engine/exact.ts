@@ -80,6 +80,15 @@ export function satisfies(value: number, operator: '<' | '<=', limit: number, ex
   return operator === '<' ? sign < 0 : sign <= 0;
 }
 
+/**
+ * True when the single figure `share <operator> limit` holds. Comparing two doubles is already
+ * exact on the decimals they stand for: distinct doubles have disjoint rounding intervals, so
+ * their shortest decimals are ordered as they are.
+ */
+export function shareWithin(share: number, operator: '<' | '<=', limit: number): boolean {
+  return operator === '<' ? share < limit : share <= limit;
+}
+
 /** The exact form of a single figure already expressed as a share (denominator 1). */
 export function shareOf(x: number): Fraction {
   return { numerator: [x], denominator: 1 };

@@ -14,8 +14,6 @@ export interface RatioSet {
   causes: Partial<Record<RatioKey, string>>;
   /** The figures behind each ratio with their sources; null when the filing records no sources. */
   inputs: Partial<Record<RatioKey, readonly ReasonInput[]>> | null;
-  /** Each computed ratio as its input figures, for exact comparison with a limit (engine/exact.ts). */
-  fractions: Partial<Record<RatioKey, Fraction>>;
 }
 
 type AmountField =
@@ -105,6 +103,36 @@ function ratioInputs(f: Fundamentals, sources: Record<string, string>): Partial<
   return out;
 }
 
+/** Numerator figures and denominator of each ratio, for its exact form. */
+const RATIO_PARTS: Record<RatioKey, { numerator: readonly AmountField[]; denominator: 'spot' | 'avg24m' | 'avg36m' | 'totalAssets' | 'totalRevenue' }> = {
+  debt_to_market_cap_spot: { numerator: ['totalDebt'], denominator: 'spot' },
+  debt_to_market_cap_24m: { numerator: ['totalDebt'], denominator: 'avg24m' },
+  debt_to_market_cap_36m: { numerator: ['totalDebt'], denominator: 'avg36m' },
+  cash_and_securities_to_market_cap_spot: { numerator: ['cashAndEquivalents', 'interestBearingInvestments'], denominator: 'spot' },
+  cash_and_securities_to_market_cap_24m: { numerator: ['cashAndEquivalents', 'interestBearingInvestments'], denominator: 'avg24m' },
+  cash_and_securities_to_market_cap_36m: { numerator: ['cashAndEquivalents', 'interestBearingInvestments'], denominator: 'avg36m' },
+  receivables_to_market_cap_24m: { numerator: ['accountsReceivable'], denominator: 'avg24m' },
+  receivables_to_market_cap_36m: { numerator: ['accountsReceivable'], denominator: 'avg36m' },
+  debt_to_assets: { numerator: ['totalDebt'], denominator: 'totalAssets' },
+  cash_and_securities_to_assets: { numerator: ['cashAndEquivalents', 'interestBearingInvestments'], denominator: 'totalAssets' },
+  receivables_to_assets: { numerator: ['accountsReceivable'], denominator: 'totalAssets' },
+  receivables_and_cash_to_assets: { numerator: ['accountsReceivable', 'cashAndEquivalents'], denominator: 'totalAssets' },
+  interest_income_to_revenue: { numerator: ['interestIncome'], denominator: 'totalRevenue' },
+};
+
+/**
+ * A computed ratio as its input figures, for exact comparison with a limit (engine/exact.ts).
+ * Built only near a limit, so the hot path allocates nothing for it; valid only for a ratio that
+ * `computeRatios` computed (every figure it needs is then a usable number).
+ */
+export function ratioFraction(input: ScreeningInput, key: RatioKey): Fraction {
+  const parts = RATIO_PARTS[key];
+  const f = input.fundamentals!;
+  const d = parts.denominator;
+  const denominator = d === 'totalAssets' || d === 'totalRevenue' ? f[d] : input.marketCap[d];
+  return { numerator: parts.numerator.map((field) => f[field] ?? 0), denominator: denominator ?? 0 };
+}
+
 /** Human-readable explanation of a cause code. */
 export function describeCause(cause: string): string {
   const fixed = CAUSE_TEXT[cause];
@@ -132,17 +160,10 @@ function denominator(v: number | null, name: string): number | string {
   return v;
 }
 
-/** A usable numerator: its value and the figures summed into it; or a cause code. */
-type Numerator = { value: number; parts: readonly number[] } | string;
-
-function single(a: number | string): Numerator {
-  return typeof a === 'string' ? a : { value: a, parts: [a] };
-}
-
-function sum(a: number | string, b: number | string): Numerator {
+function sum(a: number | string, b: number | string): number | string {
   if (typeof a === 'string') return a;
   if (typeof b === 'string') return b;
-  return { value: a + b, parts: [a, b] };
+  return a + b;
 }
 
 /** Compute all ratios (each in 0..1, may exceed 1) for one screen. */
@@ -163,34 +184,30 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
     interest_income_to_revenue: null,
   };
   const causes: Partial<Record<RatioKey, string>> = {};
-  const fractions: Partial<Record<RatioKey, Fraction>> = {};
   const f = input.fundamentals;
-  const set = (key: RatioKey, num: Numerator, den: number | string): void => {
+  const set = (key: RatioKey, num: number | string, den: number | string): void => {
     if (typeof num === 'string') causes[key] = num;
     else if (typeof den === 'string') causes[key] = den;
     else {
-      const ratio = num.value / den;
+      const ratio = num / den;
       // Extreme inputs (a tiny denominator) can overflow: never emit a non-finite ratio.
-      if (Number.isFinite(ratio)) {
-        values[key] = ratio;
-        fractions[key] = { numerator: num.parts, denominator: den };
-      } else causes[key] = 'ratio_overflow';
+      if (Number.isFinite(ratio)) values[key] = ratio;
+      else causes[key] = 'ratio_overflow';
     }
   };
 
   if (f === null || q.fundamentals !== 'ok') {
     const cause = `fundamentals_${q.fundamentals}`;
     for (const key of Object.keys(values) as RatioKey[]) causes[key] = cause;
-    return { values, causes, inputs: null, fractions };
+    return { values, causes, inputs: null };
   }
   // Built only when the filing records its figures' sources (real filings), so synthetic screens stay as fast.
   const inputs = f.figureSources ? ratioInputs(f, f.figureSources) : null;
 
-  const debt = single(amount(f, 'totalDebt'));
-  const cashAmount = amount(f, 'cashAndEquivalents');
-  const cashAndSecurities = sum(cashAmount, amount(f, 'interestBearingInvestments'));
-  const receivablesAmount = amount(f, 'accountsReceivable');
-  const receivables = single(receivablesAmount);
+  const debt = amount(f, 'totalDebt');
+  const cash = amount(f, 'cashAndEquivalents');
+  const cashAndSecurities = sum(cash, amount(f, 'interestBearingInvestments'));
+  const receivables = amount(f, 'accountsReceivable');
   const mc = input.marketCap;
   const mismatch = q.currencyMismatch ? 'currency_mismatch' : null;
   const spot = mismatch ?? (q.price === 'ok' ? denominator(mc.spot, 'spot') : `price_${q.price}`);
@@ -210,7 +227,7 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
   set('debt_to_assets', debt, assets);
   set('cash_and_securities_to_assets', cashAndSecurities, assets);
   set('receivables_to_assets', receivables, assets);
-  set('receivables_and_cash_to_assets', sum(receivablesAmount, cashAmount), assets);
-  set('interest_income_to_revenue', single(amount(f, 'interestIncome')), revenue);
-  return { values, causes, inputs, fractions };
+  set('receivables_and_cash_to_assets', sum(receivables, cash), assets);
+  set('interest_income_to_revenue', amount(f, 'interestIncome'), revenue);
+  return { values, causes, inputs };
 }

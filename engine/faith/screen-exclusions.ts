@@ -1,6 +1,6 @@
 /** Evaluate an exclusion table against a company's business-activity exposures. */
 import { evidenceNote, isEstimate, noneReportedReason } from '../activity-evidence.ts';
-import { satisfies, shareOf } from '../exact.ts';
+import { shareWithin } from '../exact.ts';
 import { isNear, marginOf, nearWidth } from '../nearness.ts';
 import { describeExposureState } from '../exposures.ts';
 import type { FrameworkId } from '../frameworks.ts';
@@ -21,7 +21,7 @@ interface RuleOutcome {
 }
 
 function ruleResult(rule: ExclusionRule, share: number, near: boolean, estimated: boolean): RuleOutcome {
-  const within = satisfies(share, rule.operator, rule.threshold, () => [shareOf(share)]);
+  const within = shareWithin(share, rule.operator, rule.threshold);
   if (!within) {
     if (rule.onBreach === 'questionable') return { result: 'questionable', message: rule.breachMessage, within, doubt: rule.doubt };
     // A breach near a revenue limit that rests on an estimated share is in doubt (docs/frameworks/README.md, "Proxies and estimates").

@@ -9,12 +9,12 @@ import { evidenceNote, noneReportedReason } from '../activity-evidence.ts';
 import type { ShariahFrameworkId } from '../frameworks.ts';
 import { activityLabel, formatPercent } from '../format.ts';
 import { versionInForce } from '../methodology-versions.ts';
-import { describeCause } from '../ratios.ts';
+import { describeCause, ratioFraction } from '../ratios.ts';
 import type { Doubt, FrameworkResult, Reason, ReasonInput } from '../result-types.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { combineReasons } from '../status.ts';
 import { checkThreshold, missingCheck, withinLimit } from '../threshold-check.ts';
-import { satisfies, shareOf, type ExactSum, type Fraction } from '../exact.ts';
+import { shareOf, shareWithin, type ExactSum, type Fraction } from '../exact.ts';
 import { isNear, marginOf, nearWidth } from '../nearness.ts';
 import { certainPart, PROXY_TEXT } from '../proxies.ts';
 import { isEstimate } from '../activity-evidence.ts';
@@ -61,7 +61,7 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
       continue;
     }
     const share = ex.shares[i]!;
-    const within = satisfies(share, '<=', v.coreBusinessShare, () => [shareOf(share)]);
+    const within = shareWithin(share, '<=', v.coreBusinessShare);
     const margin = marginOf(share, v.coreBusinessShare, '<=');
     const reason: Reason = {
       ...base,
@@ -83,10 +83,11 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
 }
 
 /** A breach on a proxy figure is in doubt unless the certain part breaches on its own (engine/proxies.ts). */
-function ratioCheck(rr: RatioRule, value: number, fraction: Fraction, ctx: ScreenContext, inputs: readonly ReasonInput[] | undefined): Reason {
-  const reason = checkThreshold(rr.rule, value, () => [fraction], ctx.filingRef, inputs);
+function ratioCheck(rr: RatioRule, value: number, ctx: ScreenContext, inputs: readonly ReasonInput[] | undefined): Reason {
+  const exact = (): ExactSum => [ratioFraction(ctx.input, rr.ratio)];
+  const reason = checkThreshold(rr.rule, value, exact, ctx.filingRef, inputs);
   if (reason.result !== 'fail' || rr.rule.proxy === undefined || reason.near_limit !== true) return reason;
-  const certain = certainPart(rr.rule.proxy, ctx.fundamentals, fraction);
+  const certain = certainPart(rr.rule.proxy, ctx.fundamentals, ratioFraction(ctx.input, rr.ratio));
   if (certain === undefined) return reason;
   if (certain !== null) {
     const certainValue = certain.numerator[0]! / certain.denominator;
@@ -114,7 +115,7 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
       else certainValue += share;
     } else missing ??= `${activityLabel(v.prohibited[k]!)}: ${ex.unusableText(i)}`;
   }
-  const interestFraction = v.income.includeInterest ? ctx.ratios.fractions.interest_income_to_revenue : undefined;
+  const interestKnown = v.income.includeInterest && ctx.ratios.values.interest_income_to_revenue !== null;
   if (v.income.includeInterest) {
     const interest = ctx.ratios.values.interest_income_to_revenue;
     if (interest === null) missing ??= `interest income share: ${describeCause(ctx.ratios.causes.interest_income_to_revenue ?? '')}`;
@@ -129,7 +130,7 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
       if (!ex.usable(i) || ex.shares[i] === 0 || (!withEstimates && isEstimate(ex.sources[i]))) continue;
       terms.push(shareOf(ex.shares[i]!));
     }
-    if (interestFraction !== undefined) terms.push(interestFraction);
+    if (interestKnown) terms.push(ratioFraction(ctx.input, 'interest_income_to_revenue'));
     return terms;
   };
   const interestInputs = v.income.includeInterest ? ctx.ratios.inputs?.interest_income_to_revenue : undefined;
@@ -166,11 +167,10 @@ export function screenShariah(
   const { values, causes, inputs } = ctx.ratios;
   for (const rr of v.ratioRules) {
     const value = values[rr.ratio];
-    const fraction = ctx.ratios.fractions[rr.ratio];
-    if (value === null || fraction === undefined) {
+    if (value === null) {
       reasons.push(missingCheck(rr.rule, describeCause(causes[rr.ratio] ?? ''), ctx.filingRef, inputs?.[rr.ratio]));
     } else {
-      reasons.push(ratioCheck(rr, value, fraction, ctx, inputs?.[rr.ratio]));
+      reasons.push(ratioCheck(rr, value, ctx, inputs?.[rr.ratio]));
       const util = value / rr.rule.threshold;
       if (util > maxUtil) maxUtil = util;
     }
