@@ -11,7 +11,8 @@
 import { SHARIAH_FRAMEWORK_IDS, type FrameworkId } from './frameworks.ts';
 import type { ConsensusComponent, FrameworkResult, Reason, VerdictStatus } from './result-types.ts';
 
-export const CONSENSUS_VERSION = 'consensus-1';
+// consensus-2 (engine 2.0.0): the Shariah signal needs 3 of 5 decisive methodologies.
+export const CONSENSUS_VERSION = 'consensus-2';
 export const CONSENSUS_WEIGHTS = Object.freeze({
   shariah_signal: 0.4,
   christian_bri: 0.15,

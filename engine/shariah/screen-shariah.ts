@@ -5,7 +5,7 @@
  * rests on a proxy or an estimate near the limit (docs/frameworks/README.md, "Statuses").
  */
 import { describeExposureState } from '../exposures.ts';
-import { evidenceNote, noneReportedReason } from '../activity-evidence.ts';
+import { evidenceNote, isEstimate, noneReportedReason } from '../activity-evidence.ts';
 import type { ShariahFrameworkId } from '../frameworks.ts';
 import { activityLabel, formatPercent } from '../format.ts';
 import { versionInForce } from '../methodology-versions.ts';
@@ -17,7 +17,6 @@ import { checkThreshold, missingCheck, withinLimit } from '../threshold-check.ts
 import { shareOf, shareWithin, type ExactSum, type Fraction } from '../exact.ts';
 import { isNear, marginOf, nearWidth } from '../nearness.ts';
 import { certainPart, PROXY_TEXT } from '../proxies.ts';
-import { isEstimate } from '../activity-evidence.ts';
 import { frameworkPurification } from './purification.ts';
 import type { RatioRule, ShariahVersion } from './rule-types.ts';
 import { notInForce } from '../not-in-force.ts';
