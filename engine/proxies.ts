@@ -11,7 +11,7 @@ import type { ProxyKind } from './threshold-check.ts';
  * Debt totals a filer reports without a current/non-current split (docs/data/sources.md,
  * `total_debt`): only a total is known, which may hold notes that bear no interest.
  */
-const TOTAL_ONLY_DEBT_CONCEPTS: ReadonlySet<string> = new Set([
+export const TOTAL_ONLY_DEBT_CONCEPTS: ReadonlySet<string> = new Set([
   'DebtAndCapitalLeaseObligations',
   'LongTermDebt',
   'DebtLongtermAndShorttermCombinedAmount',
