@@ -8,7 +8,7 @@ import { satisfies, type ExactSum } from './exact.ts';
 import { isNear, marginOf, nearWidth, type LimitKind } from './nearness.ts';
 import type { Reason, ReasonInput } from './result-types.ts';
 
-/** A figure in the ratio that stands in for the one the methodology names (docs/frameworks/README.md, "Proxies"). */
+/** A figure in the ratio that stands in for the one the methodology names (docs/frameworks/README.md, "Proxies and estimates"). */
 export type ProxyKind =
   /** Total debt for interest-bearing debt: a proxy only when the filing reports nothing but a total. */
   | 'debt_total_for_interest_bearing'
