@@ -27,6 +27,7 @@ export function noneReportedReason(pass: Reason, coverage: ActivityCoverage, scr
     return {
       ...pass,
       result: 'questionable',
+      doubt: 'ambiguous_evidence',
       message: `No exposure reported, but the company's industry (SIC ${coverage.doubt.sic}, ${coverage.doubt.title}) commonly includes ${doubtful
         .map(activityLabel)
         .join(' and ')} revenue whose share is not reported.`,
@@ -34,6 +35,11 @@ export function noneReportedReason(pass: Reason, coverage: ActivityCoverage, scr
     };
   }
   return { ...pass, message: `${pass.message} Evidence: ${coverage.evidence}.`, evidence_level: coverage.level };
+}
+
+/** True for a revenue share that is an approximation (the curated list's cited estimates), not a reported figure. */
+export function isEstimate(e: ActivityExposure | undefined): boolean {
+  return e?.evidence === 'curated';
 }
 
 /** A short note naming the evidence of a figure that is not a vendor's reported one. */

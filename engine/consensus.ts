@@ -1,6 +1,7 @@
 /**
  * service_consensus: the service's own 0–100 score blending all frameworks. The five Shariah
- * methodologies form one "Shariah signal" (the mean of their decisive statuses) weighted 0.40;
+ * methodologies form one "Shariah signal" (the mean of their decisive statuses) weighted 0.40,
+ * decided only when at least three of the five are decisive (one methodology is not a tradition);
  * each of the four other traditions is weighted 0.15. Status values: compliant 1,
  * questionable 0.5, non_compliant 0; insufficient_data is left out and its weight with it.
  * Fail-closed: below 70% weight coverage the status is insufficient_data (score null); a
@@ -10,7 +11,8 @@
 import { SHARIAH_FRAMEWORK_IDS, type FrameworkId } from './frameworks.ts';
 import type { ConsensusComponent, FrameworkResult, Reason, VerdictStatus } from './result-types.ts';
 
-export const CONSENSUS_VERSION = 'consensus-1';
+// consensus-2 (engine 2.0.0): the Shariah signal needs 3 of 5 decisive methodologies.
+export const CONSENSUS_VERSION = 'consensus-2';
 export const CONSENSUS_WEIGHTS = Object.freeze({
   shariah_signal: 0.4,
   christian_bri: 0.15,
@@ -19,6 +21,8 @@ export const CONSENSUS_WEIGHTS = Object.freeze({
   lds_mormon: 0.15,
 });
 export const CONSENSUS_MIN_COVERAGE = 0.7;
+/** Decisive Shariah methodologies (of five) the Shariah signal needs, else it is insufficient_data. */
+export const SHARIAH_SIGNAL_MIN_DECISIVE = 3;
 export const CONSENSUS_COMPLIANT_AT = 80;
 export const CONSENSUS_NON_COMPLIANT_BELOW = 50;
 
@@ -40,7 +44,8 @@ export function computeConsensus(results: Partial<Record<FrameworkId, FrameworkR
       shariahN += 1;
     }
   }
-  const shariahValue = shariahN > 0 ? shariahSum / shariahN : null;
+  const shariahDecided = shariahN >= SHARIAH_SIGNAL_MIN_DECISIVE;
+  const shariahValue = shariahDecided ? shariahSum / shariahN : null;
   const components: ConsensusComponent[] = [
     {
       component: 'shariah_signal',
@@ -49,6 +54,17 @@ export function computeConsensus(results: Partial<Record<FrameworkId, FrameworkR
       value: shariahValue,
     },
   ];
+  const shariahReason: Reason | null = shariahDecided
+    ? null
+    : {
+        code: 'service_consensus.shariah_coverage',
+        result: 'insufficient_data',
+        message: `The Shariah signal needs at least ${SHARIAH_SIGNAL_MIN_DECISIVE} of the ${SHARIAH_FRAMEWORK_IDS.length} Shariah methodologies with a decisive verdict; ${shariahN} ${shariahN === 1 ? 'has' : 'have'} one.`,
+        metric: 'shariah_decisive_methodologies',
+        value: shariahN,
+        threshold: SHARIAH_SIGNAL_MIN_DECISIVE,
+        operator: '>=',
+      };
   for (const id of OTHER_IDS) {
     const status = results[id]!.status;
     components.push({ component: id, weight: CONSENSUS_WEIGHTS[id], status, value: VALUE[status] });
@@ -96,7 +112,7 @@ export function computeConsensus(results: Partial<Record<FrameworkId, FrameworkR
     score,
     methodology_version: CONSENSUS_VERSION,
     methodology_effective_from: '1900-01-01',
-    reasons: [reason],
+    reasons: shariahReason === null ? [reason] : [shariahReason, reason],
     purification: null,
     components,
     coverage,

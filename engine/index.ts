@@ -15,5 +15,6 @@ export { STALENESS_LIMITS } from './input-quality.ts';
 export { STATUS_RANK, isImprovement } from './status.ts';
 export { CONSENSUS_WEIGHTS } from './consensus.ts';
 export { ACTIVITY_CODES, INVOLVEMENTS } from './inputs.ts';
+export { DOUBTS } from './result-types.ts';
 export type * from './inputs.ts';
 export type * from './result-types.ts';

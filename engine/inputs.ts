@@ -27,6 +27,7 @@ export const ACTIVITY_CODES = [
   'media_entertainment',
   'hotels_leisure',
   'non_kosher_food',
+  'euthanasia',
 ] as const;
 
 export type ActivityCode = (typeof ACTIVITY_CODES)[number];

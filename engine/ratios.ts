@@ -3,6 +3,7 @@
  * null when any input it needs is missing, negative, stale or (for a denominator) not
  * positive; `causes` then says why, in a code that `describeCause` turns into prose.
  */
+import type { Fraction } from './exact.ts';
 import type { Fundamentals, ScreeningInput } from './inputs.ts';
 import type { InputQuality } from './input-quality.ts';
 import type { RatioKey, Ratios, ReasonInput } from './result-types.ts';
@@ -106,6 +107,35 @@ function ratioInputs(f: Fundamentals, sources: Record<string, string>): Partial<
 
 /** Shared by every screen without a lower bound (almost all), so none allocates one. */
 const NO_BOUNDS: Partial<Record<RatioKey, number>> = Object.freeze({});
+/** Numerator figures and denominator of each ratio, for its exact form. */
+const RATIO_PARTS: Record<RatioKey, { numerator: readonly AmountField[]; denominator: 'spot' | 'avg24m' | 'avg36m' | 'totalAssets' | 'totalRevenue' }> = {
+  debt_to_market_cap_spot: { numerator: ['totalDebt'], denominator: 'spot' },
+  debt_to_market_cap_24m: { numerator: ['totalDebt'], denominator: 'avg24m' },
+  debt_to_market_cap_36m: { numerator: ['totalDebt'], denominator: 'avg36m' },
+  cash_and_securities_to_market_cap_spot: { numerator: ['cashAndEquivalents', 'interestBearingInvestments'], denominator: 'spot' },
+  cash_and_securities_to_market_cap_24m: { numerator: ['cashAndEquivalents', 'interestBearingInvestments'], denominator: 'avg24m' },
+  cash_and_securities_to_market_cap_36m: { numerator: ['cashAndEquivalents', 'interestBearingInvestments'], denominator: 'avg36m' },
+  receivables_to_market_cap_24m: { numerator: ['accountsReceivable'], denominator: 'avg24m' },
+  receivables_to_market_cap_36m: { numerator: ['accountsReceivable'], denominator: 'avg36m' },
+  debt_to_assets: { numerator: ['totalDebt'], denominator: 'totalAssets' },
+  cash_and_securities_to_assets: { numerator: ['cashAndEquivalents', 'interestBearingInvestments'], denominator: 'totalAssets' },
+  receivables_to_assets: { numerator: ['accountsReceivable'], denominator: 'totalAssets' },
+  receivables_and_cash_to_assets: { numerator: ['accountsReceivable', 'cashAndEquivalents'], denominator: 'totalAssets' },
+  interest_income_to_revenue: { numerator: ['interestIncome'], denominator: 'totalRevenue' },
+};
+
+/**
+ * A computed ratio as its input figures, for exact comparison with a limit (engine/exact.ts).
+ * Built only near a limit, so the hot path allocates nothing for it; valid only for a ratio that
+ * `computeRatios` computed (every figure it needs is then a usable number).
+ */
+export function ratioFraction(input: ScreeningInput, key: RatioKey): Fraction {
+  const parts = RATIO_PARTS[key];
+  const f = input.fundamentals!;
+  const d = parts.denominator;
+  const denominator = d === 'totalAssets' || d === 'totalRevenue' ? f[d] : input.marketCap[d];
+  return { numerator: parts.numerator.map((field) => f[field] ?? 0), denominator: denominator ?? 0 };
+}
 
 /** Human-readable explanation of a cause code. */
 export function describeCause(cause: string): string {

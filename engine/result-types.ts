@@ -14,6 +14,16 @@ export type CheckResult = 'pass' | 'fail' | 'questionable' | 'insufficient_data'
 /** The passing condition: the check passes when `value <operator> threshold`. */
 export type ComparisonOperator = '<' | '<=' | '>' | '>=';
 
+/**
+ * Why a check is `questionable` rather than decided: a breach resting on a proxy for the figure
+ * the methodology names, or on an estimated revenue share; activity evidence that leaves a
+ * screened activity in doubt; a rule whose text does not decide the case; sources that
+ * conflict; a real disagreement between authorities.
+ */
+export const DOUBTS = ['proxy', 'estimate', 'ambiguous_evidence', 'ambiguous_rule', 'conflicting_sources', 'scholarly_disagreement'] as const;
+
+export type Doubt = (typeof DOUBTS)[number];
+
 export interface Reason {
   /** Stable machine code, `<framework>.<check>[.<detail>]`. */
   code: string;
@@ -24,13 +34,14 @@ export interface Reason {
   value?: number;
   threshold?: number;
   operator?: ComparisonOperator;
-  /** Strict outcome of `value <operator> threshold`, before any tolerance band. */
+  /** Outcome of `value <operator> threshold`, compared exactly (docs/frameworks/README.md, "Exact comparison"). */
   within_limit?: boolean;
-  /** Closed tolerance band [low, high] in which the check is `questionable`. */
-  band_low?: number;
-  band_high?: number;
-  /** Why the band exists: a provider's published buffer or the service's tolerance. */
-  band_basis?: string;
+  /** Signed distance from the value to the limit, in the value's units: positive inside the limit, negative beyond it. */
+  margin?: number;
+  /** The value lies within the nearness distance of the limit (1 point for balance-sheet ratios, 5% of the limit for revenue shares). Data only: it never sets the result. */
+  near_limit?: boolean;
+  /** On a `questionable` result: the kind of genuine doubt behind it (docs/frameworks/README.md, "Statuses"). */
+  doubt?: Doubt;
   /** Filing (or exposure source) the value came from. */
   filing_ref?: string;
   /** Published source of the rule (document, edition, section). */

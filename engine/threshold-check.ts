@@ -1,21 +1,19 @@
 /**
- * One numeric check against a published threshold, with an optional tolerance band in which
- * the check is `questionable`. Rules are built once at module load (`defineThresholdRule`);
- * evaluation allocates only the returned Reason.
+ * One numeric check against a published limit. The result follows the rule as stated: `pass`
+ * when `value <operator> threshold` holds (compared exactly, engine/exact.ts), `fail` when it
+ * does not. Nearness is data on the reason (`margin`, `near_limit`), never a status. Rules are
+ * built once at module load (`defineThresholdRule`); evaluation allocates only the Reason.
  */
-import type { CheckResult, Reason, ReasonInput } from './result-types.ts';
+import { satisfies, type ExactSum } from './exact.ts';
+import { isNear, marginOf, nearWidth, type LimitKind } from './nearness.ts';
+import type { Reason, ReasonInput } from './result-types.ts';
 
-/**
- * Band around a threshold. The check passes clearly when `value lowOp low`, fails clearly
- * when `value highOp high`, and is `questionable` in between.
- */
-export interface Band {
-  low: number;
-  lowOp: '<' | '<=';
-  high: number;
-  highOp: '>' | '>=';
-  basis: string;
-}
+/** A figure in the ratio that stands in for the one the methodology names (docs/frameworks/README.md, "Proxies and estimates"). */
+export type ProxyKind =
+  /** Total debt for interest-bearing debt: a proxy only when the filing reports nothing but a total. */
+  | 'debt_total_for_interest_bearing'
+  /** Cash and equivalents (some of them bear no interest) for interest-bearing deposits. */
+  | 'cash_for_interest_bearing_deposits';
 
 export interface ThresholdRuleSpec {
   code: string;
@@ -26,14 +24,19 @@ export interface ThresholdRuleSpec {
   threshold: number;
   /** Passing condition: `value <operator> threshold`. */
   operator: '<' | '<=';
-  band: Band | null;
+  /** What the limit bounds, for nearness (engine/nearness.ts). */
+  kind: LimitKind;
+  /** Set when the ratio's figure stands in for the one the methodology names. */
+  proxy?: ProxyKind;
+  /** A provider's published note on the limit that does not change the screen (e.g. a membership buffer). */
+  note?: string;
   source: string;
 }
 
 export interface ThresholdRule extends ThresholdRuleSpec {
+  readonly nearWidth: number;
   readonly passMessage: string;
   readonly failMessage: string;
-  readonly bandMessage: string;
 }
 
 function percent(x: number): string {
@@ -41,56 +44,46 @@ function percent(x: number): string {
   return `${Number((x * 100).toPrecision(10))}%`;
 }
 
-/** Build a rule once, with its messages; checks that the band brackets the threshold. */
+/** Build a rule once, with its messages. */
 export function defineThresholdRule(spec: ThresholdRuleSpec): ThresholdRule {
-  const { band, threshold } = spec;
-  if (band !== null && (band.low > threshold || band.high < threshold)) {
-    throw new RangeError(`band of ${spec.code} does not contain its threshold`);
-  }
-  const limit = `${spec.operator === '<' ? 'below' : 'at most'} ${percent(threshold)}`;
+  const limit = `${spec.operator === '<' ? 'below' : 'at most'} ${percent(spec.threshold)}`;
+  const note = spec.note === undefined ? '' : ` ${spec.note}`;
   return Object.freeze({
     ...spec,
-    passMessage: `${spec.label} is within the limit (${limit}).`,
-    failMessage: `${spec.label} breaches the limit (must be ${limit}).`,
-    bandMessage:
-      band === null
-        ? ''
-        : `${spec.label} is within the tolerance band ${percent(band.low)}–${percent(band.high)} around the ${percent(threshold)} limit (${band.basis}).`,
+    nearWidth: nearWidth(spec.kind, spec.threshold),
+    passMessage: `${spec.label} is within the limit (${limit}).${note}`,
+    failMessage: `${spec.label} breaches the limit (must be ${limit}).${note}`,
   });
 }
 
-/** Outcome of `value` (a ratio in 0..1) against the rule, band included. */
-export function thresholdResult(rule: Pick<ThresholdRuleSpec, 'threshold' | 'operator' | 'band'>, value: number): CheckResult {
-  const band = rule.band;
-  if (band === null) {
-    return (rule.operator === '<' ? value < rule.threshold : value <= rule.threshold) ? 'pass' : 'fail';
-  }
-  if (band.lowOp === '<' ? value < band.low : value <= band.low) return 'pass';
-  if (band.highOp === '>' ? value > band.high : value >= band.high) return 'fail';
-  return 'questionable';
+/** True when `value` (exactly `exact()`) is within the rule's limit. */
+export function withinLimit(rule: Pick<ThresholdRuleSpec, 'threshold' | 'operator'>, value: number, exact: () => ExactSum): boolean {
+  return satisfies(value, rule.operator, rule.threshold, exact);
 }
 
-/** Evaluate `value` (ratio in 0..1) against the rule and return its evidence; `inputs` are the figures behind the ratio. */
-export function checkThreshold(rule: ThresholdRule, value: number, filingRef: string | undefined, inputs?: readonly ReasonInput[]): Reason {
-  const result = thresholdResult(rule, value);
-  const within = rule.operator === '<' ? value < rule.threshold : value <= rule.threshold;
-  const message = result === 'pass' ? rule.passMessage : result === 'fail' ? rule.failMessage : rule.bandMessage;
+/** Evaluate `value` (ratio in 0..1; exactly `exact()`) against the rule and return its evidence; `inputs` are the figures behind the ratio. */
+export function checkThreshold(
+  rule: ThresholdRule,
+  value: number,
+  exact: () => ExactSum,
+  filingRef: string | undefined,
+  inputs?: readonly ReasonInput[],
+): Reason {
+  const within = withinLimit(rule, value, exact);
+  const margin = marginOf(value, rule.threshold, rule.operator);
   const reason: Reason = {
     code: rule.code,
-    result,
-    message,
+    result: within ? 'pass' : 'fail',
+    message: within ? rule.passMessage : rule.failMessage,
     metric: rule.metric,
     value,
     threshold: rule.threshold,
     operator: rule.operator,
     within_limit: within,
+    margin,
+    near_limit: isNear(margin, rule.nearWidth),
     source: rule.source,
   };
-  if (rule.band !== null) {
-    reason.band_low = rule.band.low;
-    reason.band_high = rule.band.high;
-    reason.band_basis = rule.band.basis;
-  }
   if (filingRef !== undefined) reason.filing_ref = filingRef;
   if (inputs !== undefined) reason.inputs = inputs;
   return reason;

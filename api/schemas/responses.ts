@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FRAMEWORK_IDS } from '../../engine/index.ts';
+import { DOUBTS, FRAMEWORK_IDS } from '../../engine/index.ts';
 
 /** Response schemas: they document the API in /openapi.json (responses are built by the use-cases). */
 
@@ -38,10 +38,19 @@ export const reasonSchema = z
     value: z.number().optional(),
     threshold: z.number().optional(),
     operator: z.enum(['<', '<=', '>', '>=']).optional().meta({ description: 'passing condition: value <operator> threshold passes' }),
-    within_limit: z.boolean().optional(),
-    band_low: z.number().optional(),
-    band_high: z.number().optional(),
-    band_basis: z.string().optional(),
+    within_limit: z.boolean().optional().meta({ description: 'value <operator> threshold, compared exactly on the input decimals' }),
+    margin: z.number().optional().meta({ description: 'signed distance from value to threshold, in the value units: positive inside the limit, negative beyond it (engine 2.0.0 on)' }),
+    near_limit: z
+      .boolean()
+      .optional()
+      .meta({ description: 'value within 1 percentage point of a balance-sheet limit, or within 5% of a revenue limit; data only, never sets the result (engine 2.0.0 on)' }),
+    doubt: z
+      .enum(DOUBTS)
+      .optional()
+      .meta({ description: 'on a questionable result: the kind of genuine doubt behind it (engine 2.0.0 on)' }),
+    band_low: z.number().optional().meta({ description: 'legacy: tolerance band of snapshots computed by engine 1.0.0' }),
+    band_high: z.number().optional().meta({ description: 'legacy: tolerance band of snapshots computed by engine 1.0.0' }),
+    band_basis: z.string().optional().meta({ description: 'legacy: why the engine 1.0.0 band existed' }),
     filing_ref: z.string().optional(),
     source: z.string().optional(),
     evidence_level: z

@@ -1,14 +1,15 @@
 /**
  * USCCB Socially Responsible Investment Guidelines. Two editions:
  * - 2003 (in force before the service's history starts): abortion, contraceptives (makers, or
- *   a significant share of revenue from sales), embryo-destructive research, pornography,
- *   weapons of mass destruction; discrimination screened from policy (not assessable here);
+ *   a significant share of revenue from sales), embryo-destructive research, a significant
+ *   portion of revenue from pornography, weapons of mass destruction; discrimination screened
+ *   from policy (not assessable here);
  * - November 2021 (approved 2021-11-17 at the USCCB General Meeting): adds explicit human
- *   cloning, tobacco production, recreational cannabis, and primary-business gambling.
+ *   cloning, euthanasia and assisted suicide, tobacco production, recreational cannabis, and
+ *   primary-business gambling.
  * Revenue data cannot tell production from sale, so "production" and "significant" are
  * modelled as: any share is questionable, 5% or more excluded. See docs/frameworks/catholic_usccb.md.
  */
-import { REVENUE_BAND_5, REVENUE_BAND_50 } from '../bands.ts';
 import { assertChronological } from '../methodology-versions.ts';
 import {
   anyInvolvement,
@@ -27,18 +28,15 @@ const ARMS = 'Reducing arms production';
 function common(source: string): ExclusionRuleSpec[] {
   return [
     anyInvolvement('abortion', 'fail', LIFE, `${source}: abortion (absolute exclusion)`),
-    revenueBelow('contraceptives', 0.05, REVENUE_BAND_5, 'fail', 'questionable', LIFE, `${source}: contraceptives (manufacture, or significant revenue from sale; 5% modelled)`),
+    // Revenue data cannot separate making contraceptives (excluded at any share) from selling them.
+    revenueBelow('contraceptives', 0.05, 'fail', 'questionable', LIFE, `${source}: contraceptives (manufacture, or significant revenue from sale; 5% modelled)`, 'ambiguous_evidence'),
     anyInvolvement('embryonic_stem_cell', 'fail', LIFE, `${source}: embryonic stem cell research`),
-    anyInvolvement('adult_entertainment', 'fail', DIGNITY, `${source}: pornography`),
     anyInvolvement('weapons_controversial', 'fail', ARMS, `${source}: weapons of mass destruction`),
-    anyInvolvement('weapons', 'questionable', ARMS, `${source}: conventional weapons (exclusion threshold not modelled)`),
+    anyInvolvement('weapons', 'questionable', ARMS, `${source}: conventional weapons (the text sets no exclusion threshold)`, 'ambiguous_rule'),
   ];
 }
 
-const NOT_ASSESSED = [
-  { ground: 'Racial and gender discrimination', why: 'assessed from corporate policy, not revenue; no data' },
-  { ground: 'Euthanasia and assisted suicide', why: 'no activity code in the data' },
-];
+const DISCRIMINATION = { ground: 'Racial and gender discrimination', why: 'assessed from corporate policy, not revenue; no data' };
 
 export const USCCB_VERSIONS: readonly ExclusionVersion[] = [
   defineExclusionVersion({
@@ -49,9 +47,11 @@ export const USCCB_VERSIONS: readonly ExclusionVersion[] = [
     source: S2003,
     rules: [
       ...common(S2003),
-      anyInvolvement('human_cloning', 'questionable', LIFE, `${S2003}: research ending prenatal life (cloning not named until 2021)`),
+      // "a significant portion of their revenues": 5% modelled, as for contraceptive sales.
+      revenueBelow('adult_entertainment', 0.05, 'fail', 'pass', DIGNITY, `${S2003}: pornography (a significant portion of revenue; 5% modelled)`),
+      anyInvolvement('human_cloning', 'questionable', LIFE, `${S2003}: research ending prenatal life (cloning not named until 2021)`, 'ambiguous_rule'),
     ],
-    notAssessed: NOT_ASSESSED,
+    notAssessed: [DISCRIMINATION],
   }),
   defineExclusionVersion({
     framework: 'catholic_usccb',
@@ -61,13 +61,15 @@ export const USCCB_VERSIONS: readonly ExclusionVersion[] = [
     source: S2021,
     rules: [
       ...common(S2021),
+      anyInvolvement('adult_entertainment', 'fail', DIGNITY, `${S2021}: pornography`),
       anyInvolvement('human_cloning', 'fail', LIFE, `${S2021}: human cloning`),
-      revenueBelow('tobacco', 0.05, REVENUE_BAND_5, 'fail', 'questionable', DIGNITY, `${S2021}: tobacco production (production vs retail not distinguishable; 5% modelled)`),
-      revenueBelow('cannabis', 0.05, REVENUE_BAND_5, 'fail', 'questionable', DIGNITY, `${S2021}: recreational cannabis (5% modelled)`),
-      revenueBelow('gambling', 0.5, REVENUE_BAND_50, 'fail', 'pass', DIGNITY, `${S2021}: gambling as primary business (more than half of revenue modelled)`),
-      anyInvolvement('vaping', 'questionable', DIGNITY, `${S2021}: not named; nicotine vaping treated as a gray area next to tobacco`),
+      anyInvolvement('euthanasia', 'fail', LIFE, `${S2021}: euthanasia and assisted suicide`),
+      revenueBelow('tobacco', 0.05, 'fail', 'questionable', DIGNITY, `${S2021}: tobacco production (production vs retail not distinguishable; 5% modelled)`, 'ambiguous_evidence'),
+      revenueBelow('cannabis', 0.05, 'fail', 'questionable', DIGNITY, `${S2021}: recreational cannabis (recreational vs medical not distinguishable; 5% modelled)`, 'ambiguous_evidence'),
+      revenueBelow('gambling', 0.5, 'fail', 'pass', DIGNITY, `${S2021}: gambling as primary business (more than half of revenue modelled)`),
+      anyInvolvement('vaping', 'questionable', DIGNITY, `${S2021}: not named; nicotine vaping treated as a gray area next to tobacco`, 'ambiguous_rule'),
     ],
-    notAssessed: NOT_ASSESSED,
+    notAssessed: [DISCRIMINATION],
   }),
 ];
 

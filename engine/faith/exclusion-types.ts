@@ -7,8 +7,7 @@ import type { FrameworkId } from '../frameworks.ts';
 import { activityLabel } from '../format.ts';
 import type { ActivityCode, Involvement } from '../inputs.ts';
 import type { MethodologyVersion } from '../methodology-versions.ts';
-import type { Reason } from '../result-types.ts';
-import type { Band } from '../threshold-check.ts';
+import type { Doubt, Reason } from '../result-types.ts';
 
 export interface ExclusionRuleSpec {
   activity: ActivityCode;
@@ -20,9 +19,10 @@ export interface ExclusionRuleSpec {
   onBreach: 'fail' | 'questionable';
   /** Check result for a share above 0 that stays within the limit. */
   minor: 'pass' | 'questionable';
-  band: Band | null;
   /** Involvements excluded at any revenue share (docs/frameworks/README.md, "Direct involvement"); absent = none. */
   direct?: readonly Involvement[];
+  /** The doubt a `questionable` outcome of this rule stands for (docs/frameworks/README.md, "Statuses"). */
+  doubt: Doubt;
   /** The moral ground, in the framework's own terms. */
   ground: string;
   source: string;
@@ -42,7 +42,6 @@ export interface ExclusionRule extends ExclusionRuleSpec {
   passMessage: string;
   minorMessage: string;
   breachMessage: string;
-  bandMessage: string;
 }
 
 export interface ExclusionVersion extends MethodologyVersion {
@@ -64,9 +63,6 @@ export function defineExclusionVersion(spec: ExclusionVersionSpec): ExclusionVer
   const rules = spec.rules.map((r): ExclusionRule => {
     const name = activityLabel(r.activity);
     const limit = limitText(r);
-    if (r.band !== null && (r.band.low > r.threshold || r.band.high < r.threshold)) {
-      throw new RangeError(`band of ${spec.framework}.${r.activity} does not contain its threshold`);
-    }
     return Object.freeze({
       ...r,
       index: activityIndex(r.activity),
@@ -77,8 +73,7 @@ export function defineExclusionVersion(spec: ExclusionVersionSpec): ExclusionVer
       breachMessage:
         r.onBreach === 'fail'
           ? `${r.ground}: ${name} revenue breaches the limit (${limit}).`
-          : `${r.ground}: ${name} revenue exceeds ${limit}; authorities differ, so this is questionable rather than excluded.`,
-      bandMessage: r.band === null ? '' : `${r.ground}: ${name} revenue is within the tolerance band around the limit (${r.band.basis}).`,
+          : `${r.ground}: ${name} revenue exceeds ${limit}; ${DOUBT_TEXT[r.doubt]}, so this is questionable rather than excluded.`,
     });
   });
   return Object.freeze({
@@ -106,25 +101,44 @@ export function defineExclusionVersion(spec: ExclusionVersionSpec): ExclusionVer
   });
 }
 
-/** Rule: any reported revenue from `activity` breaches (threshold 0, passing share <= 0). */
+/** Why a rule's `questionable` outcome is in doubt, for its messages. */
+const DOUBT_TEXT: Readonly<Record<Doubt, string>> = Object.freeze({
+  proxy: 'the figure stands in for the one the text names',
+  estimate: 'the revenue share is an estimate',
+  ambiguous_evidence: 'revenue data cannot tell the involvement the text names',
+  ambiguous_rule: 'the text does not decide this case',
+  conflicting_sources: 'the published sources conflict',
+  scholarly_disagreement: 'authorities differ',
+});
+
+/**
+ * Rule: any reported revenue from `activity` breaches (threshold 0, passing share <= 0). A
+ * `questionable` breach is a real disagreement unless `doubt` says otherwise.
+ */
 export function anyInvolvement(
   activity: ActivityCode,
   onBreach: 'fail' | 'questionable',
   ground: string,
   source: string,
+  doubt: Doubt = 'scholarly_disagreement',
 ): ExclusionRuleSpec {
-  return { activity, threshold: 0, operator: '<=', onBreach, minor: 'pass', band: null, ground, source };
+  return { activity, threshold: 0, operator: '<=', onBreach, minor: 'pass', doubt, ground, source };
 }
 
-/** Rule: revenue share must stay below `threshold`; `minor` decides shares in (0, threshold). */
+/**
+ * Rule: revenue share must stay below `threshold`; `minor` decides shares in (0, threshold).
+ * `doubt` names what a `questionable` outcome stands for: by default a disagreement between
+ * authorities for a questionable breach, a text that does not decide the case for a questionable
+ * minor share.
+ */
 export function revenueBelow(
   activity: ActivityCode,
   threshold: number,
-  band: Band | null,
   onBreach: 'fail' | 'questionable',
   minor: 'pass' | 'questionable',
   ground: string,
   source: string,
+  doubt: Doubt = onBreach === 'questionable' ? 'scholarly_disagreement' : 'ambiguous_rule',
 ): ExclusionRuleSpec {
-  return { activity, threshold, operator: '<', onBreach, minor, band, ground, source };
+  return { activity, threshold, operator: '<', onBreach, minor, doubt, ground, source };
 }

@@ -14,7 +14,6 @@
  * Real disagreements are `questionable`; a deciding fact that is unknown is `insufficient_data`.
  * This framework never returns `non_compliant`. See docs/frameworks/jewish_halakhic.md.
  */
-import { REVENUE_BAND_5 } from '../bands.ts';
 import { versionInForce, assertChronological } from '../methodology-versions.ts';
 import { notInForce } from '../not-in-force.ts';
 import type { ListingMeta } from '../inputs.ts';
@@ -40,7 +39,7 @@ const NOT_ASSESSED = [{ ground: 'Chametz in other food businesses', why: 'no cha
 
 /** Forbidden foods as the company's main trade (more than half of revenue) for a company not controlled by Jews. */
 function mainTrade(activity: 'pork' | 'non_kosher_food'): ExclusionRuleSpec {
-  return { activity, threshold: 0.5, operator: '<=', onBreach: 'questionable', minor: 'pass', band: null, ground: 'Trading in forbidden foods', source: FOODS_MAIN_TRADE_SOURCE };
+  return { activity, threshold: 0.5, operator: '<=', onBreach: 'questionable', minor: 'pass', doubt: 'scholarly_disagreement', ground: 'Trading in forbidden foods', source: FOODS_MAIN_TRADE_SOURCE };
 }
 
 /** Rules for a company controlled by Jews: the company itself is bound. */
@@ -52,9 +51,9 @@ export const HALAKHIC_VERSIONS: readonly ExclusionVersion[] = [
     effectiveFromConfirmed: false,
     source: SOURCE,
     rules: [
-      revenueBelow('alcohol', 0.05, REVENUE_BAND_5, 'questionable', 'pass', 'Chametz over Pesach', `${CHAMETZ_SOURCE} (alcohol as proxy; 5% materiality modelled)`),
-      revenueBelow('pork', 0.05, REVENUE_BAND_5, 'questionable', 'pass', 'Trading in forbidden foods', `${FOODS_SOURCE} (5% materiality modelled)`),
-      revenueBelow('non_kosher_food', 0.05, REVENUE_BAND_5, 'questionable', 'pass', 'Trading in forbidden foods', `${FOODS_SOURCE} (5% materiality modelled)`),
+      revenueBelow('alcohol', 0.05, 'questionable', 'pass', 'Chametz over Pesach', `${CHAMETZ_SOURCE} (alcohol as proxy; 5% materiality modelled)`),
+      revenueBelow('pork', 0.05, 'questionable', 'pass', 'Trading in forbidden foods', `${FOODS_SOURCE} (5% materiality modelled)`),
+      revenueBelow('non_kosher_food', 0.05, 'questionable', 'pass', 'Trading in forbidden foods', `${FOODS_SOURCE} (5% materiality modelled)`),
     ],
     notAssessed: NOT_ASSESSED,
   }),
@@ -133,6 +132,7 @@ function ribbitCheck(ctx: ScreenContext, control: Control): Reason {
   return {
     code,
     result: 'questionable',
+    doubt: 'scholarly_disagreement',
     message:
       'Ribbit: a company controlled by Jews without a heter iska. Authorities differ: Igrot Moshe (YD 2:62–63) is lenient for a corporation, whose officers bear no personal liability; the Israeli kosher-company practice requires a heter iska.',
     source: RIBBIT_SOURCE,
@@ -164,6 +164,7 @@ function shabbatCheck(ctx: ScreenContext, control: Control): Reason {
     ? {
         code,
         result: 'questionable',
+        doubt: 'scholarly_disagreement',
         message:
           'Shabbat: a company controlled by Jews operates on Shabbat. Authorities differ: on Igrot Moshe (EH 1:7) a negligible holding does not make the shareholder the company\'s agent; the Israeli kosher-company practice excludes it.',
         source: SHABBAT_SOURCE,

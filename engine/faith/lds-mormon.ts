@@ -7,7 +7,6 @@
  * consumption standards to revenue is the service's modelling (a producer at any share, other
  * involvement above 5% of revenue). See docs/frameworks/lds_mormon.md.
  */
-import { REVENUE_BAND_5 } from '../bands.ts';
 import { assertChronological } from '../methodology-versions.ts';
 import {
   anyInvolvement,
@@ -28,7 +27,7 @@ const STANDARDS = 'Church standards';
  * among other goods, distributing it or serving it is judged by a 5% materiality limit (modelled).
  */
 function material(activity: Parameters<typeof revenueBelow>[0], ground: string, source: string): ExclusionRuleSpec {
-  return { ...revenueBelow(activity, 0.05, REVENUE_BAND_5, 'fail', 'pass', ground, `${source}; producers at any share`), direct: ['producer'] };
+  return { ...revenueBelow(activity, 0.05, 'fail', 'pass', ground, `${source}; producers at any share`), direct: ['producer'] };
 }
 
 function common(): ExclusionRuleSpec[] {
@@ -55,7 +54,7 @@ export const LDS_VERSIONS: readonly ExclusionVersion[] = [
     source: D89,
     rules: [
       ...common(),
-      revenueBelow('vaping', 0.05, REVENUE_BAND_5, 'questionable', 'pass', WOW, `${D89}: vaping not named before August 2019`),
+      revenueBelow('vaping', 0.05, 'questionable', 'pass', WOW, `${D89}: vaping not named before August 2019`, 'ambiguous_rule'),
     ],
     notAssessed: NOT_ASSESSED,
   }),

@@ -1,5 +1,7 @@
 /** Evaluate an exclusion table against a company's business-activity exposures. */
-import { evidenceNote, noneReportedReason } from '../activity-evidence.ts';
+import { evidenceNote, isEstimate, noneReportedReason } from '../activity-evidence.ts';
+import { shareWithin } from '../exact.ts';
+import { isNear, marginOf, nearWidth } from '../nearness.ts';
 import { describeExposureState } from '../exposures.ts';
 import type { FrameworkId } from '../frameworks.ts';
 import { activityLabel } from '../format.ts';
@@ -7,25 +9,47 @@ import { versionInForce } from '../methodology-versions.ts';
 import { notInForce } from '../not-in-force.ts';
 import type { ActivityCode, ActivityExposure } from '../inputs.ts';
 import { directMessage, involvementFinding, notDirectNote, unknownInvolvementMessage } from '../involvement.ts';
-import type { CheckResult, FrameworkResult, Reason } from '../result-types.ts';
+import type { CheckResult, Doubt, FrameworkResult, Reason } from '../result-types.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { combineReasons } from '../status.ts';
-import { thresholdResult } from '../threshold-check.ts';
 import type { ExclusionRule, ExclusionVersion } from './exclusion-types.ts';
 
-/** `direct` marks an outcome decided by the company's involvement, not by its revenue share. */
-function ruleResult(rule: ExclusionRule, share: number, src: ActivityExposure): { result: CheckResult; message: string; direct?: true } {
-  const outcome = thresholdResult(rule, share);
-  if (outcome === 'fail') return { result: rule.onBreach, message: rule.breachMessage };
+interface RuleOutcome {
+  result: CheckResult;
+  message: string;
+  within: boolean;
+  doubt?: Doubt;
+  /** Decided by the company's involvement, not by its revenue share (docs/frameworks/README.md, "Direct involvement"). */
+  direct?: true;
+}
+
+function ruleResult(rule: ExclusionRule, share: number, near: boolean, estimated: boolean, src: ActivityExposure): RuleOutcome {
+  const within = shareWithin(share, rule.operator, rule.threshold);
+  if (!within) {
+    if (rule.onBreach === 'questionable') return { result: 'questionable', message: rule.breachMessage, within, doubt: rule.doubt };
+    // A breach near a revenue limit that rests on an estimated share is in doubt (docs/frameworks/README.md, "Proxies and estimates").
+    if (near && estimated) {
+      return { result: 'questionable', message: `${rule.breachMessage.slice(0, -1)}; in doubt: the share is an estimate near the limit.`, within, doubt: 'estimate' };
+    }
+    return { result: 'fail', message: rule.breachMessage, within };
+  }
   if (rule.direct !== undefined && share > 0) {
     const finding = involvementFinding(src, rule.direct);
     const note = evidenceNote(src);
-    if (finding === 'direct') return { result: rule.onBreach, message: directMessage(rule.activity, src, rule.ground, note), direct: true };
-    if (finding === 'unknown') return { result: 'questionable', message: unknownInvolvementMessage(rule.activity, src, rule.direct, rule.ground, note), direct: true };
+    if (finding === 'direct') {
+      const message = directMessage(rule.activity, src, rule.ground, note);
+      return rule.onBreach === 'questionable'
+        ? { result: 'questionable', message, within: false, doubt: rule.doubt, direct: true }
+        : { result: 'fail', message, within: false, direct: true };
+    }
+    if (finding === 'unknown') {
+      // The company might be a producer: the conservative default, and the evidence is what is in doubt.
+      const message = unknownInvolvementMessage(rule.activity, src, rule.direct, rule.ground, note);
+      return { result: 'questionable', message, within: false, doubt: 'ambiguous_evidence', direct: true };
+    }
   }
-  if (outcome === 'questionable') return { result: 'questionable', message: rule.bandMessage };
-  if (share > 0 && rule.minor === 'questionable') return { result: 'questionable', message: rule.minorMessage };
-  return { result: 'pass', message: rule.passMessage };
+  if (share > 0 && rule.minor === 'questionable') return { result: 'questionable', message: rule.minorMessage, within, doubt: rule.doubt };
+  return { result: 'pass', message: rule.passMessage, within };
 }
 
 /** Append one Reason per reported activity, or the shared "none reported" Reason. */
@@ -55,7 +79,11 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
       continue;
     }
     const share = ex.shares[rule.index]!;
-    const { result, message, direct } = ruleResult(rule, share, src);
+    const shareMargin = marginOf(share, rule.threshold, rule.operator);
+    const near = isNear(shareMargin, nearWidth('revenue', rule.threshold));
+    const { result, message, within, doubt, direct } = ruleResult(rule, share, near, state === 'ok' && isEstimate(src), src);
+    // An involvement excluded at any share is measured against a limit of 0.
+    const margin = direct ? marginOf(share, 0, '<=') : shareMargin;
     const reason: Reason = {
       code: rule.code,
       result,
@@ -69,16 +97,14 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
       value: share,
       threshold: rule.threshold,
       operator: rule.operator,
-      within_limit: rule.operator === '<' ? share < rule.threshold : share <= rule.threshold,
-      ...(direct ? { threshold: 0, operator: '<=' as const, within_limit: false } : {}),
+      within_limit: within,
+      margin,
+      near_limit: direct ? false : near,
+      ...(direct ? { threshold: 0, operator: '<=' as const } : {}),
       filing_ref: src.sourceRef,
       source: rule.source,
     };
-    if (rule.band !== null) {
-      reason.band_low = rule.band.low;
-      reason.band_high = rule.band.high;
-      reason.band_basis = rule.band.basis;
-    }
+    if (doubt !== undefined) reason.doubt = doubt;
     reasons.push(reason);
   }
   if (!reported) reasons.push(noneReportedReason(v.noneReported, ex.coverage, v.rules.map((r) => r.activity)));

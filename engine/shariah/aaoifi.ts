@@ -6,7 +6,6 @@
  * means the limit itself passes: operator `<=`. See docs/frameworks/shariah_aaoifi.md.
  */
 import { assertChronological } from '../methodology-versions.ts';
-import { REVENUE_BAND_5, serviceBand } from '../bands.ts';
 import { defineShariahVersion, type ShariahVersion } from './rule-types.ts';
 
 const SOURCE = "AAOIFI Shari'ah Standard No. 21, Financial Papers (Shares and Bonds), clause 3/4";
@@ -43,10 +42,11 @@ export const AAOIFI_VERSIONS: readonly ShariahVersion[] = [
         rule: {
           code: 'shariah_aaoifi.interest_bearing_debt',
           metric: 'debt_to_market_cap_spot',
-          label: 'Interest-bearing debt (total debt as proxy) / market capitalisation',
+          label: 'Interest-bearing debt / market capitalisation',
           threshold: 0.3,
           operator: '<=',
-          band: serviceBand(0.29, 0.31),
+          kind: 'balance_sheet',
+          proxy: 'debt_total_for_interest_bearing',
           source: `${SOURCE}: interest-bearing borrowing not to exceed 30% of market capitalisation`,
         },
       },
@@ -59,7 +59,8 @@ export const AAOIFI_VERSIONS: readonly ShariahVersion[] = [
           label: 'Interest-bearing deposits and securities (cash + interest-bearing investments as proxy) / market capitalisation',
           threshold: 0.3,
           operator: '<=',
-          band: serviceBand(0.29, 0.31),
+          kind: 'balance_sheet',
+          proxy: 'cash_for_interest_bearing_deposits',
           source: `${SOURCE}: interest-bearing deposits not to exceed 30% of market capitalisation`,
         },
       },
@@ -72,7 +73,7 @@ export const AAOIFI_VERSIONS: readonly ShariahVersion[] = [
         label: 'Non-permissible income (interest included) / total income',
         threshold: 0.05,
         operator: '<=',
-        band: REVENUE_BAND_5,
+        kind: 'revenue',
         source: `${SOURCE}: prohibited income not to exceed 5% of total income`,
       },
     },

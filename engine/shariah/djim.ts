@@ -4,13 +4,13 @@
  * - classic: debt, cash + interest-bearing securities, and receivables, each / trailing
  *   24-month average market cap < 33%;
  * - 2023-03: receivables screen dropped (public summaries; date unconfirmed);
- * - 2023-09: cash screen dropped; interest-bearing debt / 24-month average market cap < 33%
- *   with a ±2-point buffer; the 5% limit counts all interest income (public summaries; date
- *   unconfirmed). See docs/frameworks/shariah_djim.md.
+ * - 2023-09: cash screen dropped; interest-bearing debt / 24-month average market cap < 33%,
+ *   with a membership buffer above the limit only (a constituent stays up to 35%); the 5% limit
+ *   counts all interest income (public summaries; date unconfirmed).
+ *   See docs/frameworks/shariah_djim.md.
  */
 import { assertChronological } from '../methodology-versions.ts';
 import type { ThresholdRuleSpec } from '../threshold-check.ts';
-import { REVENUE_BAND_5, serviceBand } from '../bands.ts';
 import { defineShariahVersion, type ShariahConcept, type ShariahVersion } from './rule-types.ts';
 import type { RatioKey } from '../result-types.ts';
 
@@ -33,6 +33,14 @@ export const DJIM_PROHIBITED = [
   'recreational_drugs',
 ] as const;
 
+/**
+ * Public summaries of the 2023 revision describe a buffer above the limit only: a constituent is
+ * removed once the ratio exceeds 35%, a non-constituent enters below 33%. It concerns index
+ * membership, which a security-level verdict does not know, so the screen applies the 33% limit
+ * and names the buffer (docs/frameworks/shariah_djim.md).
+ */
+const DJIM_BUFFER_NOTE = 'An existing index constituent is kept up to 35% (the provider\'s buffer, above the limit only).';
+
 type RatioRuleSpec = { concept: ShariahConcept; ratio: RatioKey; rule: ThresholdRuleSpec };
 
 const debtClassic: RatioRuleSpec = {
@@ -44,7 +52,7 @@ const debtClassic: RatioRuleSpec = {
     label: 'Total debt / trailing 24-month average market cap',
     threshold: 0.33,
     operator: '<',
-    band: serviceBand(0.32, 0.34),
+    kind: 'balance_sheet',
     source: `${SOURCE}, Accounting-Based Screens (leverage)`,
   },
 };
@@ -58,7 +66,7 @@ const cashClassic: RatioRuleSpec = {
     label: 'Cash + interest-bearing securities / trailing 24-month average market cap',
     threshold: 0.33,
     operator: '<',
-    band: serviceBand(0.32, 0.34),
+    kind: 'balance_sheet',
     source: `${SOURCE}, Accounting-Based Screens (cash)`,
   },
 };
@@ -72,7 +80,7 @@ const receivablesClassic: RatioRuleSpec = {
     label: 'Accounts receivable / trailing 24-month average market cap',
     threshold: 0.33,
     operator: '<',
-    band: serviceBand(0.32, 0.34),
+    kind: 'balance_sheet',
     source: `${SOURCE}, Accounting-Based Screens (receivables)`,
   },
 };
@@ -85,7 +93,7 @@ const incomeExInterest = {
     label: 'Revenue from prohibited activities (interest excluded) / total revenue',
     threshold: 0.05,
     operator: '<',
-    band: REVENUE_BAND_5,
+    kind: 'revenue',
     source: `${SOURCE}, Sector-Based Screens (modelled as a 5% revenue limit)`,
   },
 } as const;
@@ -138,16 +146,12 @@ export const DJIM_VERSIONS: readonly ShariahVersion[] = [
         rule: {
           code: 'shariah_djim.interest_bearing_debt',
           metric: 'debt_to_market_cap_24m',
-          label: 'Interest-bearing debt (total debt as proxy) / trailing 24-month average market cap',
+          label: 'Interest-bearing debt / trailing 24-month average market cap',
           threshold: 0.33,
           operator: '<',
-          band: {
-            low: 0.31,
-            lowOp: '<',
-            high: 0.35,
-            highOp: '>',
-            basis: 'published ±2-point buffer: membership decides between 31% and 35%',
-          },
+          kind: 'balance_sheet',
+          proxy: 'debt_total_for_interest_bearing',
+          note: DJIM_BUFFER_NOTE,
           source: `${SOURCE}, Accounting-Based Screens (2023 revision)`,
         },
       },
@@ -160,7 +164,7 @@ export const DJIM_VERSIONS: readonly ShariahVersion[] = [
         label: 'Non-permissible income (all interest income included) / total revenue',
         threshold: 0.05,
         operator: '<',
-        band: REVENUE_BAND_5,
+        kind: 'revenue',
         source: `${SOURCE} (2023 revision, per public summaries)`,
       },
     },

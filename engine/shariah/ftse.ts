@@ -8,7 +8,6 @@
  * as the published decimal 0.33333, not 1/3. See docs/frameworks/shariah_ftse.md.
  */
 import { assertChronological } from '../methodology-versions.ts';
-import { REVENUE_BAND_5, serviceBand } from '../bands.ts';
 import { defineShariahVersion, type ShariahVersion } from './rule-types.ts';
 
 const SOURCE = 'FTSE Russell, FTSE Shariah Global Equity Index Series Ground Rules (Yasaar screening)';
@@ -59,7 +58,7 @@ export const FTSE_VERSIONS: readonly ShariahVersion[] = [
           label: 'Debt / total assets',
           threshold: 0.33333,
           operator: '<',
-          band: serviceBand(0.32333, 0.34333),
+          kind: 'balance_sheet',
           source: `${SOURCE}: debt is less than 33.333% of total assets`,
         },
       },
@@ -72,7 +71,7 @@ export const FTSE_VERSIONS: readonly ShariahVersion[] = [
           label: 'Cash and interest-bearing items / total assets',
           threshold: 0.33333,
           operator: '<',
-          band: serviceBand(0.32333, 0.34333),
+          kind: 'balance_sheet',
           source: `${SOURCE}: cash and interest-bearing items are less than 33.333% of total assets`,
         },
       },
@@ -85,7 +84,7 @@ export const FTSE_VERSIONS: readonly ShariahVersion[] = [
           label: 'Accounts receivable and cash / total assets',
           threshold: 0.5,
           operator: '<',
-          band: serviceBand(0.49, 0.51),
+          kind: 'balance_sheet',
           source: `${SOURCE}: accounts receivable and cash are less than 50% of total assets`,
         },
       },
@@ -98,7 +97,7 @@ export const FTSE_VERSIONS: readonly ShariahVersion[] = [
         label: 'Total interest and non-compliant activities income / total revenue',
         threshold: 0.05,
         operator: '<=',
-        band: REVENUE_BAND_5,
+        kind: 'revenue',
         source: `${SOURCE}: should not exceed 5% of total revenue`,
       },
     },

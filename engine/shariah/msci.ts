@@ -4,16 +4,14 @@
  *   interest-bearing securities / total assets < 33.33%; accounts receivable / total assets
  *   < 70% (as described in April 2007 commentary);
  * - msci-islamic-3x33: total debt, cash + interest-bearing securities, and accounts receivable
- *   + cash, each over total assets, "may not exceed" 33.33% (operator `<=`), with a 30% entry
- *   threshold for non-constituents. Change date unconfirmed; modelled from 2011-05-01 (the May
+ *   + cash, each over total assets, "may not exceed" 33.33% (operator `<=`); the 30% entry
+ *   threshold for non-constituents concerns membership and is named in the reason. Change date unconfirmed; modelled from 2011-05-01 (the May
  *   2011 edition, the earliest later edition located), i.e. the earlier and stricter boundary.
  * Prohibited activities: a company "directly active in" one (a producer or operator) fails
  * whatever its revenue share; otherwise more than 5% of revenue (cumulatively) fails.
  * See docs/frameworks/shariah_msci.md.
  */
 import { assertChronological } from '../methodology-versions.ts';
-import type { Band } from '../threshold-check.ts';
-import { REVENUE_BAND_5, serviceBand } from '../bands.ts';
 import { defineShariahVersion, type ShariahVersion } from './rule-types.ts';
 import type { DirectInvolvement } from '../involvement.ts';
 
@@ -44,14 +42,8 @@ const DIRECTLY_ACTIVE = {
   source: `${SOURCE}, 2.1 Business Activity Screening: "directly active in, or derive more than 5% of their revenue (cumulatively) from" a prohibited activity`,
 };
 
-/** Published: non-constituents must be at or below 30%; constituents at or below 33.33%. */
-const ENTRY_BAND: Band = {
-  low: 0.3,
-  lowOp: '<=',
-  high: 0.3433,
-  highOp: '>',
-  basis: 'published 30% entry threshold for non-constituents below the limit; service tolerance +1 point above',
-};
+/** The published entry threshold concerns index membership; the screen applies the limit (docs/frameworks/shariah_msci.md). */
+const ENTRY_NOTE = 'Non-constituents enter the index only at or below 30% (the published entry threshold).';
 
 const income = {
   includeInterest: false,
@@ -61,7 +53,7 @@ const income = {
     label: 'Revenue from prohibited activities (cumulative) / total revenue',
     threshold: 0.05,
     operator: '<=',
-    band: REVENUE_BAND_5,
+    kind: 'revenue',
     source: `${SOURCE}, 2.1 Business Activity Screening: more than 5% of revenue fails`,
   },
 } as const;
@@ -88,7 +80,7 @@ export const MSCI_VERSIONS: readonly ShariahVersion[] = [
           label: 'Total debt / total assets',
           threshold: 0.3333,
           operator: '<',
-          band: serviceBand(0.3233, 0.3433),
+          kind: 'balance_sheet',
           source: `${SOURCE} (2007): less than 33.33%`,
         },
       },
@@ -101,7 +93,7 @@ export const MSCI_VERSIONS: readonly ShariahVersion[] = [
           label: 'Cash + interest-bearing securities / total assets',
           threshold: 0.3333,
           operator: '<',
-          band: serviceBand(0.3233, 0.3433),
+          kind: 'balance_sheet',
           source: `${SOURCE} (2007): less than 33.33%`,
         },
       },
@@ -114,7 +106,7 @@ export const MSCI_VERSIONS: readonly ShariahVersion[] = [
           label: 'Accounts receivable / total assets',
           threshold: 0.7,
           operator: '<',
-          band: serviceBand(0.69, 0.71),
+          kind: 'balance_sheet',
           source: `${SOURCE} (2007): less than 70%`,
         },
       },
@@ -142,7 +134,8 @@ export const MSCI_VERSIONS: readonly ShariahVersion[] = [
           label: 'Total debt / total assets',
           threshold: 0.3333,
           operator: '<=',
-          band: ENTRY_BAND,
+          kind: 'balance_sheet',
+          note: ENTRY_NOTE,
           source: `${SOURCE}, 2.2: may not exceed 33.33% (30% for non-constituents)`,
         },
       },
@@ -155,7 +148,8 @@ export const MSCI_VERSIONS: readonly ShariahVersion[] = [
           label: 'Cash + interest-bearing securities / total assets',
           threshold: 0.3333,
           operator: '<=',
-          band: ENTRY_BAND,
+          kind: 'balance_sheet',
+          note: ENTRY_NOTE,
           source: `${SOURCE}, 2.2: may not exceed 33.33% (30% for non-constituents)`,
         },
       },
@@ -168,7 +162,8 @@ export const MSCI_VERSIONS: readonly ShariahVersion[] = [
           label: 'Accounts receivable + cash / total assets',
           threshold: 0.3333,
           operator: '<=',
-          band: ENTRY_BAND,
+          kind: 'balance_sheet',
+          note: ENTRY_NOTE,
           source: `${SOURCE}, 2.2: may not exceed 33.33% (30% for non-constituents)`,
         },
       },

@@ -1,23 +1,34 @@
 /**
  * Evaluate one Shariah methodology version: the business-activity screen (primary business),
  * each financial ratio, and the non-permissible income limit; then status, headroom score and
- * purification. Every check, passing or failing, leaves a Reason.
+ * purification. Every check, passing or failing, leaves a Reason. A breach is a fail unless it
+ * rests on a proxy or an estimate near the limit (docs/frameworks/README.md, "Statuses").
  */
 import { describeExposureState } from '../exposures.ts';
 import type { ActivityExposure } from '../inputs.ts';
 import { directMessage, involvementFinding, notDirectNote, unknownInvolvementMessage } from '../involvement.ts';
-import { evidenceNote, noneReportedReason } from '../activity-evidence.ts';
+import { evidenceNote, isEstimate, noneReportedReason } from '../activity-evidence.ts';
 import type { ShariahFrameworkId } from '../frameworks.ts';
 import { activityLabel, formatPercent } from '../format.ts';
 import { versionInForce } from '../methodology-versions.ts';
-import { describeCause } from '../ratios.ts';
-import type { FrameworkResult, Reason } from '../result-types.ts';
+import { describeCause, ratioFraction } from '../ratios.ts';
+import type { Doubt, FrameworkResult, Reason, ReasonInput } from '../result-types.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { combineReasons } from '../status.ts';
-import { checkThreshold, missingCheck, thresholdResult } from '../threshold-check.ts';
+import { checkThreshold, missingCheck, withinLimit } from '../threshold-check.ts';
+import { shareOf, shareWithin, type ExactSum, type Fraction } from '../exact.ts';
+import { isNear, marginOf, nearWidth } from '../nearness.ts';
+import { certainPart, PROXY_TEXT } from '../proxies.ts';
 import { frameworkPurification } from './purification.ts';
-import type { ShariahVersion } from './rule-types.ts';
+import type { RatioRule, ShariahVersion } from './rule-types.ts';
 import { notInForce } from '../not-in-force.ts';
+
+/** Mark a breach as `questionable` for the given doubt, saying why in the message. */
+function inDoubt(reason: Reason, doubt: Doubt, why: string): void {
+  reason.result = 'questionable';
+  reason.doubt = doubt;
+  reason.message = `${reason.message} In doubt: ${why}, and the value is within the nearness distance of the limit.`;
+}
 
 function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): void {
   const ex = ctx.exposures;
@@ -51,9 +62,10 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
       continue;
     }
     const share = ex.shares[i]!;
-    const within = share <= v.coreBusinessShare;
+    const within = shareWithin(share, '<=', v.coreBusinessShare);
     if (within && share > 0 && directInvolvementCheck(v, k, src, base, reasons)) continue;
-    reasons.push({
+    const margin = marginOf(share, v.coreBusinessShare, '<=');
+    const reason: Reason = {
       ...base,
       result: within ? 'pass' : 'fail',
       message: within
@@ -63,7 +75,11 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
       threshold: v.coreBusinessShare,
       operator: '<=',
       within_limit: within,
-    });
+      margin,
+      near_limit: isNear(margin, nearWidth('revenue', v.coreBusinessShare)),
+    };
+    if (!within && reason.near_limit && isEstimate(src)) inDoubt(reason, 'estimate', 'the revenue share is an estimate');
+    reasons.push(reason);
   }
   if (!reported) reasons.push(noneReportedReason(v.noneReported, ex.coverage, v.prohibited));
 }
@@ -90,8 +106,27 @@ function directInvolvementCheck(v: ShariahVersion, k: number, src: ActivityExpos
     threshold: 0,
     operator: '<=',
     within_limit: false,
+    margin: marginOf(src.revenueShare, 0, '<='),
+    near_limit: false,
+    // Unknown involvement: the company might be a producer; the evidence is what is in doubt.
+    ...(finding === 'unknown' ? { doubt: 'ambiguous_evidence' as const } : {}),
   });
   return true;
+}
+
+/** A breach on a proxy figure is in doubt unless the certain part breaches on its own (engine/proxies.ts). */
+function ratioCheck(rr: RatioRule, value: number, ctx: ScreenContext, inputs: readonly ReasonInput[] | undefined): Reason {
+  const exact = (): ExactSum => [ratioFraction(ctx.input, rr.ratio)];
+  const reason = checkThreshold(rr.rule, value, exact, ctx.filingRef, inputs);
+  if (reason.result !== 'fail' || rr.rule.proxy === undefined || reason.near_limit !== true) return reason;
+  const certain = certainPart(rr.rule.proxy, ctx.fundamentals, ratioFraction(ctx.input, rr.ratio));
+  if (certain === undefined) return reason;
+  if (certain !== null) {
+    const certainValue = certain.numerator[0]! / certain.denominator;
+    if (!withinLimit(rr.rule, certainValue, () => [certain])) return reason;
+  }
+  inDoubt(reason, 'proxy', PROXY_TEXT[rr.rule.proxy]);
+  return reason;
 }
 
 /** Returns the utilisation (value ÷ threshold) of the income check, or 0 when not assessed. */
@@ -99,32 +134,63 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
   const ex = ctx.exposures;
   const rule = v.income.rule;
   let value = 0;
+  // The same sum without estimated (curated) shares: the part of the value that is certain.
+  let certainValue = 0;
+  let estimated = false;
   let missing: string | null = null;
   for (let k = 0; k < v.prohibitedIdx.length; k++) {
     const i = v.prohibitedIdx[k]!;
-    if (ex.usable(i)) value += ex.shares[i]!;
-    else missing ??= `${activityLabel(v.prohibited[k]!)}: ${ex.unusableText(i)}`;
+    if (ex.usable(i)) {
+      const share = ex.shares[i]!;
+      value += share;
+      if (share > 0 && isEstimate(ex.sources[i])) estimated = true;
+      else certainValue += share;
+    } else missing ??= `${activityLabel(v.prohibited[k]!)}: ${ex.unusableText(i)}`;
   }
+  const interestKnown = v.income.includeInterest && ctx.ratios.values.interest_income_to_revenue !== null;
   if (v.income.includeInterest) {
     const interest = ctx.ratios.values.interest_income_to_revenue;
     if (interest === null) {
       // A proven lower bound counts: it can push the total over the limit, never under it.
       const floor = ctx.ratios.atLeast.interest_income_to_revenue;
-      if (floor !== undefined) value += floor;
+      if (floor !== undefined) {
+        value += floor;
+        certainValue += floor;
+      }
       const counted = floor !== undefined ? ` beyond its proven lower bound of ${formatPercent(floor)} of revenue, which is counted` : '';
       missing ??= `interest income share: ${describeCause(ctx.ratios.causes.interest_income_to_revenue ?? '')}${counted}`;
-    } else value += interest;
+    } else {
+      value += interest;
+      certainValue += interest;
+    }
   }
+  const exactOf = (withEstimates: boolean) => (): ExactSum => {
+    const terms: Fraction[] = [];
+    for (const i of v.prohibitedIdx) {
+      if (!ex.usable(i) || ex.shares[i] === 0 || (!withEstimates && isEstimate(ex.sources[i]))) continue;
+      terms.push(shareOf(ex.shares[i]!));
+    }
+    if (interestKnown) terms.push(ratioFraction(ctx.input, 'interest_income_to_revenue'));
+    else if (v.income.includeInterest) {
+      const floor = ctx.ratios.atLeast.interest_income_to_revenue;
+      if (floor !== undefined) terms.push(shareOf(floor));
+    }
+    return terms;
+  };
   const interestInputs = v.income.includeInterest ? ctx.ratios.inputs?.interest_income_to_revenue : undefined;
+  const reason = checkThreshold(rule, value, exactOf(true), ctx.filingRef, interestInputs);
+  // A breach near the limit that needs an estimated share is in doubt; one the certain shares make on their own is not.
+  if (reason.result === 'fail' && estimated && reason.near_limit === true && withinLimit(rule, certainValue, exactOf(false))) {
+    inDoubt(reason, 'estimate', 'part of the prohibited revenue is an estimated share');
+  }
   if (missing === null) {
-    reasons.push(checkThreshold(rule, value, ctx.filingRef, interestInputs));
+    reasons.push(reason);
     return value / rule.threshold;
   }
   // What is known already breaches the limit: unknown parts can only add to it.
-  if (thresholdResult(rule, value) === 'fail') {
-    const r = checkThreshold(rule, value, ctx.filingRef, interestInputs);
-    r.message = `${r.message} Even without ${missing}.`;
-    reasons.push(r);
+  if (reason.result === 'fail') {
+    reason.message = `${reason.message} Even without ${missing}.`;
+    reasons.push(reason);
     return value / rule.threshold;
   }
   reasons.push(missingCheck(rule, missing, ctx.filingRef, interestInputs));
@@ -148,7 +214,7 @@ export function screenShariah(
     if (value === null) {
       reasons.push(missingCheck(rr.rule, describeCause(causes[rr.ratio] ?? ''), ctx.filingRef, inputs?.[rr.ratio]));
     } else {
-      reasons.push(checkThreshold(rr.rule, value, ctx.filingRef, inputs?.[rr.ratio]));
+      reasons.push(ratioCheck(rr, value, ctx, inputs?.[rr.ratio]));
       const util = value / rr.rule.threshold;
       if (util > maxUtil) maxUtil = util;
     }

@@ -9,7 +9,6 @@
  * summaries say 12 months. See docs/frameworks/shariah_sp.md.
  */
 import { assertChronological } from '../methodology-versions.ts';
-import { REVENUE_BAND_5, serviceBand } from '../bands.ts';
 import { defineShariahVersion, type ShariahVersion } from './rule-types.ts';
 import type { DirectInvolvement } from '../involvement.ts';
 
@@ -59,7 +58,7 @@ export const SP_VERSIONS: readonly ShariahVersion[] = [
           label: 'Debt / 36-month average market value of equity',
           threshold: 0.33,
           operator: '<',
-          band: serviceBand(0.32, 0.34),
+          kind: 'balance_sheet',
           source: `${SOURCE} (Leverage Compliance)`,
         },
       },
@@ -72,7 +71,7 @@ export const SP_VERSIONS: readonly ShariahVersion[] = [
           label: 'Cash + interest-bearing securities / 36-month average market value of equity',
           threshold: 0.33,
           operator: '<',
-          band: serviceBand(0.32, 0.34),
+          kind: 'balance_sheet',
           source: `${SOURCE} (Cash Compliance)`,
         },
       },
@@ -85,7 +84,7 @@ export const SP_VERSIONS: readonly ShariahVersion[] = [
           label: 'Accounts receivable / 36-month average market value of equity',
           threshold: 0.49,
           operator: '<',
-          band: serviceBand(0.48, 0.5),
+          kind: 'balance_sheet',
           source: `${SOURCE} (Cash Compliance)`,
         },
       },
@@ -98,7 +97,7 @@ export const SP_VERSIONS: readonly ShariahVersion[] = [
         label: 'Non-permissible income other than interest income / revenue',
         threshold: 0.05,
         operator: '<',
-        band: REVENUE_BAND_5,
+        kind: 'revenue',
         source: `${SOURCE} (Revenue Share from Non-Permissible Activities)`,
       },
     },

@@ -150,4 +150,33 @@ describe('batch, ETF, compare, reference lists, export and OpenAPI over real HTT
     expect(status).toBe(200);
     expect(body).toMatchObject({ from_cache: true, stale: false });
   });
+
+  it('when a snapshot was computed by an earlier engine version, then it is served with that version and its reasons as stored', async () => {
+    const { writeSnapshots } = await import('../../warehouse/snapshot-writer.ts');
+    const { snapshotRowFrom } = await import('../../activities/snapshot-rows.ts');
+    const { screenCompany, ENGINE_VERSION } = await import('../../engine/index.ts');
+    const { withDuckDB } = await import('../../warehouse/duckdb.ts');
+    const { loadScreeningInputs } = await import('../../warehouse/screening-inputs.ts');
+    const today = new Date().toISOString().slice(0, 10);
+    const ticker = t.fresh[2]!;
+    const [input] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, lake.dataDir, { market: 'us', date: today, tickers: [ticker] }));
+    // A result as engine 1.0.0 stored it: its version, and a tolerance band on a ratio check.
+    const result = screenCompany(input!);
+    const legacy = structuredClone(result);
+    legacy.engine_version = '1.0.0';
+    const debt = legacy.frameworks.shariah_ftse!.reasons.find((r) => r.code === 'shariah_ftse.debt')!;
+    delete debt.margin;
+    delete debt.near_limit;
+    Object.assign(debt, { band_low: 0.32333, band_high: 0.34333, band_basis: 'service tolerance ±1 percentage point (data and definitional uncertainty)' });
+    const row = snapshotRowFrom(input!, legacy, { source: 'nightly', runId: 'engine-1', screenedAt: `${today}T06:00:00.000` });
+    expect(row.engine_version).toBe('1.0.0');
+    await writeSnapshots(lake.dataDir, [row], { fileStem: 'engine-1' });
+    await api.reads.sync();
+    const { status, body } = await get(`/api/screen/us/${ticker}?framework=shariah_ftse`);
+    expect(status).toBe(200);
+    expect(ENGINE_VERSION).not.toBe('1.0.0');
+    expect(body.report.financial_data.provenance.engine_version).toBe('1.0.0');
+    expect(body.report.shariah_ftse.status).toBe(result.frameworks.shariah_ftse!.status);
+    expect(body.report.shariah_ftse.reasons.find((r: Json) => r.code === 'shariah_ftse.debt')).toMatchObject({ band_low: 0.32333, band_high: 0.34333 });
+  });
 });

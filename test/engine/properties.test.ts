@@ -1,12 +1,13 @@
 /**
  * Property tests (fast-check): monotonicity (more debt, or more revenue from an excluded
  * activity, never improves any verdict), the framework filter never changes a verdict,
- * determinism and JSON round-tripping.
+ * determinism and JSON round-tripping, and every questionable check naming its doubt.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   ACTIVITY_CODES,
+  DOUBTS,
   FRAMEWORK_IDS,
   isImprovement,
   filterFrameworks,
@@ -135,6 +136,26 @@ describe('purity', () => {
         for (const id of FRAMEWORK_IDS) expect(a.frameworks[id]!.reasons.length).toBeGreaterThan(0);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('questionable means doubt', () => {
+  // service_consensus's questionable is its 50–80 score band, not a check.
+  const checked = FRAMEWORK_IDS.filter((id) => id !== 'service_consensus');
+  it('when any company is screened, then every questionable check names its kind of doubt and every numeric check its margin', () => {
+    fc.assert(
+      fc.property(arbInput, fc.constantFrom('3560', '5812', '2080', null), (input, sic) => {
+        const result = screenCompany({ ...input, listing: { ...input.listing, sic } });
+        for (const id of checked) {
+          for (const r of result.frameworks[id]!.reasons) {
+            expect(r.result !== 'questionable' || DOUBTS.includes(r.doubt!), `${r.code}: ${r.message}`).toBe(true);
+            const numeric = r.value !== undefined && r.within_limit !== undefined && !r.filing_ref?.startsWith('sic:');
+            expect(!numeric || (typeof r.margin === 'number' && typeof r.near_limit === 'boolean'), r.code).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -1,0 +1,54 @@
+/**
+ * When a ratio's figure stands in for the one a methodology names, and how much of it is
+ * certain (docs/frameworks/README.md, "Proxies and estimates"). A breach computed on a proxy is
+ * in doubt unless the certain part of the figure breaches on its own.
+ */
+import type { Fraction } from './exact.ts';
+import type { Fundamentals } from './inputs.ts';
+import type { ProxyKind } from './threshold-check.ts';
+
+/**
+ * Debt totals a filer reports without a current/non-current split (docs/data/sources.md,
+ * `total_debt`): only a total is known, which may hold notes that bear no interest.
+ */
+export const TOTAL_ONLY_DEBT_CONCEPTS: ReadonlySet<string> = new Set([
+  'DebtAndCapitalLeaseObligations',
+  'LongTermDebt',
+  'DebtLongtermAndShorttermCombinedAmount',
+  'NotesPayable',
+  'DebtInstrumentCarryingAmount',
+]);
+
+const CONCEPT = /[a-z-]+:([A-Za-z]+)/g;
+
+/** True when the recorded source of `total_debt` is a debt total alone (no borrowing lines by maturity). */
+export function debtIsTotalOnly(f: Fundamentals | null): boolean {
+  const source = f?.figureSources?.total_debt;
+  if (source === undefined) return false;
+  const concepts = source.slice(0, source.includes(' @ ') ? source.indexOf(' @ ') : source.length);
+  for (const m of concepts.matchAll(CONCEPT)) if (TOTAL_ONLY_DEBT_CONCEPTS.has(m[1]!)) return true;
+  return false;
+}
+
+/** What the proxy stands for, for messages. */
+export const PROXY_TEXT: Readonly<Record<ProxyKind, string>> = Object.freeze({
+  debt_total_for_interest_bearing: 'the filing reports only a debt total, which stands in for interest-bearing debt',
+  cash_for_interest_bearing_deposits: 'cash and equivalents, some of which bear no interest, stand in for interest-bearing deposits',
+});
+
+/**
+ * The certain part of a proxied ratio: the part of the figure that is surely the named one, as
+ * a fraction of the same denominator; null when nothing is certain (the whole figure is a proxy)
+ * or the figure is not a proxy here (`undefined`).
+ */
+export function certainPart(kind: ProxyKind, f: Fundamentals | null, fraction: Fraction): Fraction | null | undefined {
+  switch (kind) {
+    case 'debt_total_for_interest_bearing':
+      return debtIsTotalOnly(f) ? null : undefined;
+    case 'cash_for_interest_bearing_deposits': {
+      // The ratio's numerator is cash + interest-bearing investments; the investments are certain.
+      const securities = fraction.numerator[1];
+      return securities === undefined ? null : { numerator: [securities], denominator: fraction.denominator };
+    }
+  }
+}
