@@ -76,7 +76,7 @@ describe('the public certificate page /attest/{cert_id} in a real headless Chrom
     const revoked = (await (await fetch(`${api.url}/api/attest/us/${api.t.fresh[1]}?standard=christian_bri`, { method: 'POST' })).json()) as Json;
     await page.goto(`${api.url}/attest/${revoked.cert_id}`);
     expect(await page.getAttribute('#status', 'data-status')).toBe('valid');
-    new CertificateStore(api.db).revoke(revoked.cert_id, 'purification inputs were wrong in the source filing');
+    await new CertificateStore(api.db).revoke(revoked.cert_id, 'purification inputs were wrong in the source filing');
     await page.reload();
     expect(await page.getAttribute('#status', 'data-status')).toBe('revoked');
     expect(await page.textContent('#status')).toContain('purification inputs were wrong in the source filing');
