@@ -1,6 +1,5 @@
 import { openLibsqlDb } from './libsql-db.ts';
 import { SERVICE_MIGRATIONS, type ServiceMigration } from './migrations.ts';
-import { openPostgresDb } from './postgres-db.ts';
 import type { ServiceDb } from './service-db.ts';
 
 export type { ServiceDb, ServiceEngine, SqlRunner, Transaction } from './service-db.ts';
@@ -21,8 +20,9 @@ export interface ServiceStateOptions {
 
 /** Opens the service state (creating it if needed) and applies pending migrations. */
 export async function openServiceDb(options: ServiceStateOptions, migrations: readonly ServiceMigration[] = SERVICE_MIGRATIONS): Promise<ServiceDb> {
+  // Loaded only when asked for: the embedded default needs no PostgreSQL client at all.
   const db = options.databaseUrl
-    ? openPostgresDb(options.databaseUrl, options.poolSize !== undefined ? { poolSize: options.poolSize } : {})
+    ? (await import('./postgres-db.ts')).openPostgresDb(options.databaseUrl, options.poolSize !== undefined ? { poolSize: options.poolSize } : {})
     : openLibsqlDb(options.dataDir, options.synchronous);
   try {
     await migrate(db, migrations);

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
 import type { ServiceEngine, ServiceStateOptions } from '../../service-state/db.ts';
 
@@ -25,6 +24,7 @@ function databaseFor(dataDir: string): Promise<string> {
     url = (async () => {
       const adminUrl = inject('postgresAdminUrl');
       const name = `fs_${createHash('sha256').update(dataDir).digest('hex').slice(0, 24)}`;
+      const { default: pg } = await import('pg');
       const admin = new pg.Pool({ connectionString: adminUrl, max: 1 });
       try {
         await admin.query(`CREATE DATABASE ${name}`);
