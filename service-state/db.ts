@@ -28,6 +28,7 @@ export async function openServiceDb(options: ServiceStateOptions, migrations: re
     await migrate(db, migrations);
   } catch (error) {
     await db.close();
+    if (db.engine === 'postgres') throw new Error(`the service state at ${db.location} could not be opened: ${(error as Error).message}`, { cause: error });
     throw error;
   }
   return db;

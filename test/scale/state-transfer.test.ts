@@ -119,4 +119,11 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
     expect(exists.code).toBe(1);
     expect(exists.stderr).toMatch(/EEXIST/);
   });
+
+  it('when DATABASE_URL points at nothing, then the command stops naming the address without its password', async () => {
+    const failed = await faithscreen({ DATA_DIR: path.join(embedded.dir, 'unreachable'), DATABASE_URL: 'postgresql://faithscreen:hunter2@127.0.0.1:1/faithscreen' }, 'keys', 'list');
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toMatch(/the service state at postgresql:\/\/faithscreen:\*\*\*@127\.0\.0\.1:1\/faithscreen could not be opened: .*ECONNREFUSED/);
+    expect(failed.stderr).not.toContain('hunter2');
+  });
 });
