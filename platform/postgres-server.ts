@@ -42,8 +42,8 @@ export function postgresRunAs(): { prefix: string[]; uid: number; gid: number } 
   const uid = process.getuid?.() ?? 1;
   if (uid !== 0) return { prefix: [], uid, gid: process.getgid?.() ?? uid };
   try {
-    const [userId, groupId] = execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim().split('\n').concat(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-    return { prefix: ['runuser', '-u', 'postgres', '--'], uid: Number(userId), gid: Number(groupId) };
+    const idOf = (flag: '-u' | '-g') => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+    return { prefix: ['runuser', '-u', 'postgres', '--'], uid: idOf('-u'), gid: idOf('-g') };
   } catch {
     return { error: "running as root and there is no 'postgres' system user to run PostgreSQL as (initdb and postgres refuse root); install the postgresql-15 package, which creates it, or run as an unprivileged user" };
   }
