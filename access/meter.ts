@@ -1,5 +1,5 @@
 import type { AccessStore, KeyRecord, QuotaTransaction } from './access-store.ts';
-import { currentWindow, decide, reportWindow, type WindowName, type WindowReport, type WindowRule } from './quota-windows.ts';
+import { currentWindow, decide, reportWindow, type WindowName, type WindowReport, type WindowRule, type WindowState } from './quota-windows.ts';
 import { DAY_MS, MONTH_MS, TIER_DAILY_LIMITS, type Tier } from './tiers.ts';
 
 /** The windows that meter a key: daily always (tier default or the key's own limit), monthly when set. */
@@ -15,6 +15,16 @@ interface Allowance {
   keyId: string;
   units: number;
   windows: Array<{ window: WindowName; startedAtMs: number; endsAtMs: number }>;
+}
+
+/** A charge waiting for its key's next store trip. */
+interface Waiting {
+  key: KeyRecord;
+  tier: Tier;
+  units: number;
+  now: number;
+  resolve(outcome: ChargeOutcome): void;
+  reject(error: unknown): void;
 }
 
 /** What one request took, so an error answer can give it back exactly. */
@@ -48,8 +58,9 @@ async function release(quota: QuotaTransaction, allowance: Allowance, units: num
  * spent: a request that finds too little prepaid allowance runs one transaction that locks the
  * key's quota (QuotaTransaction.lockKey), checks every window, and charges the request and a
  * small block of spare units (`allowanceBlock`) that the next requests spend from memory.
- * Requests of this process for one key queue behind that transaction; those of other processes
- * (and the CLI) wait at the key's lock, so no window ever goes over its limit: a key with 10
+ * Requests of this process for one key that arrive while that transaction runs wait for the
+ * next one, which decides all of them at once, in arrival order; those of other processes (and
+ * the CLI) wait at the key's lock, so no window ever goes over its limit: a key with 10
  * units left lets exactly 10 one-unit requests through, over any number of API processes.
  * Spare units go back every second and at `close()`.
  *
@@ -58,8 +69,10 @@ async function release(quota: QuotaTransaction, allowance: Allowance, units: num
  */
 export class QuotaMeter {
   private readonly allowances = new Map<string, Allowance>();
-  /** The last charge of each key that waits for the service state; the next ones queue behind it. */
-  private readonly queued = new Map<string, Promise<unknown>>();
+  /** Charges of each key waiting for the next store trip: one trip decides all of them, in arrival order. */
+  private readonly waiting = new Map<string, Waiting[]>();
+  /** Keys whose store trips are under way. */
+  private readonly draining = new Set<string>();
   private readonly timer: NodeJS.Timeout;
   private returning: Promise<unknown> = Promise.resolve();
 
@@ -72,20 +85,15 @@ export class QuotaMeter {
   }
 
   /** Takes `units` for a request on `key`, or says which windows refuse it. */
-  async charge(key: KeyRecord, tier: Tier, units: number, now: number): Promise<ChargeOutcome> {
+  charge(key: KeyRecord, tier: Tier, units: number, now: number): Promise<ChargeOutcome> {
     const fromMemory = this.spend(key.keyId, units, now);
-    if (fromMemory) return fromMemory;
-    // Queue behind this key's charges already waiting for the store; the allowance the one
-    // before took may cover this one, so memory is asked again first.
-    const before = this.queued.get(key.keyId) ?? Promise.resolve();
-    const mine = before.then(() => this.spend(key.keyId, units, now) ?? this.chargeStored(key, tier, units, now));
-    const settled = mine.catch(() => undefined);
-    this.queued.set(key.keyId, settled);
-    try {
-      return await mine;
-    } finally {
-      if (this.queued.get(key.keyId) === settled) this.queued.delete(key.keyId);
-    }
+    if (fromMemory) return Promise.resolve(fromMemory);
+    return new Promise<ChargeOutcome>((resolve, reject) => {
+      const waiting = this.waiting.get(key.keyId) ?? [];
+      waiting.push({ key, tier, units, now, resolve, reject });
+      this.waiting.set(key.keyId, waiting);
+      if (!this.draining.has(key.keyId)) void this.drain(key.keyId);
+    });
   }
 
   /** Gives back `units` of a charge: a refused request costs nothing, a batch pays only for what it served. */
@@ -136,26 +144,68 @@ export class QuotaMeter {
     return { ok: true, charge: { units, allowance: held } };
   }
 
-  private chargeStored(key: KeyRecord, tier: Tier, units: number, now: number): Promise<ChargeOutcome> {
+  /** Store trips for one key until nothing waits: each takes every charge that arrived meanwhile. */
+  private async drain(keyId: string): Promise<void> {
+    this.draining.add(keyId);
+    try {
+      for (let batch = this.takeWaiting(keyId); batch.length > 0; batch = this.takeWaiting(keyId)) {
+        // What the previous trip's new allowance covers is served from memory.
+        const stored = batch.filter((w) => {
+          const fromMemory = this.spend(keyId, w.units, w.now);
+          if (fromMemory) w.resolve(fromMemory);
+          return !fromMemory;
+        });
+        if (stored.length === 0) continue;
+        try {
+          const outcomes = await this.chargeStored(stored);
+          stored.forEach((w, i) => w.resolve(outcomes[i]!));
+        } catch (error) {
+          for (const w of stored) w.reject(error);
+        }
+      }
+    } finally {
+      this.draining.delete(keyId);
+    }
+  }
+
+  private takeWaiting(keyId: string): Waiting[] {
+    const batch = this.waiting.get(keyId) ?? [];
+    this.waiting.delete(keyId);
+    return batch;
+  }
+
+  /**
+   * One locked transaction for a batch of one key's charges: each is decided in turn against
+   * the windows as the ones before it left them (all or nothing per charge), then the windows
+   * are written once, with one spare block on top.
+   */
+  private chargeStored(batch: readonly Waiting[]): Promise<ChargeOutcome[]> {
+    const { key, tier } = batch[0]!;
     const rules = windowRules(key, tier);
     const held = this.allowances.get(key.keyId);
     const stale = held ? { allowance: held, units: takeSpare(held) } : undefined; // too small or expired: given back first
     return this.store.atomically(async (quota) => {
       await quota.lockKey(key.keyId);
       if (stale) await release(quota, stale.allowance, stale.units);
-      const states = [];
-      for (const rule of rules) states.push({ rule, state: await quota.window(key.keyId, rule.window) });
-      const decision = decide(states, units, now);
-      if (!decision.allowed) return { ok: false, windows: decision.windows };
-      const block = allowanceBlock(Math.min(...decision.next.map(({ rule, state }) => rule.limit - state.used)));
-      for (const { rule, state } of decision.next) await quota.putWindow(key.keyId, rule.window, { startedAtMs: state.startedAtMs, used: state.used + block });
+      let windows: Array<{ rule: WindowRule; state: WindowState | undefined }> = [];
+      for (const rule of rules) windows.push({ rule, state: await quota.window(key.keyId, rule.window) });
+      const decided: Array<ChargeOutcome | 'allowed'> = batch.map((w) => {
+        const decision = decide(windows, w.units, w.now);
+        if (!decision.allowed) return { ok: false, windows: decision.windows };
+        windows = decision.next;
+        return 'allowed';
+      });
+      if (!decided.includes('allowed')) return decided as ChargeOutcome[];
+      const next = windows as Array<{ rule: WindowRule; state: WindowState }>;
+      const block = allowanceBlock(Math.min(...next.map(({ rule, state }) => rule.limit - state.used)));
+      for (const { rule, state } of next) await quota.putWindow(key.keyId, rule.window, { startedAtMs: state.startedAtMs, used: state.used + block });
       const allowance: Allowance = {
         keyId: key.keyId,
         units: block,
-        windows: decision.next.map(({ rule, state }) => ({ window: rule.window, startedAtMs: state.startedAtMs, endsAtMs: state.startedAtMs + rule.lengthMs })),
+        windows: next.map(({ rule, state }) => ({ window: rule.window, startedAtMs: state.startedAtMs, endsAtMs: state.startedAtMs + rule.lengthMs })),
       };
       this.allowances.set(key.keyId, allowance);
-      return { ok: true, charge: { units, allowance } };
+      return decided.map((outcome, i) => (outcome === 'allowed' ? { ok: true as const, charge: { units: batch[i]!.units, allowance } } : outcome));
     });
   }
 }
