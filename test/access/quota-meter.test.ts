@@ -67,6 +67,14 @@ describe('quota meter', () => {
     expect(await usedIn(key.keyId)).toBe(10);
   });
 
+  it('when charges of different sizes arrive together, then they are decided in arrival order, each all or nothing', async () => {
+    const key = await partnerKey(10);
+    const outcomes = await Promise.all([6, 6, 4].map((units) => access.meter.charge(key, 'partner', units, T0)));
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
+    await access.meter.returnSpare();
+    expect(await usedIn(key.keyId)).toBe(10);
+  });
+
   it('when a process dies holding spare units, then the key is over-counted by at most its block, never under-counted', async () => {
     const key = await partnerKey(1_000);
     const dying = await otherProcess();
