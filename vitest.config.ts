@@ -1,11 +1,34 @@
 import { defineConfig } from 'vitest/config';
 
+/** The suites of the service state (accounts, keys, quotas, attestations), run on each engine. */
+const SERVICE_STATE_SUITES = [
+  'test/access/**/*.test.ts',
+  'test/attest/**/*.test.ts',
+  'test/api/access-*.test.ts',
+  'test/api/attest-*.test.ts',
+  'test/api/ip-rate-limit.test.ts',
+  'test/cli/attest-commands.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Workflow tests share one real Temporal dev server per file; keep the 2-core machine unsaturated.
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    projects: [
+      // Everything, with the service state in the embedded default (DATA_DIR/service.db).
+      { extends: true, test: { name: 'libsql', include: ['test/**/*.test.ts'], exclude: ['test/scale/**'] } },
+      // The service-state suites again, and the scale-out tests, on a throwaway PostgreSQL cluster.
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: [...SERVICE_STATE_SUITES, 'test/scale/**/*.test.ts'],
+          env: { FAITHSCREEN_TEST_STORE: 'postgres' },
+          globalSetup: ['test/support/postgres-global-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -19,7 +19,7 @@ export interface AccessControlOptions {
   /**
    * How long a successful key check is reused, in ms (default 1,000). It spares two lookups
    * and an HMAC per request; a revocation, lapse or scope change made with the CLI therefore
-   * holds within this long. 0 checks every request against service.db.
+   * holds within this long. 0 checks every request against the service state.
    */
   authCacheMs?: number;
 }
@@ -52,13 +52,13 @@ const MISSING_KEY = 'missing API key: send your key (it starts with fs_live_) in
 const INVALID_KEY = 'invalid API key: it is unknown, revoked or mistyped; keys start with fs_live_ and are shown once at creation';
 
 /** The key record and its account when `presented` is a live key; null otherwise (one answer for every way of being wrong). */
-function authenticate(options: AccessControlOptions, presented: string): Authenticated | null {
+async function authenticate(options: AccessControlOptions, presented: string): Promise<Authenticated | null> {
   const keyId = claimedKeyId(presented);
   if (keyId === null) return null;
-  const key = options.store.key(keyId);
+  const key = await options.store.key(keyId);
   if (key === undefined || key.revokedAt !== null) return null;
   if (!apiKeyMatches(options.hashSecret, presented, key.secretHash)) return null;
-  const account = options.store.account(key.account);
+  const account = await options.store.account(key.account);
   return account ? { key, account } : null;
 }
 
@@ -109,9 +109,9 @@ export function unitsFor(endpoint: EndpointDeclaration, key: KeyRecord): number 
   return Math.ceil((endpoint.cost * weight) / base);
 }
 
-function chargeOrRefuse(options: AccessControlOptions, key: KeyRecord, account: AccountRecord, units: number): Charge | null {
+async function chargeOrRefuse(options: AccessControlOptions, key: KeyRecord, account: AccountRecord, units: number): Promise<Charge | null> {
   if (units <= 0) return null;
-  const outcome = options.meter.charge(key, account.tier, units, (options.now ?? Date.now)());
+  const outcome = await options.meter.charge(key, account.tier, units, (options.now ?? Date.now)());
   if (outcome.ok) return outcome.charge;
   const exhausted = outcome.windows.filter((w) => w.exhausted);
   const which = exhausted.map((w) => `${w.window} quota (${w.used} of ${w.limit} units used, resets at ${w.resets_at})`).join(' and ');
@@ -131,10 +131,10 @@ function chargeOrRefuse(options: AccessControlOptions, key: KeyRecord, account: 
 export function accessControl(options: AccessControlOptions): Middleware {
   const cache = new AuthCache(options.authCacheMs ?? 1_000);
   const clock = () => performance.now();
-  const check = (presented: string): Authenticated | null => {
+  const check = async (presented: string): Promise<Authenticated | null> => {
     const cached = cache.get(presented, clock());
     if (cached) return cached;
-    const found = authenticate(options, presented);
+    const found = await authenticate(options, presented);
     if (found) cache.set(presented, found, clock());
     return found;
   };
@@ -146,25 +146,25 @@ export function accessControl(options: AccessControlOptions): Middleware {
     const presented = ctx.get('X-API-Key');
     if (endpoint.tag === 'public') {
       // Public means public: a key only adds its scope (the frameworks list shows it); a bad one is ignored.
-      const found = presented === '' ? null : check(presented);
+      const found = presented === '' ? null : await check(presented);
       if (found) state.grant = grantOf(found.key, found.account);
       return next();
     }
     if (presented === '') throw unauthorized(MISSING_KEY, 'missing_api_key');
-    const found = check(presented);
+    const found = await check(presented);
     if (found === null) throw unauthorized(INVALID_KEY, 'invalid_api_key');
     state.grant = grantOf(found.key, found.account);
 
     authorise(options, found.key, found.account, endpoint);
-    const charged = chargeOrRefuse(options, found.key, found.account, unitsFor(endpoint, found.key));
+    const charged = await chargeOrRefuse(options, found.key, found.account, unitsFor(endpoint, found.key));
     let served = false;
     try {
       await next();
       served = ctx.status < 400;
     } finally {
       if (charged !== null) {
-        if (!served) options.meter.refund(charged, charged.units);
-        else if (state.itemsNotServed) options.meter.refund(charged, unitsFor({ tag: endpoint.tag, cost: state.itemsNotServed }, found.key));
+        if (!served) await options.meter.refund(charged, charged.units);
+        else if (state.itemsNotServed) await options.meter.refund(charged, unitsFor({ tag: endpoint.tag, cost: state.itemsNotServed }, found.key));
       }
     }
   };

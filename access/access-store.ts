@@ -1,8 +1,8 @@
-import type { ServiceDb } from '../service-state/db.ts';
+import type { ServiceDb, SqlRunner, Transaction } from '../service-state/db.ts';
 import type { Tier } from './tiers.ts';
 import type { WindowName, WindowState } from './quota-windows.ts';
 
-/** Accounts, keys and quota windows in service.db. Plain SQL, no policy: callers decide. */
+/** Accounts, keys and quota windows in the service state (service-state/). Plain SQL, no policy: callers decide. */
 
 export interface AccountRecord {
   name: string;
@@ -76,87 +76,104 @@ const ACCOUNT_COLUMNS = 'name, tier, lapsed_at, created_at';
 const KEY_COLUMNS =
   'key_id, account, secret_hash, allowed_markets, allowed_endpoints, allowed_frameworks, daily_limit, monthly_quota, cost_weights, created_at, revoked_at';
 
+/**
+ * Reads and writes of one key's quota windows, inside the transaction that decides a charge
+ * (see QuotaMeter). `lockKey` is what makes the charge atomic across processes.
+ */
+export interface QuotaTransaction {
+  /**
+   * Holds the key's quota lock until the transaction ends: every charge and refund of the key,
+   * in any process, waits here. libsql's IMMEDIATE transaction already holds the file's write
+   * lock; PostgreSQL takes an advisory lock on the key (docs/operations.md, "Quota charges").
+   */
+  lockKey(keyId: string): Promise<void>;
+  window(keyId: string, window: WindowName): Promise<WindowState | undefined>;
+  putWindow(keyId: string, window: WindowName, state: WindowState): Promise<void>;
+  refund(keyId: string, window: WindowName, startedAtMs: number, units: number): Promise<void>;
+}
+
+const WINDOW_SQL = 'SELECT started_at_ms, used FROM quota_windows WHERE key_id = ? AND "window" = ?';
+const PUT_WINDOW_SQL =
+  'INSERT INTO quota_windows (key_id, "window", started_at_ms, used) VALUES (?, ?, ?, ?) ON CONFLICT (key_id, "window") DO UPDATE SET started_at_ms = excluded.started_at_ms, used = excluded.used';
+// Never below zero: a refund of units a window reset already dropped must not go negative.
+const REFUND_SQL = 'UPDATE quota_windows SET used = CASE WHEN used > ? THEN used - ? ELSE 0 END WHERE key_id = ? AND "window" = ? AND started_at_ms = ?';
+
+async function readWindow(sql: SqlRunner, keyId: string, window: WindowName): Promise<WindowState | undefined> {
+  const row = await sql.get<{ started_at_ms: number | string; used: number | string }>(WINDOW_SQL, [keyId, window]);
+  return row ? { startedAtMs: Number(row.started_at_ms), used: Number(row.used) } : undefined;
+}
+
+function quotaTransaction(tx: Transaction): QuotaTransaction {
+  return {
+    lockKey: (keyId) => tx.lock(`quota:${keyId}`),
+    window: (keyId, window) => readWindow(tx, keyId, window),
+    putWindow: async (keyId, window, state) => {
+      await tx.run(PUT_WINDOW_SQL, [keyId, window, state.startedAtMs, state.used]);
+    },
+    refund: async (keyId, window, startedAtMs, units) => {
+      await tx.run(REFUND_SQL, [units, units, keyId, window, startedAtMs]);
+    },
+  };
+}
+
 export class AccessStore {
-  private readonly statements;
+  constructor(readonly db: ServiceDb) {}
 
-  constructor(readonly db: ServiceDb) {
-    this.statements = {
-      account: db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE name = ?`),
-      key: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_id = ?`),
-      window: db.prepare('SELECT started_at_ms, used FROM quota_windows WHERE key_id = ? AND window = ?'),
-      putWindow: db.prepare(
-        'INSERT INTO quota_windows (key_id, window, started_at_ms, used) VALUES (?, ?, ?, ?) ON CONFLICT (key_id, window) DO UPDATE SET started_at_ms = excluded.started_at_ms, used = excluded.used',
-      ),
-      refund: db.prepare('UPDATE quota_windows SET used = max(0, used - ?) WHERE key_id = ? AND window = ? AND started_at_ms = ?'),
-    };
-  }
-
-  account(name: string): AccountRecord | undefined {
-    const row = this.statements.account.get(name) as AccountRow | undefined;
+  async account(name: string): Promise<AccountRecord | undefined> {
+    const row = await this.db.get<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE name = ?`, [name]);
     return row ? accountFrom(row) : undefined;
   }
 
-  accounts(): AccountRecord[] {
-    return (this.db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY name`).all() as AccountRow[]).map(accountFrom);
+  async accounts(): Promise<AccountRecord[]> {
+    return (await this.db.all<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY name`)).map(accountFrom);
   }
 
-  createAccount(name: string, tier: Tier, now: Date): void {
-    this.db.prepare('INSERT INTO accounts (name, tier, lapsed_at, created_at) VALUES (?, ?, NULL, ?)').run(name, tier, now.toISOString());
+  async createAccount(name: string, tier: Tier, now: Date): Promise<void> {
+    await this.db.run('INSERT INTO accounts (name, tier, lapsed_at, created_at) VALUES (?, ?, NULL, ?)', [name, tier, now.toISOString()]);
   }
 
-  setLapsed(name: string, lapsedAt: Date | null): void {
-    this.db.prepare('UPDATE accounts SET lapsed_at = ? WHERE name = ?').run(lapsedAt ? lapsedAt.toISOString() : null, name);
+  async setLapsed(name: string, lapsedAt: Date | null): Promise<void> {
+    await this.db.run('UPDATE accounts SET lapsed_at = ? WHERE name = ?', [lapsedAt ? lapsedAt.toISOString() : null, name]);
   }
 
-  key(keyId: string): KeyRecord | undefined {
-    const row = this.statements.key.get(keyId) as KeyRow | undefined;
+  async key(keyId: string): Promise<KeyRecord | undefined> {
+    const row = await this.db.get<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_id = ?`, [keyId]);
     return row ? keyFrom(row) : undefined;
   }
 
-  keys(account?: string): KeyRecord[] {
+  async keys(account?: string): Promise<KeyRecord[]> {
     const rows = account
-      ? this.db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE account = ? ORDER BY created_at, key_id`).all(account)
-      : this.db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY account, created_at, key_id`).all();
-    return (rows as KeyRow[]).map(keyFrom);
+      ? await this.db.all<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE account = ? ORDER BY created_at, key_id`, [account])
+      : await this.db.all<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY account, created_at, key_id`);
+    return rows.map(keyFrom);
   }
 
-  insertKey(key: Omit<KeyRecord, 'revokedAt'>): void {
-    this.db
-      .prepare(`INSERT INTO api_keys (${KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`)
-      .run(
-        key.keyId,
-        key.account,
-        key.secretHash,
-        key.allowedMarkets && JSON.stringify(key.allowedMarkets),
-        key.allowedEndpoints && JSON.stringify(key.allowedEndpoints),
-        key.allowedFrameworks && JSON.stringify(key.allowedFrameworks),
-        key.dailyLimit,
-        key.monthlyQuota,
-        key.costWeights && JSON.stringify(key.costWeights),
-        key.createdAt,
-      );
+  async insertKey(key: Omit<KeyRecord, 'revokedAt'>): Promise<void> {
+    await this.db.run(`INSERT INTO api_keys (${KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`, [
+      key.keyId,
+      key.account,
+      key.secretHash,
+      key.allowedMarkets && JSON.stringify(key.allowedMarkets),
+      key.allowedEndpoints && JSON.stringify(key.allowedEndpoints),
+      key.allowedFrameworks && JSON.stringify(key.allowedFrameworks),
+      key.dailyLimit,
+      key.monthlyQuota,
+      key.costWeights && JSON.stringify(key.costWeights),
+      key.createdAt,
+    ]);
   }
 
-  revokeKey(keyId: string, now: Date): boolean {
-    return this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL').run(now.toISOString(), keyId).changes > 0;
+  async revokeKey(keyId: string, now: Date): Promise<boolean> {
+    return (await this.db.run('UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL', [now.toISOString(), keyId])) > 0;
   }
 
-  window(keyId: string, window: WindowName): WindowState | undefined {
-    const row = this.statements.window.get(keyId, window) as { started_at_ms: number; used: number } | undefined;
-    return row ? { startedAtMs: Number(row.started_at_ms), used: Number(row.used) } : undefined;
+  /** A window as committed (outside any charge: for reports and tests). */
+  window(keyId: string, window: WindowName): Promise<WindowState | undefined> {
+    return readWindow(this.db, keyId, window);
   }
 
-  putWindow(keyId: string, window: WindowName, state: WindowState): void {
-    this.statements.putWindow.run(keyId, window, state.startedAtMs, state.used);
-  }
-
-  /** Gives units back to a window, only if it is still the window they were taken from. */
-  refund(keyId: string, window: WindowName, startedAtMs: number, units: number): void {
-    this.statements.refund.run(units, keyId, window, startedAtMs);
-  }
-
-  /** Runs `work` in one IMMEDIATE transaction: the write lock is taken before the first read. */
-  atomically<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
+  /** Runs `work` in one transaction over the quota windows (see QuotaTransaction). */
+  atomically<T>(work: (quota: QuotaTransaction) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => work(quotaTransaction(tx)));
   }
 }

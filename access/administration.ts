@@ -9,8 +9,9 @@ import { DEFAULT_WEIGHTS, GRANTABLE_ENDPOINTS, TIERS, type Tier } from './tiers.
 
 /**
  * What operators do to accounts and keys (the `accounts` and `keys` commands). Every rule is
- * checked here so the CLI only parses and prints. Changes are committed to service.db, which
- * the running API reads on every request: they take effect on its next request.
+ * checked here so the CLI only parses and prints. Changes are committed to the service state,
+ * which every running API process reads (its key checks are cached for at most a second, see
+ * AccessControlOptions.authCacheMs): they take effect there within that second.
  */
 
 /** A refused administrative action; the message says what was wrong and what is valid. */
@@ -25,29 +26,29 @@ export function accountView(account: AccountRecord): { name: string; tier: Tier;
 
 const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-function requireAccount(store: AccessStore, name: string): AccountRecord {
-  const account = store.account(name);
+async function requireAccount(store: AccessStore, name: string): Promise<AccountRecord> {
+  const account = await store.account(name);
   if (!account) throw new AdminError(`no account named '${name}'; see 'faithscreen accounts list'`);
   return account;
 }
 
-export function createAccount(store: AccessStore, name: string, tier: string, now = new Date()): AccountRecord {
+export async function createAccount(store: AccessStore, name: string, tier: string, now = new Date()): Promise<AccountRecord> {
   if (!ACCOUNT_NAME.test(name)) throw new AdminError(`invalid account name '${name}': use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`);
   if (!(TIERS as readonly string[]).includes(tier)) throw new AdminError(`unknown tier '${tier}'; valid tiers: ${TIERS.join(', ')}`);
-  if (store.account(name)) throw new AdminError(`an account named '${name}' already exists`);
-  store.createAccount(name, tier as Tier, now);
+  if (await store.account(name)) throw new AdminError(`an account named '${name}' already exists`);
+  await store.createAccount(name, tier as Tier, now);
   return requireAccount(store, name);
 }
 
-export function lapseAccount(store: AccessStore, name: string, now = new Date()): AccountRecord {
-  const account = requireAccount(store, name);
-  if (account.lapsedAt === null) store.setLapsed(name, now);
+export async function lapseAccount(store: AccessStore, name: string, now = new Date()): Promise<AccountRecord> {
+  const account = await requireAccount(store, name);
+  if (account.lapsedAt === null) await store.setLapsed(name, now);
   return requireAccount(store, name);
 }
 
-export function reinstateAccount(store: AccessStore, name: string): AccountRecord {
-  requireAccount(store, name);
-  store.setLapsed(name, null);
+export async function reinstateAccount(store: AccessStore, name: string): Promise<AccountRecord> {
+  await requireAccount(store, name);
+  await store.setLapsed(name, null);
   return requireAccount(store, name);
 }
 
@@ -110,8 +111,8 @@ export interface KeyView {
   usage: WindowReport[];
 }
 
-function viewOf(store: AccessStore, key: KeyRecord, now: Date): KeyView {
-  const tier = requireAccount(store, key.account).tier;
+async function viewOf(store: AccessStore, key: KeyRecord, now: Date): Promise<KeyView> {
+  const tier = (await requireAccount(store, key.account)).tier;
   return {
     key_id: key.keyId,
     account: key.account,
@@ -124,7 +125,7 @@ function viewOf(store: AccessStore, key: KeyRecord, now: Date): KeyView {
     cost_weights: key.costWeights,
     created_at: key.createdAt,
     revoked_at: key.revokedAt,
-    usage: usageOf(store, key, tier, now.getTime()),
+    usage: await usageOf(store, key, tier, now.getTime()),
   };
 }
 
@@ -133,8 +134,8 @@ function viewOf(store: AccessStore, key: KeyRecord, now: Date): KeyView {
  * caller's hands. Free and lapsed accounts get none; partner keys must carry their contract's
  * daily limit; monthly quotas and cost weights are partner terms.
  */
-export function createKey(store: AccessStore, hashSecret: Buffer, request: KeyRequest, now = new Date()): KeyView & { key: string } {
-  const account = requireAccount(store, request.account);
+export async function createKey(store: AccessStore, hashSecret: Buffer, request: KeyRequest, now = new Date()): Promise<KeyView & { key: string }> {
+  const account = await requireAccount(store, request.account);
   if (account.tier === 'free') throw new AdminError(`account '${account.name}' is on the free tier, which has no API access; keys are available from the pro tier upward`);
   if (account.lapsedAt !== null) throw new AdminError(`account '${account.name}' lapsed on ${account.lapsedAt.slice(0, 10)}; reinstate it before creating keys`);
   const isPartner = account.tier === 'partner';
@@ -155,19 +156,21 @@ export function createKey(store: AccessStore, hashSecret: Buffer, request: KeyRe
     costWeights: checkWeights(request.weights),
     createdAt: now.toISOString(),
   };
-  store.insertKey(record);
-  return { key: generated.key, ...viewOf(store, { ...record, revokedAt: null }, now) };
+  await store.insertKey(record);
+  return { key: generated.key, ...(await viewOf(store, { ...record, revokedAt: null }, now)) };
 }
 
-export function listKeys(store: AccessStore, account?: string, now = new Date()): KeyView[] {
-  if (account !== undefined) requireAccount(store, account);
-  return store.keys(account).map((key) => viewOf(store, key, now));
+export async function listKeys(store: AccessStore, account?: string, now = new Date()): Promise<KeyView[]> {
+  if (account !== undefined) await requireAccount(store, account);
+  const views = [];
+  for (const key of await store.keys(account)) views.push(await viewOf(store, key, now));
+  return views;
 }
 
 /** Revokes a key for good; its next request is a 401. Revoking twice is refused so typos are noticed. */
-export function revokeKey(store: AccessStore, keyId: string, now = new Date()): KeyView {
-  const key = store.key(keyId);
+export async function revokeKey(store: AccessStore, keyId: string, now = new Date()): Promise<KeyView> {
+  const key = await store.key(keyId);
   if (!key) throw new AdminError(`no key with id '${keyId}'; see 'faithscreen keys list'`);
-  if (!store.revokeKey(keyId, now)) throw new AdminError(`key '${keyId}' was already revoked on ${key.revokedAt}`);
-  return viewOf(store, store.key(keyId)!, now);
+  if (!(await store.revokeKey(keyId, now))) throw new AdminError(`key '${keyId}' was already revoked on ${key.revokedAt}`);
+  return viewOf(store, (await store.key(keyId))!, now);
 }

@@ -15,12 +15,12 @@ export function demoKeyPath(dataDir: string): string {
  * `DATA_DIR/demo-api-key` (mode 0600) — a file, never a log line. Returns the file's path
  * when there is a demo key, null when the service already had accounts of its own.
  */
-export function ensureDemoKey(access: AccessSetup, dataDir: string): string | null {
+export async function ensureDemoKey(access: AccessSetup, dataDir: string): Promise<string | null> {
   const file = demoKeyPath(dataDir);
   if (existsSync(file)) return file;
-  if (access.store.accounts().length > 0) return null;
-  createAccount(access.store, DEMO_ACCOUNT, 'pro');
-  const { key } = createKey(access.store, access.hashSecret, { account: DEMO_ACCOUNT });
+  if ((await access.store.accounts()).length > 0) return null;
+  await createAccount(access.store, DEMO_ACCOUNT, 'pro');
+  const { key } = await createKey(access.store, access.hashSecret, { account: DEMO_ACCOUNT });
   writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
   return file;
 }

@@ -1,5 +1,5 @@
-import type { AccessStore, KeyRecord } from './access-store.ts';
-import { currentWindow, decide, reportWindow, type WindowName, type WindowReport, type WindowRule } from './quota-windows.ts';
+import type { AccessStore, KeyRecord, QuotaTransaction } from './access-store.ts';
+import { currentWindow, decide, reportWindow, type WindowName, type WindowReport, type WindowRule, type WindowState } from './quota-windows.ts';
 import { DAY_MS, MONTH_MS, TIER_DAILY_LIMITS, type Tier } from './tiers.ts';
 
 /** The windows that meter a key: daily always (tier default or the key's own limit), monthly when set. */
@@ -10,11 +10,21 @@ export function windowRules(key: KeyRecord, tier: Tier): WindowRule[] {
   return rules;
 }
 
-/** Units this process has already charged to a key's windows in service.db but not yet spent. */
+/** Units this process has already charged to a key's windows in the service state but not yet spent. */
 interface Allowance {
   keyId: string;
   units: number;
   windows: Array<{ window: WindowName; startedAtMs: number; endsAtMs: number }>;
+}
+
+/** A charge waiting for its key's next store trip. */
+interface Waiting {
+  key: KeyRecord;
+  tier: Tier;
+  units: number;
+  now: number;
+  resolve(outcome: ChargeOutcome): void;
+  reject(error: unknown): void;
 }
 
 /** What one request took, so an error answer can give it back exactly. */
@@ -30,90 +40,179 @@ export function allowanceBlock(spare: number): number {
   return Math.max(0, Math.min(50, Math.floor(spare / 10)));
 }
 
+/** Zeroes an allowance at once (before any await) and says how many units it held. */
+function takeSpare(allowance: Allowance): number {
+  const units = allowance.units;
+  allowance.units = 0;
+  return units;
+}
+
+/** Credits units back to the windows they were charged to (if those are still open). */
+async function release(quota: QuotaTransaction, allowance: Allowance, units: number): Promise<void> {
+  if (units <= 0) return;
+  for (const w of allowance.windows) await quota.refund(allowance.keyId, w.window, w.startedAtMs, units);
+}
+
 /**
- * The quota meter of one API process. Every unit is charged in service.db before it is spent:
- * a request that finds too little prepaid allowance runs one IMMEDIATE transaction that checks
- * every window, charges the request and a small block of spare units (`allowanceBlock`) that
- * the next requests spend from memory. Concurrent requests in this process are serialised by
- * JavaScript's single thread, those of other processes (and the CLI) by SQLite's write lock,
- * so no window ever goes over its limit: a key with 10 units left lets exactly 10 one-unit
- * requests through. Spare units go back to service.db every second and at `close()`.
+ * The quota meter of one API process. Every unit is charged in the service state before it is
+ * spent: a request that finds too little prepaid allowance runs one transaction that locks the
+ * key's quota (QuotaTransaction.lockKey), checks every window, and charges the request and a
+ * small block of spare units (`allowanceBlock`) that the next requests spend from memory.
+ * Requests of this process for one key that arrive while that transaction runs wait for the
+ * next one, which decides all of them at once, in arrival order; those of other processes (and
+ * the CLI) wait at the key's lock, so no window ever goes over its limit: a key with 10
+ * units left lets exactly 10 one-unit requests through, over any number of API processes.
+ * Spare units go back every second and at `close()`.
  *
  * A crash can only over-count: the spare units a process held (at most 50 per key, a tenth of
  * what was left) stay charged until the window ends. Nothing spent is ever uncounted.
  */
 export class QuotaMeter {
   private readonly allowances = new Map<string, Allowance>();
+  /** Charges of each key waiting for the next store trip: one trip decides all of them, in arrival order. */
+  private readonly waiting = new Map<string, Waiting[]>();
+  /** Keys whose store trips are under way. */
+  private readonly draining = new Set<string>();
   private readonly timer: NodeJS.Timeout;
+  private returning: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: AccessStore,
     returnEveryMs = 1_000,
   ) {
-    this.timer = setInterval(() => this.returnSpare(), returnEveryMs);
+    this.timer = setInterval(() => void this.returnSpare().catch(() => {}), returnEveryMs);
     this.timer.unref();
   }
 
   /** Takes `units` for a request on `key`, or says which windows refuse it. */
-  charge(key: KeyRecord, tier: Tier, units: number, now: number): ChargeOutcome {
-    const held = this.allowances.get(key.keyId);
-    if (held && held.units >= units && held.windows.every((w) => now < w.endsAtMs)) {
-      held.units -= units;
-      return { ok: true, charge: { units, allowance: held } };
-    }
-    const rules = windowRules(key, tier);
-    return this.store.atomically(() => {
-      if (held) this.release(held); // stale or too small: give it back before deciding
-      const decision = decide(
-        rules.map((rule) => ({ rule, state: this.store.window(key.keyId, rule.window) })),
-        units,
-        now,
-      );
-      if (!decision.allowed) return { ok: false, windows: decision.windows };
-      const block = allowanceBlock(Math.min(...decision.next.map(({ rule, state }) => rule.limit - state.used)));
-      for (const { rule, state } of decision.next) this.store.putWindow(key.keyId, rule.window, { startedAtMs: state.startedAtMs, used: state.used + block });
-      const allowance: Allowance = {
-        keyId: key.keyId,
-        units: block,
-        windows: decision.next.map(({ rule, state }) => ({ window: rule.window, startedAtMs: state.startedAtMs, endsAtMs: state.startedAtMs + rule.lengthMs })),
-      };
-      this.allowances.set(key.keyId, allowance);
-      return { ok: true, charge: { units, allowance } };
+  charge(key: KeyRecord, tier: Tier, units: number, now: number): Promise<ChargeOutcome> {
+    const fromMemory = this.spend(key.keyId, units, now);
+    if (fromMemory) return Promise.resolve(fromMemory);
+    return new Promise<ChargeOutcome>((resolve, reject) => {
+      const waiting = this.waiting.get(key.keyId) ?? [];
+      waiting.push({ key, tier, units, now, resolve, reject });
+      this.waiting.set(key.keyId, waiting);
+      if (!this.draining.has(key.keyId)) void this.drain(key.keyId);
     });
   }
 
   /** Gives back `units` of a charge: a refused request costs nothing, a batch pays only for what it served. */
-  refund(charged: Charge, units: number): void {
+  async refund(charged: Charge, units: number): Promise<void> {
     const giveBack = Math.min(units, charged.units);
     if (giveBack <= 0) return;
     if (this.allowances.get(charged.allowance.keyId) === charged.allowance) {
       charged.allowance.units += giveBack;
       return;
     }
-    this.store.atomically(() => this.release({ ...charged.allowance, units: giveBack }));
+    await this.store.atomically(async (quota) => {
+      await quota.lockKey(charged.allowance.keyId);
+      await release(quota, charged.allowance, giveBack);
+    });
   }
 
-  /** Returns every spare unit to service.db (each second, and at close). */
-  returnSpare(): void {
-    const held = [...this.allowances.values()].filter((a) => a.units > 0);
+  /** Returns every spare unit to the service state (each second, and at close). */
+  async returnSpare(): Promise<void> {
+    // In key order: two processes returning together take the keys' locks in the same order, so neither waits on the other forever.
+    const held = [...this.allowances.values()]
+      .filter((a) => a.units > 0)
+      .sort((a, b) => (a.keyId < b.keyId ? -1 : 1))
+      .map((allowance) => ({ allowance, units: takeSpare(allowance) }));
     this.allowances.clear();
-    if (held.length > 0) this.store.atomically(() => held.forEach((a) => this.release(a)));
+    // Returns run one after another, so when this resolves every earlier return is committed too.
+    const work = this.returning.then(async () => {
+      if (held.length === 0) return;
+      await this.store.atomically(async (quota) => {
+        for (const { allowance, units } of held) {
+          await quota.lockKey(allowance.keyId);
+          await release(quota, allowance, units);
+        }
+      });
+    });
+    this.returning = work.catch(() => undefined);
+    await work;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     clearInterval(this.timer);
-    this.returnSpare();
+    await this.returnSpare();
   }
 
-  /** Credits an allowance's unspent units back to the windows they were charged to (if those are still open). */
-  private release(allowance: Allowance): void {
-    if (allowance.units <= 0) return;
-    for (const w of allowance.windows) this.store.refund(allowance.keyId, w.window, w.startedAtMs, allowance.units);
-    allowance.units = 0;
+  private spend(keyId: string, units: number, now: number): ChargeOutcome | undefined {
+    const held = this.allowances.get(keyId);
+    if (!held || held.units < units || !held.windows.every((w) => now < w.endsAtMs)) return undefined;
+    held.units -= units;
+    return { ok: true, charge: { units, allowance: held } };
+  }
+
+  /** Store trips for one key until nothing waits: each takes every charge that arrived meanwhile. */
+  private async drain(keyId: string): Promise<void> {
+    this.draining.add(keyId);
+    try {
+      for (let batch = this.takeWaiting(keyId); batch.length > 0; batch = this.takeWaiting(keyId)) {
+        // What the previous trip's new allowance covers is served from memory.
+        const stored = batch.filter((w) => {
+          const fromMemory = this.spend(keyId, w.units, w.now);
+          if (fromMemory) w.resolve(fromMemory);
+          return !fromMemory;
+        });
+        if (stored.length === 0) continue;
+        try {
+          const outcomes = await this.chargeStored(stored);
+          stored.forEach((w, i) => w.resolve(outcomes[i]!));
+        } catch (error) {
+          for (const w of stored) w.reject(error);
+        }
+      }
+    } finally {
+      this.draining.delete(keyId);
+    }
+  }
+
+  private takeWaiting(keyId: string): Waiting[] {
+    const batch = this.waiting.get(keyId) ?? [];
+    this.waiting.delete(keyId);
+    return batch;
+  }
+
+  /**
+   * One locked transaction for a batch of one key's charges: each is decided in turn against
+   * the windows as the ones before it left them (all or nothing per charge), then the windows
+   * are written once, with one spare block on top.
+   */
+  private chargeStored(batch: readonly Waiting[]): Promise<ChargeOutcome[]> {
+    const { key, tier } = batch[0]!;
+    const rules = windowRules(key, tier);
+    const held = this.allowances.get(key.keyId);
+    const stale = held ? { allowance: held, units: takeSpare(held) } : undefined; // too small or expired: given back first
+    return this.store.atomically(async (quota) => {
+      await quota.lockKey(key.keyId);
+      if (stale) await release(quota, stale.allowance, stale.units);
+      let windows: Array<{ rule: WindowRule; state: WindowState | undefined }> = [];
+      for (const rule of rules) windows.push({ rule, state: await quota.window(key.keyId, rule.window) });
+      const decided: Array<ChargeOutcome | 'allowed'> = batch.map((w) => {
+        const decision = decide(windows, w.units, w.now);
+        if (!decision.allowed) return { ok: false, windows: decision.windows };
+        windows = decision.next;
+        return 'allowed';
+      });
+      if (!decided.includes('allowed')) return decided as ChargeOutcome[];
+      const next = windows as Array<{ rule: WindowRule; state: WindowState }>;
+      const block = allowanceBlock(Math.min(...next.map(({ rule, state }) => rule.limit - state.used)));
+      for (const { rule, state } of next) await quota.putWindow(key.keyId, rule.window, { startedAtMs: state.startedAtMs, used: state.used + block });
+      const allowance: Allowance = {
+        keyId: key.keyId,
+        units: block,
+        windows: next.map(({ rule, state }) => ({ window: rule.window, startedAtMs: state.startedAtMs, endsAtMs: state.startedAtMs + rule.lengthMs })),
+      };
+      this.allowances.set(key.keyId, allowance);
+      return decided.map((outcome, i) => (outcome === 'allowed' ? { ok: true as const, charge: { units: batch[i]!.units, allowance } } : outcome));
+    });
   }
 }
 
 /** Current usage of a key's windows, for `keys list` and operators (`exhausted`: a one-unit request would be refused). */
-export function usageOf(store: AccessStore, key: KeyRecord, tier: Tier, now: number): WindowReport[] {
-  return windowRules(key, tier).map((rule) => reportWindow(currentWindow(store.window(key.keyId, rule.window), rule, now), rule, 1));
+export async function usageOf(store: AccessStore, key: KeyRecord, tier: Tier, now: number): Promise<WindowReport[]> {
+  const reports = [];
+  for (const rule of windowRules(key, tier)) reports.push(reportWindow(currentWindow(await store.window(key.keyId, rule.window), rule, now), rule, 1));
+  return reports;
 }

@@ -10,13 +10,15 @@ export interface AccessSetup {
   hashSecret: Buffer;
   /** The middleware list `createApp({ accessControl })` takes. */
   middleware: Middleware[];
-  /** This process's quota meter (spare units go back to service.db at close). */
+  /** This process's quota meter (spare units go back to the service state at close). */
   meter: QuotaMeter;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export interface AccessOptions {
   dataDir: string;
+  /** DATABASE_URL: the service state on PostgreSQL instead of DATA_DIR/service.db. */
+  databaseUrl?: string | undefined;
   /** API_KEY_HASH_SECRET, when the operator manages the secret outside DATA_DIR. */
   hashSecretHex?: string | undefined;
   upgradeUrl: string;
@@ -25,12 +27,11 @@ export interface AccessOptions {
   authCacheMs?: number;
 }
 
-/** Opens service.db and the key-hash secret of `dataDir`: what the API and the CLI share. */
-export function openAccess(options: AccessOptions): AccessSetup {
-  const db = openServiceDb(options.dataDir);
-  // Metering commits often: WAL with synchronous=NORMAL survives a process crash; an OS crash
-  // or power cut can lose the last commits (docs/access.md, "Atomicity and durability").
-  db.exec('PRAGMA synchronous = NORMAL');
+/** Opens the service state and the key-hash secret of `dataDir`: what the API and the CLI share. */
+export async function openAccess(options: AccessOptions): Promise<AccessSetup> {
+  // Metering commits often: on libsql, WAL with synchronous=NORMAL survives a process crash; an
+  // OS crash or power cut can lose the last commits (docs/access.md, "Atomicity and durability").
+  const db = await openServiceDb({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, synchronous: 'NORMAL' });
   const store = new AccessStore(db);
   const meter = new QuotaMeter(store);
   const hashSecret = loadKeyHashSecret(options.dataDir, options.hashSecretHex);
@@ -49,9 +50,12 @@ export function openAccess(options: AccessOptions): AccessSetup {
     hashSecret,
     middleware,
     meter,
-    close: () => {
-      meter.close();
-      db.close();
+    close: async () => {
+      try {
+        await meter.close();
+      } finally {
+        await db.close();
+      }
     },
   };
 }

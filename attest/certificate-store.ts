@@ -1,6 +1,6 @@
-import { pickRow, type ServiceDb } from '../service-state/db.ts';
+import { pickRow, type ServiceDb, type SqlRunner } from '../service-state/db.ts';
 import type { SignedFields } from './certificate.ts';
-import type { SigningKeys, SigningKeyStatus } from './signing-keys.ts';
+import { SIGNING_KEYS_LOCK, type SigningKeys, type SigningKeyStatus } from './signing-keys.ts';
 import { signCertificate } from './signing.ts';
 import type { SnapshotPin } from './snapshot-pin.ts';
 
@@ -77,62 +77,63 @@ function fromRow(row: Row): CertificateForVerification {
   };
 }
 
-/** Certificates and revocations in service.db. There is no method that changes or deletes a certificate. */
-export class CertificateStore {
-  private readonly insertRow;
-  private readonly lookup;
+const INSERT_SQL = `INSERT INTO certificates (${CERT_COLUMNS.join(', ')}) VALUES (${CERT_COLUMNS.map(() => '?').join(', ')})`;
+// One indexed read per verification: the certificate, its key's trust and any revocation.
+const LOOKUP_SQL = `
+  SELECT ${CERT_COLUMNS.map((c) => `c.${c}`).join(', ')}, k.status AS key_status, r.revoked_at, r.note AS revocation_note
+  FROM certificates c
+  LEFT JOIN signing_keys k ON k.key_id = c.key_id
+  LEFT JOIN revocations r ON r.cert_id = c.cert_id
+  WHERE c.cert_id = ?`;
 
-  constructor(private readonly db: ServiceDb) {
-    this.insertRow = db.prepare(`INSERT INTO certificates (${CERT_COLUMNS.join(', ')}) VALUES (${CERT_COLUMNS.map(() => '?').join(', ')})`);
-    // One indexed read per verification: the certificate, its key's trust and any revocation.
-    this.lookup = db.prepare(`
-      SELECT ${CERT_COLUMNS.map((c) => `c.${c}`).join(', ')}, k.status AS key_status, r.revoked_at, r.note AS revocation_note
-      FROM certificates c
-      LEFT JOIN signing_keys k ON k.key_id = c.key_id
-      LEFT JOIN revocations r ON r.cert_id = c.cert_id
-      WHERE c.cert_id = ?`);
-  }
+/** Certificates and revocations in the service state. There is no method that changes or deletes a certificate. */
+export class CertificateStore {
+  constructor(private readonly db: ServiceDb) {}
 
   /**
-   * Signs `unsigned` with the active key and stores it, in one IMMEDIATE transaction: a key
-   * distrusted concurrently never signs, and the row is committed (synchronous=FULL) when this
-   * returns, before any response is sent.
+   * Signs `unsigned` with the active key and stores it in one transaction that holds the
+   * signing keys' lock shared: a key distrusted concurrently never signs, and the row is
+   * committed durably (docs/operations.md) when this resolves, before any response is sent.
    */
-  issue(unsigned: Omit<SignedFields, 'key_id'>, pin: SnapshotPin, mintedBy: { keyId: string | null; account: string | null }, keys: SigningKeys): StoredCertificate {
-    return this.db
-      .transaction(() => {
-        const { keyId, secret } = keys.activeForSigning();
-        const fields: SignedFields = { ...unsigned, key_id: keyId };
-        const sig = signCertificate(fields, secret);
-        this.insertRow.run(
-          fields.cert_id, fields.payload_version, fields.market, fields.ticker, fields.standard, fields.verdict, fields.score,
-          fields.purification_per_share, fields.as_of, fields.minted_at, fields.snapshot_ref.source, fields.snapshot_ref.day, fields.key_id,
-          sig, fields.company_name, fields.issuer_type, pin.screenedAt, JSON.stringify(pin), mintedBy.keyId, mintedBy.account,
-        );
-        return { fields, sig, pin, mintedByKeyId: mintedBy.keyId, mintedByAccount: mintedBy.account };
-      })
-      .immediate();
+  async issue(
+    unsigned: Omit<SignedFields, 'key_id'>,
+    pin: SnapshotPin,
+    mintedBy: { keyId: string | null; account: string | null },
+    keys: SigningKeys,
+  ): Promise<StoredCertificate> {
+    await keys.ensureActive();
+    return this.db.transaction(async (tx) => {
+      await tx.lock(SIGNING_KEYS_LOCK, 'shared');
+      const { keyId, secret } = await keys.activeForSigning(tx);
+      const fields: SignedFields = { ...unsigned, key_id: keyId };
+      const sig = signCertificate(fields, secret);
+      await tx.run(INSERT_SQL, [
+        fields.cert_id, fields.payload_version, fields.market, fields.ticker, fields.standard, fields.verdict, fields.score,
+        fields.purification_per_share, fields.as_of, fields.minted_at, fields.snapshot_ref.source, fields.snapshot_ref.day, fields.key_id,
+        sig, fields.company_name, fields.issuer_type, pin.screenedAt, JSON.stringify(pin), mintedBy.keyId, mintedBy.account,
+      ]);
+      return { fields, sig, pin, mintedByKeyId: mintedBy.keyId, mintedByAccount: mintedBy.account };
+    });
   }
 
   /** The certificate with its key's status and revocation, or undefined. */
-  find(certId: string): CertificateForVerification | undefined {
-    const row = pickRow<Row>(this.lookup.get(certId), ROW_COLUMNS);
+  async find(certId: string, sql: SqlRunner = this.db): Promise<CertificateForVerification | undefined> {
+    const row = pickRow<Row>(await sql.get(LOOKUP_SQL, [certId]), ROW_COLUMNS);
     return row === undefined ? undefined : fromRow(row);
   }
 
   /** Records a revocation with its date and note; a certificate is revoked once, for good. */
-  revoke(certId: string, note: string, now: Date = new Date()): Revocation {
+  async revoke(certId: string, note: string, now: Date = new Date()): Promise<Revocation> {
     const text = note.trim();
     if (text.length === 0) throw new RevocationError('a revocation needs a note saying why (--note "…")');
-    return this.db
-      .transaction(() => {
-        const found = this.find(certId);
-        if (!found) throw new RevocationError(`no certificate '${certId}'`);
-        if (found.revocation) throw new RevocationError(`certificate ${certId} was already revoked on ${found.revocation.revoked_at}: ${found.revocation.note}`);
-        const revocation = { revoked_at: now.toISOString(), note: text };
-        this.db.prepare('INSERT INTO revocations (cert_id, revoked_at, note) VALUES (?, ?, ?)').run(certId, revocation.revoked_at, revocation.note);
-        return revocation;
-      })
-      .immediate();
+    return this.db.transaction(async (tx) => {
+      await tx.lock(`revocation:${certId}`);
+      const found = await this.find(certId, tx);
+      if (!found) throw new RevocationError(`no certificate '${certId}'`);
+      if (found.revocation) throw new RevocationError(`certificate ${certId} was already revoked on ${found.revocation.revoked_at}: ${found.revocation.note}`);
+      const revocation = { revoked_at: now.toISOString(), note: text };
+      await tx.run('INSERT INTO revocations (cert_id, revoked_at, note) VALUES (?, ?, ?)', [certId, revocation.revoked_at, revocation.note]);
+      return revocation;
+    });
   }
 }

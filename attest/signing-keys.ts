@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { pickRow, type ServiceDb } from '../service-state/db.ts';
+import { pickRow, type ServiceDb, type SqlRunner } from '../service-state/db.ts';
 import { readSecretFile, writeSecretFile } from './secret-files.ts';
 
 export type SigningKeyStatus = 'active' | 'retired' | 'distrusted';
@@ -17,50 +17,61 @@ export interface SigningKeyRecord {
 const COLUMNS = ['key_id', 'status', 'created_at', 'retired_at', 'distrusted_at', 'distrust_note'] as const;
 export const KEY_ID_PATTERN = /^sk_\d{8}_[0-9a-f]{8}$/;
 
+/**
+ * Held exclusively by key changes (first key, rotation, distrust) and shared by mints: a
+ * certificate is never signed with a key that a committed distrust has withdrawn.
+ */
+export const SIGNING_KEYS_LOCK = 'signing-keys';
+
 /** Raised for an operator's mistake (unknown key id, already distrusted); the CLI prints the message. */
 export class SigningKeyError extends Error {
   override name = 'SigningKeyError';
 }
 
 /**
- * Signing keys: metadata in service.db, secrets in files (see secret-files.ts). One key is
+ * Signing keys: metadata in the service state, secrets in files (see secret-files.ts). One key is
  * active and signs new certificates; `rotate` retires it (its certificates stay valid) and makes
  * a new one; `distrust` marks a key compromised (its certificates verify as unknown_signing_key).
- * Trust is read from service.db on every call, so the CLI's changes reach a running API at once.
+ * Trust is read from the service state on every call, so the CLI's changes reach every running
+ * API process at once.
  */
 export class SigningKeys {
   private readonly secrets = new Map<string, Buffer>();
-  private readonly byId;
-  private readonly activeRow;
 
   constructor(
     private readonly db: ServiceDb,
     private readonly dataDir: string,
     private readonly now: () => Date = () => new Date(),
-  ) {
-    this.byId = db.prepare(`SELECT ${COLUMNS.join(', ')} FROM signing_keys WHERE key_id = ?`);
-    this.activeRow = db.prepare(`SELECT ${COLUMNS.join(', ')} FROM signing_keys WHERE status = 'active'`);
-  }
+  ) {}
 
   /** Every key, oldest first. */
-  list(): SigningKeyRecord[] {
-    return this.db.prepare(`SELECT ${COLUMNS.join(', ')} FROM signing_keys ORDER BY created_at, key_id`).all().map((row) => pickRow<SigningKeyRecord>(row, COLUMNS)!);
+  async list(sql: SqlRunner = this.db): Promise<SigningKeyRecord[]> {
+    return (await sql.all(`SELECT ${COLUMNS.join(', ')} FROM signing_keys ORDER BY created_at, key_id`)).map((row) => pickRow<SigningKeyRecord>(row, COLUMNS)!);
   }
 
-  find(keyId: string): SigningKeyRecord | undefined {
-    return pickRow<SigningKeyRecord>(this.byId.get(keyId), COLUMNS);
+  async find(keyId: string, sql: SqlRunner = this.db): Promise<SigningKeyRecord | undefined> {
+    return pickRow<SigningKeyRecord>(await sql.get(`SELECT ${COLUMNS.join(', ')} FROM signing_keys WHERE key_id = ?`, [keyId]), COLUMNS);
+  }
+
+  /** Makes the first key when there is none yet (so minting never has to create one mid-transaction). */
+  async ensureActive(): Promise<void> {
+    if (await this.active(this.db)) return;
+    await this.db.transaction(async (tx) => {
+      await tx.lock(SIGNING_KEYS_LOCK);
+      if (!(await this.active(tx))) await this.createKey(tx);
+    });
   }
 
   /**
-   * The active key and its secret, creating the first key on first need. Call inside the
-   * transaction that stores the certificate, so a concurrent distrust cannot slip in between.
+   * The active key and its secret. Call inside the transaction that stores the certificate,
+   * holding SIGNING_KEYS_LOCK shared, so a concurrent distrust or rotation cannot slip in between.
    */
-  activeForSigning(): { keyId: string; secret: Buffer } {
-    const active = pickRow<SigningKeyRecord>(this.activeRow.get(), COLUMNS);
-    const keyId = active?.key_id ?? this.createKey();
-    const secret = this.secretOf(keyId);
-    if (secret === undefined) throw new Error(`the secret file of active signing key ${keyId} is missing; run faithscreen signing-keys rotate`);
-    return { keyId, secret };
+  async activeForSigning(tx: SqlRunner): Promise<{ keyId: string; secret: Buffer }> {
+    const active = await this.active(tx);
+    if (!active) throw new Error('no active signing key; run faithscreen signing-keys rotate');
+    const secret = this.secretOf(active.key_id);
+    if (secret === undefined) throw new Error(`the secret file of active signing key ${active.key_id} is missing; run faithscreen signing-keys rotate`);
+    return { keyId: active.key_id, secret };
   }
 
   /** The secret of `keyId` when the key is known and trusted (active or retired); undefined otherwise. */
@@ -70,37 +81,39 @@ export class SigningKeys {
   }
 
   /** Retires the active key (if any) and makes a new active one. */
-  rotate(): { created: SigningKeyRecord; retired: SigningKeyRecord | null } {
-    return this.db
-      .transaction(() => {
-        const active = pickRow<SigningKeyRecord>(this.activeRow.get(), COLUMNS);
-        if (active) this.db.prepare(`UPDATE signing_keys SET status = 'retired', retired_at = ? WHERE key_id = ?`).run(this.stamp(), active.key_id);
-        const created = this.find(this.createKey())!;
-        return { created, retired: active ? this.find(active.key_id)! : null };
-      })
-      .immediate();
+  rotate(): Promise<{ created: SigningKeyRecord; retired: SigningKeyRecord | null }> {
+    return this.db.transaction(async (tx) => {
+      await tx.lock(SIGNING_KEYS_LOCK);
+      const active = await this.active(tx);
+      if (active) await tx.run(`UPDATE signing_keys SET status = 'retired', retired_at = ? WHERE key_id = ?`, [this.stamp(), active.key_id]);
+      const created = (await this.find(await this.createKey(tx), tx))!;
+      return { created, retired: active ? (await this.find(active.key_id, tx))! : null };
+    });
   }
 
   /** Marks a key compromised; distrusting the active key makes a new active one in the same transaction. */
-  distrust(keyId: string, note: string | null): { distrusted: SigningKeyRecord; replacement: SigningKeyRecord | null } {
-    return this.db
-      .transaction(() => {
-        const key = this.find(keyId);
-        if (!key) throw new SigningKeyError(`no signing key '${keyId}'; known keys: ${this.list().map((k) => k.key_id).join(', ') || 'none'}`);
-        if (key.status === 'distrusted') throw new SigningKeyError(`signing key ${keyId} was already distrusted on ${key.distrusted_at}`);
-        this.db.prepare(`UPDATE signing_keys SET status = 'distrusted', distrusted_at = ?, distrust_note = ? WHERE key_id = ?`).run(this.stamp(), note, keyId);
-        const replacement = key.status === 'active' ? this.find(this.createKey())! : null;
-        return { distrusted: this.find(keyId)!, replacement };
-      })
-      .immediate();
+  distrust(keyId: string, note: string | null): Promise<{ distrusted: SigningKeyRecord; replacement: SigningKeyRecord | null }> {
+    return this.db.transaction(async (tx) => {
+      await tx.lock(SIGNING_KEYS_LOCK);
+      const key = await this.find(keyId, tx);
+      if (!key) throw new SigningKeyError(`no signing key '${keyId}'; known keys: ${(await this.list(tx)).map((k) => k.key_id).join(', ') || 'none'}`);
+      if (key.status === 'distrusted') throw new SigningKeyError(`signing key ${keyId} was already distrusted on ${key.distrusted_at}`);
+      await tx.run(`UPDATE signing_keys SET status = 'distrusted', distrusted_at = ?, distrust_note = ? WHERE key_id = ?`, [this.stamp(), note, keyId]);
+      const replacement = key.status === 'active' ? (await this.find(await this.createKey(tx), tx))! : null;
+      return { distrusted: (await this.find(keyId, tx))!, replacement };
+    });
   }
 
-  private createKey(): string {
+  private async active(sql: SqlRunner): Promise<SigningKeyRecord | undefined> {
+    return pickRow<SigningKeyRecord>(await sql.get(`SELECT ${COLUMNS.join(', ')} FROM signing_keys WHERE status = 'active'`), COLUMNS);
+  }
+
+  private async createKey(tx: SqlRunner): Promise<string> {
     const created = this.now();
     const keyId = `sk_${created.toISOString().slice(0, 10).replaceAll('-', '')}_${randomBytes(4).toString('hex')}`;
     // The secret is on disk before the row that names it: no row ever points at nothing.
     writeSecretFile(this.dataDir, keyId, randomBytes(32));
-    this.db.prepare(`INSERT INTO signing_keys (key_id, status, created_at) VALUES (?, 'active', ?)`).run(keyId, created.toISOString());
+    await tx.run(`INSERT INTO signing_keys (key_id, status, created_at) VALUES (?, 'active', ?)`, [keyId, created.toISOString()]);
     return keyId;
   }
 

@@ -17,14 +17,14 @@ export interface BenchAccess {
  */
 export async function openBenchAccess(request: Omit<KeyRequest, 'account' | 'dailyLimit'> = {}): Promise<BenchAccess> {
   const serviceDir = await mkdtemp(path.join(os.tmpdir(), 'faithscreen-bench-service-'));
-  const access = openAccess({ dataDir: serviceDir, upgradeUrl: 'http://127.0.0.1/upgrade' });
-  createAccount(access.store, 'bench', 'partner');
-  const { key } = createKey(access.store, access.hashSecret, { ...request, account: 'bench', dailyLimit: 100_000_000 });
+  const access = await openAccess({ dataDir: serviceDir, upgradeUrl: 'http://127.0.0.1/upgrade' });
+  await createAccount(access.store, 'bench', 'partner');
+  const { key } = await createKey(access.store, access.hashSecret, { ...request, account: 'bench', dailyLimit: 100_000_000 });
   return {
     access,
     key,
     async close() {
-      access.close();
+      await access.close();
       await rm(serviceDir, { recursive: true, force: true });
     },
   };

@@ -38,3 +38,6 @@ for (const line of formatForensicBench(await runForensicBench())) console.log(li
 
 const { runVerifyBench, formatVerifyBench } = await import('./verify.bench.ts');
 for (const line of formatVerifyBench(await runVerifyBench())) console.log(line);
+
+const { runQuotaChargeBench, formatQuotaChargeBench } = await import('./quota-charge.bench.ts');
+for (const line of formatQuotaChargeBench(await runQuotaChargeBench())) console.log(line);

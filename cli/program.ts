@@ -7,6 +7,7 @@ import { registerMigrateCommand } from './commands/migrate.ts';
 import { registerPipelineCommands } from './commands/pipelines.ts';
 import { registerProvisionCommand } from './commands/provision.ts';
 import { registerServeCommands } from './commands/serve.ts';
+import { registerStateCommands } from './commands/state.ts';
 
 /** The `faithscreen` command line: every command registered on one commander program. */
 export function buildProgram(): Command {
@@ -22,5 +23,6 @@ export function buildProgram(): Command {
   registerIngestCommand(program);
   registerAccessCommands(program);
   registerAttestCommands(program);
+  registerStateCommands(program);
   return program;
 }

@@ -7,6 +7,7 @@ import { openAccess } from '../access/open-access.ts';
 import { createApp } from '../api/app.ts';
 import { createTemporalRefresher } from '../api/temporal-refresher.ts';
 import { openServiceDb } from '../service-state/db.ts';
+import { accessOptionsOf, serviceStateOf } from './service-state.ts';
 import { openApiReads } from '../warehouse/api-reads.ts';
 import { ForensicReads } from '../warehouse/forensic-reads.ts';
 import { catalogPath, lakeRoot } from '../warehouse/lake-paths.ts';
@@ -43,9 +44,9 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   const reads = await openApiReads({ dataDir: config.dataDir, onError: (err) => logger.error({ err }, 'lake scan failed') });
   const forensic = new ForensicReads(config.dataDir);
   const client = new Client({ connection: deps.temporal, namespace: config.TEMPORAL_NAMESPACE });
-  // Attestations keep their own connection: it stays synchronous=FULL (a certificate answered with 200 is on disk).
-  const serviceDb = openServiceDb(config.dataDir);
-  const access = openAccess({ dataDir: config.dataDir, hashSecretHex: config.API_KEY_HASH_SECRET, upgradeUrl: config.upgradeUrl });
+  // Attestations keep their own connection: on libsql it stays synchronous=FULL (a certificate answered with 200 is on disk).
+  const serviceDb = await openServiceDb(serviceStateOf(config));
+  const access = await openAccess(accessOptionsOf(config));
   const app = createApp({
     logger,
     metrics: deps.metrics,
@@ -77,11 +78,11 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();
-      }).finally(() => {
-        access.close();
-        serviceDb.close();
+      }).finally(async () => {
+        await access.close();
+        await serviceDb.close();
         reads.close();
-        return forensic.close();
+        await forensic.close();
       }),
   };
 }

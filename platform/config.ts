@@ -43,6 +43,11 @@ export const configSchema = z.object({
     .regex(/^[0-9a-fA-F]{64,}$/, 'expected at least 32 bytes as hex (64+ hex digits), e.g. from `openssl rand -hex 32`')
     .optional(),
   UPGRADE_URL: z.url().optional(),
+  // The value is never echoed back: it may carry a password.
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, 'expected a PostgreSQL connection URL, e.g. postgresql://faithscreen:secret@db.internal:5432/faithscreen')
+    .optional(),
   BOOTSTRAP_BACKFILL_YEARS: z.coerce.number().int().min(0).max(20).default(3),
 });
 

@@ -36,6 +36,7 @@ export async function runDevServerRole({ config, logger, lifecycle }: RoleContex
     port: config.TEMPORAL_DEV_PORT,
     uiPort: config.TEMPORAL_UI_PORT,
     namespace: config.TEMPORAL_NAMESPACE,
+    warn: (message, fields) => logger.warn(fields, message),
   });
   lifecycle.add('temporal-dev-server', server.stop);
   logger.info({ address: server.address, ui: server.uiUrl, db: server.dbFile }, 'Temporal dev server ready');

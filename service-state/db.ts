@@ -1,63 +1,55 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'libsql';
+import { openLibsqlDb } from './libsql-db.ts';
 import { SERVICE_MIGRATIONS } from './migrations.ts';
 import { type ServiceMigration } from './migrations/migration.ts';
+import type { ServiceDb } from './service-db.ts';
 
-/**
- * The service's own transactional state: accounts, API keys (hashed), quota usage,
- * certificates, signing-key metadata and revocations. It lives in `DATA_DIR/service.db`,
- * a SQLite file (through libsql), not in the warehouse: it is small, written on every
- * metered request, and shared by the API and the CLI, which may run at the same time.
- * SQLite's file locks make that safe, and its synchronous API makes a check-and-consume
- * one atomic transaction with no await in the middle.
- *
- * Durability: WAL with `synchronous=FULL`, so a committed transaction survives a crash of
- * the process and of the machine; a certificate answered with 200 is on disk.
- */
-export type ServiceDb = Database.Database;
+export type { ServiceDb, ServiceEngine, SqlRunner, Transaction } from './service-db.ts';
+export { serviceDbPath } from './libsql-db.ts';
 
-export function serviceDbPath(dataDir: string): string {
-  return path.join(dataDir, 'service.db');
+export interface ServiceStateOptions {
+  dataDir: string;
+  /** DATABASE_URL: PostgreSQL holds the state when set; otherwise DATA_DIR/service.db. */
+  databaseUrl?: string | undefined;
+  /**
+   * libsql only: `NORMAL` for connections that commit on every metered request (a process
+   * crash loses nothing, a power cut may lose the last commits; docs/access.md). Default FULL.
+   */
+  synchronous?: 'FULL' | 'NORMAL';
+  /** PostgreSQL only: connections in this process's pool. */
+  poolSize?: number;
 }
 
-/** Opens (creating if needed) the service database and applies pending migrations. */
-export function openServiceDb(dataDir: string, migrations: readonly ServiceMigration[] = SERVICE_MIGRATIONS): ServiceDb {
-  mkdirSync(dataDir, { recursive: true });
-  const file = serviceDbPath(dataDir);
-  const created = !existsSync(file);
-  const db = new Database(file);
-  db.exec('PRAGMA journal_mode = WAL');
-  db.exec('PRAGMA synchronous = FULL');
-  db.exec('PRAGMA busy_timeout = 5000');
-  db.exec('PRAGMA foreign_keys = ON');
-  if (created) chmodSync(file, 0o600); // key hashes and usage are nobody else's business
-  migrate(db, migrations);
+/** Opens the service state (creating it if needed) and applies pending migrations. */
+export async function openServiceDb(options: ServiceStateOptions, migrations: readonly ServiceMigration[] = SERVICE_MIGRATIONS): Promise<ServiceDb> {
+  // Loaded only when asked for: the embedded default needs no PostgreSQL client at all.
+  const db = options.databaseUrl
+    ? (await import('./postgres-db.ts')).openPostgresDb(options.databaseUrl, options.poolSize !== undefined ? { poolSize: options.poolSize } : {})
+    : openLibsqlDb(options.dataDir, options.synchronous);
+  try {
+    await migrate(db, migrations);
+  } catch (error) {
+    await db.close();
+    if (db.engine === 'postgres') throw new Error(`the service state at ${db.location} could not be opened: ${(error as Error).message}`, { cause: error });
+    throw error;
+  }
   return db;
 }
 
-function migrate(db: ServiceDb, migrations: readonly ServiceMigration[]): void {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-  const applied = new Set(
-    (db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((row) => Number(row.version)),
-  );
-  const pending = [...migrations].filter((m) => !applied.has(m.version)).sort((a, b) => a.version - b.version);
-  for (const migration of pending) {
-    // IMMEDIATE: two processes starting together must not both apply the same migration.
-    db.transaction(() => {
-      const again = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version);
-      if (again) return;
-      db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        migration.version,
-        migration.name,
-        new Date().toISOString(),
-      );
-    }).immediate();
-  }
+async function migrate(db: ServiceDb, migrations: readonly ServiceMigration[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    // Two processes starting together must not both apply the same migration.
+    await tx.lock('migrations');
+    await tx.run('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    const applied = new Set((await tx.all<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => Number(row.version)));
+    const pending = [...migrations].filter((m) => !applied.has(m.version)).sort((a, b) => a.version - b.version);
+    for (const migration of pending) {
+      await tx.exec(migration[db.engine]);
+      await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [migration.version, migration.name, new Date().toISOString()]);
+    }
+  });
 }
 
-/** A row with only its named columns (libsql adds a `_metadata` property to row objects). */
+/** A row with only its named columns. */
 export function pickRow<T extends object>(row: unknown, columns: ReadonlyArray<keyof T>): T | undefined {
   if (row === undefined || row === null) return undefined;
   const source = row as Record<string, unknown>;

@@ -51,7 +51,7 @@ export async function mintAttestation(ctx: AttestContext, request: MintRequest):
   const framework = result.frameworks[standard];
   // The index and result_json come from the same snapshot row; a disagreement is a fault, never a certificate.
   if (!framework || framework.status !== verdict) throw new Error(`snapshot ${market}/${ticker} ${current.snapshotDate} ${current.screenedAt}: ${standard} status differs between index and result_json`);
-  const stored = ctx.certificates.issue(
+  const stored = await ctx.certificates.issue(
     {
       cert_id: newCertId(),
       payload_version: PAYLOAD_VERSION,

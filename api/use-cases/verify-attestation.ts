@@ -25,13 +25,13 @@ export interface VerificationResult {
  * stored fields, and the pinned snapshot against the newest one of that day in the API's
  * in-memory index (no Parquet read). 404 for an unknown id.
  */
-export function verifyAttestation(ctx: AttestContext, certId: string): VerificationResult {
-  return checkCertificate(ctx, certId).result;
+export async function verifyAttestation(ctx: AttestContext, certId: string): Promise<VerificationResult> {
+  return (await checkCertificate(ctx, certId)).result;
 }
 
 /** The verification result, plus whether the pinned snapshot came from synthetic sample data (the page says so). */
-export function checkCertificate(ctx: AttestContext, certId: string): { result: VerificationResult; synthetic: boolean } {
-  const stored = ctx.certificates.find(certId);
+export async function checkCertificate(ctx: AttestContext, certId: string): Promise<{ result: VerificationResult; synthetic: boolean }> {
+  const stored = await ctx.certificates.find(certId);
   if (!stored) {
     throw notFound(`no certificate '${certId}': check the id (certificate ids are fsc_ followed by 40 hex digits, as in the certificate's verify_url)`, 'certificate_not_found');
   }

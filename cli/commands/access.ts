@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { AdminError, accountView, createAccount, createKey, lapseAccount, listKeys, reinstateAccount, revokeKey, type KeyView } from '../../access/administration.ts';
 import { openAccess, type AccessSetup } from '../../access/open-access.ts';
+import { accessOptionsOf } from '../../platform/service-state.ts';
 import { TIERS } from '../../access/tiers.ts';
 import { getConfig } from '../../platform/config.ts';
 
@@ -27,18 +28,17 @@ function parseWeights(value: string): Record<string, number> {
   );
 }
 
-/** Runs one administrative action on DATA_DIR's service.db; a refused action exits 1 with its reason. */
-function withAccess(action: (access: AccessSetup) => void): void {
-  const config = getConfig();
-  const access = openAccess({ dataDir: config.dataDir, hashSecretHex: config.API_KEY_HASH_SECRET, upgradeUrl: config.upgradeUrl });
+/** Runs one administrative action on the service state (DATABASE_URL or DATA_DIR/service.db); a refused action exits 1 with its reason. */
+async function withAccess(action: (access: AccessSetup) => Promise<unknown>): Promise<void> {
+  const access = await openAccess(accessOptionsOf(getConfig()));
   try {
-    action(access);
+    await action(access);
   } catch (error) {
     if (!(error instanceof AdminError)) throw error;
     process.stderr.write(`error: ${error.message}\n`);
     process.exitCode = 1;
   } finally {
-    access.close();
+    await access.close();
   }
 }
 
@@ -57,19 +57,19 @@ export function registerAccessCommands(program: Command): void {
     .command('create <name>')
     .description('create an account')
     .requiredOption('--tier <tier>', `one of ${TIERS.join(', ')}`)
-    .action((name: string, options: { tier: string }) => withAccess(({ store }) => print(accountView(createAccount(store, name, options.tier)))));
+    .action((name: string, options: { tier: string }) => withAccess(async ({ store }) => print(accountView(await createAccount(store, name, options.tier)))));
   accounts
     .command('lapse <name>')
     .description("mark the account's subscription lapsed: its keys get 403 with an upgrade_url")
-    .action((name: string) => withAccess(({ store }) => print(accountView(lapseAccount(store, name)))));
+    .action((name: string) => withAccess(async ({ store }) => print(accountView(await lapseAccount(store, name)))));
   accounts
     .command('reinstate <name>')
     .description('end a lapse: the account keys work again')
-    .action((name: string) => withAccess(({ store }) => print(accountView(reinstateAccount(store, name)))));
+    .action((name: string) => withAccess(async ({ store }) => print(accountView(await reinstateAccount(store, name)))));
   accounts
     .command('list')
     .description('list accounts')
-    .action(() => withAccess(({ store }) => print(store.accounts().map(accountView))));
+    .action(() => withAccess(async ({ store }) => print((await store.accounts()).map(accountView))));
 
   const keys = program.command('keys').description('API keys: create (the secret is shown once), list, revoke');
   keys
@@ -84,8 +84,8 @@ export function registerAccessCommands(program: Command): void {
     .option('--weights <pairs>', 'partner keys: units per item by endpoint tag, e.g. screen=1,attest=5', parseWeights)
     .option('--json', 'print one JSON object (default output is JSON too; the flag is accepted for scripts)')
     .action((options: { account: string; markets?: string[]; endpoints?: string[]; frameworks?: string[]; dailyLimit?: number; monthlyQuota?: number; weights?: Record<string, number> }) =>
-      withAccess(({ store, hashSecret }) => {
-        const created = createKey(store, hashSecret, {
+      withAccess(async ({ store, hashSecret }) => {
+        const created = await createKey(store, hashSecret, {
           account: options.account,
           ...(options.markets ? { markets: options.markets } : {}),
           ...(options.endpoints ? { endpoints: options.endpoints } : {}),
@@ -104,8 +104,8 @@ export function registerAccessCommands(program: Command): void {
     .option('--account <name>', 'only this account')
     .option('--json', 'print JSON instead of one line per key')
     .action((options: { account?: string; json?: boolean }) =>
-      withAccess(({ store }) => {
-        const views = listKeys(store, options.account);
+      withAccess(async ({ store }) => {
+        const views = await listKeys(store, options.account);
         if (options.json) print(views);
         else process.stdout.write(views.map((view) => `${keyLine(view)}\n`).join('') || 'no keys\n');
       }),
@@ -113,5 +113,5 @@ export function registerAccessCommands(program: Command): void {
   keys
     .command('revoke <key_id>')
     .description('revoke a key for good: its next request is a 401')
-    .action((keyId: string) => withAccess(({ store }) => print(revokeKey(store, keyId))));
+    .action((keyId: string) => withAccess(async ({ store }) => print(await revokeKey(store, keyId))));
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { utcDay } from '../../engine/dates.ts';
-import { getConfig } from '../../platform/config.ts';
+import { getConfig, type Config } from '../../platform/config.ts';
+import { accessOptionsOf } from '../../platform/service-state.ts';
 import { createLazyClient } from '../../platform/temporal-client.ts';
 import { ensureDemoKey } from '../../access/demo-key.ts';
 import { openAccess } from '../../access/open-access.ts';
@@ -62,12 +63,12 @@ async function firstStart(ctx: RoleContext): Promise<void> {
 }
 
 /** The sample demo's API key file (created on the first start), or null when the service has its own accounts. */
-function demoKeyFile(ctx: { config: { dataDir: string; API_KEY_HASH_SECRET?: string | undefined; upgradeUrl: string } }): string | null {
-  const access = openAccess({ dataDir: ctx.config.dataDir, hashSecretHex: ctx.config.API_KEY_HASH_SECRET, upgradeUrl: ctx.config.upgradeUrl });
+async function demoKeyFile(ctx: { config: Config }): Promise<string | null> {
+  const access = await openAccess(accessOptionsOf(ctx.config));
   try {
-    return ensureDemoKey(access, ctx.config.dataDir);
+    return await ensureDemoKey(access, ctx.config.dataDir);
   } finally {
-    access.close();
+    await access.close();
   }
 }
 
@@ -82,7 +83,7 @@ export function registerServeCommands(program: Command): void {
         await prepareWarehouse(ctx);
         await runWorkerRole(ctx);
         const api = await runApiRole(ctx);
-        const demoKey = ctx.config.DATA_SOURCE === 'sample' ? demoKeyFile(ctx) : null;
+        const demoKey = ctx.config.DATA_SOURCE === 'sample' ? await demoKeyFile(ctx) : null;
         const lines = [
           '',
           'faithscreen is running',

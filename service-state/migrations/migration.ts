@@ -1,6 +1,4 @@
-/** One schema change of the service database, applied once, in version order. */
-export interface ServiceMigration {
-  version: number;
-  name: string;
-  sql: string;
-}
+import type { ServiceEngine } from '../service-db.ts';
+
+/** One schema change of the service state, applied once, in version order, written for each engine. */
+export type ServiceMigration = { version: number; name: string } & Record<ServiceEngine, string>;

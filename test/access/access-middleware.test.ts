@@ -19,7 +19,7 @@ describe('access middleware: tag rules', () => {
 
   beforeAll(async () => {
     temp = await makeTempDir();
-    access = openTestAccess(temp.dir);
+    access = await openTestAccess(temp.dir);
     const app = new Koa();
     app.use(errorHandler());
     const router = new Router();
@@ -34,34 +34,34 @@ describe('access middleware: tag rules', () => {
   });
   afterAll(async () => {
     await server.close();
-    access.close();
+    await access.close();
     await temp.cleanup();
   });
 
   const mint = (key: string) => fetch(`${server.url}/mint`, { method: 'POST', headers: { 'X-API-Key': key } }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
 
   it('when a partner key lacks the explicit attest grant, then minting is 403; with it, 200 and 5 units', async () => {
-    const plain = keyFor(access, 'partner');
+    const plain = await keyFor(access, 'partner');
     const denied = await mint(plain.key);
     expect(denied.status).toBe(403);
     expect(denied.body.detail).toMatch(/partner keys need the explicit endpoint grant 'attest'/);
-    const granted = keyFor(access, 'partner', { endpoints: ['screen', 'attest'] });
+    const granted = await keyFor(access, 'partner', { endpoints: ['screen', 'attest'] });
     const ok = await mint(granted.key);
     expect(ok).toEqual({ status: 200, body: { minted_by: granted.keyId, tier: 'partner' } });
-    access.meter.returnSpare();
-    expect(access.store.window(granted.keyId, 'daily')?.used).toBe(5);
+    await access.meter.returnSpare();
+    expect((await access.store.window(granted.keyId, 'daily'))?.used).toBe(5);
   });
 
   it('when a pro key with unrestricted endpoints mints, then it may; with only screen granted, then 403', async () => {
-    expect((await mint(keyFor(access, 'pro').key)).status).toBe(200);
-    expect((await mint(keyFor(access, 'pro', { endpoints: ['screen'] }).key)).status).toBe(403);
+    expect((await mint((await keyFor(access, 'pro')).key)).status).toBe(200);
+    expect((await mint((await keyFor(access, 'pro', { endpoints: ['screen'] })).key)).status).toBe(403);
   });
 
   it('when the handler fails with a 500, then the units are given back', async () => {
-    const key = keyFor(access, 'team');
+    const key = await keyFor(access, 'team');
     const response = await fetch(`${server.url}/fail`, { headers: { 'X-API-Key': key.key } });
     expect(response.status).toBe(500);
-    access.meter.returnSpare();
-    expect(access.store.window(key.keyId, 'daily')?.used).toBe(0);
+    await access.meter.returnSpare();
+    expect((await access.store.window(key.keyId, 'daily'))?.used).toBe(0);
   });
 });

@@ -5,6 +5,7 @@ import { claimedKeyId } from '../../access/api-key-format.ts';
 import { demoKeyPath, ensureDemoKey } from '../../access/demo-key.ts';
 import { apiKeyMatches } from '../../access/key-hashing.ts';
 import { openAccess, type AccessSetup } from '../../access/open-access.ts';
+import { testServiceState } from '../support/service-state.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -12,30 +13,30 @@ let access: AccessSetup;
 
 beforeEach(async () => {
   temp = await makeTempDir();
-  access = openAccess({ dataDir: temp.dir, upgradeUrl: 'https://x.test/upgrade' });
+  access = await openAccess({ ...(await testServiceState(temp.dir)), upgradeUrl: 'https://x.test/upgrade' });
 });
 afterEach(async () => {
-  access.close();
+  await access.close();
   await temp.cleanup();
 });
 
 describe('the demo key of the first start', () => {
-  it('is created once for a pro demo account, in a file only its owner can read, and it authenticates', () => {
-    const file = ensureDemoKey(access, temp.dir);
+  it('is created once for a pro demo account, in a file only its owner can read, and it authenticates', async () => {
+    const file = await ensureDemoKey(access, temp.dir);
     expect(file).toBe(demoKeyPath(temp.dir));
     expect(statSync(file!).mode & 0o777).toBe(0o600);
     const key = readFileSync(file!, 'utf8').trim();
-    const record = access.store.key(claimedKeyId(key)!)!;
+    const record = (await access.store.key(claimedKeyId(key)!))!;
     expect(record.account).toBe('demo');
-    expect(access.store.account('demo')?.tier).toBe('pro');
+    expect((await access.store.account('demo'))?.tier).toBe('pro');
     expect(apiKeyMatches(access.hashSecret, key, record.secretHash)).toBe(true);
-    expect(ensureDemoKey(access, temp.dir)).toBe(file);
-    expect(access.store.keys()).toHaveLength(1);
+    expect(await ensureDemoKey(access, temp.dir)).toBe(file);
+    expect(await access.store.keys()).toHaveLength(1);
   });
 
-  it('is not created when the service already has accounts of its own', () => {
-    createAccount(access.store, 'acme', 'team');
-    expect(ensureDemoKey(access, temp.dir)).toBeNull();
-    expect(access.store.account('demo')).toBeUndefined();
+  it('is not created when the service already has accounts of its own', async () => {
+    await createAccount(access.store, 'acme', 'team');
+    expect(await ensureDemoKey(access, temp.dir)).toBeNull();
+    expect(await access.store.account('demo')).toBeUndefined();
   });
 });

@@ -11,6 +11,7 @@ import { createMetrics } from '../../api/metrics.ts';
 import { openApiReads, type ApiReads } from '../../warehouse/api-reads.ts';
 import { keyFor } from '../support/access.ts';
 import { listen } from '../support/http.ts';
+import { testServiceEnv, testServiceState } from '../support/service-state.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { buildLake, type FixtureTickers } from './support/lake-fixture.ts';
 
@@ -19,7 +20,7 @@ const run = promisify(execFile);
 /** The faithscreen CLI as an operator runs it, on the same DATA_DIR as the API. */
 async function cli(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/faithscreen.js', ...args], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
+    const { stdout, stderr } = await run(process.execPath, ['bin/faithscreen.js', ...args], { env: { ...process.env, ...(await testServiceEnv(dataDir)), LOG_LEVEL: 'silent' } });
     return { stdout, stderr, code: 0 };
   } catch (error) {
     const failed = error as { stdout: string; stderr: string; code: number };
@@ -35,9 +36,9 @@ describe('access control: restarts, the CLI beside a running API, and logs', () 
   let logText = '';
   logs.on('data', (chunk: Buffer) => (logText += chunk.toString('utf8')));
 
-  /** An API process's worth of state: its own service.db connection and app, over the shared DATA_DIR. */
+  /** An API process's worth of state: its own connection to the service state and app, over the shared DATA_DIR. */
   async function startApi(): Promise<{ url: string; access: AccessSetup; stop: () => Promise<void> }> {
-    const access = openAccess({ dataDir: temp.dir, upgradeUrl: 'https://x.test/upgrade' });
+    const access = await openAccess({ ...(await testServiceState(temp.dir)), upgradeUrl: 'https://x.test/upgrade' });
     const app = createApp({
       logger: createLogger('debug', logs),
       metrics: createMetrics(),
@@ -47,7 +48,7 @@ describe('access control: restarts, the CLI beside a running API, and logs', () 
       baseUrl: 'http://127.0.0.1',
     });
     const server = await listen(app);
-    return { url: server.url, access, stop: async () => { await server.close(); access.close(); } };
+    return { url: server.url, access, stop: async () => { await server.close(); await access.close(); } };
   }
 
   const get = (url: string, key: string) => fetch(url, { headers: { 'X-API-Key': key } }).then(async (r) => ({ status: r.status, body: (await r.json()) as { detail?: unknown } }));
@@ -64,12 +65,12 @@ describe('access control: restarts, the CLI beside a running API, and logs', () 
 
   it('when the API restarts, then the usage of the current window is still counted', async () => {
     const first = await startApi();
-    const key = keyFor(first.access, 'partner', { dailyLimit: 6 });
+    const key = await keyFor(first.access, 'partner', { dailyLimit: 6 });
     for (let i = 0; i < 4; i++) expect((await get(`${first.url}/api/screen/us/${t.fresh[0]}`, key.key)).status).toBe(200);
     await first.stop();
 
     const second = await startApi();
-    expect(second.access.store.window(key.keyId, 'daily')?.used).toBe(4);
+    expect((await second.access.store.window(key.keyId, 'daily'))?.used).toBe(4);
     expect((await get(`${second.url}/api/screen/us/${t.fresh[0]}`, key.key)).status).toBe(200);
     expect((await get(`${second.url}/api/screen/us/${t.fresh[0]}`, key.key)).status).toBe(200);
     expect((await get(`${second.url}/api/screen/us/${t.fresh[0]}`, key.key)).status).toBe(429);
@@ -111,15 +112,15 @@ describe('access control: restarts, the CLI beside a running API, and logs', () 
     } finally {
       await api.stop();
     }
-  }, 60_000);
+  }, 240_000); // ten CLI processes, each starting Node and tsx: slow on a loaded 2-core machine
 
   it('when a key is revoked while the API runs with its default 1 s key cache, then it is refused within seconds', async () => {
     const api = await startApi();
     try {
-      const key = keyFor(api.access, 'pro');
+      const key = await keyFor(api.access, 'pro');
       expect((await get(`${api.url}/api/screen/us/${t.fresh[0]}`, key.key)).status).toBe(200);
       const revokedAt = performance.now();
-      revokeKey(api.access.store, key.keyId);
+      await revokeKey(api.access.store, key.keyId);
       let status = 200;
       while (status === 200 && performance.now() - revokedAt < 3_000) {
         status = (await get(`${api.url}/api/screen/us/${t.fresh[0]}`, key.key)).status;
@@ -133,8 +134,8 @@ describe('access control: restarts, the CLI beside a running API, and logs', () 
 
   it('never writes a key, its hash or the hash secret to the logs', async () => {
     const api = await startApi();
-    const key = keyFor(api.access, 'pro');
-    const secretHash = api.access.store.key(key.keyId)!.secretHash;
+    const key = await keyFor(api.access, 'pro');
+    const secretHash = (await api.access.store.key(key.keyId))!.secretHash;
     await get(`${api.url}/api/screen/us/${t.fresh[0]}`, key.key);
     await get(`${api.url}/api/screen/us/NOSUCH1`, key.key);
     await get(`${api.url}/api/screen/us/${t.fresh[0]}`, `${key.key.slice(0, -1)}x`);

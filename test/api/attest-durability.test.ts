@@ -4,13 +4,14 @@ import { CertificateStore } from '../../attest/certificate-store.ts';
 import { SigningKeys } from '../../attest/signing-keys.ts';
 import { signatureMatches } from '../../attest/signing.ts';
 import { openServiceDb } from '../../service-state/db.ts';
+import { testServiceEnv, testServiceState } from '../support/service-state.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { buildLake, type FixtureTickers } from './support/lake-fixture.ts';
 
 /** Starts the API as its own process on `dataDir` and resolves with its URL. */
-function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const script = new URL('./support/attest-server.ts', import.meta.url).pathname;
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...(await testServiceEnv(dataDir)) }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -32,7 +33,7 @@ describe('a certificate answered with 200 survives the API process being killed'
   }, 180_000);
   afterAll(() => temp?.cleanup());
 
-  it('when the process is SIGKILLed while mints are in flight, then every certificate it answered is in service.db and verifies', async () => {
+  it('when the process is SIGKILLed while mints are in flight, then every certificate it answered is in the service state and verifies', async () => {
     const { child, url } = await startServer(temp.dir);
     const answered: Array<Record<string, string>> = [];
     const mints = t.fresh.slice(0, 20).map(async (ticker) => {
@@ -46,17 +47,17 @@ describe('a certificate answered with 200 survives the API process being killed'
     expect(child.signalCode).toBe('SIGKILL');
     expect(answered.length).toBeGreaterThanOrEqual(8);
 
-    const db = openServiceDb(temp.dir);
+    const db = await openServiceDb(await testServiceState(temp.dir));
     try {
       const certificates = new CertificateStore(db);
       const keys = new SigningKeys(db, temp.dir);
       for (const body of answered) {
-        const stored = certificates.find(body.cert_id!);
+        const stored = await certificates.find(body.cert_id!);
         expect(stored?.sig).toBe(body.sig);
         expect(signatureMatches(stored!.fields, stored!.sig, keys.trustedSecret(stored!.fields.key_id, stored!.keyStatus)!)).toBe(true);
       }
     } finally {
-      db.close();
+      await db.close();
     }
   });
 });

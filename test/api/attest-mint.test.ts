@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import canonicalizeModule from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_ENGINE, testServiceState } from '../support/service-state.ts';
 import { FRAMEWORK_IDS } from '../../engine/index.ts';
 import { openServiceDb } from '../../service-state/db.ts';
 import { BASE_URL, serveAttestApi, type ServedAttestApi } from './support/attest-fixture.ts';
@@ -63,22 +64,28 @@ describe('POST /api/attest/{market}/{ticker} over a real lake and service.db (no
     expect(JSON.stringify(body)).not.toContain(secret.toString('hex'));
   });
 
-  it('when a certificate was answered with 200, then another connection to service.db reads it, pinned to the exact snapshot', async () => {
+  it('when a certificate was answered with 200, then another connection to the service state reads it, pinned to the exact snapshot', async () => {
     const { body } = await mint(`us/${api.t.fresh[1]}?standard=christian_bri`);
-    const other = openServiceDb(api.dataDir);
+    const other = await openServiceDb(await testServiceState(api.dataDir));
     try {
-      const row = other.prepare('SELECT verdict, snapshot_day, snapshot_screened_at, snapshot_source, snapshot_pin, key_id FROM certificates WHERE cert_id = ?').get(body.cert_id) as Json;
+      const row = (await other.get<Json>('SELECT verdict, snapshot_day, snapshot_screened_at, snapshot_source, snapshot_pin, key_id FROM certificates WHERE cert_id = ?', [body.cert_id]))!;
       expect(row).toMatchObject({ verdict: body.verdict, snapshot_day: TODAY, snapshot_screened_at: `${TODAY}T02:00:00.000`, snapshot_source: 'nightly', key_id: body.key_id });
       expect(JSON.parse(row.snapshot_pin).statuses.christian_bri).toBe(body.verdict);
-      // The signing secret is in its file only: neither service.db nor its WAL holds its bytes.
+      // The signing secret is in its file only: no stored row holds it (and on libsql neither
+      // service.db nor its WAL holds its bytes anywhere).
       const secret = Buffer.from(readFileSync(path.join(api.dataDir, 'secrets', 'signing-keys', `${body.key_id}.key`), 'utf8').trim(), 'base64');
-      for (const file of ['service.db', 'service.db-wal']) {
+      const rows = JSON.stringify([await other.all('SELECT * FROM certificates'), await other.all('SELECT * FROM signing_keys')]);
+      expect(rows).toContain(body.key_id); // the rows are really there
+      expect(rows).not.toContain(secret.toString('base64'));
+      expect(rows).not.toContain(secret.toString('hex'));
+      const files = TEST_ENGINE === 'libsql' ? ['service.db', 'service.db-wal'] : [];
+      for (const file of files) {
         const bytes = readFileSync(path.join(api.dataDir, file));
         expect(bytes.includes(secret)).toBe(false);
         expect(bytes.includes(Buffer.from(secret.toString('base64')))).toBe(false);
       }
     } finally {
-      other.close();
+      await other.close();
     }
   });
 

@@ -7,7 +7,7 @@ import { serveAttestApi, type ServedAttestApi } from './support/attest-fixture.t
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
 type Json = Record<string, any>;
 
-/** Debian's chromium (`.ci/run` installs it); CHROMIUM_PATH points elsewhere. */
+/** Debian's chromium (`npx faithscreen provision` installs it); CHROMIUM_PATH points elsewhere. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 describe('the public certificate page /attest/{cert_id} in a real headless Chromium', () => {
@@ -16,7 +16,7 @@ describe('the public certificate page /attest/{cert_id} in a real headless Chrom
   let certificate: Json;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH`);
+    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: run npx faithscreen provision (it installs Debian's chromium) or set CHROMIUM_PATH`);
     api = await serveAttestApi();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     const response = await fetch(`${api.url}/api/attest/us/${api.t.fresh[0]}?standard=shariah_aaoifi`, { method: 'POST' });
@@ -76,7 +76,7 @@ describe('the public certificate page /attest/{cert_id} in a real headless Chrom
     const revoked = (await (await fetch(`${api.url}/api/attest/us/${api.t.fresh[1]}?standard=christian_bri`, { method: 'POST' })).json()) as Json;
     await page.goto(`${api.url}/attest/${revoked.cert_id}`);
     expect(await page.getAttribute('#status', 'data-status')).toBe('valid');
-    new CertificateStore(api.db).revoke(revoked.cert_id, 'purification inputs were wrong in the source filing');
+    await new CertificateStore(api.db).revoke(revoked.cert_id, 'purification inputs were wrong in the source filing');
     await page.reload();
     expect(await page.getAttribute('#status', 'data-status')).toBe('revoked');
     expect(await page.textContent('#status')).toContain('purification inputs were wrong in the source filing');

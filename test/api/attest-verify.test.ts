@@ -1,6 +1,7 @@
 import { renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_ENGINE } from '../support/service-state.ts';
 import { compactSnapshots } from '../../warehouse/compaction.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { inputOn, publishScreen, runFaithscreen, serveAttestApi, type ServedAttestApi } from './support/attest-fixture.ts';
@@ -10,6 +11,13 @@ import { TODAY } from './support/lake-fixture.ts';
 type Json = Record<string, any>;
 
 const RESULT_FIELDS = ['cert_id', 'status', 'valid', 'sig_valid', 'snapshot_check', 'revoked', 'revoked_at', 'revocation_note', 'checked_at', 'attestation'];
+
+/** How someone with write access to each engine switches the append-only trigger off and on again. */
+const TRIGGER_OFF = { libsql: 'DROP TRIGGER certificates_append_only', postgres: 'ALTER TABLE certificates DISABLE TRIGGER certificates_append_only' };
+const TRIGGER_ON = {
+  libsql: "CREATE TRIGGER certificates_append_only BEFORE UPDATE ON certificates BEGIN SELECT RAISE(ABORT, 'certificates are append-only: UPDATE is refused'); END",
+  postgres: 'ALTER TABLE certificates ENABLE TRIGGER certificates_append_only',
+};
 
 describe('GET /api/attest/verify/{cert_id}: the documented flow and every status, produced the way it happens', () => {
   let api: ServedAttestApi;
@@ -88,14 +96,14 @@ describe('GET /api/attest/verify/{cert_id}: the documented flow and every status
     const certificate = await mint(api.t.fresh[3]!);
     const flipped = certificate.verdict === 'compliant' ? 'non_compliant' : 'compliant';
     // Plain SQL is refused: certificates are append-only and permanent.
-    expect(() => api.db.prepare('UPDATE certificates SET verdict = ? WHERE cert_id = ?').run(flipped, certificate.cert_id)).toThrow(/append-only/);
-    expect(() => api.db.prepare('DELETE FROM certificates WHERE cert_id = ?').run(certificate.cert_id)).toThrow(/permanent/);
-    // Someone with file access drops the trigger and edits the verdict.
-    api.db.exec('DROP TRIGGER certificates_append_only');
+    await expect(api.db.run('UPDATE certificates SET verdict = ? WHERE cert_id = ?', [flipped, certificate.cert_id])).rejects.toThrow(/append-only/);
+    await expect(api.db.run('DELETE FROM certificates WHERE cert_id = ?', [certificate.cert_id])).rejects.toThrow(/permanent/);
+    // Someone with write access to the database switches the trigger off and edits the verdict.
+    await api.db.exec(TRIGGER_OFF[TEST_ENGINE]);
     try {
-      api.db.prepare('UPDATE certificates SET verdict = ? WHERE cert_id = ?').run(flipped, certificate.cert_id);
+      await api.db.run('UPDATE certificates SET verdict = ? WHERE cert_id = ?', [flipped, certificate.cert_id]);
     } finally {
-      api.db.exec(`CREATE TRIGGER certificates_append_only BEFORE UPDATE ON certificates BEGIN SELECT RAISE(ABORT, 'certificates are append-only: UPDATE is refused'); END`);
+      await api.db.exec(TRIGGER_ON[TEST_ENGINE]);
     }
     const { body } = await verify(certificate.cert_id);
     expect(body).toMatchObject({ status: 'invalid_signature', valid: false, sig_valid: false, revoked: false });

@@ -41,17 +41,17 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
     return { status: response.status, body: (await response.json()) as Json };
   };
   /** Units spent by a key (the meter's spare units go back first, so the store shows exactly what was spent). */
-  const used = (keyId: string) => {
-    access.meter.returnSpare();
-    return Number(access.store.window(keyId, 'daily')?.used ?? 0);
+  const used = async (keyId: string) => {
+    await access.meter.returnSpare();
+    return Number((await access.store.window(keyId, 'daily'))?.used ?? 0);
   };
 
   beforeAll(async () => {
     serviceDir = await makeTempDir();
-    access = openTestAccess(serviceDir.dir);
+    access = await openTestAccess(serviceDir.dir);
     lake = await serveLakeApi(undefined, access.middleware);
     t = lake.t;
-    key = keyFor(access, 'enterprise').key;
+    key = (await keyFor(access, 'enterprise')).key;
     await addListings(lake.dataDir, t.fresh[0]!);
     await lake.api.reads.sync();
     // A company whose every score computes (most sample companies; a few leave figures unreported).
@@ -65,7 +65,7 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
   }, 180_000);
   afterAll(async () => {
     await lake?.close();
-    access?.close();
+    await access?.close();
     await serviceDir?.cleanup();
   });
 
@@ -255,15 +255,15 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
     });
 
     it("when the key's endpoint grant lacks forensic, then 403 names the endpoint", async () => {
-      const screenOnly = keyFor(access, 'partner', { endpoints: ['screen'] });
+      const screenOnly = await keyFor(access, 'partner', { endpoints: ['screen'] });
       const { status, body } = await call(`/api/forensic/${full}`, screenOnly.key);
       expect(status).toBe(403);
       expect(body.detail).toMatch(/not provisioned for endpoint 'forensic'; it may use: screen/);
-      expect(used(screenOnly.keyId)).toBe(0);
+      expect(await used(screenOnly.keyId)).toBe(0);
     });
 
     it("when the key's markets exclude the listing's, then 403, and it reaches its own market's listing", async () => {
-      const gbOnly = keyFor(access, 'partner', { markets: ['gb'], endpoints: ['forensic'] });
+      const gbOnly = await keyFor(access, 'partner', { markets: ['gb'], endpoints: ['forensic'] });
       const { status, body } = await call(`/api/forensic/${full}/health-score`, gbOnly.key);
       expect(status).toBe(403);
       expect(body.detail).toMatch(/not provisioned for market 'us'; it may use: gb/);
@@ -271,19 +271,19 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
     });
 
     it('when requests are served, then the report costs 2, the health score 1, peers 1 + ceil(n/5); errors cost nothing', async () => {
-      const metered = keyFor(access, 'partner', { dailyLimit: 100 });
+      const metered = await keyFor(access, 'partner', { dailyLimit: 100 });
       await call(`/api/forensic/${full}`, metered.key);
-      expect(used(metered.keyId)).toBe(2);
+      expect(await used(metered.keyId)).toBe(2);
       await call(`/api/forensic/${full}/health-score`, metered.key);
-      expect(used(metered.keyId)).toBe(3);
+      expect(await used(metered.keyId)).toBe(3);
       await call(`/api/forensic/${full}/peers?n=12`, metered.key);
-      expect(used(metered.keyId)).toBe(3 + 1 + 3);
+      expect(await used(metered.keyId)).toBe(3 + 1 + 3);
       expect((await call('/api/forensic/ZZZZZ', metered.key)).status).toBe(404);
-      expect(used(metered.keyId)).toBe(7);
+      expect(await used(metered.keyId)).toBe(7);
     });
 
     it('when the quota cannot cover a report, then 429 says what the request costs', async () => {
-      const small = keyFor(access, 'partner', { dailyLimit: 3 });
+      const small = await keyFor(access, 'partner', { dailyLimit: 3 });
       expect((await call(`/api/forensic/${full}`, small.key)).status).toBe(200);
       const refused = await call(`/api/forensic/${full}`, small.key);
       expect(refused.status).toBe(429);

@@ -10,6 +10,7 @@ import { createMetrics } from '../../api/metrics.ts';
 import { openServiceDb, type ServiceDb } from '../../service-state/db.ts';
 import { openApiReads, type ApiReads } from '../../warehouse/api-reads.ts';
 import { listen } from '../support/http.ts';
+import { testServiceState } from '../support/service-state.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 interface Answer {
@@ -100,7 +101,7 @@ describe('verification in the app: 60 requests a minute per IP, shared by the JS
   beforeAll(async () => {
     temp = await makeTempDir('faithscreen-ratelimit-');
     reads = await openApiReads({ dataDir: temp.dir, scanIntervalMs: 0 });
-    db = openServiceDb(temp.dir);
+    db = await openServiceDb(await testServiceState(temp.dir));
     const app = createApp({
       logger: pino({ level: 'silent' }),
       metrics: createMetrics(),

@@ -5,6 +5,7 @@ import { CertificateStore, RevocationError } from '../../attest/certificate-stor
 import { readSecretFile, signingKeysDir, writeSecretFile } from '../../attest/secret-files.ts';
 import { SigningKeyError, SigningKeys } from '../../attest/signing-keys.ts';
 import { openServiceDb, type ServiceDb } from '../../service-state/db.ts';
+import { testServiceState } from '../support/service-state.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 const PIN = { day: '2026-11-21', screenedAt: '2026-11-21T02:00:00.000', source: 'nightly', dataSource: 'sample', synthetic: true, statuses: {}, ratios: {} };
@@ -24,7 +25,7 @@ const UNSIGNED = {
   issuer_type: 'api_key',
 };
 
-describe('signing keys and certificates in a real service.db', () => {
+describe('signing keys and certificates in the real service state', () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
   let db: ServiceDb;
   let keys: SigningKeys;
@@ -32,66 +33,74 @@ describe('signing keys and certificates in a real service.db', () => {
 
   beforeEach(async () => {
     temp = await makeTempDir('faithscreen-attest-store-');
-    db = openServiceDb(temp.dir);
+    db = await openServiceDb(await testServiceState(temp.dir));
     keys = new SigningKeys(db, temp.dir);
     certificates = new CertificateStore(db);
   });
   afterEach(async () => {
-    db.close();
+    await db.close();
     await temp.cleanup();
   });
 
-  it('when the first certificate is issued, then the first key is created on need, its secret in a 0600 file in a 0700 folder', () => {
-    expect(keys.list()).toEqual([]);
-    const stored = certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
-    const [key] = keys.list();
+  it('when the first certificate is issued, then the first key is created on need, its secret in a 0600 file in a 0700 folder', async () => {
+    expect(await keys.list()).toEqual([]);
+    const stored = await certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
+    const [key] = await keys.list();
     expect(key).toMatchObject({ key_id: stored.fields.key_id, status: 'active' });
     expect(statSync(path.join(signingKeysDir(temp.dir), `${key!.key_id}.key`)).mode & 0o777).toBe(0o600);
     expect(statSync(signingKeysDir(temp.dir)).mode & 0o777).toBe(0o700);
     expect(Object.keys(key!)).not.toContain('secret');
   });
 
-  it('when a secret file is written again for the same key id, then it is refused and the first secret stays', () => {
+  it('when a secret file is written again for the same key id, then it is refused and the first secret stays', async () => {
     writeSecretFile(temp.dir, 'sk_20261121_aaaaaaaa', Buffer.alloc(32, 1));
     expect(() => writeSecretFile(temp.dir, 'sk_20261121_aaaaaaaa', Buffer.alloc(32, 2))).toThrow(/already has a secret file/);
     expect(readSecretFile(temp.dir, 'sk_20261121_aaaaaaaa')).toEqual(Buffer.alloc(32, 1));
     expect(readdirSync(signingKeysDir(temp.dir))).toEqual(['sk_20261121_aaaaaaaa.key']);
   });
 
-  it('when the same cert_id is issued twice, then the second is refused: a certificate is never replaced', () => {
-    certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
-    expect(() => certificates.issue({ ...UNSIGNED, verdict: 'non_compliant' }, PIN, { keyId: null, account: null }, keys)).toThrow(/UNIQUE/);
-    expect(certificates.find(UNSIGNED.cert_id)!.fields.verdict).toBe('compliant');
+  it('when the same cert_id is issued twice, then the second is refused: a certificate is never replaced', async () => {
+    await certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
+    await expect(certificates.issue({ ...UNSIGNED, verdict: 'non_compliant' }, PIN, { keyId: null, account: null }, keys)).rejects.toThrow(/UNIQUE|duplicate key/);
+    expect((await certificates.find(UNSIGNED.cert_id))!.fields.verdict).toBe('compliant');
   });
 
-  it('when a signing key or a revocation is deleted with SQL, then the triggers refuse', () => {
-    certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
-    certificates.revoke(UNSIGNED.cert_id, 'wrong data');
-    expect(() => db.exec('DELETE FROM signing_keys')).toThrow(/kept for verification/);
-    expect(() => db.exec('DELETE FROM revocations')).toThrow(/permanent/);
-    expect(() => db.exec("UPDATE revocations SET note = 'nothing'")).toThrow(/permanent/);
+  it('when a signing key or a revocation is deleted with SQL, then the triggers refuse', async () => {
+    await certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
+    await certificates.revoke(UNSIGNED.cert_id, 'wrong data');
+    await expect(db.exec('DELETE FROM signing_keys')).rejects.toThrow(/kept for verification/);
+    await expect(db.exec('DELETE FROM revocations')).rejects.toThrow(/permanent/);
+    await expect(db.exec("UPDATE revocations SET note = 'nothing'")).rejects.toThrow(/permanent/);
+    await expect(db.exec('DELETE FROM certificates')).rejects.toThrow(/permanent/);
+    expect(await certificates.find(UNSIGNED.cert_id)).toBeDefined();
   });
 
-  it('when a key is distrusted, then it has no trusted secret and it can never be trusted again', () => {
-    const { keyId } = db.transaction(() => keys.activeForSigning()).immediate();
+  it('when a key is distrusted, then it has no trusted secret and it can never be trusted again', async () => {
+    await keys.ensureActive();
+    const { keyId } = await db.transaction((tx) => keys.activeForSigning(tx));
     expect(keys.trustedSecret(keyId, 'active')).toBeInstanceOf(Buffer);
-    const { replacement } = keys.distrust(keyId, 'leaked');
+    const { replacement } = await keys.distrust(keyId, 'leaked');
     expect(replacement!.status).toBe('active');
-    expect(keys.trustedSecret(keyId, keys.find(keyId)!.status)).toBeUndefined();
-    expect(() => db.prepare("UPDATE signing_keys SET status = 'retired' WHERE key_id = ?").run(keyId)).toThrow(/stays distrusted/);
-    expect(() => keys.distrust('sk_20000101_00000000', null)).toThrow(SigningKeyError);
+    expect(keys.trustedSecret(keyId, (await keys.find(keyId))!.status)).toBeUndefined();
+    await expect(db.run("UPDATE signing_keys SET status = 'retired' WHERE key_id = ?", [keyId])).rejects.toThrow(/stays distrusted/);
+    await expect(keys.distrust('sk_20000101_00000000', null)).rejects.toThrow(SigningKeyError);
   });
 
-  it('when the secret file of a trusted key is lost, then a fresh process has no secret for it (its certificates read unknown_signing_key)', () => {
-    const { keyId } = db.transaction(() => keys.activeForSigning()).immediate();
+  it('when the secret file of a trusted key is lost, then a fresh process has no secret for it (its certificates read unknown_signing_key)', async () => {
+    await keys.ensureActive();
+    const { keyId } = await db.transaction((tx) => keys.activeForSigning(tx));
     rmSync(path.join(signingKeysDir(temp.dir), `${keyId}.key`));
     expect(new SigningKeys(db, temp.dir).trustedSecret(keyId, 'active')).toBeUndefined();
-    expect(() => db.transaction(() => new SigningKeys(db, temp.dir).activeForSigning()).immediate()).toThrow(/secret file of active signing key .* is missing; run faithscreen signing-keys rotate/);
+    await expect(db.transaction((tx) => new SigningKeys(db, temp.dir).activeForSigning(tx))).rejects.toThrow(
+      /secret file of active signing key .* is missing; run faithscreen signing-keys rotate/,
+    );
   });
 
-  it('when a revocation has no note or names an unknown certificate, then it is refused', () => {
-    expect(() => certificates.revoke(UNSIGNED.cert_id, 'x')).toThrow(/no certificate/);
-    certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
-    expect(() => certificates.revoke(UNSIGNED.cert_id, '   ')).toThrow(RevocationError);
+  it('when a revocation has no note or names an unknown certificate, then it is refused', async () => {
+    await expect(certificates.revoke(UNSIGNED.cert_id, 'x')).rejects.toThrow(/no certificate/);
+    await certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
+    await expect(certificates.revoke(UNSIGNED.cert_id, '   ')).rejects.toThrow(RevocationError);
+    await certificates.revoke(UNSIGNED.cert_id, 'wrong data');
+    await expect(certificates.revoke(UNSIGNED.cert_id, 'again')).rejects.toThrow(/already revoked/);
   });
 });

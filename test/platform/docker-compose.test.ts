@@ -9,10 +9,14 @@ interface Service {
   command?: string[];
   environment?: Record<string, string>;
   volumes?: string[];
+  ports?: string[];
+  deploy?: { replicas?: number };
+  depends_on?: Record<string, { condition: string }>;
 }
 
 async function loadCompose(): Promise<{ services: Record<string, Service>; volumes: Record<string, unknown> }> {
-  return parse(await readFile(new URL('../../docker-compose.yml', import.meta.url), 'utf8'));
+  // Docker Compose resolves YAML merge keys (`<<: *api`); so does this parse.
+  return parse(await readFile(new URL('../../docker-compose.yml', import.meta.url), 'utf8'), { merge: true });
 }
 
 describe('docker-compose.yml', () => {
@@ -25,15 +29,31 @@ describe('docker-compose.yml', () => {
     expect(services['temporal-ui']?.environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');
   });
 
-  it('builds the worker and the API from this repo with the lake on a shared volume', async () => {
+  it('builds two workers and two API replicas from this repo, all with the lake on one shared volume', async () => {
     const { services, volumes } = await loadCompose();
-    for (const name of ['worker', 'api']) {
-      expect(services[name]?.build).toBe('.');
-      expect(services[name]?.volumes).toContain('lake:/data');
+    for (const name of ['worker', 'api-1', 'api-2']) {
+      expect(services[name]?.build, name).toBe('.');
+      expect(services[name]?.volumes, name).toContain('lake:/data');
     }
     expect(services.worker?.command).toEqual(['worker']);
-    expect(services.api?.command).toEqual(['api']);
+    expect(services.worker?.deploy?.replicas).toBe(2);
+    expect(services['api-1']?.command).toEqual(['api']);
+    expect(services['api-2']?.command).toEqual(['api']);
     expect(volumes).toHaveProperty('lake');
+  });
+
+  it("keeps faithscreen's service state in a PostgreSQL of its own that both API replicas share, on distinct host ports", async () => {
+    const { services, volumes } = await loadCompose();
+    expect(services['faithscreen-db']?.image).toMatch(/^postgres:\d+/);
+    expect(services['faithscreen-db']?.volumes).toContain('faithscreen-db:/var/lib/postgresql/data');
+    expect(volumes).toHaveProperty('faithscreen-db');
+    const apis = [services['api-1']!, services['api-2']!];
+    const urls = apis.map((api) => parseConfig(api.environment ?? {}).DATABASE_URL);
+    expect(urls[0]).toMatch(/^postgresql:\/\/faithscreen:[^@]+@faithscreen-db:5432\/faithscreen$/);
+    expect(urls[1]).toBe(urls[0]);
+    for (const api of apis) expect(api.depends_on?.['faithscreen-db']).toEqual({ condition: 'service_healthy' });
+    expect(apis.map((api) => api.ports)).toEqual([['8080:8080'], ['8081:8080']]);
+    expect(apis.map((api) => parseConfig(api.environment ?? {}).baseUrl)).toEqual(['http://localhost:8080', 'http://localhost:8081']);
   });
 
   it('gives every built service an environment the config schema accepts, pointing at the compose Temporal', async () => {
@@ -49,8 +69,8 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('lets the API listen on all interfaces inside its container', async () => {
+  it('lets each API replica listen on all interfaces inside its container', async () => {
     const { services } = await loadCompose();
-    expect(parseConfig(services.api?.environment ?? {}).HOST).toBe('0.0.0.0');
+    for (const name of ['api-1', 'api-2']) expect(parseConfig(services[name]?.environment ?? {}).HOST, name).toBe('0.0.0.0');
   });
 });

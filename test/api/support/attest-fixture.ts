@@ -11,6 +11,7 @@ import { withDuckDB } from '../../../warehouse/duckdb.ts';
 import { loadScreeningInputs } from '../../../warehouse/screening-inputs.ts';
 import { writeSnapshots } from '../../../warehouse/snapshot-writer.ts';
 import { listen } from '../../support/http.ts';
+import { testServiceEnv, testServiceState } from '../../support/service-state.ts';
 import { makeTempDir } from '../../support/temp-dir.ts';
 import { buildLake, type FixtureTickers } from './lake-fixture.ts';
 
@@ -18,7 +19,7 @@ export const BASE_URL = 'https://certs.faithscreen.test';
 
 export interface AttestApiOptions {
   /** Access control over the same DATA_DIR (built once the lake exists). */
-  accessFor?: (dataDir: string) => Middleware[];
+  accessFor?: (dataDir: string) => Middleware[] | Promise<Middleware[]>;
   verifyRateLimit?: { limit: number; windowMs: number };
   /** Collects the API's log lines (JSON text) instead of discarding them. */
   logLines?: string[];
@@ -28,19 +29,19 @@ export interface ServedAttestApi {
   dataDir: string;
   t: FixtureTickers;
   reads: ApiReads;
-  /** The API's own service.db connection (tests read and alter the stored rows through it). */
+  /** The API's own connection to the service state (tests read and alter the stored rows through it). */
   db: ServiceDb;
   url: string;
   close(): Promise<void>;
 }
 
-/** The sample lake of lake-fixture.ts, a real service.db, and the API with attestations on an ephemeral port. */
+/** The sample lake of lake-fixture.ts, the real service state (test/support/service-state.ts), and the API with attestations on an ephemeral port. */
 export async function serveAttestApi(options: AttestApiOptions = {}): Promise<ServedAttestApi> {
   const temp = await makeTempDir('faithscreen-attest-');
   const t = await buildLake(temp.dir);
   const reads = await openApiReads({ dataDir: temp.dir, scanIntervalMs: 0 });
-  const db = openServiceDb(temp.dir);
-  const access = options.accessFor?.(temp.dir);
+  const db = await openServiceDb(await testServiceState(temp.dir));
+  const access = await options.accessFor?.(temp.dir);
   const app = createApp({
     logger: options.logLines ? pino({ level: 'info' }, { write: (line: string) => options.logLines!.push(line) }) : pino({ level: 'silent' }),
     metrics: createMetrics(),
@@ -60,7 +61,7 @@ export async function serveAttestApi(options: AttestApiOptions = {}): Promise<Se
     async close() {
       await server.close();
       reads.close();
-      db.close();
+      await db.close();
       await temp.cleanup();
     },
   };
@@ -91,8 +92,9 @@ export async function publishScreen(
 export async function runFaithscreen(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const { execFile } = await import('node:child_process');
   const bin = new URL('../../../bin/faithscreen.js', import.meta.url).pathname;
+  const env = { ...process.env, ...(await testServiceEnv(dataDir)) };
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { env: { ...process.env, DATA_DIR: dataDir } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [bin, ...args], { env }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });

@@ -1,5 +1,5 @@
 /**
- * The API with attestations over DATA_DIR as a process of its own (for crash tests): prints
+ * The API with attestations over DATA_DIR (and DATABASE_URL when set) as a process of its own (for crash tests): prints
  * `listening <url>` once it answers. Run with `node --import tsx`.
  */
 import pino from 'pino';
@@ -16,7 +16,7 @@ const app = createApp({
   metrics: createMetrics(),
   readiness: {},
   screen: { reads, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
-  attest: { db: openServiceDb(dataDir), dataDir },
+  attest: { db: await openServiceDb({ dataDir, databaseUrl: process.env.DATABASE_URL }), dataDir },
   baseUrl: 'http://127.0.0.1',
 });
 const server = app.listen(0, '127.0.0.1', () => {

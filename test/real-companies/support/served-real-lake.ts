@@ -32,8 +32,8 @@ export interface ServedRealLake {
 export async function serveRealLake(date: string, load: (dataDir: string) => Promise<void>): Promise<ServedRealLake> {
   const temp = await makeTempDir();
   await load(temp.dir);
-  const access = openTestAccess(temp.dir);
-  const key = keyFor(access, 'partner', { dailyLimit: 100_000, frameworks: [...FRAMEWORK_IDS] }).key;
+  const access = await openTestAccess(temp.dir);
+  const key = (await keyFor(access, 'partner', { dailyLimit: 100_000, frameworks: [...FRAMEWORK_IDS] })).key;
   const api = await createTestApi(temp.dir, undefined, access.middleware);
   const server = await listen(api.app);
   const served = new Map<string, Json>();
@@ -62,7 +62,7 @@ export async function serveRealLake(date: string, load: (dataDir: string) => Pro
       await server.close();
       await api.reads.close();
       await api.forensic.close();
-      access.close();
+      await access.close();
       await temp.cleanup();
     },
   };

@@ -1,0 +1,98 @@
+import { createReadStream } from 'node:fs';
+import { access, constants, open } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { SERVICE_MIGRATIONS } from './migrations.ts';
+import type { ServiceDb, SqlValue } from './service-db.ts';
+
+/**
+ * Moving the service state between engines (docs/operations.md, "Moving to PostgreSQL"): every
+ * row of every table, as JSON lines, in an order that satisfies the foreign keys. The file holds
+ * API key hashes and usage, never a secret (signing secrets and the key-hash secret are files
+ * under DATA_DIR/secrets, copied on their own); it is written with mode 0600.
+ */
+const TABLES = [
+  { name: 'accounts', columns: ['name', 'tier', 'lapsed_at', 'created_at'], order: 'name' },
+  {
+    name: 'api_keys',
+    columns: ['key_id', 'account', 'secret_hash', 'allowed_markets', 'allowed_endpoints', 'allowed_frameworks', 'daily_limit', 'monthly_quota', 'cost_weights', 'created_at', 'revoked_at'],
+    order: 'key_id',
+  },
+  { name: 'quota_windows', columns: ['key_id', 'window', 'started_at_ms', 'used'], order: 'key_id, "window"' },
+  { name: 'signing_keys', columns: ['key_id', 'status', 'created_at', 'retired_at', 'distrusted_at', 'distrust_note'], order: 'created_at, key_id' },
+  {
+    name: 'certificates',
+    columns: [
+      'cert_id', 'payload_version', 'market', 'ticker', 'standard', 'verdict', 'score', 'purification_per_share', 'as_of', 'minted_at', 'snapshot_source',
+      'snapshot_day', 'key_id', 'sig', 'company_name', 'issuer_type', 'snapshot_screened_at', 'snapshot_pin', 'minted_by_key_id', 'minted_by_account',
+    ],
+    order: 'cert_id',
+  },
+  { name: 'revocations', columns: ['cert_id', 'revoked_at', 'note'], order: 'cert_id' },
+] as const;
+
+const FORMAT = 'faithscreen-service-state';
+const SCHEMA_VERSION = Math.max(...SERVICE_MIGRATIONS.map((m) => m.version));
+const quoted = (column: string) => `"${column}"`;
+
+/** Raised when a file cannot be imported; the message says why and what to do. */
+export class TransferError extends Error {
+  override name = 'TransferError';
+}
+
+export type RowCounts = Record<string, number>;
+
+/** Writes every row of `db` to `file` (created, mode 0600; refuses to overwrite). */
+export async function exportState(db: ServiceDb, file: string): Promise<RowCounts> {
+  const out = await open(file, 'wx', 0o600);
+  const counts: RowCounts = {};
+  try {
+    await out.write(`${JSON.stringify({ format: FORMAT, schema_version: SCHEMA_VERSION, engine: db.engine, exported_at: new Date().toISOString() })}\n`);
+    // One transaction: a consistent snapshot even while an API keeps metering.
+    await db.transaction(async (tx) => {
+      for (const table of TABLES) {
+        const rows = await tx.all<Record<string, SqlValue>>(`SELECT ${table.columns.map(quoted).join(', ')} FROM ${table.name} ORDER BY ${table.order}`);
+        counts[table.name] = rows.length;
+        for (const row of rows) await out.write(`${JSON.stringify({ table: table.name, row })}\n`);
+      }
+    });
+    await out.sync();
+  } finally {
+    await out.close();
+  }
+  return counts;
+}
+
+/** Loads a file written by exportState into `db`, which must hold no rows yet; all or nothing. */
+export async function importState(db: ServiceDb, file: string): Promise<RowCounts> {
+  await access(file, constants.R_OK);
+  const counts: RowCounts = Object.fromEntries(TABLES.map((t) => [t.name, 0]));
+  await db.transaction(async (tx) => {
+    for (const table of TABLES) {
+      const present = await tx.get<{ n: number | string }>(`SELECT count(*) AS n FROM ${table.name}`);
+      if (Number(present?.n) > 0) throw new TransferError(`the target already holds ${table.name} rows; import only into an empty service state (a new database)`);
+    }
+    let header = true;
+    let lineNumber = 0;
+    // Opened here, right before it is read: lines emitted before iteration starts would be lost.
+    const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+    for await (const line of lines) {
+      lineNumber += 1;
+      if (line.trim() === '') continue;
+      const parsed = JSON.parse(line) as { format?: string; schema_version?: number; table?: string; row?: Record<string, SqlValue> };
+      if (header) {
+        if (parsed.format !== FORMAT) throw new TransferError(`${file} is not a faithscreen service-state export (line 1 names no format '${FORMAT}')`);
+        if (parsed.schema_version !== SCHEMA_VERSION) throw new TransferError(`${file} has schema version ${parsed.schema_version}; this build reads version ${SCHEMA_VERSION}`);
+        header = false;
+        continue;
+      }
+      const table = TABLES.find((t) => t.name === parsed.table);
+      if (!table || !parsed.row) throw new TransferError(`line ${lineNumber}: unknown table '${parsed.table}'; known: ${TABLES.map((t) => t.name).join(', ')}`);
+      const columns = table.columns as readonly string[];
+      const values = columns.map((column) => parsed.row![column] ?? null);
+      await tx.run(`INSERT INTO ${table.name} (${columns.map(quoted).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, values);
+      counts[table.name]! += 1;
+    }
+    if (header) throw new TransferError(`${file} is empty`);
+  });
+  return counts;
+}
