@@ -38,12 +38,12 @@ export function attestRoutes(ctx0: AttestContext, access: Middleware[], verifyLi
     ctx.body = await mintAttestation(ctx0, { market, ticker, standard, grant });
   });
 
-  router.get('/api/attest/verify/:cert_id', declareEndpoint(() => ({ tag: 'public', cost: 0 })), verifyLimit, ...access, (ctx) => {
+  router.get('/api/attest/verify/:cert_id', declareEndpoint(() => ({ tag: 'public', cost: 0 })), verifyLimit, ...access, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = verifyAttestation(ctx0, ctx.params.cert_id!);
+    ctx.body = await verifyAttestation(ctx0, ctx.params.cert_id!);
   });
 
-  router.get('/attest/:cert_id', declareEndpoint(() => ({ tag: 'public', cost: 0 })), verifyLimit, ...access, (ctx) => {
+  router.get('/attest/:cert_id', declareEndpoint(() => ({ tag: 'public', cost: 0 })), verifyLimit, ...access, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.set('X-Robots-Tag', 'noindex, nofollow');
     ctx.set('Content-Security-Policy', CERTIFICATE_PAGE_CSP);
@@ -52,7 +52,7 @@ export function attestRoutes(ctx0: AttestContext, access: Middleware[], verifyLi
     ctx.type = 'text/html; charset=utf-8';
     const certId = ctx.params.cert_id!;
     try {
-      const { result, synthetic } = checkCertificate(ctx0, certId);
+      const { result, synthetic } = await checkCertificate(ctx0, certId);
       ctx.body = renderCertificatePage(result, synthetic);
     } catch (error) {
       // A person opened this address: answer in HTML, not in the API's JSON error shape.

@@ -75,7 +75,7 @@ export function screenRoutes(ctx0: ScreenContext, access: Middleware[]): Router 
     assertMarketGranted(market, grantOf(ctx));
     const frameworks = scopeFrameworks(parseFrameworks(query.framework), grantOf(ctx));
     if (query.as_of !== undefined) {
-      ctx.body = snapshotAsOf(ctx0, { market, ticker, asOf: checkAsOf(query.as_of, ctx0.now()), frameworks });
+      ctx.body = await snapshotAsOf(ctx0, { market, ticker, asOf: checkAsOf(query.as_of, ctx0.now()), frameworks });
       return;
     }
     const outcome = await screenTicker(ctx0, { market, ticker, forceRefresh: parseFlag(query.force_refresh) });

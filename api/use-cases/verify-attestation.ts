@@ -25,12 +25,12 @@ export interface VerificationResult {
  * stored fields, and the pinned snapshot against the newest one of that day in the API's
  * in-memory index (no Parquet read). 404 for an unknown id.
  */
-export function verifyAttestation(ctx: AttestContext, certId: string): VerificationResult {
-  return checkCertificate(ctx, certId).result;
+export async function verifyAttestation(ctx: AttestContext, certId: string): Promise<VerificationResult> {
+  return (await checkCertificate(ctx, certId)).result;
 }
 
 /** The verification result, plus whether the pinned snapshot came from synthetic sample data (the page says so). */
-export function checkCertificate(ctx: AttestContext, certId: string): { result: VerificationResult; synthetic: boolean } {
+export async function checkCertificate(ctx: AttestContext, certId: string): Promise<{ result: VerificationResult; synthetic: boolean }> {
   const stored = ctx.certificates.find(certId);
   if (!stored) {
     throw notFound(`no certificate '${certId}': check the id (certificate ids are fsc_ followed by 40 hex digits, as in the certificate's verify_url)`, 'certificate_not_found');
@@ -42,7 +42,7 @@ export function checkCertificate(ctx: AttestContext, certId: string): { result: 
     ctx.logger?.error({ key_id: fields.key_id }, 'the secret file of a trusted signing key is missing');
   }
   const sigValid = secret !== undefined && signatureMatches(fields, stored.sig, secret);
-  const newest = ctx.screen.reads.newestOnDay(fields.market, fields.ticker, fields.snapshot_ref.day);
+  const newest = await ctx.screen.reads.newestOnDay(fields.market, fields.ticker, fields.snapshot_ref.day);
   const snapshotCheck = checkSnapshot(pinnedSnapshotOf(fields, stored.pin), newest);
   const { status, valid } = decideStatus({ revoked: stored.revocation !== null, keyTrusted: secret !== undefined, sigValid, snapshotCheck });
   const result: VerificationResult = {
