@@ -68,6 +68,15 @@ export function packStatuses(statuses: Record<SnapshotFramework, SnapshotStatus>
   return SNAPSHOT_FRAMEWORKS.reduce((bits, id, i) => bits | (STATUS_CODES.indexOf(statuses[id]) << (2 * i)), 0);
 }
 
+/** What a checkpoint stores beside the typed arrays' bytes. */
+export interface CurrentStoreHeader {
+  count: number;
+  strings: string[];
+  files: string[];
+  /** Per market: tickers and their row ids. */
+  markets: Array<[string, string[], number[]]>;
+}
+
 /** Interned strings (sources, file paths) referenced by small integers. */
 class StringTable {
   private readonly values: string[] = [];
@@ -88,6 +97,21 @@ class StringTable {
 
   at(id: number): string {
     return this.values[id]!;
+  }
+
+  /** Every value, by id (what a checkpoint stores). */
+  all(): readonly string[] {
+    return this.values;
+  }
+
+  /** A table with exactly these ids (after `rename`, several ids may share a value). */
+  static of(values: readonly string[], limit: number): StringTable {
+    const table = new StringTable(limit);
+    values.forEach((value, id) => {
+      table.values.push(value);
+      if (!table.ids.has(value)) table.ids.set(value, id);
+    });
+    return table;
   }
 
   /** Every id of `from` now stands for `to` (rows moved to another file keep their ids). */
@@ -117,9 +141,35 @@ export class CurrentStore {
   private flags = new Uint8Array(0);
   private file = new Int32Array(0);
   private meta = new Uint16Array(0);
-  private readonly strings = new StringTable(65_535);
-  private readonly files = new StringTable(2 ** 31 - 1);
+  private strings = new StringTable(65_535);
+  private files = new StringTable(2 ** 31 - 1);
   private readonly byMarket = new Map<string, Map<string, number>>();
+
+  /** The store as plain arrays and typed-array bytes, for a checkpoint on disk (`api-reads-checkpoint.ts`). */
+  exportState(): { header: CurrentStoreHeader; columns: Buffer[] } {
+    const n = this.count;
+    const bytes = (array: Int32Array | Float64Array | Uint32Array | Uint8Array | Uint16Array, width = 1) =>
+      Buffer.from(array.buffer, array.byteOffset, n * width * array.BYTES_PER_ELEMENT);
+    const markets = [...this.byMarket].map(([market, tickers]) => [market, [...tickers.keys()], [...tickers.values()]] as [string, string[], number[]]);
+    return {
+      header: { count: n, strings: [...this.strings.all()], files: [...this.files.all()], markets },
+      columns: [bytes(this.day), bytes(this.first), bytes(this.at), bytes(this.bits), bytes(this.ratio, RATIO_COUNT), bytes(this.flags), bytes(this.file), bytes(this.meta, 2)],
+    };
+  }
+
+  /** A store from `exportState`'s output. */
+  static importState(header: CurrentStoreHeader, columns: readonly Buffer[]): CurrentStore {
+    const store = new CurrentStore();
+    store.grow(Math.max(1024, header.count));
+    store.count = header.count;
+    const fill = (target: Int32Array | Float64Array | Uint32Array | Uint8Array | Uint16Array, source: Buffer) =>
+      new Uint8Array(target.buffer, target.byteOffset, source.length).set(source);
+    [store.day, store.first, store.at, store.bits, store.ratio, store.flags, store.file, store.meta].forEach((target, i) => fill(target, columns[i]!));
+    store.strings = StringTable.of(header.strings, 65_535);
+    store.files = StringTable.of(header.files, 2 ** 31 - 1);
+    for (const [market, tickers, ids] of header.markets) store.byMarket.set(market, new Map(tickers.map((t, i) => [t, ids[i]!])));
+    return store;
+  }
 
   /** Tickers with a snapshot. */
   get size(): number {

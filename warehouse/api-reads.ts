@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { isRemovedFileError, lakeFile, SnapshotFileSet } from './api-reads-files.ts';
+import { loadCheckpoint, saveCheckpoint } from './api-reads-checkpoint.ts';
 import { ConnectionPool, loadCurrent, loadListings, queryRows, scanTableFiles } from './api-reads-lake.ts';
 import { PointReadQueue, type PointReadLimits, type RowKey } from './api-reads-queue.ts';
 import { ResultSidecars, type SidecarWant } from './api-reads-results.ts';
@@ -31,6 +32,11 @@ export interface ApiReadsOptions {
   pointReads?: PointReadLimits & { sidecarConcurrency?: number };
   /** Memory limit of the reads' DuckDB instance (MiB; default 384). */
   memoryLimitMiB?: number;
+  /**
+   * Save the current verdicts under `DATA_DIR/api-cache/current` after start and on close, and
+   * start from them (default true): a start then reads only the files published since.
+   */
+  checkpoint?: boolean;
 }
 
 /** Figures of what the API has loaded. */
@@ -126,6 +132,37 @@ export class ApiReads {
     return this.syncing;
   }
 
+  /**
+   * First load: the saved checkpoint if there is one, the journal since it, then one scan of the
+   * lake's folders for anything not announced; saves a new checkpoint when something was read.
+   */
+  async start(): Promise<void> {
+    const checkpoint = this.options.checkpoint === false ? null : await loadCheckpoint(this.options.dataDir);
+    if (checkpoint) {
+      this.store = checkpoint.store;
+      for (const [file, signature] of checkpoint.files) this.snapshotFiles.set(file, signature);
+      this.journal.resumeAt(checkpoint.generation, checkpoint.journalIdentity);
+      await this.sync();
+    }
+    const loaded = this.snapshotFilesLoaded;
+    await this.rescan();
+    if (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0)) await this.saveCheckpoint();
+  }
+
+  /** Saves the current verdicts and what they were read from (errors go to `onError`: a checkpoint is an optimisation). */
+  async saveCheckpoint(): Promise<void> {
+    try {
+      await saveCheckpoint(this.options.dataDir, {
+        store: this.store,
+        files: [...this.snapshotFiles.entries()],
+        generation: this.journal.generation,
+        journalIdentity: this.journal.journalIdentity,
+      });
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+  }
+
   /** Starts following the change journal (unref'd: it never keeps the process alive). */
   startPolling(): void {
     const every = this.options.followIntervalMs ?? 500;
@@ -182,7 +219,7 @@ export class ApiReads {
 
   /**
    * The newest snapshot dated on or before `date` (`YYYY-MM-DD`): the current one from memory,
-   * an older one from the lake — the date's year partition, then the years before.
+   * an older one from the lake's (market, year) partitions, newest first.
    */
   async asOf(market: string, ticker: string, date: string): Promise<AsOfLookup> {
     const id = this.store.latest(market, ticker);
@@ -192,9 +229,11 @@ export class ApiReads {
     const first = this.store.firstDay(market, ticker)!;
     if (day < first) return { found: false, firstSnapshotDate: dayString(first) };
     const year = Number(date.slice(0, 4));
+    // The year's partition, the year before (a month or year end), then all older years at once.
     const raw =
       (await this.historyRow(market, ticker, date, year, year, false)) ??
-      (await this.historyRow(market, ticker, date, this.snapshotFiles.firstYear(market), year - 1, false));
+      (await this.historyRow(market, ticker, date, year - 1, year - 1, false)) ??
+      (await this.historyRow(market, ticker, date, this.snapshotFiles.firstYear(market), year - 2, false));
     return raw ? { found: true, row: this.rowOf(raw) } : { found: false, firstSnapshotDate: dayString(first) };
   }
 
@@ -352,12 +391,15 @@ export class ApiReads {
     };
   }
 
-  /** Stops the scan and the lake queries at once; the promise settles when a running sidecar build has finished. */
+  /** Stops following the lake and the lake queries at once; the promise settles when the checkpoint is saved and a running sidecar build has finished. */
   close(): Promise<void> {
+    // Reads that followed the lake (a running API) save what they learned since start.
+    const following = this.timer !== null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.pool.close();
-    return this.sidecars?.close() ?? Promise.resolve();
+    const saved = this.options.checkpoint === false || !following ? Promise.resolve() : this.saveCheckpoint();
+    return Promise.all([saved, this.sidecars?.close()]).then(() => undefined);
   }
 
   /** Parquet file holding the row's `result_json` (null when known only in memory). */
@@ -424,7 +466,7 @@ export class ApiReads {
       if (change.table === 'listings') listingsChanged = true;
       if (change.table !== 'snapshots') continue;
       if (change.op === 'replace') {
-        moved = this.applyReplace(change, root) || moved;
+        moved = (await this.applyReplace(change, root)) || moved;
         continue;
       }
       for (const relative of change.files) {
@@ -439,15 +481,16 @@ export class ApiReads {
   }
 
   /** Compaction merged files into one holding the same rows: swap the names in one step, read nothing. */
-  private applyReplace(change: Extract<LakeChange, { op: 'replace' }>, root: string): boolean {
+  private async applyReplace(change: Extract<LakeChange, { op: 'replace' }>, root: string): Promise<boolean> {
     const added = change.added.map((relative) => lakeFile(root, relative));
     const target = added[0];
     if (target === undefined) return false;
+    const signatures = await Promise.all(added.map(signatureOf));
     const removed = change.removed.map((relative) => lakeFile(root, relative));
+    // Swapped in one synchronous step: no read sees some rows moved and others not.
     this.store.moveFiles(removed, target);
     for (const file of removed) this.snapshotFiles.delete(file);
-    // The merged file's signature is only needed for its sidecar; its rows are already in memory.
-    for (const file of added) this.snapshotFiles.set(file, `replace:${this.journal.generation}`);
+    added.forEach((file, i) => this.snapshotFiles.set(file, signatures[i] ?? 'gone'));
     return true;
   }
 
@@ -517,7 +560,7 @@ function sameFiles(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string
 export async function openApiReads(options: ApiReadsOptions): Promise<ApiReads> {
   const reads = new ApiReads(await ConnectionPool.open(options.memoryLimitMiB === undefined ? {} : { memoryLimitMiB: options.memoryLimitMiB }), options);
   try {
-    await reads.rescan();
+    await reads.start();
   } catch (error) {
     void reads.close();
     throw error;

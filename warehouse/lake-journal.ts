@@ -46,6 +46,17 @@ export class LakeJournalReader {
     return this.offset;
   }
 
+  /** Identity (`dev:ino`) of the journal file read, null before it existed. */
+  get journalIdentity(): string | null {
+    return this.identity;
+  }
+
+  /** Continues from where an earlier reader stopped (a checkpoint): a different journal file makes the next read ask for a rescan. */
+  resumeAt(offset: number, identity: string | null): void {
+    this.offset = offset;
+    this.identity = identity;
+  }
+
   /** Skips to the journal's current end (after a full scan that covers everything written so far). */
   async skipToEnd(): Promise<void> {
     const info = await stat(journalPath(this.dataDir)).catch(() => null);

@@ -154,4 +154,23 @@ describe('the API follows the lake through its change journal (a running API, fo
     const cold = await get(`/api/screen/us/${early.at(-1)!}`);
     expect(cold.status).toBe(200);
   });
+
+  it('when the API restarts, then it starts from the verdicts it saved and reads only the file published while it was down', async () => {
+    const sample = early.slice(0, 5).map((t) => reads.current('us', t));
+    const lateRow = reads.current('us', late);
+    await server.close();
+    await reads.close();
+    const today = await inputsOn(temp.dir, TODAY, [early[0]!]);
+    const rows = today.map((input) => snapshotRowFrom(input, screenCompany(input), { source: 'refresh', runId: 'down', screenedAt: `${TODAY}T09:00:00.000` }));
+    await writeSnapshots(temp.dir, rows, { fileStem: 'refresh-while-down' });
+
+    reads = await openApiReads({ dataDir: temp.dir, sidecars: false });
+    const stats = reads.stats();
+    expect(stats.snapshotFilesLoaded).toBe(1);
+    expect(reads.current('us', early[0]!)?.screenedAt).toBe(`${TODAY}T09:00:00.000`);
+    expect(early.slice(1, 5).map((t) => reads.current('us', t))).toEqual(sample.slice(1));
+    expect(reads.current('us', late)).toEqual(lateRow);
+    const lookup = await reads.asOf('us', early[1]!, '2009-01-02');
+    expect(lookup).toMatchObject({ found: true, row: { snapshotDate: '2009-01-01' } });
+  });
 });
