@@ -129,6 +129,7 @@ export async function loadCurrent(pool: ConnectionPool, files: readonly string[]
     await connection.run(`CREATE TEMP TABLE ${picks} AS ${currentPickSql(files)}`);
     try {
       const winners = (await connection.runAndReadAll(`SELECT DISTINCT file FROM ${picks}`)).getRowsJS().map(([file]) => String(file));
+      if (winners.length === 0) return 0;
       return await streamRows(connection, currentRowsSql(picks, winners), true, (raw) => store.add(raw));
     } finally {
       await connection.run(`DROP TABLE IF EXISTS ${picks}`);
