@@ -121,6 +121,7 @@ async function streamRows(connection: DuckDBConnection, sql: string, withFirstDa
  * Offers each ticker's newest snapshot in `files` (with its first day) to `store`. Two steps in
  * DuckDB: the key columns of every row pick the newest row and its file, then only those rows'
  * index columns are read. What reaches JavaScript grows with the universe, not with history.
+ * Returns how many current rows changed (history files of a backfill change none).
  */
 export async function loadCurrent(pool: ConnectionPool, files: readonly string[], store: CurrentStore): Promise<number> {
   if (files.length === 0) return 0;
@@ -130,7 +131,11 @@ export async function loadCurrent(pool: ConnectionPool, files: readonly string[]
     try {
       const winners = (await connection.runAndReadAll(`SELECT DISTINCT file FROM ${picks}`)).getRowsJS().map(([file]) => String(file));
       if (winners.length === 0) return 0;
-      return await streamRows(connection, currentRowsSql(picks, winners), true, (raw) => store.add(raw));
+      let changed = 0;
+      await streamRows(connection, currentRowsSql(picks, winners), true, (raw) => {
+        if (store.add(raw)) changed += 1;
+      });
+      return changed;
     } finally {
       await connection.run(`DROP TABLE IF EXISTS ${picks}`);
     }

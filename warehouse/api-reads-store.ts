@@ -179,9 +179,9 @@ export class CurrentStore {
   /**
    * Offers a snapshot: it becomes the ticker's current row when newer by (day, screened_at); the
    * same row seen again in another file (a refresh's file found later, a compacted file) takes
-   * that file. Older rows only move the first day back.
+   * that file. Older rows only move the first day back. True when the current row changed.
    */
-  add(raw: RawSnapshot): void {
+  add(raw: RawSnapshot): boolean {
     let tickers = this.byMarket.get(raw.market);
     if (!tickers) this.byMarket.set(raw.market, (tickers = new Map()));
     let id = tickers.get(raw.ticker);
@@ -192,12 +192,21 @@ export class CurrentStore {
       tickers.set(raw.ticker, id);
       this.first[id] = first;
       this.write(id, raw);
-      return;
+      return true;
     }
     if (first < this.first[id]!) this.first[id] = first;
     const day = this.day[id]!;
-    if (raw.day > day || (raw.day === day && raw.screenedAtMs > this.at[id]!)) this.write(id, raw);
-    else if (raw.day === day && raw.screenedAtMs === this.at[id] && raw.file !== null) this.file[id] = this.files.intern(raw.file);
+    if (raw.day > day || (raw.day === day && raw.screenedAtMs > this.at[id]!)) {
+      this.write(id, raw);
+      return true;
+    }
+    if (raw.day === day && raw.screenedAtMs === this.at[id] && raw.file !== null) {
+      const file = this.files.intern(raw.file);
+      if (file === this.file[id]) return false;
+      this.file[id] = file;
+      return true;
+    }
+    return false;
   }
 
   /** Row id of the ticker's current snapshot. */

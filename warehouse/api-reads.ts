@@ -81,6 +81,7 @@ export class ApiReads {
   private timer: NodeJS.Timeout | null = null;
   private lastSyncAt: string | null = null;
   private lakeScans = 0;
+  private sidecarsPlanned = false;
   private snapshotFilesLoaded = 0;
   private historyQueries = 0;
 
@@ -448,7 +449,7 @@ export class ApiReads {
     }
     const fresh = [...snapshots].filter(([file, signature]) => this.snapshotFiles.signatureOf(file) !== signature);
     await this.loadSnapshotFiles(fresh);
-    if (vanished.length > 0 && fresh.length === 0) this.afterSnapshotChange();
+    if (vanished.length > 0) this.afterSnapshotChange();
   }
 
   /** Applies what the journal announced since the last read: new files are read, compacted ones swapped. */
@@ -495,18 +496,22 @@ export class ApiReads {
   }
 
   private async loadSnapshotFiles(files: Array<[string, string]>): Promise<void> {
+    let changed = 0;
     if (files.length > 0) {
-      await loadCurrent(this.pool, files.map(([file]) => file), this.store);
+      changed = await loadCurrent(this.pool, files.map(([file]) => file), this.store);
       for (const [file, signature] of files) this.snapshotFiles.set(file, signature);
       this.snapshotFilesLoaded += files.length;
+      this.history.clear();
     }
-    if (files.length > 0 || this.lakeScans === 1) this.afterSnapshotChange();
+    // Backfill files of past dates change history only: the sidecar plan (a pass over every ticker) stays.
+    if (changed > 0 || !this.sidecarsPlanned) this.afterSnapshotChange();
     this.lastSyncAt = new Date().toISOString();
   }
 
   private afterSnapshotChange(): void {
     this.history.clear();
     this.sidecars?.plan(this.currentRowsByFile());
+    this.sidecarsPlanned = true;
   }
 
   private async reloadUniverse(listings: Map<string, string>): Promise<void> {
