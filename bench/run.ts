@@ -38,3 +38,8 @@ for (const line of formatForensicBench(await runForensicBench())) console.log(li
 
 const { runVerifyBench, formatVerifyBench } = await import('./verify.bench.ts');
 for (const line of formatVerifyBench(await runVerifyBench())) console.log(line);
+
+// History length: the API's ready time, RSS and as_of against a synthetic month-end history
+// (HISTORY_BENCH_SIZES, default a quarter and the whole of 2009 → today; about 15 minutes).
+const { runApiHistoryBench, formatApiHistoryBench } = await import('./api-history.bench.ts');
+for (const line of formatApiHistoryBench(await runApiHistoryBench())) console.log(line);

@@ -48,10 +48,15 @@ export class ConnectionPool {
     private readonly maxActive: number,
   ) {}
 
-  static async open(options: { maxActive?: number; memoryLimitMiB?: number } = {}): Promise<ConnectionPool> {
+  /**
+   * `metadataCache` keeps each Parquet file's footer in memory after its first read: right for
+   * the point reads (every as_of re-reads the same footers), wrong for a one-off pass over every
+   * file of a long history (thousands of footers held for nothing).
+   */
+  static async open(options: { maxActive?: number; memoryLimitMiB?: number; metadataCache?: boolean } = {}): Promise<ConnectionPool> {
     const instance = await openDuckDB(':memory:', { threads: 2 });
     const pool = new ConnectionPool(instance, Math.max(1, options.maxActive ?? 2));
-    await pool.use((c) => c.run(`SET memory_limit = '${options.memoryLimitMiB ?? 384}MB'; SET parquet_metadata_cache = true`));
+    await pool.use((c) => c.run(`SET memory_limit = '${options.memoryLimitMiB ?? 384}MB'; SET parquet_metadata_cache = ${options.metadataCache ?? true}`));
     return pool;
   }
 

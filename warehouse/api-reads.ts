@@ -443,7 +443,7 @@ export class ApiReads {
     if (vanished.length > 0) {
       // Files removed without a journal entry (by hand): their rows may have been current. Rebuild aside, then swap.
       const store = new CurrentStore();
-      await loadCurrent(this.pool, [...snapshots.keys()], store);
+      await this.loadInto(store, [...snapshots.keys()]);
       this.store = store;
       for (const [file] of vanished) this.snapshotFiles.delete(file);
     }
@@ -496,9 +496,8 @@ export class ApiReads {
   }
 
   private async loadSnapshotFiles(files: Array<[string, string]>): Promise<void> {
-    let changed = 0;
+    const changed = await this.loadInto(this.store, files.map(([file]) => file));
     if (files.length > 0) {
-      changed = await loadCurrent(this.pool, files.map(([file]) => file), this.store);
       for (const [file, signature] of files) this.snapshotFiles.set(file, signature);
       this.snapshotFilesLoaded += files.length;
       this.history.clear();
@@ -506,6 +505,18 @@ export class ApiReads {
     // Backfill files of past dates change history only: the sidecar plan (a pass over every ticker) stays.
     if (changed > 0 || !this.sidecarsPlanned) this.afterSnapshotChange();
     this.lastSyncAt = new Date().toISOString();
+  }
+
+  /** Offers the files' rows to `store`; returns how many current rows changed. */
+  private async loadInto(store: CurrentStore, files: string[]): Promise<number> {
+    if (files.length <= BULK_LOAD_FILES) return loadCurrent(this.pool, files, store);
+    // A start without saved verdicts reads every file once: in an instance of its own, closed after, so its memory goes with it.
+    const bulk = await ConnectionPool.open({ memoryLimitMiB: 256, metadataCache: false });
+    try {
+      return await loadCurrent(bulk, files, store);
+    } finally {
+      bulk.close();
+    }
   }
 
   private afterSnapshotChange(): void {
@@ -529,6 +540,9 @@ async function signatureOf(file: string): Promise<string | null> {
     return null;
   }
 }
+
+/** Above this many files to read at once, the load runs in a DuckDB instance of its own. */
+const BULK_LOAD_FILES = 64;
 
 /** The snapshot columns of an engine result, mapped as the pipelines write them (market-cap ratios on the 24-month average). */
 function verdictRowOf(s: RefreshedSnapshot): VerdictRow {
