@@ -56,7 +56,10 @@ export class ConnectionPool {
   static async open(options: { maxActive?: number; memoryLimitMiB?: number; metadataCache?: boolean } = {}): Promise<ConnectionPool> {
     const instance = await openDuckDB(':memory:', { threads: 2 });
     const pool = new ConnectionPool(instance, Math.max(1, options.maxActive ?? 2));
-    await pool.use((c) => c.run(`SET memory_limit = '${options.memoryLimitMiB ?? 384}MB'; SET parquet_metadata_cache = ${options.metadataCache ?? true}`));
+    // No external file cache: it would keep read Parquet pages in DuckDB's memory, up to the limit, for files the OS already caches.
+    await pool.use((c) =>
+      c.run(`SET memory_limit = '${options.memoryLimitMiB ?? 384}MB'; SET parquet_metadata_cache = ${options.metadataCache ?? true}; SET enable_external_file_cache = false`),
+    );
     return pool;
   }
 
