@@ -251,29 +251,23 @@ export class CurrentStore {
 
   /** The row as a plain object. */
   decode(id: number, market: string, ticker: string): VerdictRow {
-    const snapshotDate = dayString(this.day[id]!);
-    const statuses = {} as Record<SnapshotFramework, SnapshotStatus>;
-    const packed = this.bits[id]!;
-    SNAPSHOT_FRAMEWORKS.forEach((framework, i) => {
-      statuses[framework] = STATUS_CODES[(packed >>> (2 * i)) & 3]!;
-    });
-    const ratios = {} as Record<SnapshotRatio, number | null>;
-    SNAPSHOT_RATIOS.forEach((name, i) => {
+    const ratios: Array<number | null> = [];
+    for (let i = 0; i < RATIO_COUNT; i += 1) {
       const value = this.ratio[id * RATIO_COUNT + i]!;
-      ratios[name] = Number.isNaN(value) ? null : value;
-    });
-    return {
+      ratios.push(Number.isNaN(value) ? null : value);
+    }
+    return verdictRowOfRaw({
       market,
       ticker,
-      snapshotDate,
-      screenedAt: new Date(this.at[id]!).toISOString().slice(0, 23),
-      source: this.strings.at(this.meta[id * 2]!),
-      era: eraOf(snapshotDate),
-      statuses,
+      day: this.day[id]!,
+      screenedAtMs: this.at[id]!,
+      statusBits: this.bits[id]!,
       ratios,
-      synthetic: this.flags[id] === 1,
+      source: this.strings.at(this.meta[id * 2]!),
       dataSource: this.strings.at(this.meta[id * 2 + 1]!),
-    };
+      synthetic: this.flags[id] === 1,
+      file: null,
+    });
   }
 
   private write(id: number, raw: RawSnapshot): void {
