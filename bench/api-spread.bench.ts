@@ -90,7 +90,7 @@ export async function runApiSpreadBench(options: { scale?: number; seconds?: num
   if (!existsSync(path.join(lakeRoot(dataDir), 'snapshots', `market=${markets[0]}`))) await buildSpreadLake(dataDir, { scale, markets });
 
   let started = performance.now();
-  const reads = await openApiReads({ dataDir, scanIntervalMs: 2_000 });
+  const reads = await openApiReads({ dataDir, followIntervalMs: 500 });
   const openSeconds = (performance.now() - started) / 1000;
   started = performance.now();
   await reads.whenSidecarsBuilt();
@@ -161,7 +161,7 @@ export async function runApiSpreadBench(options: { scale?: number; seconds?: num
     const batch = { batches: latencies.length, resultCounts, p50Ms: Math.round(percentile(latencies, 50) * 10) / 10, maxMs: Math.round(latencies.at(-1)! * 10) / 10 };
 
     const queueOnly: SpreadBenchFigures['queueOnly'] = [];
-    const queueReads = await openApiReads({ dataDir, scanIntervalMs: 0, sidecars: false });
+    const queueReads = await openApiReads({ dataDir, followIntervalMs: 0, sidecars: false });
     try {
       for (const ratePerSecond of [50, 200]) {
         const api = await serveApp(queueReads);

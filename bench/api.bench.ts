@@ -74,7 +74,7 @@ const HISTORY_DATES = ['2010-06-30', '2013-06-28', '2016-06-30', '2019-06-28', '
 async function prepareLake(dataDir: string, scale: number): Promise<void> {
   if (existsSync(path.join(lakeRoot(dataDir), 'snapshots', 'market=us'))) return;
   await ingestSource({ source: 'sample', scale, dataDir, asOf: TODAY, concurrency: 2 });
-  const reads = await openApiReads({ dataDir, scanIntervalMs: 0 });
+  const reads = await openApiReads({ dataDir, followIntervalMs: 0 });
   const stocks = reads.listings().filter((l) => l.kind === 'stock');
   reads.close();
   const inputs = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, dataDir, { market: 'us', date: TODAY, kind: 'stock', limit: 500 }));
@@ -115,7 +115,7 @@ export async function runApiBench(options: { dataDir?: string; scale?: number; s
   const seconds = options.seconds ?? 10;
   await prepareLake(dataDir, options.scale ?? Number(process.env.API_BENCH_SCALE ?? 1));
   const started = performance.now();
-  const reads = await openApiReads({ dataDir, scanIntervalMs: 2_000 });
+  const reads = await openApiReads({ dataDir, followIntervalMs: 500 });
   const loadSeconds = (performance.now() - started) / 1000;
   global.gc?.();
   const rssMiB = Math.round(process.memoryUsage().rss / 2 ** 20);

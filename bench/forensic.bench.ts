@@ -50,7 +50,7 @@ async function timeRequests(name: string, url: string, paths: string[], headers:
 /** Runs the forensic benchmark over an existing lake (prepared by the API benchmark). */
 export async function runForensicBench(options: { dataDir?: string; tickers?: number } = {}): Promise<ForensicBenchFigures> {
   const dataDir = options.dataDir ?? process.env.API_BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'faithscreen-api-bench');
-  const reads = await openApiReads({ dataDir, scanIntervalMs: 0 });
+  const reads = await openApiReads({ dataDir, followIntervalMs: 0 });
   const lake = new ForensicReads(dataDir);
   const { access, key, close: closeAccess } = await openBenchAccess();
   const app = createApp({

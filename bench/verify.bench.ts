@@ -84,7 +84,7 @@ export async function runVerifyBench(options: { scale?: number; certificates?: n
   const seconds = options.seconds ?? Number(process.env.VERIFY_BENCH_SECONDS ?? 10);
   try {
     await prepareLake(dataDir, options.scale ?? 0.02);
-    const reads = await openApiReads({ dataDir, scanIntervalMs: 0 });
+    const reads = await openApiReads({ dataDir, followIntervalMs: 0 });
     const db = await openServiceDb({ dataDir });
     const { access, key, close: closeAccess } = await openBenchAccess({ endpoints: ['attest'] });
     const logger = pino({ level: 'info' }, pino.destination({ dest: os.devNull, sync: false }));

@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { SnapshotStore, type RawSnapshot } from './api-reads-store.ts';
-import { INDEX_COLUMNS, listingsSql, snapshotIndexSql } from './api-reads-sql.ts';
+import type { CurrentStore, RawSnapshot } from './api-reads-store.ts';
+import { INDEX_COLUMNS, currentPickSql, currentRowsSql, listingsSql } from './api-reads-sql.ts';
 import type { Listing } from './api-reads-types.ts';
 import { openDuckDB } from './duckdb.ts';
 import { lakeRoot, type LakeTable } from './lake-paths.ts';
@@ -47,10 +48,18 @@ export class ConnectionPool {
     private readonly maxActive: number,
   ) {}
 
-  static async open(options: { maxActive?: number; memoryLimitMiB?: number } = {}): Promise<ConnectionPool> {
+  /**
+   * `metadataCache` keeps each Parquet file's footer in memory after its first read: right for
+   * the point reads (every as_of re-reads the same footers), wrong for a one-off pass over every
+   * file of a long history (thousands of footers held for nothing).
+   */
+  static async open(options: { maxActive?: number; memoryLimitMiB?: number; metadataCache?: boolean } = {}): Promise<ConnectionPool> {
     const instance = await openDuckDB(':memory:', { threads: 2 });
     const pool = new ConnectionPool(instance, Math.max(1, options.maxActive ?? 2));
-    await pool.use((c) => c.run(`SET memory_limit = '${options.memoryLimitMiB ?? 384}MB'; SET parquet_metadata_cache = true`));
+    // No external file cache: it would keep read Parquet pages in DuckDB's memory, up to the limit, for files the OS already caches.
+    await pool.use((c) =>
+      c.run(`SET memory_limit = '${options.memoryLimitMiB ?? 384}MB'; SET parquet_metadata_cache = ${options.metadataCache ?? true}; SET enable_external_file_cache = false`),
+    );
     return pool;
   }
 
@@ -81,37 +90,72 @@ export class ConnectionPool {
 
 const RATIO_OFFSET = INDEX_COLUMNS.indexOf(SNAPSHOT_RATIOS[0]);
 const COLUMN = Object.fromEntries(INDEX_COLUMNS.map((name, i) => [name, i])) as Record<(typeof INDEX_COLUMNS)[number], number>;
+const FIRST_DAY = INDEX_COLUMNS.length;
 
-/** Streams the index columns of `files` into `store`, chunk by chunk (no full result in memory). */
-export async function loadSnapshots(pool: ConnectionPool, files: readonly string[], store: SnapshotStore): Promise<number> {
+/** Row `i` of a result chunk of `snapshotIndexSql` (optionally followed by `first_day`). */
+function rawOf(columns: ReadonlyArray<ReadonlyArray<unknown>>, i: number, withFirstDay: boolean): RawSnapshot {
+  const col = (name: keyof typeof COLUMN) => columns[COLUMN[name]]!;
+  return {
+    market: String(col('market')[i]),
+    ticker: String(col('ticker')[i]),
+    day: Number(col('day')[i]),
+    screenedAtMs: Number(col('at_ms')[i]),
+    statusBits: Number(col('bits')[i]),
+    ratios: SNAPSHOT_RATIOS.map((_, r) => {
+      const value = columns[RATIO_OFFSET + r]![i];
+      return value === null || value === undefined ? null : Number(value);
+    }),
+    source: String(col('source')[i]),
+    dataSource: String(col('data_source')[i]),
+    synthetic: col('synthetic')[i] === true,
+    file: String(col('file')[i]),
+    ...(withFirstDay ? { firstDay: Number(columns[FIRST_DAY]![i]) } : {}),
+  };
+}
+
+/** Streams a query's rows chunk by chunk (no full result in memory). */
+async function streamRows(connection: DuckDBConnection, sql: string, withFirstDay: boolean, each: (raw: RawSnapshot) => void): Promise<number> {
+  const result = await connection.stream(sql);
+  let rows = 0;
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const columns = chunk.getColumns();
+    for (let i = 0; i < chunk.rowCount; i += 1) each(rawOf(columns, i, withFirstDay));
+    rows += chunk.rowCount;
+  }
+  return rows;
+}
+
+/**
+ * Offers each ticker's newest snapshot in `files` (with its first day) to `store`. Two steps in
+ * DuckDB: the key columns of every row pick the newest row and its file, then only those rows'
+ * index columns are read. What reaches JavaScript grows with the universe, not with history.
+ * Returns how many current rows changed (history files of a backfill change none).
+ */
+export async function loadCurrent(pool: ConnectionPool, files: readonly string[], store: CurrentStore): Promise<number> {
   if (files.length === 0) return 0;
   return pool.use(async (connection) => {
-    const result = await connection.stream(snapshotIndexSql(files));
-    let rows = 0;
-    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-      const columns = chunk.getColumns();
-      const col = (name: keyof typeof COLUMN) => columns[COLUMN[name]]!;
-      for (let i = 0; i < chunk.rowCount; i += 1) {
-        const raw: RawSnapshot = {
-          market: String(col('market')[i]),
-          ticker: String(col('ticker')[i]),
-          day: Number(col('day')[i]),
-          screenedAtMs: Number(col('at_ms')[i]),
-          statusBits: Number(col('bits')[i]),
-          ratios: SNAPSHOT_RATIOS.map((_, r) => {
-            const value = columns[RATIO_OFFSET + r]![i];
-            return value === null || value === undefined ? null : Number(value);
-          }),
-          source: String(col('source')[i]),
-          dataSource: String(col('data_source')[i]),
-          synthetic: col('synthetic')[i] === true,
-          file: String(col('file')[i]),
-        };
-        store.add(raw);
-      }
-      rows += chunk.rowCount;
+    const picks = `current_pick_${randomBytes(4).toString('hex')}`;
+    await connection.run(`CREATE TEMP TABLE ${picks} AS ${currentPickSql(files)}`);
+    try {
+      const winners = (await connection.runAndReadAll(`SELECT DISTINCT file FROM ${picks}`)).getRowsJS().map(([file]) => String(file));
+      if (winners.length === 0) return 0;
+      let changed = 0;
+      await streamRows(connection, currentRowsSql(picks, winners), true, (raw) => {
+        if (store.add(raw)) changed += 1;
+      });
+      return changed;
+    } finally {
+      await connection.run(`DROP TABLE IF EXISTS ${picks}`);
     }
-    return rows;
+  });
+}
+
+/** The rows of a history query (`historyRowSql`, `dayRowsSql`). */
+export async function queryRows(pool: ConnectionPool, sql: string): Promise<RawSnapshot[]> {
+  return pool.use(async (connection) => {
+    const out: RawSnapshot[] = [];
+    await streamRows(connection, sql, false, (raw) => out.push(raw));
+    return out;
   });
 }
 

@@ -22,8 +22,8 @@ function statusBitsSql(): string {
 /** Column order of `snapshotIndexSql` (the loader reads by position). */
 export const INDEX_COLUMNS = ['market', 'ticker', 'day', 'at_ms', 'bits', ...SNAPSHOT_RATIOS, 'source', 'data_source', 'synthetic', 'file'] as const;
 
-/** The index columns of the snapshots in `files` (absolute Parquet paths), without `result_json`. */
-export function snapshotIndexSql(files: readonly string[]): string {
+/** The index columns of the snapshots in `files` (absolute Parquet paths), without `result_json`; `where` filters the stored columns. */
+export function snapshotIndexSql(files: readonly string[], where = ''): string {
   const list = `[${files.map(sqlString).join(', ')}]`;
   return `
     SELECT CAST(market AS VARCHAR) AS market, ticker,
@@ -32,7 +32,51 @@ export function snapshotIndexSql(files: readonly string[]): string {
            ${statusBitsSql()} AS bits,
            ${SNAPSHOT_RATIOS.map((r) => `CAST(${sqlIdent(r)} AS DOUBLE) AS ${sqlIdent(r)}`).join(', ')},
            source, coalesce(data_source, 'unknown') AS data_source, coalesce(synthetic, false) AS synthetic, filename AS file
-    FROM read_parquet(${list}, hive_partitioning = true, union_by_name = true, filename = true, hive_types = ${SNAPSHOT_HIVE_TYPES})`;
+    FROM read_parquet(${list}, hive_partitioning = true, union_by_name = true, filename = true, hive_types = ${SNAPSHOT_HIVE_TYPES})
+    ${where === '' ? '' : `WHERE ${where}`}`;
+}
+
+/**
+ * Each (market, ticker)'s newest snapshot in `files` — by (snapshot_date, screened_at) — with the
+ * file holding it and its first day, reading only the key columns of every row.
+ */
+export function currentPickSql(files: readonly string[]): string {
+  const list = `[${files.map(sqlString).join(', ')}]`;
+  return `
+    SELECT CAST(market AS VARCHAR) AS market, ticker,
+           arg_max(filename, struct_pack(d := CAST(snapshot_date AS DATE), a := CAST(screened_at AS TIMESTAMP))) AS file,
+           max(struct_pack(d := CAST(snapshot_date AS DATE), a := CAST(screened_at AS TIMESTAMP))) AS newest,
+           (min(CAST(snapshot_date AS DATE)) - DATE '1970-01-01')::INTEGER AS first_day
+    FROM read_parquet(${list}, hive_partitioning = true, union_by_name = true, filename = true, hive_types = ${SNAPSHOT_HIVE_TYPES})
+    GROUP BY ALL`;
+}
+
+/** The index columns of the rows `picks` (a table made by `currentPickSql`) names, plus `first_day`. */
+export function currentRowsSql(picks: string, files: readonly string[]): string {
+  return `
+    SELECT i.*, p.first_day
+    FROM (${snapshotIndexSql(files)}) i
+    JOIN ${sqlIdent(picks)} p ON i.file = p.file AND i.market = p.market AND i.ticker = p.ticker
+     AND i.day = (p.newest.d - DATE '1970-01-01')::INTEGER AND i.at_ms = epoch_ms(p.newest.a)::DOUBLE
+    QUALIFY row_number() OVER (PARTITION BY i.market, i.ticker) = 1`;
+}
+
+/**
+ * The newest snapshot of one ticker in `files` dated on or before `date` (or exactly on it). The
+ * ticker is a literal so the Parquet reader skips row groups by their ticker statistics.
+ */
+export function historyRowSql(files: readonly string[], ticker: string, date: string, exactDay: boolean): string {
+  return `
+    SELECT * FROM (${snapshotIndexSql(files, `ticker = ${sqlString(ticker)} AND CAST(snapshot_date AS DATE) ${exactDay ? '=' : '<='} DATE ${sqlString(date)}`)})
+    ORDER BY day DESC, at_ms DESC LIMIT 1`;
+}
+
+/** Each ticker's newest snapshot dated exactly `date` in `files`, in ticker order. */
+export function dayRowsSql(files: readonly string[], date: string): string {
+  return `
+    SELECT * FROM (${snapshotIndexSql(files, `CAST(snapshot_date AS DATE) = DATE ${sqlString(date)}`)})
+    QUALIFY row_number() OVER (PARTITION BY ticker ORDER BY at_ms DESC) = 1
+    ORDER BY ticker`;
 }
 
 /**

@@ -1,19 +1,27 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ConnectionPool, loadListings, loadSnapshots, scanTableFiles } from './api-reads-lake.ts';
+import { stat } from 'node:fs/promises';
+import { isRemovedFileError, lakeFile, SnapshotFileSet } from './api-reads-files.ts';
+import { loadCheckpoint, saveCheckpoint } from './api-reads-checkpoint.ts';
+import { ConnectionPool, loadCurrent, loadListings, queryRows, scanTableFiles } from './api-reads-lake.ts';
 import { PointReadQueue, type PointReadLimits, type RowKey } from './api-reads-queue.ts';
 import { ResultSidecars, type SidecarWant } from './api-reads-results.ts';
-import { SnapshotStore, dayNumber, packStatuses } from './api-reads-store.ts';
-import { fundHoldingsDir, fundHoldingsSql, snapshotPartitionDir } from './api-reads-sql.ts';
+import { CurrentStore, dayNumber, dayString, packStatuses, verdictRowOfRaw, type RawSnapshot } from './api-reads-store.ts';
+import { dayRowsSql, fundHoldingsDir, fundHoldingsSql, historyRowSql, snapshotPartitionDir } from './api-reads-sql.ts';
 import type { AsOfLookup, FundHoldings, Listing, RefreshedSnapshot, VerdictRow } from './api-reads-types.ts';
 import { UniverseIndex } from './api-reads-universe.ts';
+import { LakeJournalReader, type LakeChange } from './lake-journal.ts';
+import { lakeRoot } from './lake-paths.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from './lake-schemas.ts';
 import { eraOf, snapshotRatiosOf } from './snapshot-schema.ts';
 
 export interface ApiReadsOptions {
   dataDir: string;
-  /** How often the lake is scanned for newly published files (ms); 0 = only on `sync()`. Default 2000. */
-  scanIntervalMs?: number;
+  /**
+   * How often the lake's change journal is looked at (ms): one `stat`, and a read of what was
+   * appended since, never a scan of the lake's files. 0 = only on `sync()`. Default 500.
+   */
+  followIntervalMs?: number;
   onError?: (error: unknown) => void;
   /**
    * Point-read sidecars of current results (docs/api.md, "Reads under load"); default on, under
@@ -24,13 +32,27 @@ export interface ApiReadsOptions {
   pointReads?: PointReadLimits & { sidecarConcurrency?: number };
   /** Memory limit of the reads' DuckDB instance (MiB; default 384). */
   memoryLimitMiB?: number;
+  /**
+   * Save the current verdicts under `DATA_DIR/api-cache/current` after start and on close, and
+   * start from them (default true): a start then reads only the files published since.
+   */
+  checkpoint?: boolean;
 }
 
 /** Figures of what the API has loaded. */
 export interface ApiReadsStats {
+  /** Tickers with a current snapshot in memory (history stays in the lake). */
   snapshots: number;
   listings: number;
   snapshotFiles: number;
+  /** Full scans of the lake's folders: one at start, another only when the change journal was replaced or torn. */
+  lakeScans: number;
+  /** Snapshot files whose rows were read into memory, at start and when announced since. */
+  snapshotFilesLoaded: number;
+  /** Byte offset of the change journal read so far: the lake generation the reads have seen. */
+  generation: number;
+  /** Queries of older snapshots (as_of, a day's verdicts) run over the lake. */
+  historyQueries: number;
   /** Snapshot files whose current rows are readable from a point-read sidecar. */
   sidecarFiles: number;
   /** Queries of `result_json` run over the Parquet files (the fallback path), each for every waiting row of one file. */
@@ -39,19 +61,29 @@ export interface ApiReadsStats {
 }
 
 /**
- * The API's view of the warehouse: current verdicts, history and the universe held in memory
- * (rebuilt from the lake's Parquet files, refreshed when new files are published), `result_json`
- * and fund holdings read on demand with DuckDB. Create with `openApiReads`, then `close()`.
+ * The API's view of the warehouse (docs/api.md, "How the API follows the lake"): each ticker's
+ * current verdict and the universe held in memory; older snapshots, `result_json` and fund
+ * holdings read on demand from the lake with DuckDB. New files are learned from the lake's change
+ * journal, only the new ones are read. Create with `openApiReads`, then `close()`.
  */
 export class ApiReads {
-  private store = new SnapshotStore();
+  private store = new CurrentStore();
   private universe = new UniverseIndex([]);
-  private snapshotFiles = new Map<string, string>();
+  private readonly snapshotFiles = new SnapshotFileSet();
   private listingFiles = new Map<string, string>();
   private readonly known = new Map<string, string>();
+  private readonly journal: LakeJournalReader;
+  /** History answers of the current generation (cleared when snapshots change). */
+  private readonly history = new Map<string, RawSnapshot | null>();
+  /** Files of history rows handed out, for their `result_json`. */
+  private readonly historyFiles = new WeakMap<VerdictRow, string>();
   private syncing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private lastSyncAt: string | null = null;
+  private lakeScans = 0;
+  private sidecarsPlanned = false;
+  private snapshotFilesLoaded = 0;
+  private historyQueries = 0;
 
   private readonly queue: PointReadQueue;
   private readonly sidecars: ResultSidecars | null;
@@ -60,6 +92,7 @@ export class ApiReads {
     private readonly pool: ConnectionPool,
     private readonly options: ApiReadsOptions,
   ) {
+    this.journal = new LakeJournalReader(options.dataDir);
     const limits = options.pointReads ?? {};
     this.queue = new PointReadQueue(pool, limits);
     const sidecars = options.sidecars ?? true;
@@ -80,17 +113,60 @@ export class ApiReads {
     await this.sidecars?.whenBuilt();
   }
 
-  /** Scans the lake and loads what changed; concurrent calls share one scan. */
+  /** Reads the change journal and loads what it announces; concurrent calls share one read. */
   sync(): Promise<void> {
-    this.syncing ??= this.syncOnce().finally(() => {
+    this.syncing ??= this.followJournal().finally(() => {
       this.syncing = null;
     });
     return this.syncing;
   }
 
-  /** Starts the periodic scan (unref'd: it never keeps the process alive). */
+  /** Scans the lake's folders in full and loads every file not yet known (at start; after a replaced journal). */
+  rescan(): Promise<void> {
+    const run = async () => {
+      if (this.syncing) await this.syncing.catch(() => undefined);
+      await this.scanAll();
+    };
+    this.syncing = run().finally(() => {
+      this.syncing = null;
+    });
+    return this.syncing;
+  }
+
+  /**
+   * First load: the saved checkpoint if there is one, the journal since it, then one scan of the
+   * lake's folders for anything not announced; saves a new checkpoint when something was read.
+   */
+  async start(): Promise<void> {
+    const checkpoint = this.options.checkpoint === false ? null : await loadCheckpoint(this.options.dataDir);
+    if (checkpoint) {
+      this.store = checkpoint.store;
+      for (const [file, signature] of checkpoint.files) this.snapshotFiles.set(file, signature);
+      this.journal.resumeAt(checkpoint.generation, checkpoint.journalIdentity);
+      await this.sync();
+    }
+    const loaded = this.snapshotFilesLoaded;
+    await this.rescan();
+    if (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0)) await this.saveCheckpoint();
+  }
+
+  /** Saves the current verdicts and what they were read from (errors go to `onError`: a checkpoint is an optimisation). */
+  async saveCheckpoint(): Promise<void> {
+    try {
+      await saveCheckpoint(this.options.dataDir, {
+        store: this.store,
+        files: [...this.snapshotFiles.entries()],
+        generation: this.journal.generation,
+        journalIdentity: this.journal.journalIdentity,
+      });
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+  }
+
+  /** Starts following the change journal (unref'd: it never keeps the process alive). */
   startPolling(): void {
-    const every = this.options.scanIntervalMs ?? 2_000;
+    const every = this.options.followIntervalMs ?? 500;
     if (every <= 0 || this.timer) return;
     this.timer = setInterval(() => {
       this.sync().catch((error: unknown) => this.options.onError?.(error));
@@ -104,31 +180,95 @@ export class ApiReads {
     return id === undefined ? undefined : this.store.decode(id, market, ticker);
   }
 
-  /** The newest snapshot dated on or before `date` (`YYYY-MM-DD`). */
-  asOf(market: string, ticker: string, date: string): AsOfLookup {
-    const id = this.store.atOrBefore(market, ticker, dayNumber(date));
-    if (id !== undefined) return { found: true, row: this.store.decode(id, market, ticker) };
-    const first = this.store.firstDay(market, ticker);
-    return { found: false, firstSnapshotDate: first === undefined ? null : new Date(first * 86_400_000).toISOString().slice(0, 10) };
+  private rowOf(raw: RawSnapshot): VerdictRow {
+    const row = verdictRowOfRaw(raw);
+    if (raw.file !== null) this.historyFiles.set(row, raw.file);
+    return row;
+  }
+
+  /** One older snapshot from the lake's partitions of years `from`..`to`; remembered for this generation. */
+  private async historyRow(market: string, ticker: string, date: string, from: number, to: number, exactDay: boolean): Promise<RawSnapshot | undefined> {
+    if (from > to) return undefined;
+    const key = `${market}/${ticker}|${date}|${from}-${to}|${exactDay}`;
+    const known = this.history.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const generation = this.journal.generation;
+    const raw = await this.withRemovedFileRetry(async () => {
+      const files = this.snapshotFiles.filesOf(market, from, to);
+      if (files.length === 0) return undefined;
+      this.historyQueries += 1;
+      return (await queryRows(this.pool, historyRowSql(files, ticker, date, exactDay)))[0];
+    });
+    if (generation === this.journal.generation) {
+      if (this.history.size >= 10_000) this.history.delete(this.history.keys().next().value!);
+      this.history.set(key, raw ?? null);
+    }
+    return raw;
+  }
+
+  /** Runs a lake read again after following the journal when compaction removed a file it listed. */
+  private async withRemovedFileRetry<T>(read: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await read();
+      } catch (error) {
+        if (attempt >= 3 || !isRemovedFileError(error)) throw error;
+        await this.sync();
+      }
+    }
+  }
+
+  /**
+   * The newest snapshot dated on or before `date` (`YYYY-MM-DD`): the current one from memory,
+   * an older one from the lake's (market, year) partitions, newest first.
+   */
+  async asOf(market: string, ticker: string, date: string): Promise<AsOfLookup> {
+    const id = this.store.latest(market, ticker);
+    if (id === undefined) return { found: false, firstSnapshotDate: null };
+    const day = dayNumber(date);
+    if (this.store.dayOf(id) <= day) return { found: true, row: this.store.decode(id, market, ticker) };
+    const first = this.store.firstDay(market, ticker)!;
+    if (day < first) return { found: false, firstSnapshotDate: dayString(first) };
+    const year = Number(date.slice(0, 4));
+    // The year's partition, the year before (a month or year end), then all older years at once.
+    const raw =
+      (await this.historyRow(market, ticker, date, year, year, false)) ??
+      (await this.historyRow(market, ticker, date, year - 1, year - 1, false)) ??
+      (await this.historyRow(market, ticker, date, this.snapshotFiles.firstYear(market), year - 2, false));
+    return raw ? { found: true, row: this.rowOf(raw) } : { found: false, firstSnapshotDate: dayString(first) };
   }
 
   /** The newest snapshot dated exactly `date` (`YYYY-MM-DD`): a same-day re-screen supersedes the earlier one. */
-  newestOnDay(market: string, ticker: string, date: string): VerdictRow | undefined {
+  async newestOnDay(market: string, ticker: string, date: string): Promise<VerdictRow | undefined> {
+    const id = this.store.latest(market, ticker);
+    if (id === undefined) return undefined;
     const day = dayNumber(date);
-    const id = this.store.atOrBefore(market, ticker, day);
-    return id === undefined || this.store.dayOf(id) !== day ? undefined : this.store.decode(id, market, ticker);
+    if (this.store.dayOf(id) === day) return this.store.decode(id, market, ticker);
+    if (this.store.dayOf(id) < day || day < this.store.firstDay(market, ticker)!) return undefined;
+    const year = Number(date.slice(0, 4));
+    const raw = await this.historyRow(market, ticker, date, year, year, true);
+    return raw ? this.rowOf(raw) : undefined;
   }
 
-  /** Current verdict of every ticker of a market, or each ticker's snapshot of one day (newest of that day). */
-  verdicts(market: string, date: string | null): VerdictRow[] {
-    const rows: VerdictRow[] = [];
-    const day = date === null ? null : dayNumber(date);
-    for (const ticker of [...this.store.tickers(market)].sort()) {
-      const id = day === null ? this.store.latest(market, ticker) : this.store.atOrBefore(market, ticker, day);
-      if (id === undefined || (day !== null && this.store.dayOf(id) !== day)) continue;
-      rows.push(this.store.decode(id, market, ticker));
+  /** Current verdict of every ticker of a market, or each ticker's snapshot of one day (newest of that day, read from the lake). */
+  async verdicts(market: string, date: string | null): Promise<VerdictRow[]> {
+    const tickers = [...this.store.tickers(market)].sort();
+    const current = tickers.map((ticker) => this.store.decode(this.store.latest(market, ticker)!, market, ticker));
+    if (date === null) return current;
+    const year = Number(date.slice(0, 4));
+    const fromLake = await this.withRemovedFileRetry(async () => {
+      const files = this.snapshotFiles.filesOf(market, year, year);
+      if (files.length === 0) return [];
+      this.historyQueries += 1;
+      return queryRows(this.pool, dayRowsSql(files, date));
+    });
+    // Snapshots a refresh published moments ago may not be announced yet: memory has them.
+    const byTicker = new Map(fromLake.map((raw) => [raw.ticker, this.rowOf(raw)]));
+    for (const row of current) {
+      const seen = byTicker.get(row.ticker);
+      if (row.snapshotDate === date && (!seen || seen.screenedAt < row.screenedAt)) byTicker.set(row.ticker, row);
     }
-    return rows;
+    return [...byTicker.values()].sort((a, b) => (a.ticker < b.ticker ? -1 : a.ticker > b.ticker ? 1 : 0));
   }
 
   listing(market: string, ticker: string): Listing | undefined {
@@ -161,6 +301,10 @@ export class ApiReads {
    * `ReadsSaturatedError` when the reads are full.
    */
   async resultJsons(rows: readonly VerdictRow[]): Promise<string[]> {
+    return this.withRemovedFileRetry(() => this.readResults(rows));
+  }
+
+  private async readResults(rows: readonly VerdictRow[]): Promise<string[]> {
     const out = new Array<string | null>(rows.length).fill(null);
     const byFile = new Map<string, number[]>();
     const pending: Array<Promise<void>> = [];
@@ -217,6 +361,7 @@ export class ApiReads {
     const row = verdictRowOf(snapshot);
     if (this.known.size >= 1_000) this.known.delete(this.known.keys().next().value!);
     this.known.set(knownKey(row), JSON.stringify(snapshot.result));
+    this.history.clear();
     this.store.add({
       market: row.market,
       ticker: row.ticker,
@@ -237,24 +382,34 @@ export class ApiReads {
       snapshots: this.store.size,
       listings: this.universe.size,
       snapshotFiles: this.snapshotFiles.size,
+      lakeScans: this.lakeScans,
+      snapshotFilesLoaded: this.snapshotFilesLoaded,
+      generation: this.journal.generation,
+      historyQueries: this.historyQueries,
       sidecarFiles: this.sidecars?.size ?? 0,
       resultQueries: this.queue.queriesRun,
       lastSyncAt: this.lastSyncAt,
     };
   }
 
-  /** Stops the scan and the lake queries at once; the promise settles when a running sidecar build has finished. */
+  /** Stops following the lake and the lake queries at once; the promise settles when the checkpoint is saved and a running sidecar build has finished. */
   close(): Promise<void> {
+    // Reads that followed the lake (a running API) save what they learned since start.
+    const following = this.timer !== null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.pool.close();
-    return this.sidecars?.close() ?? Promise.resolve();
+    const saved = this.options.checkpoint === false || !following ? Promise.resolve() : this.saveCheckpoint();
+    return Promise.all([saved, this.sidecars?.close()]).then(() => undefined);
   }
 
   /** Parquet file holding the row's `result_json` (null when known only in memory). */
   private fileOf(row: VerdictRow): string | null {
-    const id = this.store.atOrBefore(row.market, row.ticker, dayNumber(row.snapshotDate));
-    return id === undefined ? null : this.store.fileOf(id);
+    const fromHistory = this.historyFiles.get(row);
+    if (fromHistory !== undefined) return fromHistory;
+    const id = this.store.latest(row.market, row.ticker);
+    if (id === undefined || this.store.dayOf(id) !== dayNumber(row.snapshotDate) || this.store.screenedAtMsOf(id) !== Date.parse(`${row.screenedAt}Z`)) return null;
+    return this.store.fileOf(id);
   }
 
   private partitionGlob(row: VerdictRow): string | null {
@@ -268,7 +423,7 @@ export class ApiReads {
     for (const market of this.store.markets()) {
       for (const ticker of this.store.tickers(market)) {
         const file = this.store.fileOf(this.store.latest(market, ticker)!);
-        const signature = file === null ? undefined : this.snapshotFiles.get(file);
+        const signature = file === null ? undefined : this.snapshotFiles.signatureOf(file);
         if (file === null || signature === undefined) continue;
         let want = wants.get(file);
         if (!want) wants.set(file, (want = { signature, tickers: [] }));
@@ -278,30 +433,116 @@ export class ApiReads {
     return wants;
   }
 
-  private async syncOnce(): Promise<void> {
-    const [snapshots, listings] = await Promise.all([
-      scanTableFiles(this.options.dataDir, 'snapshots'),
-      scanTableFiles(this.options.dataDir, 'listings'),
-    ]);
-    if (!sameFiles(listings, this.listingFiles)) {
-      this.universe = new UniverseIndex(listings.size === 0 ? [] : await loadListings(this.pool, this.options.dataDir));
-      this.listingFiles = listings;
-    }
-    const changed = [...this.snapshotFiles].some(([file, signature]) => snapshots.get(file) !== signature);
-    if (changed) {
-      // A file was replaced or removed (a retried chunk, compaction): rebuild, then swap.
-      const store = new SnapshotStore();
-      await loadSnapshots(this.pool, [...snapshots.keys()], store);
+  /** Lists every file of the lake's folders and loads those not yet known or changed since. */
+  private async scanAll(): Promise<void> {
+    await this.journal.skipToEnd();
+    const [snapshots, listings] = await Promise.all([scanTableFiles(this.options.dataDir, 'snapshots'), scanTableFiles(this.options.dataDir, 'listings')]);
+    this.lakeScans += 1;
+    if (!sameFiles(listings, this.listingFiles)) await this.reloadUniverse(listings);
+    const vanished = [...this.snapshotFiles.entries()].filter(([file]) => !snapshots.has(file));
+    if (vanished.length > 0) {
+      // Files removed without a journal entry (by hand): their rows may have been current. Rebuild aside, then swap.
+      const store = new CurrentStore();
+      await this.loadInto(store, [...snapshots.keys()]);
       this.store = store;
-    } else {
-      await loadSnapshots(this.pool, [...snapshots.keys()].filter((f) => !this.snapshotFiles.has(f)), this.store);
+      for (const [file] of vanished) this.snapshotFiles.delete(file);
     }
-    const filesChanged = !sameFiles(snapshots, this.snapshotFiles);
-    this.snapshotFiles = snapshots;
-    if (filesChanged) this.sidecars?.plan(this.currentRowsByFile());
+    const fresh = [...snapshots].filter(([file, signature]) => this.snapshotFiles.signatureOf(file) !== signature);
+    await this.loadSnapshotFiles(fresh);
+    if (vanished.length > 0) this.afterSnapshotChange();
+  }
+
+  /** Applies what the journal announced since the last read: new files are read, compacted ones swapped. */
+  private async followJournal(): Promise<void> {
+    const read = await this.journal.read();
+    if (read.kind === 'rescan') {
+      await this.scanAll();
+      return;
+    }
+    const root = lakeRoot(this.options.dataDir);
+    let listingsChanged = false;
+    const fresh = new Map<string, string>();
+    let moved = false;
+    for (const change of read.changes) {
+      if (change.table === 'listings') listingsChanged = true;
+      if (change.table !== 'snapshots') continue;
+      if (change.op === 'replace') {
+        moved = (await this.applyReplace(change, root)) || moved;
+        continue;
+      }
+      for (const relative of change.files) {
+        const file = lakeFile(root, relative);
+        const signature = await signatureOf(file);
+        if (signature !== null && this.snapshotFiles.signatureOf(file) !== signature) fresh.set(file, signature);
+      }
+    }
+    if (listingsChanged) await this.reloadUniverse(await scanTableFiles(this.options.dataDir, 'listings'));
+    await this.loadSnapshotFiles([...fresh]);
+    if (moved && fresh.size === 0) this.afterSnapshotChange();
+  }
+
+  /** Compaction merged files into one holding the same rows: swap the names in one step, read nothing. */
+  private async applyReplace(change: Extract<LakeChange, { op: 'replace' }>, root: string): Promise<boolean> {
+    const added = change.added.map((relative) => lakeFile(root, relative));
+    const target = added[0];
+    if (target === undefined) return false;
+    const signatures = await Promise.all(added.map(signatureOf));
+    const removed = change.removed.map((relative) => lakeFile(root, relative));
+    // Swapped in one synchronous step: no read sees some rows moved and others not.
+    this.store.moveFiles(removed, target);
+    for (const file of removed) this.snapshotFiles.delete(file);
+    added.forEach((file, i) => this.snapshotFiles.set(file, signatures[i] ?? 'gone'));
+    return true;
+  }
+
+  private async loadSnapshotFiles(files: Array<[string, string]>): Promise<void> {
+    const changed = await this.loadInto(this.store, files.map(([file]) => file));
+    if (files.length > 0) {
+      for (const [file, signature] of files) this.snapshotFiles.set(file, signature);
+      this.snapshotFilesLoaded += files.length;
+      this.history.clear();
+    }
+    // Backfill files of past dates change history only: the sidecar plan (a pass over every ticker) stays.
+    if (changed > 0 || !this.sidecarsPlanned) this.afterSnapshotChange();
     this.lastSyncAt = new Date().toISOString();
   }
+
+  /** Offers the files' rows to `store`; returns how many current rows changed. */
+  private async loadInto(store: CurrentStore, files: string[]): Promise<number> {
+    if (files.length <= BULK_LOAD_FILES) return loadCurrent(this.pool, files, store);
+    // A start without saved verdicts reads every file once: in an instance of its own, closed after, so its memory goes with it.
+    const bulk = await ConnectionPool.open({ memoryLimitMiB: 256, metadataCache: false });
+    try {
+      return await loadCurrent(bulk, files, store);
+    } finally {
+      bulk.close();
+    }
+  }
+
+  private afterSnapshotChange(): void {
+    this.history.clear();
+    this.sidecars?.plan(this.currentRowsByFile());
+    this.sidecarsPlanned = true;
+  }
+
+  private async reloadUniverse(listings: Map<string, string>): Promise<void> {
+    this.universe = new UniverseIndex(listings.size === 0 ? [] : await loadListings(this.pool, this.options.dataDir));
+    this.listingFiles = listings;
+  }
 }
+
+/** A file's change signature (mtime and size), or null when it is gone. */
+async function signatureOf(file: string): Promise<string | null> {
+  try {
+    const info = await stat(file);
+    return `${info.mtimeMs}:${info.size}`;
+  } catch {
+    return null;
+  }
+}
+
+/** Above this many files to read at once, the load runs in a DuckDB instance of its own. */
+const BULK_LOAD_FILES = 64;
 
 /** The snapshot columns of an engine result, mapped as the pipelines write them (market-cap ratios on the 24-month average). */
 function verdictRowOf(s: RefreshedSnapshot): VerdictRow {
@@ -334,11 +575,11 @@ function sameFiles(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string
   return a.size === b.size && [...a].every(([file, signature]) => b.get(file) === signature);
 }
 
-/** Opens the API's reads over `dataDir`, loads the lake once and starts watching it for new files. */
+/** Opens the API's reads over `dataDir`, loads the current verdicts once and starts following the change journal. */
 export async function openApiReads(options: ApiReadsOptions): Promise<ApiReads> {
   const reads = new ApiReads(await ConnectionPool.open(options.memoryLimitMiB === undefined ? {} : { memoryLimitMiB: options.memoryLimitMiB }), options);
   try {
-    await reads.sync();
+    await reads.start();
   } catch (error) {
     void reads.close();
     throw error;

@@ -3,6 +3,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { withDuckDB } from './duckdb.ts';
+import { announceLakeChange } from './lake-journal.ts';
 import { lakeRoot } from './lake-paths.ts';
 import { SNAPSHOTS_SCHEMA } from './lake-schemas.ts';
 import { castColumnsSql, copyToParquetSql } from './lake-sql.ts';
@@ -17,6 +18,11 @@ export interface CompactionOptions {
   /** Called after each partition, for heartbeats. */
   onPartition?: (partition: string) => void;
   now?: number;
+  /**
+   * How long the replaced files stay after the merged files are announced, so readers that
+   * follow the change journal move on before they go (default 3 s; readers look every 0.5 s).
+   */
+  retireAfterMs?: number;
 }
 
 export interface CompactionResult {
@@ -39,42 +45,67 @@ async function partitionsOf(root: string): Promise<string[]> {
   return out.sort();
 }
 
-async function compactPartition(connection: DuckDBConnection, dir: string, options: Required<Omit<CompactionOptions, 'onPartition'>>): Promise<{ before: number; after: number; rows: number }> {
+interface PartitionSettings {
+  dataDir: string;
+  minFiles: number;
+  minAgeMs: number;
+  now: number;
+}
+
+interface CompactedPartition {
+  before: number;
+  after: number;
+  rows: number;
+  /** Files the merged file replaces, to remove once readers have moved on. */
+  replaced: string[];
+}
+
+async function compactPartition(connection: DuckDBConnection, dir: string, options: PartitionSettings): Promise<CompactedPartition> {
   const names = (await readdir(dir)).filter((n) => n.endsWith('.parquet')).sort();
   const old: string[] = [];
   for (const name of names) {
     const info = await stat(path.join(dir, name));
     if (name.startsWith('compact-') || options.now - info.mtimeMs >= options.minAgeMs) old.push(name);
   }
-  if (old.length < options.minFiles) return { before: names.length, after: names.length, rows: 0 };
+  if (old.length < options.minFiles) return { before: names.length, after: names.length, rows: 0, replaced: [] };
   const digest = createHash('sha256').update(old.join('\n')).digest('hex').slice(0, 16);
   const target = path.join(dir, `compact-${digest}.parquet`);
   const files = `[${old.map((n) => sqlString(path.join(dir, n))).join(', ')}]`;
   const query = `SELECT ${castColumnsSql(SNAPSHOTS_SCHEMA)} FROM read_parquet(${files}, union_by_name = true, hive_partitioning = false)
     QUALIFY row_number() OVER (PARTITION BY ${SNAPSHOT_KEY}) = 1 ORDER BY ticker, snapshot_date, screened_at`;
   await publishFile(target, (temp) => connection.run(copyToParquetSql(query, temp)).then(() => undefined));
-  for (const name of old) if (path.join(dir, name) !== target) await rm(path.join(dir, name), { force: true });
   const rows = (await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlString(target)})`)).getRowObjectsJS()[0]?.n;
-  return { before: names.length, after: names.length - old.length + 1, rows: Number(rows ?? 0) };
+  const replaced = old.map((name) => path.join(dir, name)).filter((file) => file !== target);
+  const relative = (file: string) => path.relative(lakeRoot(options.dataDir), file);
+  await announceLakeChange(options.dataDir, { op: 'replace', table: 'snapshots', removed: replaced.map(relative), added: [relative(target)] });
+  return { before: names.length, after: names.length - old.length + 1, rows: Number(rows ?? 0), replaced };
 }
 
 /**
  * Merges the many small snapshot files of each (market, year) partition into one. Only
  * snapshots are compacted: reference tables are replaced whole by re-ingestion under
- * deterministic names, which a compacted file would duplicate. Safe to retry.
+ * deterministic names, which a compacted file would duplicate. Each merged file is published
+ * and announced in the change journal before the files it replaces are removed, and those go
+ * only `retireAfterMs` later, once readers have swapped to the merged file
+ * (docs/pipelines.md, "Lake maintenance"). Safe to retry.
  */
 export async function compactSnapshots(dataDir: string, options: CompactionOptions = {}): Promise<CompactionResult> {
-  const settings = { minFiles: options.minFiles ?? 8, minAgeMs: options.minAgeMs ?? 6 * 3_600_000, now: options.now ?? Date.now() };
-  return withDuckDB(':memory:', {}, async (connection) => {
-    const result: CompactionResult = { partitions: 0, filesBefore: 0, filesAfter: 0, rows: 0 };
+  const settings = { dataDir, minFiles: options.minFiles ?? 8, minAgeMs: options.minAgeMs ?? 6 * 3_600_000, now: options.now ?? Date.now() };
+  const replaced: string[] = [];
+  const result = await withDuckDB(':memory:', {}, async (connection) => {
+    const totals: CompactionResult = { partitions: 0, filesBefore: 0, filesAfter: 0, rows: 0 };
     for (const dir of await partitionsOf(lakeRoot(dataDir))) {
       const done = await compactPartition(connection, dir, settings);
-      result.partitions += 1;
-      result.filesBefore += done.before;
-      result.filesAfter += done.after;
-      result.rows += done.rows;
+      totals.partitions += 1;
+      totals.filesBefore += done.before;
+      totals.filesAfter += done.after;
+      totals.rows += done.rows;
+      replaced.push(...done.replaced);
       options.onPartition?.(path.relative(lakeRoot(dataDir), dir));
     }
-    return result;
+    return totals;
   });
+  if (replaced.length > 0) await new Promise((resolve) => setTimeout(resolve, options.retireAfterMs ?? 3_000));
+  for (const file of replaced) await rm(file, { force: true });
+  return result;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { partitionDir, partitionFile, type LakeTable } from './lake-paths.ts';
+import { announceLakeChange } from './lake-journal.ts';
+import { lakeRoot, partitionDir, partitionFile, type LakeTable } from './lake-paths.ts';
 import { TABLE_SCHEMAS } from './lake-schemas.ts';
 import { castColumnsSql, copyToParquetSql, type ParquetWriteOptions } from './lake-sql.ts';
 import { publishFile } from './publish.ts';
@@ -27,7 +28,7 @@ export function lakeFilePath(dataDir: string, target: LakeFileTarget): string {
  * zstd Parquet file, atomically, sorted by `orderBy`, or in the relation's own order when
  * `orderBy` is null (DuckDB keeps insertion order: a caller that staged its rows sorted saves
  * a sort of wide rows). Returns the path relative to `dataDir`. A retry with the same target
- * replaces the earlier file.
+ * replaces the earlier file. The file is announced in the lake's change journal once it is in place.
  */
 export async function publishLakeFile(
   connection: DuckDBConnection,
@@ -43,5 +44,6 @@ export async function publishLakeFile(
   await publishFile(finalPath, async (temp) => {
     await connection.run(copyToParquetSql(query, temp, parquet));
   });
+  await announceLakeChange(dataDir, { op: 'add', table: target.table, files: [path.relative(lakeRoot(dataDir), finalPath)] });
   return path.relative(dataDir, finalPath);
 }

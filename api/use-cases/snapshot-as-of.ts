@@ -42,13 +42,13 @@ export interface AsOfRequest {
 }
 
 /**
- * The point-in-time snapshot response from memory; with `withReasons`, each verdict also carries
+ * The point-in-time snapshot response; with `withReasons`, each verdict also carries
  * the reasons stored with it (docs/api.md, "as_of"). 404 when the ticker has no snapshot at or
  * before `as_of`.
  */
 export async function snapshotAsOf(ctx: ScreenContext, request: AsOfRequest): Promise<Record<string, unknown>> {
   const { market, ticker, asOf } = request;
-  const lookup = ctx.reads.asOf(market, ticker, asOf);
+  const lookup = await ctx.reads.asOf(market, ticker, asOf);
   if (!lookup.found) {
     if (lookup.firstSnapshotDate === null && !ctx.reads.listing(market, ticker)) {
       throw notFound(`ticker '${ticker}' is not listed in market '${market}' and has no compliance history`, 'ticker_not_found');

@@ -42,7 +42,7 @@ export async function checkCertificate(ctx: AttestContext, certId: string): Prom
     ctx.logger?.error({ key_id: fields.key_id }, 'the secret file of a trusted signing key is missing');
   }
   const sigValid = secret !== undefined && signatureMatches(fields, stored.sig, secret);
-  const newest = ctx.screen.reads.newestOnDay(fields.market, fields.ticker, fields.snapshot_ref.day);
+  const newest = await ctx.screen.reads.newestOnDay(fields.market, fields.ticker, fields.snapshot_ref.day);
   const snapshotCheck = checkSnapshot(pinnedSnapshotOf(fields, stored.pin), newest);
   const { status, valid } = decideStatus({ revoked: stored.revocation !== null, keyTrusted: secret !== undefined, sigValid, snapshotCheck });
   const result: VerificationResult = {

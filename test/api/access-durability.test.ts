@@ -56,7 +56,7 @@ describe('access control: restarts, the CLI beside a running API, and logs', () 
   beforeAll(async () => {
     temp = await makeTempDir();
     t = await buildLake(temp.dir);
-    reads = await openApiReads({ dataDir: temp.dir, scanIntervalMs: 0 });
+    reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0 });
   }, 120_000);
   afterAll(async () => {
     reads?.close();

@@ -105,7 +105,7 @@ describe('batch, ETF, compare, reference lists, export and OpenAPI over real HTT
     const response = await fetch(`${server.url}/api/export/verdicts?market=us`, { headers: { accept: 'application/vnd.apache.arrow.stream' } });
     expect(response.headers.get('content-type')).toBe('application/vnd.apache.arrow.stream');
     const table = tableFromIPC(new Uint8Array(await response.arrayBuffer()));
-    const expected = api.reads.verdicts('us', null).length;
+    const expected = (await api.reads.verdicts('us', null)).length;
     expect(table.numRows).toBe(expected);
     expect(table.numRows).toBe(t.fresh.length + 3);
     expect(table.schema.fields.map((f) => f.name)).toEqual(expect.arrayContaining(['ticker', 'shariah_aaoifi_status', 'debt_to_assets', 'synthetic']));

@@ -100,7 +100,7 @@ describe('verification in the app: 60 requests a minute per IP, shared by the JS
 
   beforeAll(async () => {
     temp = await makeTempDir('faithscreen-ratelimit-');
-    reads = await openApiReads({ dataDir: temp.dir, scanIntervalMs: 0 });
+    reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0 });
     db = await openServiceDb(await testServiceState(temp.dir));
     const app = createApp({
       logger: pino({ level: 'silent' }),

@@ -25,7 +25,7 @@ interface Served {
 
 /** The Koa app over the lake with the given read options, on an ephemeral port, its report caches cold. */
 async function serve(dataDir: string, options: Omit<ApiReadsOptions, 'dataDir'>): Promise<Served> {
-  const reads = await openApiReads({ dataDir, scanIntervalMs: 0, ...options });
+  const reads = await openApiReads({ dataDir, followIntervalMs: 0, ...options });
   const app = createApp({
     logger: pino({ level: 'silent' }),
     metrics: createMetrics(),

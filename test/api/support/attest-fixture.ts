@@ -39,7 +39,7 @@ export interface ServedAttestApi {
 export async function serveAttestApi(options: AttestApiOptions = {}): Promise<ServedAttestApi> {
   const temp = await makeTempDir('faithscreen-attest-');
   const t = await buildLake(temp.dir);
-  const reads = await openApiReads({ dataDir: temp.dir, scanIntervalMs: 0 });
+  const reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0 });
   const db = await openServiceDb(await testServiceState(temp.dir));
   const access = await options.accessFor?.(temp.dir);
   const app = createApp({

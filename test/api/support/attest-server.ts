@@ -10,7 +10,7 @@ import { openServiceDb } from '../../../service-state/db.ts';
 import { openApiReads } from '../../../warehouse/api-reads.ts';
 
 const dataDir = process.env.DATA_DIR!;
-const reads = await openApiReads({ dataDir, scanIntervalMs: 0 });
+const reads = await openApiReads({ dataDir, followIntervalMs: 0 });
 const app = createApp({
   logger: pino({ level: 'silent' }),
   metrics: createMetrics(),

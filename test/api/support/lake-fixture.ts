@@ -77,7 +77,7 @@ export interface TestApi {
 
 /** The Koa app over a lake, with the given refresher (default: none available). */
 export async function createTestApi(dataDir: string, refresher: Refresher = unavailableRefresher, accessControl?: Middleware[]): Promise<TestApi> {
-  const reads = await openApiReads({ dataDir, scanIntervalMs: 0 });
+  const reads = await openApiReads({ dataDir, followIntervalMs: 0 });
   const forensic = new ForensicReads(dataDir);
   const app = createApp({
     logger: pino({ level: 'silent' }),

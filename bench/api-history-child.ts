@@ -1,0 +1,87 @@
+/**
+ * One API role's reads over a lake, in a process of its own so its memory is its own
+ * (bench/api-history.bench.ts). Argument 1: the data dir; argument 2: the root of the code to
+ * measure (this checkout, or an older one for the baseline). Prints one JSON line of figures.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const [dataDir, codeRoot, probesJson, publishJson] = process.argv.slice(2) as [string, string, string, string];
+const probes = JSON.parse(probesJson) as Array<{ market: string; ticker: string; date: string }>;
+const publish = JSON.parse(publishJson) as { date: string; tickers: number; rounds: number } | null;
+const { openApiReads } = (await import(pathToFileURL(path.join(codeRoot, 'warehouse', 'api-reads.ts')).href)) as typeof import('../warehouse/api-reads.ts');
+
+const started = performance.now();
+// The API role's own settings: following the lake as in production (the baseline rescans it every 2 s).
+// A publish is visible once the last market's file (m19, written last) is served.
+const reads = await openApiReads({ dataDir });
+const readySeconds = (performance.now() - started) / 1000;
+const rssAtReadyMiB = process.memoryUsage().rss / 2 ** 20;
+await reads.whenSidecarsBuilt();
+const sidecarsSeconds = (performance.now() - started) / 1000;
+
+// as_of over the probes: spread over tickers and dates, each a different (ticker, date).
+const times: number[] = [];
+let found = 0;
+for (const probe of probes) {
+  const t0 = performance.now();
+  const lookup = await reads.asOf(probe.market, probe.ticker, probe.date);
+  times.push(performance.now() - t0);
+  if (lookup.found && lookup.row.snapshotDate <= probe.date) found += 1;
+}
+times.sort((a, b) => a - b);
+const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
+/** Event-loop delay (what every request waits on top of its own work) over `ms`, while `during` runs. */
+async function loopDelay(during: () => Promise<void>): Promise<{ p99Ms: number; maxMs: number }> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  await during();
+  histogram.disable();
+  return { p99Ms: histogram.percentile(99) / 1e6, maxMs: histogram.max / 1e6 };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const quiet = await loopDelay(() => sleep(3_000));
+const visibleMs: number[] = [];
+const publishing = publish
+  ? await loopDelay(async () => {
+      const here = path.dirname(fileURLToPath(import.meta.url));
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'api-history-publisher.ts'), dataDir, codeRoot, publish.date, String(publish.tickers), String(publish.rounds)], {
+        cwd: codeRoot,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const waits: Array<Promise<void>> = [];
+      for await (const screenedAt of createInterface({ input: child.stdout })) {
+        const published = performance.now();
+        waits.push(
+          (async () => {
+            while (reads.current('m19', 'S00000')?.screenedAt !== screenedAt.replace(/Z$/, '') && performance.now() - published < 10_000) await sleep(20);
+            visibleMs.push(performance.now() - published);
+          })(),
+        );
+      }
+      await Promise.all(waits);
+      await sleep(2_500);
+    })
+  : null;
+
+const stats = reads.stats();
+console.log(
+  JSON.stringify({
+    readySeconds,
+    sidecarsSeconds,
+    rssAtReadyMiB,
+    rssAfterMiB: process.memoryUsage().rss / 2 ** 20,
+    maxRssMiB: process.resourceUsage().maxRSS / 1024,
+    heldSnapshots: stats.snapshots,
+    snapshotFiles: stats.snapshotFiles,
+    asOf: { probes: probes.length, found, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: times.at(-1) ?? 0 },
+    loopDelay: { quiet, publishing },
+    visibleMs,
+  }),
+);
+await reads.close();
+process.exit(0);

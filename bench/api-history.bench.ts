@@ -1,0 +1,208 @@
+/**
+ * History-length benchmark (`npx tsx bench/api-history.bench.ts`): the API's memory and time to
+ * ready, and as_of latency, against the length of history in the lake.
+ *
+ * Data: **synthetic** snapshots generated in SQL and published through the lake writer the
+ * snapshot writer uses (real Parquet files in the snapshots schema, sorted by ticker, one per
+ * market per date, as a backfill publishes them before compaction), not screened by the engine: HISTORY_BENCH_TICKERS tickers (default 124,000, the
+ * sample universe's size) over 20 markets, every month end from 2009-01-31, with generated
+ * statuses and ratios and a small placeholder `result_json` (its size does not enter what is
+ * measured: the API never holds results in memory). The full size is 216 month ends
+ * (≈ 26.8 M snapshots); HISTORY_BENCH_SIZES picks which fractions of it run (default `0.25,1`,
+ * the quarter being the newest quarter of the dates).
+ *
+ * Each size: a fresh API process opens the reads (what the API role does before it listens):
+ * time to ready, RSS at ready and after the result sidecars are built, peak RSS, and as_of
+ * lookups spread over tickers and dates. HISTORY_BENCH_BASELINE names the root of an older
+ * checkout to measure beside (its reads held every snapshot in memory); it runs only at sizes
+ * up to HISTORY_BENCH_BASELINE_MAX (default 0.25).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkpointPath } from '../warehouse/api-reads-checkpoint.ts';
+import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
+import { withDuckDB } from '../warehouse/duckdb.ts';
+import { publishLakeFile } from '../warehouse/lake-writer.ts';
+import { sqlString } from '../warehouse/sql.ts';
+import { eraOf, type SnapshotRow, type SnapshotStatus } from '../warehouse/snapshot-schema.ts';
+import { cadenceDates } from '../workflows/cadence.ts';
+import { describeMachine } from './machine.ts';
+
+const CODE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const MARKETS = Array.from({ length: 20 }, (_, i) => `m${String(i).padStart(2, '0')}`);
+const STATUSES: SnapshotStatus[] = ['compliant', 'non_compliant', 'questionable', 'insufficient_data'];
+const RESULT_JSON = JSON.stringify({ synthetic: true, note: 'placeholder result of a benchmark-synthesized snapshot (bench/api-history.bench.ts)' });
+
+export interface HistorySizeFigures {
+  fraction: number;
+  dates: number;
+  snapshots: number;
+  files: number;
+  writeSeconds: number;
+  /** First start: no saved verdicts. */
+  current: ReadsFigures;
+  /** Second start, from the verdicts the first one saved. */
+  restart: ReadsFigures;
+  baseline: ReadsFigures | null;
+}
+
+export interface ReadsFigures {
+  readySeconds: number;
+  sidecarsSeconds: number;
+  rssAtReadyMiB: number;
+  rssAfterMiB: number;
+  maxRssMiB: number;
+  heldSnapshots: number;
+  snapshotFiles: number;
+  asOf: { probes: number; found: number; p50Ms: number; p99Ms: number; maxMs: number };
+  /** Event-loop delay over 3 s with no publish, and while another process publishes (null: not run). */
+  loopDelay: { quiet: { p99Ms: number; maxMs: number }; publishing: { p99Ms: number; maxMs: number } | null };
+  /** From each publish's end to the API serving it. */
+  visibleMs: number[];
+}
+
+/** A small deterministic hash, so every (ticker, date) gets the same synthetic figures each run. */
+function mix(a: number, b: number): number {
+  let h = (a * 0x9e3779b1) ^ (b * 0x85ebca77);
+  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+  return (h ^ (h >>> 12)) >>> 0;
+}
+
+function syntheticRow(market: string, index: number, date: string, dayIndex: number, screenedAt: string): SnapshotRow {
+  const h = mix(index + MARKETS.indexOf(market) * 1_000_003, dayIndex);
+  const row: Record<string, unknown> = {
+    market,
+    ticker: `S${String(index).padStart(5, '0')}`,
+    snapshot_date: date,
+    screened_at: screenedAt,
+    source: 'backfill',
+    run_id: 'history-bench',
+    era: eraOf(date),
+    engine_version: 'bench',
+    filing_ref: null,
+    period_end: null,
+    price_date: date,
+    result_json: RESULT_JSON,
+    synthetic: true,
+    data_source: 'sample',
+  };
+  SNAPSHOT_FRAMEWORKS.forEach((id, i) => (row[`${id}_status`] = STATUSES[(h >>> (2 * i)) & 3]));
+  SNAPSHOT_RATIOS.forEach((r, i) => (row[r] = ((h >>> i) % 1000) / 1000));
+  return row as SnapshotRow;
+}
+
+/** One synthetic snapshot of each of `tickers` tickers (spread over the markets) on `date`. */
+export function syntheticRows(date: string, tickers: number, dayIndex: number, screenedAt = `${date}T02:00:00.000`): SnapshotRow[] {
+  const perMarket = Math.ceil(tickers / MARKETS.length);
+  const rows: SnapshotRow[] = [];
+  for (const market of MARKETS) for (let i = 0; i < perMarket; i += 1) rows.push(syntheticRow(market, i, date, dayIndex, screenedAt));
+  return rows;
+}
+
+/**
+ * The same synthetic snapshots as `syntheticRows`, generated in SQL (millions of rows: building
+ * them as objects would take longer than the measurement), for one market and date.
+ */
+function syntheticSnapshotsSql(market: string, date: string, perMarket: number): string {
+  const seed = `hash(i, ${sqlString(market)}, ${sqlString(date)})`;
+  const statuses = SNAPSHOT_FRAMEWORKS.map((id, k) => `[${STATUSES.map(sqlString).join(", ")}][1 + ((${seed} >> ${2 * k}) % 4)::INTEGER] AS ${id}_status`).join(', ');
+  const ratios = SNAPSHOT_RATIOS.map((r, k) => `((${seed} >> ${k}) % 1000)::DOUBLE / 1000 AS ${r}`).join(', ');
+  return `SELECT 'S' || lpad(CAST(i AS VARCHAR), 5, '0') AS ticker, DATE ${sqlString(date)} AS snapshot_date, TIMESTAMP ${sqlString(`${date} 02:00:00`)} AS screened_at,
+      'backfill' AS source, 'history-bench' AS run_id, ${sqlString(eraOf(date))} AS era, 'bench' AS engine_version, ${statuses}, ${ratios},
+      NULL AS filing_ref, NULL AS period_end, DATE ${sqlString(date)} AS price_date, ${sqlString(RESULT_JSON)} AS result_json, true AS synthetic, 'sample' AS data_source
+    FROM range(${perMarket}) t(i)`;
+}
+
+/** Writes `dates` × `tickers` synthetic snapshots through the lake writer (one file per market and date, announced); returns files written. */
+async function synthesize(dataDir: string, dates: readonly string[], tickers: number): Promise<number> {
+  const perMarket = Math.ceil(tickers / MARKETS.length);
+  return withDuckDB(':memory:', { threads: 2 }, async (connection) => {
+    let files = 0;
+    for (const date of dates) {
+      for (const market of MARKETS) {
+        const target = { table: 'snapshots' as const, partitionValues: [market, date.slice(0, 4)], fileName: `history-bench-${date}.parquet` };
+        await publishLakeFile(connection, dataDir, target, syntheticSnapshotsSql(market, date, perMarket), 'ticker', { plainStrings: true });
+        files += 1;
+      }
+    }
+    return files;
+  });
+}
+
+function measure(dataDir: string, codeRoot: string, probes: unknown[], publish: unknown): ReadsFigures {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(CODE_ROOT, 'bench', 'api-history-child.ts'), dataDir, codeRoot, JSON.stringify(probes), JSON.stringify(publish)], {
+    cwd: codeRoot,
+    encoding: 'utf8',
+    maxBuffer: 16 * 2 ** 20,
+  });
+  const line = child.stdout.trim().split('\n').at(-1) ?? '';
+  if (child.status !== 0 || !line.startsWith('{')) throw new Error(`reads process failed (${child.status}): ${child.stderr.slice(-2000)}`);
+  return JSON.parse(line) as ReadsFigures;
+}
+
+export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
+  const tickers = Number(process.env.HISTORY_BENCH_TICKERS ?? 124_000);
+  const fractions = (process.env.HISTORY_BENCH_SIZES ?? '0.25,1').split(',').map(Number);
+  const baselineRoot = process.env.HISTORY_BENCH_BASELINE ?? null;
+  const baselineMax = Number(process.env.HISTORY_BENCH_BASELINE_MAX ?? 0.25);
+  const today = new Date().toISOString().slice(0, 10);
+  const allDates = cadenceDates('2009-01-31', today, 'month-end').filter((d) => d !== today);
+  const root = path.join(process.env.HISTORY_BENCH_DIR ?? os.tmpdir(), `faithscreen-history-bench-${process.pid}`);
+  const out: HistorySizeFigures[] = [];
+  try {
+    // Sizes grow by adding older dates, so each size's lake extends the previous one's.
+    await mkdir(root, { recursive: true });
+    let written: string[] = [];
+    let files = 0;
+    let writeSeconds = 0;
+    for (const fraction of [...fractions].sort((a, b) => a - b)) {
+      const dates = allDates.slice(allDates.length - Math.round(allDates.length * fraction));
+      const missing = dates.filter((d) => !written.includes(d));
+      const t0 = performance.now();
+      files += await synthesize(root, missing, tickers);
+      writeSeconds += (performance.now() - t0) / 1000;
+      written = dates;
+      const perMarket = Math.ceil(tickers / MARKETS.length);
+      const probes = Array.from({ length: 400 }, (_, i) => {
+        const h = mix(i, 7);
+        const date = dates[h % dates.length]!;
+        // The 15th of a month: the answer is the month end before it (none for the first month).
+        return { market: MARKETS[h % MARKETS.length]!, ticker: `S${String(mix(i, 11) % perMarket).padStart(5, '0')}`, date: `${date.slice(0, 7)}-15` };
+      });
+      // Publishes while the API runs: today's snapshots of every ticker, 3 rounds a second apart.
+      const publish = { date: today, tickers, rounds: 3 };
+      await rm(checkpointPath(root), { force: true });
+      const current = measure(root, CODE_ROOT, probes, publish);
+      const restart = measure(root, CODE_ROOT, probes, null);
+      const baseline = baselineRoot && existsSync(baselineRoot) && fraction <= baselineMax ? measure(root, baselineRoot, probes, publish) : null;
+      out.push({ fraction, dates: dates.length, snapshots: dates.length * perMarket * MARKETS.length, files, writeSeconds, current, restart, baseline });
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+  return out;
+}
+
+export function formatApiHistoryBench(sizes: HistorySizeFigures[]): string[] {
+  const delay = (d: { p99Ms: number; maxMs: number }) => `p99 ${d.p99Ms.toFixed(1)} ms, max ${d.maxMs.toFixed(1)} ms`;
+  const f = (r: ReadsFigures) =>
+    `ready ${r.readySeconds.toFixed(1)} s, RSS ${r.rssAtReadyMiB.toFixed(0)} MiB at ready / ${r.rssAfterMiB.toFixed(0)} MiB at the end / peak ${r.maxRssMiB.toFixed(0)} MiB (sidecars built at ${r.sidecarsSeconds.toFixed(1)} s), ` +
+    `${r.heldSnapshots.toLocaleString('en')} rows held, as_of p50 ${r.asOf.p50Ms.toFixed(1)} ms p99 ${r.asOf.p99Ms.toFixed(1)} ms (${r.asOf.found}/${r.asOf.probes} found); ` +
+    `event-loop delay quiet ${delay(r.loopDelay.quiet)}` +
+    (r.loopDelay.publishing ? `, while publishing ${delay(r.loopDelay.publishing)}, visible after ${r.visibleMs.map((ms) => ms.toFixed(0)).join(' / ')} ms` : '');
+  return sizes.flatMap((s) => [
+    `[api-history] SYNTHETIC lake, ${(s.fraction * 100).toFixed(0)} % of month-end history from 2009: ${s.dates} dates, ${s.snapshots.toLocaleString('en')} snapshots in ${s.files.toLocaleString('en')} files (written in ${s.writeSeconds.toFixed(0)} s)`,
+    `[api-history]   this build, first start: ${f(s.current)}`,
+    `[api-history]   this build, restart from saved verdicts: ${f(s.restart)}`,
+    ...(s.baseline ? [`[api-history]   baseline (every snapshot in memory): ${f(s.baseline)}`] : []),
+  ]);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(describeMachine());
+  for (const line of formatApiHistoryBench(await runApiHistoryBench())) console.log(line);
+}
