@@ -8,6 +8,7 @@ import { fundHoldingsDir, fundHoldingsSql, snapshotPartitionDir } from './api-re
 import type { AsOfLookup, FundHoldings, Listing, RefreshedSnapshot, VerdictRow } from './api-reads-types.ts';
 import { UniverseIndex } from './api-reads-universe.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from './lake-schemas.ts';
+import { MethodologyTexts } from './methodology-texts-lake.ts';
 import { eraOf, snapshotRatiosOf } from './snapshot-schema.ts';
 
 export interface ApiReadsOptions {
@@ -55,12 +56,15 @@ export class ApiReads {
 
   private readonly queue: PointReadQueue;
   private readonly sidecars: ResultSidecars | null;
+  /** The methodology texts stored results reference (docs/warehouse.md, "Methodology texts"). */
+  private readonly texts: MethodologyTexts;
 
   constructor(
     private readonly pool: ConnectionPool,
     private readonly options: ApiReadsOptions,
   ) {
     const limits = options.pointReads ?? {};
+    this.texts = new MethodologyTexts(options.dataDir, (work) => pool.use(work));
     this.queue = new PointReadQueue(pool, limits);
     const sidecars = options.sidecars ?? true;
     this.sidecars =
@@ -191,11 +195,12 @@ export class ApiReads {
       );
     }
     await Promise.all(pending);
-    return out.map((json, i) => {
+    const found = out.map((json, i) => {
       if (json !== null) return json;
       const row = rows[i]!;
       throw new Error(`result_json of ${row.market}/${row.ticker} ${row.snapshotDate} ${row.screenedAt} not found in the lake`);
     });
+    return this.texts.expandAll(found);
   }
 
   /** A fund's latest holdings, heaviest first, at most `limit`; undefined when the fund has none. */

@@ -3,6 +3,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { withDuckDB } from './duckdb.ts';
 import { SNAPSHOTS_SCHEMA } from './lake-schemas.ts';
 import { publishLakeFile } from './lake-writer.ts';
+import { publishMethodologyTexts } from './methodology-texts-lake.ts';
 import { SNAPSHOT_ROW_FIELDS, type SnapshotRow } from './snapshot-schema.ts';
 import { sqlIdent, sqlString } from './sql.ts';
 
@@ -71,6 +72,8 @@ function compareSnapshotRows(a: SnapshotRow, b: SnapshotRow): number {
 }
 
 async function writeStaged(connection: DuckDBConnection, dataDir: string, rows: readonly SnapshotRow[], fileStem: string): Promise<WrittenSnapshots> {
+  // Texts first: a reader that sees a snapshot always finds the texts its result references.
+  await publishMethodologyTexts(connection, dataDir);
   const table = `snapshot_stage_${randomBytes(4).toString('hex')}`;
   // Staged in file order, so the COPY keeps it instead of sorting 20 kB rows in DuckDB.
   await stageRows(connection, [...rows].sort(compareSnapshotRows), table);
@@ -92,7 +95,8 @@ async function writeStaged(connection: DuckDBConnection, dataDir: string, rows: 
 
 /**
  * Publishes snapshot rows to `lake/snapshots/market=<m>/year=<y>/<fileStem>.parquet`, one
- * atomic file per partition touched. Thousands to hundreds of thousands of rows per call.
+ * atomic file per partition touched, after the methodology texts their results reference
+ * (`lake/methodology_texts/`). Thousands to hundreds of thousands of rows per call.
  */
 export async function writeSnapshots(dataDir: string, rows: readonly SnapshotRow[], options: WriteSnapshotsOptions): Promise<WrittenSnapshots> {
   if (!FILE_STEM.test(options.fileStem)) throw new Error(`invalid snapshot file stem '${options.fileStem}': use [A-Za-z0-9_.-]`);
