@@ -41,6 +41,14 @@ export function textIdOf(text: string): string {
 }
 
 /**
+ * Texts one (methodology version, code, field) may reference. A rule's texts are a handful
+ * (pass, fail, band, missing input); a text that carries a figure (`Alcohol is 3.2% of
+ * revenue…`, a date) is new for almost every company: past this many, such texts stay inline,
+ * so the table stays the size of the methodologies, not of the universe or the history.
+ */
+export const TEXTS_PER_CONTEXT = 16;
+
+/**
  * The texts a thread has turned into references, each row once. Writers publish its rows to a
  * lake before snapshots that use them (`publishMethodologyTexts`), so a reader never meets a
  * reference it cannot expand.
@@ -55,7 +63,7 @@ export class TextBook {
     return this.all;
   }
 
-  /** The reference to `text` in its context, registering it when new. */
+  /** The reference to `text` in its context, registering it when new; the text itself once its context holds `TEXTS_PER_CONTEXT`. */
   reference(engineVersion: string, methodologyVersion: string, code: string, field: MethodologyTextRow['field'], text: string): string {
     let byCode = this.byContext.get(methodologyVersion);
     if (!byCode) this.byContext.set(methodologyVersion, (byCode = new Map()));
@@ -67,6 +75,7 @@ export class TextBook {
     if (!byText) byField.set(fieldKey, (byText = new Map()));
     let row = byText.get(text);
     if (!row) {
+      if (byText.size >= TEXTS_PER_CONTEXT) return text;
       row = { engine_version: engineVersion, methodology_version: methodologyVersion, code, field, text_id: textIdOf(text), text };
       byText.set(text, row);
       this.all.push(row);
