@@ -54,8 +54,8 @@ export const TEXTS_PER_CONTEXT = 16;
  * reference it cannot expand.
  */
 export class TextBook {
-  /** methodology version → code → field → text → row. */
-  private readonly byContext = new Map<string, Map<string, Map<string, Map<string, MethodologyTextRow>>>>();
+  /** engine version → methodology version → code → field → text → row and its reference (strings the engine reuses: lookups hash nothing new). */
+  private readonly byContext = new Map<string, Map<string, Map<string, Map<string, Map<string, { row: MethodologyTextRow; reference: string }>>>>>();
   private readonly all: MethodologyTextRow[] = [];
 
   /** Every row seen, in first-seen order. */
@@ -65,23 +65,22 @@ export class TextBook {
 
   /** The reference to `text` in its context, registering it when new; the text itself once its context holds `TEXTS_PER_CONTEXT`. */
   reference(engineVersion: string, methodologyVersion: string, code: string, field: MethodologyTextRow['field'], text: string): string {
-    let byCode = this.byContext.get(methodologyVersion);
-    if (!byCode) this.byContext.set(methodologyVersion, (byCode = new Map()));
-    let byField = byCode.get(code);
-    if (!byField) byCode.set(code, (byField = new Map()));
-    // Engine versions are few: folded into the field key, so the common path stays four lookups.
-    const fieldKey = `${engineVersion}\n${field}`;
-    let byText = byField.get(fieldKey);
-    if (!byText) byField.set(fieldKey, (byText = new Map()));
-    let row = byText.get(text);
-    if (!row) {
-      if (byText.size >= TEXTS_PER_CONTEXT) return text;
-      row = { engine_version: engineVersion, methodology_version: methodologyVersion, code, field, text_id: textIdOf(text), text };
-      byText.set(text, row);
-      this.all.push(row);
-    }
-    return `\u0000${row.text_id}`;
+    const byText = child(child(child(child(this.byContext, engineVersion), methodologyVersion), code), field);
+    const known = byText.get(text);
+    if (known) return known.reference;
+    if (byText.size >= TEXTS_PER_CONTEXT) return text;
+    const row: MethodologyTextRow = { engine_version: engineVersion, methodology_version: methodologyVersion, code, field, text_id: textIdOf(text), text };
+    const reference = `\u0000${row.text_id}`;
+    byText.set(text, { row, reference });
+    this.all.push(row);
+    return reference;
   }
+}
+
+function child<K, V>(map: Map<K, Map<string, V>>, key: K): Map<string, V> {
+  let found = map.get(key);
+  if (!found) map.set(key, (found = new Map()));
+  return found;
 }
 
 /** The thread's book: every writer in a thread shares it (worker threads each have their own). */
