@@ -12,7 +12,7 @@ import { migrateCatalog } from '../../warehouse/catalog.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { ingestSource } from '../../warehouse/ingest.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
-import { expandResultJson, packResult, referencedTextIds, TextBook, UnknownTextError } from '../../warehouse/methodology-texts.ts';
+import { expandResultJson, packResult, referencedTextIds, TEXTS_PER_CONTEXT, TextBook, UnknownTextError } from '../../warehouse/methodology-texts.ts';
 import { loadQuotedTexts, MethodologyTexts } from '../../warehouse/methodology-texts-lake.ts';
 import { loadScreeningInputs } from '../../warehouse/screening-inputs.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
@@ -64,6 +64,20 @@ describe('methodology texts stored once, referenced from result_json', () => {
     // Each distinct text is one row of the book, however many results used it.
     expect(book.rows.length).toBeLessThan(inputs.length * 40);
     expect(new Set(book.rows.map((r) => `${r.methodology_version}|${r.code}|${r.field}|${r.text_id}`)).size).toBe(book.rows.length);
+    const perContext = new Map<string, number>();
+    for (const r of book.rows) perContext.set(`${r.methodology_version}|${r.code}|${r.field}`, (perContext.get(`${r.methodology_version}|${r.code}|${r.field}`) ?? 0) + 1);
+    expect(Math.max(...perContext.values())).toBeLessThanOrEqual(TEXTS_PER_CONTEXT);
+  });
+
+  it('when a context meets more distinct texts than it may reference (texts carrying figures), then the rest stay inline and the book stays bounded', () => {
+    const book = new TextBook();
+    const stored = Array.from({ length: 40 }, (_, i) => book.reference('1.0.0', 'aaoifi-ss21', 'shariah_aaoifi.business.alcohol', 'message', `Alcohol is ${i}.00% of revenue.`));
+    expect(stored.filter((s) => s.startsWith('\u0000'))).toHaveLength(TEXTS_PER_CONTEXT);
+    expect(stored.slice(TEXTS_PER_CONTEXT)).toEqual(Array.from({ length: 40 - TEXTS_PER_CONTEXT }, (_, i) => `Alcohol is ${i + TEXTS_PER_CONTEXT}.00% of revenue.`));
+    expect(book.rows).toHaveLength(TEXTS_PER_CONTEXT);
+    // A known text is still referenced; another context has its own allowance.
+    expect(book.reference('1.0.0', 'aaoifi-ss21', 'shariah_aaoifi.business.alcohol', 'message', 'Alcohol is 0.00% of revenue.')).toBe(stored[0]);
+    expect(book.reference('1.0.0', 'aaoifi-ss21', 'shariah_aaoifi.business.gambling', 'message', 'Gambling is 1.00% of revenue.')).toMatch(/^\u0000[0-9a-f]{12}$/);
   });
 
   it('when a stored result references a text the reader does not know, then expansion fails naming it rather than serve a hole', () => {
