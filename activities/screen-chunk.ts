@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { screenCompany } from '../engine/index.ts';
-import { writeSnapshots } from '../warehouse/snapshot-writer.ts';
 import type { SnapshotRow } from '../warehouse/snapshot-schema.ts';
+import { SnapshotStage, type WrittenSnapshots } from '../warehouse/snapshot-writer.ts';
 import type { PipelineData } from './pipeline-data.ts';
 import { writeChunkFailures } from './failure-log.ts';
 import { FAILED_PER_OUTCOME, type ChunkOutcome, type FailedTicker, type ScreenChunkRequest, type TickerChunk } from './pipeline-types.ts';
@@ -35,34 +35,48 @@ export async function screenChunkWork(deps: ChunkWorkDeps, request: ScreenChunkR
   const loaded = await deps.data.loadInputs(chunk, dates);
   const screenedAt = screenedAtNow();
   const failed: FailedTicker[] = [];
-  const rows: SnapshotRow[] = [];
+  // Each row goes to the stage as soon as it is screened: a month-end chunk's 36,000 results
+  // never sit in the JavaScript heap together (docs/pipelines.md).
+  const stage = await SnapshotStage.open(deps.writeThreads === undefined ? {} : { threads: deps.writeThreads });
+  const keys: string[] = [];
+  const tickers = new Set<string>();
   let skipped = 0;
-  for (const [i, item] of loaded.entries()) {
-    if (i % 2_000 === 0) progress(`screening ${chunk.market} #${chunk.index}: ${i}/${loaded.length}`);
-    if (!item.ok) {
-      failed.push({ market: item.market, ticker: item.ticker, reason: `${item.date}: ${item.reason}` });
-      continue;
+  let written: WrittenSnapshots;
+  try {
+    for (const [i, item] of loaded.entries()) {
+      if (i % 2_000 === 0) progress(`screening ${chunk.market} #${chunk.index}: ${i}/${loaded.length}`);
+      if (!item.ok) {
+        failed.push({ market: item.market, ticker: item.ticker, reason: `${item.date}: ${item.reason}` });
+        continue;
+      }
+      const { input } = item;
+      const key = `${input.listing.ticker}|${input.screeningDate}`;
+      if (done.has(key)) {
+        skipped += 1;
+        continue;
+      }
+      let row: SnapshotRow;
+      try {
+        const result = screenCompany(input);
+        row = snapshotRowFrom(input, source === 'backfill' ? compactResult(result) : result, { source, runId, screenedAt });
+      } catch (error) {
+        failed.push({ market: input.listing.market, ticker: input.listing.ticker, reason: `${input.screeningDate}: ${(error as Error).message}` });
+        continue;
+      }
+      // Outside the per-ticker catch: a failing stage fails the chunk (Temporal retries it).
+      stage.add(row);
+      keys.push(key);
+      tickers.add(input.listing.ticker);
     }
-    const { input } = item;
-    if (done.has(`${input.listing.ticker}|${input.screeningDate}`)) {
-      skipped += 1;
-      continue;
-    }
-    try {
-      const result = screenCompany(input);
-      rows.push(snapshotRowFrom(input, source === 'backfill' ? compactResult(result) : result, { source, runId, screenedAt }));
-    } catch (error) {
-      failed.push({ market: input.listing.market, ticker: input.listing.ticker, reason: `${input.screeningDate}: ${(error as Error).message}` });
-    }
+    progress(`publishing ${chunk.market} #${chunk.index}`);
+    written = await stage.publish(deps.dataDir, fileStemFor(runId, chunk, keys));
+  } finally {
+    await stage.close();
   }
-  progress(`publishing ${chunk.market} #${chunk.index}`);
-  const stem = fileStemFor(runId, chunk, rows.map((r) => `${r.ticker}|${r.snapshot_date}`));
-  const written = await writeSnapshots(deps.dataDir, rows, { fileStem: stem, ...(deps.writeThreads === undefined ? {} : { threads: deps.writeThreads }) });
   const failedFile = failed.length === 0 ? null : await writeChunkFailures(deps.dataDir, runId, fileStemFor(runId, chunk, failed.map((f) => `${f.ticker}|${f.reason}`)), failed);
-  const screened = new Set(rows.map((r) => r.ticker)).size;
   return {
     index: chunk.index,
-    screened,
+    screened: tickers.size,
     published: written.rows,
     skipped,
     failed: failed.slice(0, FAILED_PER_OUTCOME),

@@ -1,6 +1,7 @@
 import type { ScreeningInput, ScreeningResult } from '../engine/index.ts';
 import type { Reason } from '../engine/result-types.ts';
 import { SNAPSHOT_FRAMEWORKS } from '../warehouse/lake-schemas.ts';
+import { packResult } from '../warehouse/methodology-texts.ts';
 import { eraOf, snapshotRatiosOf, statusColumn, type SnapshotRow } from '../warehouse/snapshot-schema.ts';
 import type { SnapshotSource } from './pipeline-types.ts';
 
@@ -18,8 +19,9 @@ export function screenedAtNow(now: Date = new Date()): string {
 
 /**
  * The lake row of one screen: statuses and key ratios as columns for queries, the engine's
- * full result (reasons included) as `result_json`. Ratios against market cap use the trailing
- * 24-month average (the DJIM and S&P denominator).
+ * full result (reasons included) as `result_json`, its methodology texts as references to the
+ * lake's `methodology_texts` (the snapshot writer publishes them first; docs/warehouse.md).
+ * Ratios against market cap use the trailing 24-month average (the DJIM and S&P denominator).
  */
 export function snapshotRowFrom(input: ScreeningInput, result: ScreeningResult, meta: SnapshotMeta): SnapshotRow {
   const statuses = Object.fromEntries(
@@ -39,7 +41,7 @@ export function snapshotRowFrom(input: ScreeningInput, result: ScreeningResult, 
     filing_ref: input.fundamentals?.sourceRef ?? null,
     period_end: input.fundamentals?.periodEnd ?? null,
     price_date: input.marketCap.spotPriceDate,
-    result_json: JSON.stringify(result),
+    result_json: JSON.stringify(packResult(result)),
     synthetic: input.synthetic,
     data_source: input.dataSource,
   };

@@ -26,6 +26,11 @@ const scale = Number(process.env.BENCH_SCALE ?? 1);
 const { runPipelineBench, describePipelineBench } = await import('./pipeline.bench.ts');
 for (const line of describePipelineBench(await runPipelineBench(scale))) console.log(line);
 
+// Month-end backfill from 2009 through Temporal at a reduced sample scale (BENCH_BACKFILL_SCALE,
+// default 0.05: about 1.1 million snapshots), extrapolated to the full universe.
+const { runBackfillBench, describeBackfillBench } = await import('./backfill.bench.ts');
+for (const line of describeBackfillBench(await runBackfillBench(Number(process.env.BENCH_BACKFILL_SCALE ?? 0.05)))) console.log(line);
+
 const { runApiBench, formatApiBench } = await import('./api.bench.ts');
 for (const line of formatApiBench(await runApiBench({ scale }))) console.log(line);
 

@@ -13,6 +13,7 @@ import { UniverseIndex } from './api-reads-universe.ts';
 import { LakeJournalReader, type LakeChange } from './lake-journal.ts';
 import { lakeRoot } from './lake-paths.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from './lake-schemas.ts';
+import { MethodologyTexts } from './methodology-texts-lake.ts';
 import { eraOf, snapshotRatiosOf } from './snapshot-schema.ts';
 
 export interface ApiReadsOptions {
@@ -87,6 +88,8 @@ export class ApiReads {
 
   private readonly queue: PointReadQueue;
   private readonly sidecars: ResultSidecars | null;
+  /** The methodology texts stored results reference (docs/warehouse.md, "Methodology texts"). */
+  private readonly texts: MethodologyTexts;
 
   constructor(
     private readonly pool: ConnectionPool,
@@ -94,6 +97,7 @@ export class ApiReads {
   ) {
     this.journal = new LakeJournalReader(options.dataDir);
     const limits = options.pointReads ?? {};
+    this.texts = new MethodologyTexts(options.dataDir, (work) => pool.use(work));
     this.queue = new PointReadQueue(pool, limits);
     const sidecars = options.sidecars ?? true;
     this.sidecars =
@@ -335,11 +339,12 @@ export class ApiReads {
       );
     }
     await Promise.all(pending);
-    return out.map((json, i) => {
+    const found = out.map((json, i) => {
       if (json !== null) return json;
       const row = rows[i]!;
       throw new Error(`result_json of ${row.market}/${row.ticker} ${row.snapshotDate} ${row.screenedAt} not found in the lake`);
     });
+    return this.texts.expandAll(found);
   }
 
   /** A fund's latest holdings, heaviest first, at most `limit`; undefined when the fund has none. */

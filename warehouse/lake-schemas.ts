@@ -178,8 +178,21 @@ export const SNAPSHOTS_SCHEMA: TableSchema = {
     c('filing_ref', 'VARCHAR', 'source_ref of the filing behind the ratios'),
     c('period_end', 'DATE', "that filing's period end"),
     c('price_date', 'DATE', 'date of the close behind the spot market cap'),
-    c('result_json', 'VARCHAR', "the engine's full result, reasons included (JSON)"),
+    c('result_json', 'VARCHAR', "the engine's full result, reasons included (JSON); methodology texts stored as references to methodology_texts (the snapshots view expands them)"),
     ...provenance,
+  ],
+};
+
+/** Each methodology text once per (engine version, methodology version, reason code, field): what snapshots' `result_json` references. */
+export const METHODOLOGY_TEXTS_SCHEMA: TableSchema = {
+  table: 'methodology_texts',
+  partitions: [{ name: 'engine_version', type: 'VARCHAR' }],
+  columns: [
+    c('methodology_version', 'VARCHAR', "the framework's methodology version; '' for data-quality notes and the madhhab note"),
+    c('code', 'VARCHAR', "reason code; '<framework>.purification' for a purification formula, 'madhhab_views' for the madhhab note"),
+    c('field', 'VARCHAR', "'message', 'source', 'formula' or 'note'"),
+    c('text_id', 'VARCHAR', 'first 12 hex digits of the SHA-256 of the text: the reference stored in result_json'),
+    c('text', 'VARCHAR', 'the text'),
   ],
 };
 
@@ -191,6 +204,7 @@ export const TABLE_SCHEMAS: Readonly<Record<LakeTable, TableSchema>> = {
   fund_holdings: FUND_HOLDINGS_SCHEMA,
   splits: SPLITS_SCHEMA,
   snapshots: SNAPSHOTS_SCHEMA,
+  methodology_texts: METHODOLOGY_TEXTS_SCHEMA,
 };
 
 /** Partition value of the zero-row seed file every table carries so an empty table is queryable. */

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { withDuckDB } from './duckdb.ts';
+import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { openDuckDB } from './duckdb.ts';
 import { SNAPSHOTS_SCHEMA } from './lake-schemas.ts';
 import { publishLakeFile } from './lake-writer.ts';
+import { publishMethodologyTexts } from './methodology-texts-lake.ts';
 import { SNAPSHOT_ROW_FIELDS, type SnapshotRow } from './snapshot-schema.ts';
 import { sqlIdent, sqlString } from './sql.ts';
 
@@ -32,37 +33,6 @@ function stagingType(field: string): 'VARCHAR' | 'DOUBLE' | 'BOOLEAN' {
   return type === 'DOUBLE' || type === 'BOOLEAN' ? type : 'VARCHAR';
 }
 
-/**
- * Stages rows with DuckDB's appender. Measured on 100,000 rows with 1.5 kB of result_json each:
- * appender + COPY 1.2 s, NDJSON temp file + read_json + COPY 3.4 s (docs/warehouse.md).
- */
-async function stageRows(connection: DuckDBConnection, rows: readonly SnapshotRow[], table: string): Promise<void> {
-  const columns = SNAPSHOT_ROW_FIELDS.map((f) => `${sqlIdent(f)} ${stagingType(f)}`).join(', ');
-  await connection.run(`CREATE OR REPLACE TEMP TABLE ${sqlIdent(table)} (${columns})`);
-  const appender = await connection.createAppender(table, 'main', 'temp');
-  try {
-    for (const row of rows) {
-      for (const field of SNAPSHOT_ROW_FIELDS) {
-        const value = row[field];
-        if (value === null || value === undefined) appender.appendNull();
-        else if (typeof value === 'number') appender.appendDouble(value);
-        else if (typeof value === 'boolean') appender.appendBoolean(value);
-        else appender.appendVarchar(value);
-      }
-      appender.endRow();
-    }
-    appender.flushSync();
-  } finally {
-    appender.closeSync();
-  }
-}
-
-function checkRows(rows: readonly SnapshotRow[]): void {
-  for (const row of rows) {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(row.snapshot_date)) throw new Error(`snapshot_date '${row.snapshot_date}' of ${row.market}/${row.ticker} is not YYYY-MM-DD`);
-  }
-}
-
 /** The lake's order within a snapshot file: ticker, snapshot_date, screened_at (ASCII keys). */
 function compareSnapshotRows(a: SnapshotRow, b: SnapshotRow): number {
   if (a.ticker !== b.ticker) return a.ticker < b.ticker ? -1 : 1;
@@ -70,34 +40,128 @@ function compareSnapshotRows(a: SnapshotRow, b: SnapshotRow): number {
   return a.screened_at < b.screened_at ? -1 : a.screened_at > b.screened_at ? 1 : 0;
 }
 
-async function writeStaged(connection: DuckDBConnection, dataDir: string, rows: readonly SnapshotRow[], fileStem: string): Promise<WrittenSnapshots> {
-  const table = `snapshot_stage_${randomBytes(4).toString('hex')}`;
-  // Staged in file order, so the COPY keeps it instead of sorting 20 kB rows in DuckDB.
-  await stageRows(connection, [...rows].sort(compareSnapshotRows), table);
-  try {
-    const partitions = new Map<string, [string, string]>();
-    for (const row of rows) partitions.set(`${row.market}/${row.snapshot_date.slice(0, 4)}`, [row.market, row.snapshot_date.slice(0, 4)]);
-    const files: string[] = [];
-    for (const [market, year] of partitions.values()) {
-      const from = `SELECT * FROM ${sqlIdent(table)} WHERE market = ${sqlString(market)} AND starts_with(snapshot_date, ${sqlString(year)})`;
-      files.push(
-        await publishLakeFile(connection, dataDir, { table: 'snapshots', partitionValues: [market, year], fileName: `${fileStem}.parquet` }, from, null, { plainStrings: true }),
-      );
+function checkRow(row: SnapshotRow): void {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(row.snapshot_date)) throw new Error(`snapshot_date '${row.snapshot_date}' of ${row.market}/${row.ticker} is not YYYY-MM-DD`);
+}
+
+/**
+ * Snapshot files: string columns without dictionary pages (`result_json` strings are all
+ * distinct) and zstd level 1 (on a month-end chunk smaller and faster than the default level
+ * 3: docs/warehouse.md, "Bytes per snapshot").
+ */
+const SNAPSHOT_PARQUET = { plainStrings: true, zstdLevel: 1 } as const;
+
+/**
+ * Snapshot rows staged in DuckDB as they are produced, then published in one go. A chunk adds
+ * each row right after screening it, so its ~6–24 kB of JSON dies young instead of living in
+ * the JavaScript heap until the write (measured on a month-end chunk: docs/pipelines.md).
+ * Rows added in file order (ticker, snapshot_date, screened_at — what a chunk produces) are
+ * written as staged; otherwise the publish sorts them. Staging uses DuckDB's appender (on
+ * 100,000 rows of 1.5 kB JSON: 1.2 s against 3.4 s through an NDJSON file and `read_json`).
+ */
+export class SnapshotStage {
+  private readonly partitions = new Map<string, [string, string]>();
+  private last: SnapshotRow | null = null;
+  private inOrder = true;
+  private count = 0;
+  private closed = false;
+
+  private constructor(
+    private readonly connection: DuckDBConnection,
+    private readonly table: string,
+    private readonly appender: DuckDBAppender,
+    private readonly release: () => Promise<void>,
+  ) {}
+
+  /** Opens a stage on `connection`, or on its own in-memory DuckDB (`threads` of it) when none is given. */
+  static async open(options: { connection?: DuckDBConnection; threads?: number } = {}): Promise<SnapshotStage> {
+    let connection = options.connection;
+    let instance: DuckDBInstance | null = null;
+    if (!connection) {
+      instance = await openDuckDB(':memory:', options.threads === undefined ? {} : { threads: options.threads });
+      connection = await instance.connect();
     }
-    return { rows: rows.length, files: files.sort() };
-  } finally {
-    await connection.run(`DROP TABLE IF EXISTS ${sqlIdent(table)}`);
+    const table = `snapshot_stage_${randomBytes(4).toString('hex')}`;
+    const columns = SNAPSHOT_ROW_FIELDS.map((f) => `${sqlIdent(f)} ${stagingType(f)}`).join(', ');
+    await connection.run(`CREATE OR REPLACE TEMP TABLE ${sqlIdent(table)} (${columns})`);
+    const appender = await connection.createAppender(table, 'main', 'temp');
+    const own = connection;
+    return new SnapshotStage(connection, table, appender, async () => {
+      await own.run(`DROP TABLE IF EXISTS ${sqlIdent(table)}`);
+      if (instance) {
+        own.closeSync();
+        instance.closeSync();
+      }
+    });
+  }
+
+  /** Rows staged so far. */
+  get rows(): number {
+    return this.count;
+  }
+
+  add(row: SnapshotRow): void {
+    checkRow(row);
+    if (this.last !== null && compareSnapshotRows(this.last, row) > 0) this.inOrder = false;
+    this.last = row;
+    const year = row.snapshot_date.slice(0, 4);
+    this.partitions.set(`${row.market}/${year}`, [row.market, year]);
+    const appender = this.appender;
+    for (const field of SNAPSHOT_ROW_FIELDS) {
+      const value = row[field];
+      if (value === null || value === undefined) appender.appendNull();
+      else if (typeof value === 'number') appender.appendDouble(value);
+      else if (typeof value === 'boolean') appender.appendBoolean(value);
+      else appender.appendVarchar(value);
+    }
+    appender.endRow();
+    this.count += 1;
+  }
+
+  /**
+   * Publishes the staged rows to `lake/snapshots/market=<m>/year=<y>/<fileStem>.parquet`, one
+   * atomic file per partition touched, after the methodology texts their results reference.
+   */
+  async publish(dataDir: string, fileStem: string): Promise<WrittenSnapshots> {
+    if (!FILE_STEM.test(fileStem)) throw new Error(`invalid snapshot file stem '${fileStem}': use [A-Za-z0-9_.-]`);
+    this.appender.flushSync();
+    if (this.count === 0) return { rows: 0, files: [] };
+    // Texts first: a reader that sees a snapshot always finds the texts its result references.
+    await publishMethodologyTexts(this.connection, dataDir);
+    const files: string[] = [];
+    for (const [market, year] of this.partitions.values()) {
+      const from = `SELECT * FROM ${sqlIdent(this.table)} WHERE market = ${sqlString(market)} AND starts_with(snapshot_date, ${sqlString(year)})`;
+      const target = { table: 'snapshots' as const, partitionValues: [market, year], fileName: `${fileStem}.parquet` };
+      // Staged in file order, the COPY keeps it instead of sorting wide rows in DuckDB.
+      files.push(await publishLakeFile(this.connection, dataDir, target, from, this.inOrder ? null : 'ticker, snapshot_date, screened_at', SNAPSHOT_PARQUET));
+    }
+    return { rows: this.count, files: files.sort() };
+  }
+
+  /** Drops the staged rows (and the DuckDB instance the stage opened). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.appender.closeSync();
+    await this.release();
   }
 }
 
 /**
  * Publishes snapshot rows to `lake/snapshots/market=<m>/year=<y>/<fileStem>.parquet`, one
- * atomic file per partition touched. Thousands to hundreds of thousands of rows per call.
+ * atomic file per partition touched, after the methodology texts their results reference
+ * (`lake/methodology_texts/`). Thousands to hundreds of thousands of rows per call; a producer
+ * of many rows can stage them as it goes with `SnapshotStage` instead.
  */
 export async function writeSnapshots(dataDir: string, rows: readonly SnapshotRow[], options: WriteSnapshotsOptions): Promise<WrittenSnapshots> {
   if (!FILE_STEM.test(options.fileStem)) throw new Error(`invalid snapshot file stem '${options.fileStem}': use [A-Za-z0-9_.-]`);
   if (rows.length === 0) return { rows: 0, files: [] };
-  checkRows(rows);
-  if (options.connection) return writeStaged(options.connection, dataDir, rows, options.fileStem);
-  return withDuckDB(':memory:', options.threads === undefined ? {} : { threads: options.threads }, (connection) => writeStaged(connection, dataDir, rows, options.fileStem));
+  rows.forEach(checkRow);
+  const stage = await SnapshotStage.open({ ...(options.connection ? { connection: options.connection } : {}), ...(options.threads === undefined ? {} : { threads: options.threads }) });
+  try {
+    for (const row of [...rows].sort(compareSnapshotRows)) stage.add(row);
+    return await stage.publish(dataDir, options.fileStem);
+  } finally {
+    await stage.close();
+  }
 }

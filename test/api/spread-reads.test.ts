@@ -8,6 +8,8 @@ import { createMetrics } from '../../api/metrics.ts';
 import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehouse/api-reads.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
+import { expandResultJson } from '../../warehouse/methodology-texts.ts';
+import { loadQuotedTexts } from '../../warehouse/methodology-texts-lake.ts';
 import { sqlString } from '../../warehouse/sql.ts';
 import { listen } from '../support/http.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
@@ -51,7 +53,7 @@ async function getJson(url: string): Promise<{ status: number; retryAfter: strin
 describe('reads spread over many distinct tickers, over a lake laid out as the nightly screen writes it', () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
   let lake: SpreadLake;
-  /** Every stored result, read straight from the Parquet files: what each body must carry. */
+  /** Every stored result, read straight from the Parquet files (texts put back): what each body must carry. */
   const stored = new Map<string, ScreeningResult>();
 
   beforeAll(async () => {
@@ -59,8 +61,9 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
     lake = await buildSpreadLake(temp.dir, { scale: 0.02, markets: ['us'], chunkSize: 200 });
     const glob = path.join(lakeRoot(temp.dir), 'snapshots', 'market=us', '**', '*.parquet');
     await withDuckDB(':memory:', {}, async (c) => {
+      const texts = await loadQuotedTexts(c, temp.dir);
       for (const [ticker, json] of (await c.runAndReadAll(`SELECT ticker, result_json FROM read_parquet(${sqlString(glob)}) WHERE result_json IS NOT NULL`)).getRowsJS()) {
-        stored.set(String(ticker), JSON.parse(String(json)) as ScreeningResult);
+        stored.set(String(ticker), JSON.parse(expandResultJson(String(json), (id) => texts.get(id))) as ScreeningResult);
       }
     });
   }, 180_000);

@@ -94,7 +94,7 @@ describe('forensic reads over the lake', () => {
       rmSync(seedDir, { recursive: true });
       await writeOldFundamentals(other.dir, 'gb');
       const status = await migrateCatalog(other.dir);
-      expect(status.applied).toEqual(['3-forensic-columns', '4-real-data-columns']);
+      expect(status.applied).toEqual(['3-forensic-columns', '4-real-data-columns', '5-involvement-columns', '6-methodology-texts']);
       const rows = await withDuckDB(catalogPath(other.dir), { readOnly: true }, async (c) =>
         (await c.runAndReadAll(`SELECT ticker, total_assets, ppe_net, sga_expense FROM fundamentals`)).getRowObjectsJS(),
       );

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { MARKETS } from '../../common/markets.ts';
-import { LAKE_TABLES, type LakeTable } from '../lake-paths.ts';
+import type { LakeTable } from '../lake-paths.ts';
 import { SNAPSHOT_FRAMEWORKS, TABLE_SCHEMAS } from '../lake-schemas.ts';
 import { copyToParquetSql, emptyRowsSql, seedPartitions, tableViewSql } from '../lake-sql.ts';
 import { sqlString } from '../sql.ts';
@@ -10,13 +10,15 @@ import type { Migration, MigrationContext } from './migration.ts';
 /** File name of the zero-row seed each table carries in its `_none` partition. */
 export const SEED_FILE = 'seed-v2.parquet';
 
+const RELEASED_WITH: readonly LakeTable[] = ['listings', 'fundamentals', 'prices', 'exposures', 'fund_holdings', 'snapshots'];
+
 /**
  * A glob with no files fails in DuckDB, so each table gets a zero-row seed file (in a
  * placeholder partition) before its view is created: an empty table then reads as zero rows.
  */
 function seedStatements(context: MigrationContext): string[] {
   // The tables this migration was released with; later tables are seeded by their own migration.
-  return LAKE_TABLES.filter((table) => table !== 'splits').map((table) => {
+  return RELEASED_WITH.map((table) => {
     const schema = TABLE_SCHEMAS[table];
     const dir = path.join(context.lakeRoot, table, ...seedPartitions(schema).map(([k, v]) => `${k}=${v}`));
     mkdirSync(dir, { recursive: true });
@@ -24,7 +26,7 @@ function seedStatements(context: MigrationContext): string[] {
   });
 }
 
-const VIEW_NAMES: Record<Exclude<LakeTable, 'snapshots' | 'splits'>, string> = {
+const VIEW_NAMES: Record<Exclude<LakeTable, 'snapshots' | 'splits' | 'methodology_texts'>, string> = {
   listings: 'universe',
   fundamentals: 'fundamentals',
   prices: 'prices',

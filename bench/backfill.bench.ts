@@ -1,0 +1,120 @@
+/**
+ * Month-end backfill benchmark: the sample universe at a reduced scale, backfilled month-end
+ * from 2009-01-01 through Temporal (a real dev server, one in-process worker, chunks in 2
+ * worker threads as the production worker runs them), with the lake's bytes per snapshot.
+ * Throughput is extrapolated to the full universe's month-end history (≈ 26 million
+ * snapshots: the run's count ÷ scale), whose target is < 30 min on 2 cores.
+ * Run directly with `npx tsx bench/backfill.bench.ts [scale]` (default 0.05).
+ */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { Worker } from '@temporalio/worker';
+import { createActivities, threadedChunkRunner } from '../activities/index.ts';
+import { bundleWorkflows } from '../platform/worker.ts';
+import { ingestSource } from '../sources/ingest.ts';
+import { lakeRoot } from '../warehouse/lake-paths.ts';
+import type { RunProgress } from '../workflows/run-progress.ts';
+import { startTestTemporal } from '../test/support/temporal.ts';
+import { makeTempDir } from '../test/support/temp-dir.ts';
+import { describeMachine } from './machine.ts';
+
+const TO = '2026-11-21';
+const CONCURRENCY = 2;
+/** The full universe's month-end history from 2009, the issue's ≈ 26 million snapshots (docs/pipelines.md). */
+const TARGET_MINUTES = 30;
+
+export interface BackfillBench {
+  scale: number;
+  snapshots: number;
+  seconds: number;
+  snapshotsPerSecond: number;
+  /** Minutes the full universe's month-end history would take at this rate (count ÷ scale). */
+  fullScaleMinutes: number;
+  fullScaleSnapshots: number;
+  /** Bytes of the published snapshot files per snapshot, and of the methodology texts in all. */
+  bytesPerSnapshot: number;
+  methodologyTextBytes: number;
+  /** CPU seconds of this process (worker threads and DuckDB included, the Temporal server not). */
+  cpuSeconds: number;
+  /** Snapshots per second were the two cores this process's alone: snapshots ÷ (CPU seconds ÷ 2). */
+  idleSnapshotsPerSecond: number;
+  idleFullScaleMinutes: number;
+  peakRssMiB: number;
+}
+
+async function bytesUnder(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])) {
+    // Zero-row seed files (placeholder partitions `_none`, `0`) are not data.
+    if (!entry.isFile() || !entry.name.endsWith('.parquet') || /=(_none|0)(\/|$)/.test(entry.parentPath)) continue;
+    total += (await stat(path.join(entry.parentPath, entry.name))).size;
+  }
+  return total;
+}
+
+/** Runs the month-end backfill on a fresh sample universe of `scale`. */
+export async function runBackfillBench(scale = 0.05): Promise<BackfillBench> {
+  const temp = await makeTempDir('faithscreen-bench-backfill-');
+  const env = await startTestTemporal();
+  const runner = threadedChunkRunner({ dataDir: temp.dir, threads: CONCURRENCY });
+  try {
+    await ingestSource({ dataDir: temp.dir, source: 'sample', scale, asOf: TO, concurrency: 2 });
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue: 'bench-backfill',
+      workflowBundle: await bundleWorkflows(),
+      activities: createActivities({ dataDir: temp.dir, source: { source: 'sample', scale }, chunks: runner }),
+      maxConcurrentActivityTaskExecutions: CONCURRENCY,
+    });
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const progress = (await worker.runUntil(
+      env.client.workflow.execute('backfill', {
+        taskQueue: 'bench-backfill',
+        workflowId: 'bench-backfill-month-end',
+        args: [{ from: '2009-01-01', to: TO, cadence: 'month-end', concurrency: CONCURRENCY }],
+      }),
+    )) as RunProgress;
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    const cpuSeconds = (used.user + used.system) / 1e6;
+    const snapshots = progress.published;
+    const rate = snapshots / seconds;
+    const fullScaleSnapshots = Math.round(snapshots / scale);
+    return {
+      scale,
+      snapshots,
+      seconds,
+      snapshotsPerSecond: rate,
+      fullScaleSnapshots,
+      fullScaleMinutes: fullScaleSnapshots / rate / 60,
+      cpuSeconds,
+      idleSnapshotsPerSecond: snapshots / (cpuSeconds / CONCURRENCY),
+      idleFullScaleMinutes: fullScaleSnapshots / (snapshots / (cpuSeconds / CONCURRENCY)) / 60,
+      bytesPerSnapshot: (await bytesUnder(path.join(lakeRoot(temp.dir), 'snapshots'))) / Math.max(1, snapshots),
+      methodologyTextBytes: await bytesUnder(path.join(lakeRoot(temp.dir), 'methodology_texts')),
+      peakRssMiB: process.resourceUsage().maxRSS / 1024,
+    };
+  } finally {
+    await runner.close();
+    await env.teardown();
+    await temp.cleanup();
+  }
+}
+
+/** The figures as printable lines. */
+export function describeBackfillBench(r: BackfillBench): string[] {
+  return [
+    `[backfill] month-end 2009-01-01 → ${TO} of the sample at scale ${r.scale}, through Temporal (dev server + 1 worker, ${CONCURRENCY} chunks at a time): ${r.snapshots} snapshots in ${r.seconds.toFixed(1)} s = ${r.snapshotsPerSecond.toFixed(0)} snapshots/s`,
+    `[backfill] extrapolated to the full universe (${(r.fullScaleSnapshots / 1e6).toFixed(1)} million snapshots): ${r.fullScaleMinutes.toFixed(0)} min at this wall-clock rate (target < ${TARGET_MINUTES} min on 2 cores)`,
+    `[backfill] CPU: ${r.cpuSeconds.toFixed(0)} s in this process = ${r.idleSnapshotsPerSecond.toFixed(0)} snapshots/s on 2 cores of its own, ${r.idleFullScaleMinutes.toFixed(0)} min for the full universe (an estimate for an idle machine: a shared one runs slower)`,
+    `[backfill] lake: ${r.bytesPerSnapshot.toFixed(0)} bytes per snapshot; methodology texts ${(r.methodologyTextBytes / 1024).toFixed(0)} KiB in all; peak RSS of this process ${r.peakRssMiB.toFixed(0)} MiB`,
+  ];
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.log(describeMachine());
+  for (const line of describeBackfillBench(await runBackfillBench(Number(process.argv[2] ?? 0.05)))) console.log(line);
+}
