@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 /**
  * One API role's reads over a lake, in a process of its own so its memory is its own
  * (bench/api-history.bench.ts). Argument 1: the data dir; argument 2: the root of the code to
@@ -12,7 +13,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const [dataDir, codeRoot, probesJson, publishJson] = process.argv.slice(2) as [string, string, string, string];
 const probes = JSON.parse(probesJson) as Array<{ market: string; ticker: string; date: string }>;
 const publish = JSON.parse(publishJson) as { date: string; tickers: number; rounds: number } | null;
-const { openApiReads } = (await import(pathToFileURL(path.join(codeRoot, 'warehouse', 'api-reads.ts')).href)) as typeof import('../warehouse/api-reads.ts');
+// The baseline checkout may predate warehouse/api-reads/ (its reads were warehouse/api-reads.ts).
+const readsModule = [path.join(codeRoot, 'warehouse', 'api-reads', 'api-reads.ts'), path.join(codeRoot, 'warehouse', 'api-reads.ts')].find((p) => existsSync(p))!;
+const { openApiReads } = (await import(pathToFileURL(readsModule).href)) as typeof import('../warehouse/api-reads/api-reads.ts');
 
 const started = performance.now();
 // The API role's own settings: following the lake as in production (the baseline rescans it every 2 s).

@@ -23,7 +23,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkpointPath } from '../warehouse/api-reads-checkpoint.ts';
+import { checkpointPath } from '../warehouse/api-reads/api-reads-checkpoint.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
 import { withDuckDB } from '../warehouse/duckdb.ts';
 import { publishLakeFile } from '../warehouse/lake-writer.ts';

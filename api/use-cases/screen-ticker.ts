@@ -1,7 +1,7 @@
 import { dayNumber, utcDay } from '../../engine/dates.ts';
 import type { FrameworkId, ScreeningResult } from '../../engine/index.ts';
-import { ReadsSaturatedError } from '../../warehouse/api-reads-queue.ts';
-import type { VerdictRow } from '../../warehouse/api-reads-types.ts';
+import { ReadsSaturatedError } from '../../warehouse/api-reads/api-reads-queue.ts';
+import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
 import { notFound, readsSaturated, serviceUnavailable } from '../../common/app-error.ts';
 import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh, type RefreshedScreen } from '../refresher.ts';
 import type { ScreenContext } from '../screen-context.ts';

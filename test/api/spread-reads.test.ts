@@ -5,7 +5,7 @@ import { createApp } from '../../api/app.ts';
 import { unavailableRefresher } from '../../api/refresher.ts';
 import type { ScreeningResult } from '../../engine/index.ts';
 import { createMetrics } from '../../api/metrics.ts';
-import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehouse/api-reads.ts';
+import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehouse/api-reads/api-reads.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
 import { expandResultJson } from '../../warehouse/methodology-texts.ts';

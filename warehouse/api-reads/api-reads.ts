@@ -10,11 +10,11 @@ import { CurrentStore, dayNumber, dayString, packStatuses, verdictRowOfRaw, type
 import { dayRowsSql, fundHoldingsDir, fundHoldingsSql, historyRowSql, snapshotPartitionDir } from './api-reads-sql.ts';
 import type { AsOfLookup, FundHoldings, Listing, RefreshedSnapshot, VerdictRow } from './api-reads-types.ts';
 import { UniverseIndex } from './api-reads-universe.ts';
-import { LakeJournalReader, type LakeChange } from './lake-journal.ts';
-import { lakeRoot } from './lake-paths.ts';
-import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from './lake-schemas.ts';
-import { MethodologyTexts } from './methodology-texts-lake.ts';
-import { eraOf, snapshotRatiosOf } from './snapshot-schema.ts';
+import { LakeJournalReader, type LakeChange } from '../lake-journal.ts';
+import { lakeRoot } from '../lake-paths.ts';
+import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../lake-schemas.ts';
+import { MethodologyTexts } from '../methodology-texts-lake.ts';
+import { eraOf, snapshotRatiosOf } from '../snapshot-schema.ts';
 
 export interface ApiReadsOptions {
   dataDir: string;

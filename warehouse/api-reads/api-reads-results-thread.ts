@@ -1,7 +1,7 @@
 import { closeSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
-import { withDuckDB } from './duckdb.ts';
-import { sqlString } from './sql.ts';
+import { withDuckDB } from '../duckdb.ts';
+import { sqlString } from '../sql.ts';
 
 /** One sidecar to build: which rows of which Parquet file, and where to write them. */
 export interface SidecarTask {

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { STATUS_CODES } from './api-reads-store.ts';
-import { lakeRoot } from './lake-paths.ts';
-import { readTableSql } from './lake-sql.ts';
-import { SEED_PARTITION, SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from './lake-schemas.ts';
-import { sqlIdent, sqlString, sqlStringList } from './sql.ts';
+import { lakeRoot } from '../lake-paths.ts';
+import { readTableSql } from '../lake-sql.ts';
+import { SEED_PARTITION, SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../lake-schemas.ts';
+import { sqlIdent, sqlString, sqlStringList } from '../sql.ts';
 
 /** Every SQL string the API's reads run. Values reach DuckDB as bound parameters or quoted literals. */
 

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CurrentStore, type CurrentStoreHeader } from './api-reads-store.ts';
-import { publishFile } from './publish.ts';
+import { publishFile } from '../publish.ts';
 
 /**
  * The API's current verdicts saved across restarts (docs/api.md, "How the API follows the

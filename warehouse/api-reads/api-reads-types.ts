@@ -1,5 +1,5 @@
-import type { ScreeningResult } from '../engine/index.ts';
-import type { SnapshotFramework, SnapshotRatio, SnapshotStatus } from './snapshot-schema.ts';
+import type { ScreeningResult } from '../../engine/index.ts';
+import type { SnapshotFramework, SnapshotRatio, SnapshotStatus } from '../snapshot-schema.ts';
 
 /**
  * What the API's reads return: plain objects, decoded from the in-memory indexes built over

@@ -6,9 +6,9 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { CurrentStore, RawSnapshot } from './api-reads-store.ts';
 import { INDEX_COLUMNS, currentPickSql, currentRowsSql, listingsSql } from './api-reads-sql.ts';
 import type { Listing } from './api-reads-types.ts';
-import { openDuckDB } from './duckdb.ts';
-import { lakeRoot, type LakeTable } from './lake-paths.ts';
-import { SEED_PARTITION, SNAPSHOT_RATIOS } from './lake-schemas.ts';
+import { openDuckDB } from '../duckdb.ts';
+import { lakeRoot, type LakeTable } from '../lake-paths.ts';
+import { SEED_PARTITION, SNAPSHOT_RATIOS } from '../lake-schemas.ts';
 
 /** Published Parquet files of a table with a change signature (mtime and size), seed files excluded. */
 export async function scanTableFiles(dataDir: string, table: LakeTable): Promise<Map<string, string>> {
