@@ -81,17 +81,26 @@ function grantOf(key: KeyRecord, account: AccountRecord): Grant {
 /** 403 unless the account may use the API at all and the key covers this endpoint. */
 function authorise(options: AccessControlOptions, key: KeyRecord, account: AccountRecord, endpoint: EndpointDeclaration): void {
   if (account.tier === 'free') {
-    throw forbidden({ message: 'free accounts have no API access; API keys are available from the Pro tier upward', upgrade_url: options.upgradeUrl }, 'tier_without_api');
+    throw forbidden(
+      { message: 'free accounts have no API access; API keys are available from the Pro tier upward', upgrade_url: options.upgradeUrl },
+      'tier_without_api',
+    );
   }
   if (account.lapsedAt !== null) {
     throw forbidden(
-      { message: `the subscription of account '${account.name}' lapsed on ${account.lapsedAt.slice(0, 10)}; renew it to use this key again`, upgrade_url: options.upgradeUrl },
+      {
+        message: `the subscription of account '${account.name}' lapsed on ${account.lapsedAt.slice(0, 10)}; renew it to use this key again`,
+        upgrade_url: options.upgradeUrl,
+      },
       'tier_lapsed',
     );
   }
   // Spec: "Partner keys need the endpoint grant attest" — for them an unrestricted key is not enough.
   if (endpoint.tag === 'attest' && account.tier === 'partner' && !(key.allowedEndpoints ?? []).includes('attest')) {
-    throw forbidden("partner keys need the explicit endpoint grant 'attest' to mint attestations; ask for a key created with --endpoints including attest", 'attest_not_granted');
+    throw forbidden(
+      "partner keys need the explicit endpoint grant 'attest' to mint attestations; ask for a key created with --endpoints including attest",
+      'attest_not_granted',
+    );
   }
   if (key.allowedEndpoints !== null && !key.allowedEndpoints.includes(endpoint.tag)) {
     throw forbidden(
@@ -109,14 +118,23 @@ export function unitsFor(endpoint: EndpointDeclaration, key: KeyRecord): number 
   return Math.ceil((endpoint.cost * weight) / base);
 }
 
-async function chargeOrRefuse(options: AccessControlOptions, key: KeyRecord, account: AccountRecord, units: number): Promise<Charge | null> {
+async function chargeOrRefuse(
+  options: AccessControlOptions,
+  key: KeyRecord,
+  account: AccountRecord,
+  units: number,
+): Promise<Charge | null> {
   if (units <= 0) return null;
   const outcome = await options.meter.charge(key, account.tier, units, (options.now ?? Date.now)());
   if (outcome.ok) return outcome.charge;
   const exhausted = outcome.windows.filter((w) => w.exhausted);
   const which = exhausted.map((w) => `${w.window} quota (${w.used} of ${w.limit} units used, resets at ${w.resets_at})`).join(' and ');
   throw tooManyRequests(
-    { message: `quota exhausted: this request costs ${units} unit(s) and the key's ${which} cannot cover it`, limits: outcome.windows, upgrade_url: options.upgradeUrl },
+    {
+      message: `quota exhausted: this request costs ${units} unit(s) and the key's ${which} cannot cover it`,
+      limits: outcome.windows,
+      upgrade_url: options.upgradeUrl,
+    },
     'quota_exhausted',
   );
 }
@@ -142,7 +160,8 @@ export function accessControl(options: AccessControlOptions): Middleware {
     const state = ctx.state as ApiState;
     const endpoint = state.endpoint;
     // Fail closed: a route that forgot declareEndpoint must not become public by accident.
-    if (endpoint === undefined) throw new Error(`route ${ctx.method} ${ctx.path} reached access control without declaring its endpoint tag and cost`);
+    if (endpoint === undefined)
+      throw new Error(`route ${ctx.method} ${ctx.path} reached access control without declaring its endpoint tag and cost`);
     const presented = ctx.get('X-API-Key');
     if (endpoint.tag === 'public') {
       // Public means public: a key only adds its scope (the frameworks list shows it); a bad one is ignored.
@@ -164,7 +183,8 @@ export function accessControl(options: AccessControlOptions): Middleware {
     } finally {
       if (charged !== null) {
         if (!served) await options.meter.refund(charged, charged.units);
-        else if (state.itemsNotServed) await options.meter.refund(charged, unitsFor({ tag: endpoint.tag, cost: state.itemsNotServed }, found.key));
+        else if (state.itemsNotServed)
+          await options.meter.refund(charged, unitsFor({ tag: endpoint.tag, cost: state.itemsNotServed }, found.key));
       }
     }
   };

@@ -96,7 +96,8 @@ const WINDOW_SQL = 'SELECT started_at_ms, used FROM quota_windows WHERE key_id =
 const PUT_WINDOW_SQL =
   'INSERT INTO quota_windows (key_id, "window", started_at_ms, used) VALUES (?, ?, ?, ?) ON CONFLICT (key_id, "window") DO UPDATE SET started_at_ms = excluded.started_at_ms, used = excluded.used';
 // Never below zero: a refund of units a window reset already dropped must not go negative.
-const REFUND_SQL = 'UPDATE quota_windows SET used = CASE WHEN used > ? THEN used - ? ELSE 0 END WHERE key_id = ? AND "window" = ? AND started_at_ms = ?';
+const REFUND_SQL =
+  'UPDATE quota_windows SET used = CASE WHEN used > ? THEN used - ? ELSE 0 END WHERE key_id = ? AND "window" = ? AND started_at_ms = ?';
 
 async function readWindow(sql: SqlRunner, keyId: string, window: WindowName): Promise<WindowState | undefined> {
   const row = await sql.get<{ started_at_ms: number | string; used: number | string }>(WINDOW_SQL, [keyId, window]);
@@ -164,7 +165,9 @@ export class AccessStore {
   }
 
   async revokeKey(keyId: string, now: Date): Promise<boolean> {
-    return (await this.db.run('UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL', [now.toISOString(), keyId])) > 0;
+    return (
+      (await this.db.run('UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL', [now.toISOString(), keyId])) > 0
+    );
   }
 
   /** A window as committed (outside any charge: for reports and tests). */

@@ -33,7 +33,8 @@ async function requireAccount(store: AccessStore, name: string): Promise<Account
 }
 
 export async function createAccount(store: AccessStore, name: string, tier: string, now = new Date()): Promise<AccountRecord> {
-  if (!ACCOUNT_NAME.test(name)) throw new AdminError(`invalid account name '${name}': use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`);
+  if (!ACCOUNT_NAME.test(name))
+    throw new AdminError(`invalid account name '${name}': use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`);
   if (!(TIERS as readonly string[]).includes(tier)) throw new AdminError(`unknown tier '${tier}'; valid tiers: ${TIERS.join(', ')}`);
   if (await store.account(name)) throw new AdminError(`an account named '${name}' already exists`);
   await store.createAccount(name, tier as Tier, now);
@@ -54,12 +55,16 @@ export async function reinstateAccount(store: AccessStore, name: string): Promis
 
 /** Market identifiers as the API's paths use them (`us`); the human-readable slugs (`united-states`) are accepted too. */
 function normaliseMarkets(markets: readonly string[]): string[] {
-  return [...new Set(markets.map((given) => {
-    const wanted = given.trim().toLowerCase();
-    const market = MARKETS.find((m) => m.marketKey === wanted || m.slug === wanted);
-    if (!market) throw new AdminError(`unknown market '${given}'; valid markets: ${MARKETS.map((m) => m.marketKey).join(', ')}`);
-    return market.marketKey;
-  }))];
+  return [
+    ...new Set(
+      markets.map((given) => {
+        const wanted = given.trim().toLowerCase();
+        const market = MARKETS.find((m) => m.marketKey === wanted || m.slug === wanted);
+        if (!market) throw new AdminError(`unknown market '${given}'; valid markets: ${MARKETS.map((m) => m.marketKey).join(', ')}`);
+        return market.marketKey;
+      }),
+    ),
+  ];
 }
 
 function checkListed(kind: string, given: readonly string[], valid: readonly string[]): string[] {
@@ -80,7 +85,8 @@ function checkWeights(weights: Record<string, number> | undefined): Record<strin
   if (weights === undefined) return null;
   for (const [tag, weight] of Object.entries(weights)) {
     checkListed('endpoint tags', [tag], WEIGHTED_TAGS);
-    if (!Number.isSafeInteger(weight) || weight < 0) throw new AdminError(`weight of ${tag} must be a whole number of units ≥ 0, got ${weight}`);
+    if (!Number.isSafeInteger(weight) || weight < 0)
+      throw new AdminError(`weight of ${tag} must be a whole number of units ≥ 0, got ${weight}`);
   }
   return weights;
 }
@@ -134,12 +140,22 @@ async function viewOf(store: AccessStore, key: KeyRecord, now: Date): Promise<Ke
  * caller's hands. Free and lapsed accounts get none; partner keys must carry their contract's
  * daily limit; monthly quotas and cost weights are partner terms.
  */
-export async function createKey(store: AccessStore, hashSecret: Buffer, request: KeyRequest, now = new Date()): Promise<KeyView & { key: string }> {
+export async function createKey(
+  store: AccessStore,
+  hashSecret: Buffer,
+  request: KeyRequest,
+  now = new Date(),
+): Promise<KeyView & { key: string }> {
   const account = await requireAccount(store, request.account);
-  if (account.tier === 'free') throw new AdminError(`account '${account.name}' is on the free tier, which has no API access; keys are available from the pro tier upward`);
-  if (account.lapsedAt !== null) throw new AdminError(`account '${account.name}' lapsed on ${account.lapsedAt.slice(0, 10)}; reinstate it before creating keys`);
+  if (account.tier === 'free')
+    throw new AdminError(
+      `account '${account.name}' is on the free tier, which has no API access; keys are available from the pro tier upward`,
+    );
+  if (account.lapsedAt !== null)
+    throw new AdminError(`account '${account.name}' lapsed on ${account.lapsedAt.slice(0, 10)}; reinstate it before creating keys`);
   const isPartner = account.tier === 'partner';
-  if (isPartner && request.dailyLimit === undefined) throw new AdminError('partner keys need --daily-limit N (the contract\'s units per rolling 24 hours)');
+  if (isPartner && request.dailyLimit === undefined)
+    throw new AdminError("partner keys need --daily-limit N (the contract's units per rolling 24 hours)");
   if (!isPartner && (request.monthlyQuota !== undefined || request.weights !== undefined)) {
     throw new AdminError(`--monthly-quota and --weights are partner terms; account '${account.name}' is on the ${account.tier} tier`);
   }

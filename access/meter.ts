@@ -1,5 +1,13 @@
 import type { AccessStore, KeyRecord, QuotaTransaction } from './access-store.ts';
-import { currentWindow, decide, reportWindow, type WindowName, type WindowReport, type WindowRule, type WindowState } from './quota-windows.ts';
+import {
+  currentWindow,
+  decide,
+  reportWindow,
+  type WindowName,
+  type WindowReport,
+  type WindowRule,
+  type WindowState,
+} from './quota-windows.ts';
 import { DAY_MS, MONTH_MS, TIER_DAILY_LIMITS, type Tier } from './tiers.ts';
 
 /** The windows that meter a key: daily always (tier default or the key's own limit), monthly when set. */
@@ -198,14 +206,21 @@ export class QuotaMeter {
       if (!decided.includes('allowed')) return decided as ChargeOutcome[];
       const next = windows as Array<{ rule: WindowRule; state: WindowState }>;
       const block = allowanceBlock(Math.min(...next.map(({ rule, state }) => rule.limit - state.used)));
-      for (const { rule, state } of next) await quota.putWindow(key.keyId, rule.window, { startedAtMs: state.startedAtMs, used: state.used + block });
+      for (const { rule, state } of next)
+        await quota.putWindow(key.keyId, rule.window, { startedAtMs: state.startedAtMs, used: state.used + block });
       const allowance: Allowance = {
         keyId: key.keyId,
         units: block,
-        windows: next.map(({ rule, state }) => ({ window: rule.window, startedAtMs: state.startedAtMs, endsAtMs: state.startedAtMs + rule.lengthMs })),
+        windows: next.map(({ rule, state }) => ({
+          window: rule.window,
+          startedAtMs: state.startedAtMs,
+          endsAtMs: state.startedAtMs + rule.lengthMs,
+        })),
       };
       this.allowances.set(key.keyId, allowance);
-      return decided.map((outcome, i) => (outcome === 'allowed' ? { ok: true as const, charge: { units: batch[i]!.units, allowance } } : outcome));
+      return decided.map((outcome, i) =>
+        outcome === 'allowed' ? { ok: true as const, charge: { units: batch[i]!.units, allowance } } : outcome,
+      );
     });
   }
 }
@@ -213,6 +228,7 @@ export class QuotaMeter {
 /** Current usage of a key's windows, for `keys list` and operators (`exhausted`: a one-unit request would be refused). */
 export async function usageOf(store: AccessStore, key: KeyRecord, tier: Tier, now: number): Promise<WindowReport[]> {
   const reports = [];
-  for (const rule of windowRules(key, tier)) reports.push(reportWindow(currentWindow(await store.window(key.keyId, rule.window), rule, now), rule, 1));
+  for (const rule of windowRules(key, tier))
+    reports.push(reportWindow(currentWindow(await store.window(key.keyId, rule.window), rule, now), rule, 1));
   return reports;
 }

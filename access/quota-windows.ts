@@ -45,8 +45,7 @@ export function reportWindow(state: WindowState, rule: WindowRule, cost: number)
 }
 
 export type MeterDecision =
-  | { allowed: true; next: Array<{ rule: WindowRule; state: WindowState }> }
-  | { allowed: false; windows: WindowReport[] };
+  { allowed: true; next: Array<{ rule: WindowRule; state: WindowState }> } | { allowed: false; windows: WindowReport[] };
 
 /**
  * Whether `cost` units fit every window; all or nothing, so a refused request changes no
@@ -56,5 +55,8 @@ export function decide(windows: Array<{ rule: WindowRule; state: WindowState | u
   const current = windows.map(({ rule, state }) => ({ rule, state: currentWindow(state, rule, nowMs) }));
   const fits = current.every(({ rule, state }) => state.used + cost <= rule.limit);
   if (!fits) return { allowed: false, windows: current.map(({ rule, state }) => reportWindow(state, rule, cost)) };
-  return { allowed: true, next: current.map(({ rule, state }) => ({ rule, state: { startedAtMs: state.startedAtMs, used: state.used + cost } })) };
+  return {
+    allowed: true,
+    next: current.map(({ rule, state }) => ({ rule, state: { startedAtMs: state.startedAtMs, used: state.used + cost } })),
+  };
 }

@@ -14,7 +14,16 @@ export const TIER_DAILY_LIMITS: Record<Exclude<Tier, 'free' | 'partner'>, number
 };
 
 /** The endpoint tags a key may be restricted to (spec "Partner key scopes", plus ours). */
-export const GRANTABLE_ENDPOINTS = ['screen', 'screen/history', 'screen/batch', 'screen/etf', 'screen/compare', 'attest', 'forensic', 'export'] as const;
+export const GRANTABLE_ENDPOINTS = [
+  'screen',
+  'screen/history',
+  'screen/batch',
+  'screen/etf',
+  'screen/compare',
+  'attest',
+  'forensic',
+  'export',
+] as const;
 export type GrantableEndpoint = (typeof GRANTABLE_ENDPOINTS)[number];
 
 /**

@@ -29,7 +29,11 @@ export default async function screenChunkInThread(task: ChunkThreadTask): Promis
   task.port.on('message', (message) => {
     if (message === CANCEL) cancelled.abort(new Error(`chunk ${task.request.chunk.market} #${task.request.chunk.index} cancelled`));
   });
-  const deps = { dataDir: task.dataDir, data: createLakePipelineData(task.dataDir, { threads: DUCKDB_THREADS }), writeThreads: DUCKDB_THREADS };
+  const deps = {
+    dataDir: task.dataDir,
+    data: createLakePipelineData(task.dataDir, { threads: DUCKDB_THREADS }),
+    writeThreads: DUCKDB_THREADS,
+  };
   try {
     return await screenChunkWork(deps, task.request, (detail) => {
       cancelled.signal.throwIfAborted();

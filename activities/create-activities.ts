@@ -20,7 +20,11 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createMaintenanceActivities(deps),
     ...createIngestActivities({ dataDir: deps.dataDir, defaults: deps.source }),
-    ...createPipelineActivities({ dataDir: deps.dataDir, data: deps.data ?? createLakePipelineData(deps.dataDir), ...(deps.chunks ? { chunks: deps.chunks } : {}) }),
+    ...createPipelineActivities({
+      dataDir: deps.dataDir,
+      data: deps.data ?? createLakePipelineData(deps.dataDir),
+      ...(deps.chunks ? { chunks: deps.chunks } : {}),
+    }),
   };
 }
 

@@ -4,7 +4,15 @@ import { screenCompany } from '../engine/index.ts';
 import { writeSnapshots } from '../warehouse/snapshot-writer.ts';
 import { inlineChunkRunner, type ChunkRunner } from './chunk-runner.ts';
 import type { PipelineData } from './pipeline-data.ts';
-import type { ChunkOutcome, PlanRequest, RefreshedScreen, ScreenChunkRequest, ScreenPlan, TickerChunk, TickerRequest } from './pipeline-types.ts';
+import type {
+  ChunkOutcome,
+  PlanRequest,
+  RefreshedScreen,
+  ScreenChunkRequest,
+  ScreenPlan,
+  TickerChunk,
+  TickerRequest,
+} from './pipeline-types.ts';
 import { screenedAtNow, snapshotRowFrom } from './snapshot-rows.ts';
 import { beat } from './heartbeat.ts';
 
@@ -37,7 +45,10 @@ export function createPipelineActivities(deps: PipelineDeps) {
     async planScreen(request: PlanRequest): Promise<ScreenPlan> {
       const counts = await deps.data.listingCounts(request.date, request.markets);
       if (counts.length === 0) {
-        throw ApplicationFailure.nonRetryable(`no listings for ${request.markets?.join(', ') ?? 'any market'} on ${request.date}: ingest data first`, 'EmptyUniverse');
+        throw ApplicationFailure.nonRetryable(
+          `no listings for ${request.markets?.join(', ') ?? 'any market'} on ${request.date}: ingest data first`,
+          'EmptyUniverse',
+        );
       }
       const chunks = planChunks(counts, request.chunkSize);
       return { date: request.date, totalTickers: counts.reduce((sum, c) => sum + c.count, 0), chunks };

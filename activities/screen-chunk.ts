@@ -60,7 +60,11 @@ export async function screenChunkWork(deps: ChunkWorkDeps, request: ScreenChunkR
         const result = screenCompany(input);
         row = snapshotRowFrom(input, source === 'backfill' ? compactResult(result) : result, { source, runId, screenedAt });
       } catch (error) {
-        failed.push({ market: input.listing.market, ticker: input.listing.ticker, reason: `${input.screeningDate}: ${(error as Error).message}` });
+        failed.push({
+          market: input.listing.market,
+          ticker: input.listing.ticker,
+          reason: `${input.screeningDate}: ${(error as Error).message}`,
+        });
         continue;
       }
       // Outside the per-ticker catch: a failing stage fails the chunk (Temporal retries it).
@@ -73,7 +77,19 @@ export async function screenChunkWork(deps: ChunkWorkDeps, request: ScreenChunkR
   } finally {
     await stage.close();
   }
-  const failedFile = failed.length === 0 ? null : await writeChunkFailures(deps.dataDir, runId, fileStemFor(runId, chunk, failed.map((f) => `${f.ticker}|${f.reason}`)), failed);
+  const failedFile =
+    failed.length === 0
+      ? null
+      : await writeChunkFailures(
+          deps.dataDir,
+          runId,
+          fileStemFor(
+            runId,
+            chunk,
+            failed.map((f) => `${f.ticker}|${f.reason}`),
+          ),
+          failed,
+        );
   return {
     index: chunk.index,
     screened: tickers.size,

@@ -72,9 +72,7 @@ export function compactResult(result: ScreeningResult): ScreeningResult {
     if (!fr) continue;
     frameworks[id] = {
       ...fr,
-      reasons: fr.reasons
-        .filter((reason) => reason.result !== 'pass' && reason.result !== 'info')
-        .map(compactReason),
+      reasons: fr.reasons.filter((reason) => reason.result !== 'pass' && reason.result !== 'info').map(compactReason),
       components: undefined,
     };
   }

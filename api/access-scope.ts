@@ -36,7 +36,10 @@ export function scopeFrameworks(requested: readonly FrameworkId[] | null, grant:
   if (requested !== null) {
     const denied = requested.filter((id) => !allowed.includes(id));
     if (denied.length > 0) {
-      throw forbidden(`this key is not provisioned for framework(s) ${denied.join(', ')}; it may see: ${allowed.join(', ') || 'none'}`, 'framework_not_granted');
+      throw forbidden(
+        `this key is not provisioned for framework(s) ${denied.join(', ')}; it may see: ${allowed.join(', ') || 'none'}`,
+        'framework_not_granted',
+      );
     }
   }
   return wanted.filter((id) => allowed.includes(id));
@@ -46,6 +49,9 @@ export function scopeFrameworks(requested: readonly FrameworkId[] | null, grant:
 export function assertMarketGranted(market: string, grant: Grant | undefined): void {
   const allowed = grant?.allowedMarkets ?? null;
   if (allowed !== null && !allowed.includes(market)) {
-    throw forbidden(`this key is not provisioned for market '${market}'; it may use: ${allowed.join(', ') || 'none'}`, 'market_not_granted');
+    throw forbidden(
+      `this key is not provisioned for market '${market}'; it may use: ${allowed.join(', ') || 'none'}`,
+      'market_not_granted',
+    );
   }
 }

@@ -42,6 +42,7 @@ export class TickerNotListedError extends Error {
 
 /** A refresher for deployments without Temporal: every refresh is unavailable, cached data is still served. */
 export const unavailableRefresher: Refresher = {
-  refresh: (market, ticker) => Promise.reject(new RefreshUnavailableError(`re-screening ${market}/${ticker} is not configured on this server`)),
+  refresh: (market, ticker) =>
+    Promise.reject(new RefreshUnavailableError(`re-screening ${market}/${ticker} is not configured on this server`)),
   refreshInBackground: () => Promise.resolve('unavailable'),
 };

@@ -23,7 +23,13 @@ export function threadedReportRenderer(threads: number): ReportRenderer {
   let pool: Piscina<RenderTask, string> | null = null;
   return {
     render(task) {
-      pool ??= new Piscina({ filename: new URL('./report-render-thread-entry.mjs', import.meta.url).href, execArgv: [], minThreads: 0, maxThreads: threads, idleTimeout: 30_000 });
+      pool ??= new Piscina({
+        filename: new URL('./report-render-thread-entry.mjs', import.meta.url).href,
+        execArgv: [],
+        minThreads: 0,
+        maxThreads: threads,
+        idleTimeout: 30_000,
+      });
       return pool.run(task);
     },
     async close() {

@@ -2,7 +2,13 @@ import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporal
 import { ApplicationFailure, WorkflowIdConflictPolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
 import { refreshWorkflowId, type refreshTicker } from '../workflows/index.ts';
-import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh, type RefreshedScreen, type Refresher } from './refresher.ts';
+import {
+  RefreshUnavailableError,
+  TickerNotListedError,
+  type BackgroundRefresh,
+  type RefreshedScreen,
+  type Refresher,
+} from './refresher.ts';
 
 export interface TemporalRefresherOptions {
   client: Client;
@@ -48,7 +54,8 @@ export function createTemporalRefresher(options: TemporalRefresherOptions): Refr
   let downUntil = 0;
 
   async function start(market: string, ticker: string): Promise<WorkflowHandle<typeof refreshTicker>> {
-    if (Date.now() < downUntil) throw new RefreshUnavailableError('the workflow service (Temporal) was unreachable moments ago; retry shortly');
+    if (Date.now() < downUntil)
+      throw new RefreshUnavailableError('the workflow service (Temporal) was unreachable moments ago; retry shortly');
     try {
       return await withTimeout(
         options.client.workflow.start<typeof refreshTicker>('refreshTicker', {
@@ -63,7 +70,9 @@ export function createTemporalRefresher(options: TemporalRefresherOptions): Refr
     } catch (error) {
       downUntil = Date.now() + (options.cooldownMs ?? 10_000);
       options.logger?.warn({ err: error, market, ticker }, 'refresh could not start');
-      throw error instanceof RefreshUnavailableError ? error : new RefreshUnavailableError(`the workflow service (Temporal) is unreachable: ${(error as Error).message}`);
+      throw error instanceof RefreshUnavailableError
+        ? error
+        : new RefreshUnavailableError(`the workflow service (Temporal) is unreachable: ${(error as Error).message}`);
     }
   }
 

@@ -26,13 +26,16 @@ export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, whe
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues;
   const detail = issues.map((issue) => describeIssue(where, issue)).join('; ');
-  throw issues.some((issue) => SHAPE_CODES.has(issue.code)) ? unprocessable(detail, 'malformed_request') : badRequest(detail, 'invalid_value');
+  throw issues.some((issue) => SHAPE_CODES.has(issue.code))
+    ? unprocessable(detail, 'malformed_request')
+    : badRequest(detail, 'invalid_value');
 }
 
 /** A market key, or 400 naming the valid keys. */
 export function checkMarket(market: string, field = 'market'): string {
   const key = market.trim().toLowerCase();
-  if (!MARKET_KEYS.includes(key)) throw badRequest(`${field}: unknown market '${market}'; valid markets: ${MARKET_KEYS.join(', ')}`, 'unknown_market');
+  if (!MARKET_KEYS.includes(key))
+    throw badRequest(`${field}: unknown market '${market}'; valid markets: ${MARKET_KEYS.join(', ')}`, 'unknown_market');
   return key;
 }
 
@@ -40,7 +43,10 @@ export function checkMarket(market: string, field = 'market'): string {
 export function normaliseTicker(ticker: string, field = 'ticker'): string {
   const upper = ticker.trim().toUpperCase();
   if (!TICKER_PATTERN.test(upper)) {
-    throw badRequest(`${field}: invalid ticker '${ticker}'; use 1 to 20 letters, digits, '.' or '-', starting with a letter or digit`, 'invalid_ticker');
+    throw badRequest(
+      `${field}: invalid ticker '${ticker}'; use 1 to 20 letters, digits, '.' or '-', starting with a letter or digit`,
+      'invalid_ticker',
+    );
   }
   return upper;
 }
@@ -49,10 +55,14 @@ export function normaliseTicker(ticker: string, field = 'ticker'): string {
 export function parseFrameworks(value: string | readonly string[] | undefined, field = 'framework'): FrameworkId[] | null {
   if (value === undefined) return null;
   const ids = (typeof value === 'string' ? value.split(',') : [...value]).map((id) => id.trim()).filter((id) => id.length > 0);
-  if (ids.length === 0) throw badRequest(`${field}: name at least one framework id; valid ids: ${FRAMEWORK_IDS.join(', ')}`, 'unknown_framework');
+  if (ids.length === 0)
+    throw badRequest(`${field}: name at least one framework id; valid ids: ${FRAMEWORK_IDS.join(', ')}`, 'unknown_framework');
   const unknown = ids.filter((id) => !isFrameworkId(id));
   if (unknown.length > 0) {
-    throw badRequest(`${field}: unknown framework id(s) ${unknown.join(', ')}; valid ids: ${FRAMEWORK_IDS.join(', ')}`, 'unknown_framework');
+    throw badRequest(
+      `${field}: unknown framework id(s) ${unknown.join(', ')}; valid ids: ${FRAMEWORK_IDS.join(', ')}`,
+      'unknown_framework',
+    );
   }
   return FRAMEWORK_IDS.filter((id) => ids.includes(id));
 }

@@ -44,9 +44,26 @@ type Row = Omit<SignedFields, 'snapshot_ref'> & {
 };
 
 const CERT_COLUMNS = [
-  'cert_id', 'payload_version', 'market', 'ticker', 'standard', 'verdict', 'score', 'purification_per_share', 'as_of', 'minted_at',
-  'snapshot_source', 'snapshot_day', 'key_id', 'sig', 'company_name', 'issuer_type', 'snapshot_screened_at', 'snapshot_pin',
-  'minted_by_key_id', 'minted_by_account',
+  'cert_id',
+  'payload_version',
+  'market',
+  'ticker',
+  'standard',
+  'verdict',
+  'score',
+  'purification_per_share',
+  'as_of',
+  'minted_at',
+  'snapshot_source',
+  'snapshot_day',
+  'key_id',
+  'sig',
+  'company_name',
+  'issuer_type',
+  'snapshot_screened_at',
+  'snapshot_pin',
+  'minted_by_key_id',
+  'minted_by_account',
 ] as const;
 const ROW_COLUMNS = [...CERT_COLUMNS, 'key_status', 'revoked_at', 'revocation_note'] as const;
 
@@ -108,9 +125,26 @@ export class CertificateStore {
       const fields: SignedFields = { ...unsigned, key_id: keyId };
       const sig = signCertificate(fields, secret);
       await tx.run(INSERT_SQL, [
-        fields.cert_id, fields.payload_version, fields.market, fields.ticker, fields.standard, fields.verdict, fields.score,
-        fields.purification_per_share, fields.as_of, fields.minted_at, fields.snapshot_ref.source, fields.snapshot_ref.day, fields.key_id,
-        sig, fields.company_name, fields.issuer_type, pin.screenedAt, JSON.stringify(pin), mintedBy.keyId, mintedBy.account,
+        fields.cert_id,
+        fields.payload_version,
+        fields.market,
+        fields.ticker,
+        fields.standard,
+        fields.verdict,
+        fields.score,
+        fields.purification_per_share,
+        fields.as_of,
+        fields.minted_at,
+        fields.snapshot_ref.source,
+        fields.snapshot_ref.day,
+        fields.key_id,
+        sig,
+        fields.company_name,
+        fields.issuer_type,
+        pin.screenedAt,
+        JSON.stringify(pin),
+        mintedBy.keyId,
+        mintedBy.account,
       ]);
       return { fields, sig, pin, mintedByKeyId: mintedBy.keyId, mintedByAccount: mintedBy.account };
     });
@@ -130,9 +164,14 @@ export class CertificateStore {
       await tx.lock(`revocation:${certId}`);
       const found = await this.find(certId, tx);
       if (!found) throw new RevocationError(`no certificate '${certId}'`);
-      if (found.revocation) throw new RevocationError(`certificate ${certId} was already revoked on ${found.revocation.revoked_at}: ${found.revocation.note}`);
+      if (found.revocation)
+        throw new RevocationError(`certificate ${certId} was already revoked on ${found.revocation.revoked_at}: ${found.revocation.note}`);
       const revocation = { revoked_at: now.toISOString(), note: text };
-      await tx.run('INSERT INTO revocations (cert_id, revoked_at, note) VALUES (?, ?, ?)', [certId, revocation.revoked_at, revocation.note]);
+      await tx.run('INSERT INTO revocations (cert_id, revoked_at, note) VALUES (?, ?, ?)', [
+        certId,
+        revocation.revoked_at,
+        revocation.note,
+      ]);
       return revocation;
     });
   }

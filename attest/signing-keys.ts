@@ -46,7 +46,9 @@ export class SigningKeys {
 
   /** Every key, oldest first. */
   async list(sql: SqlRunner = this.db): Promise<SigningKeyRecord[]> {
-    return (await sql.all(`SELECT ${COLUMNS.join(', ')} FROM signing_keys ORDER BY created_at, key_id`)).map((row) => pickRow<SigningKeyRecord>(row, COLUMNS)!);
+    return (await sql.all(`SELECT ${COLUMNS.join(', ')} FROM signing_keys ORDER BY created_at, key_id`)).map((row) =>
+      pickRow<SigningKeyRecord>(row, COLUMNS)!,
+    );
   }
 
   async find(keyId: string, sql: SqlRunner = this.db): Promise<SigningKeyRecord | undefined> {
@@ -70,7 +72,8 @@ export class SigningKeys {
     const active = await this.active(tx);
     if (!active) throw new Error('no active signing key; run faithscreen signing-keys rotate');
     const secret = this.secretOf(active.key_id);
-    if (secret === undefined) throw new Error(`the secret file of active signing key ${active.key_id} is missing; run faithscreen signing-keys rotate`);
+    if (secret === undefined)
+      throw new Error(`the secret file of active signing key ${active.key_id} is missing; run faithscreen signing-keys rotate`);
     return { keyId: active.key_id, secret };
   }
 
@@ -85,7 +88,8 @@ export class SigningKeys {
     return this.db.transaction(async (tx) => {
       await tx.lock(SIGNING_KEYS_LOCK);
       const active = await this.active(tx);
-      if (active) await tx.run(`UPDATE signing_keys SET status = 'retired', retired_at = ? WHERE key_id = ?`, [this.stamp(), active.key_id]);
+      if (active)
+        await tx.run(`UPDATE signing_keys SET status = 'retired', retired_at = ? WHERE key_id = ?`, [this.stamp(), active.key_id]);
       const created = (await this.find(await this.createKey(tx), tx))!;
       return { created, retired: active ? (await this.find(active.key_id, tx))! : null };
     });
@@ -96,9 +100,16 @@ export class SigningKeys {
     return this.db.transaction(async (tx) => {
       await tx.lock(SIGNING_KEYS_LOCK);
       const key = await this.find(keyId, tx);
-      if (!key) throw new SigningKeyError(`no signing key '${keyId}'; known keys: ${(await this.list(tx)).map((k) => k.key_id).join(', ') || 'none'}`);
+      if (!key)
+        throw new SigningKeyError(
+          `no signing key '${keyId}'; known keys: ${(await this.list(tx)).map((k) => k.key_id).join(', ') || 'none'}`,
+        );
       if (key.status === 'distrusted') throw new SigningKeyError(`signing key ${keyId} was already distrusted on ${key.distrusted_at}`);
-      await tx.run(`UPDATE signing_keys SET status = 'distrusted', distrusted_at = ?, distrust_note = ? WHERE key_id = ?`, [this.stamp(), note, keyId]);
+      await tx.run(`UPDATE signing_keys SET status = 'distrusted', distrusted_at = ?, distrust_note = ? WHERE key_id = ?`, [
+        this.stamp(),
+        note,
+        keyId,
+      ]);
       const replacement = key.status === 'active' ? (await this.find(await this.createKey(tx), tx))! : null;
       return { distrusted: (await this.find(keyId, tx))!, replacement };
     });

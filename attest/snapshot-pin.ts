@@ -36,7 +36,9 @@ function sameValues(pin: SnapshotPin, row: VerdictRow): boolean {
   const keys = (record: Record<string, unknown>) => Object.keys(record).sort();
   const same = (a: Record<string, unknown>, b: Record<string, unknown>) =>
     keys(a).length === keys(b).length && keys(a).every((key) => Object.is(a[key], b[key]));
-  return pin.dataSource === row.dataSource && pin.synthetic === row.synthetic && same(pin.statuses, row.statuses) && same(pin.ratios, row.ratios);
+  return (
+    pin.dataSource === row.dataSource && pin.synthetic === row.synthetic && same(pin.statuses, row.statuses) && same(pin.ratios, row.ratios)
+  );
 }
 
 /**
@@ -46,7 +48,8 @@ function sameValues(pin: SnapshotPin, row: VerdictRow): boolean {
  */
 export function checkSnapshot(pin: SnapshotPin, newestOfDay: VerdictRow | undefined): SnapshotCheck {
   if (newestOfDay === undefined || newestOfDay.snapshotDate !== pin.day) return 'missing';
-  if (newestOfDay.screenedAt === pin.screenedAt && newestOfDay.source === pin.source) return sameValues(pin, newestOfDay) ? 'match' : 'diverged';
+  if (newestOfDay.screenedAt === pin.screenedAt && newestOfDay.source === pin.source)
+    return sameValues(pin, newestOfDay) ? 'match' : 'diverged';
   return newestOfDay.screenedAt > pin.screenedAt ? 'diverged' : 'missing';
 }
 

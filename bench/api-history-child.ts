@@ -14,7 +14,9 @@ const [dataDir, codeRoot, probesJson, publishJson] = process.argv.slice(2) as [s
 const probes = JSON.parse(probesJson) as Array<{ market: string; ticker: string; date: string }>;
 const publish = JSON.parse(publishJson) as { date: string; tickers: number; rounds: number } | null;
 // The baseline checkout may predate warehouse/api-reads/ (its reads were warehouse/api-reads.ts).
-const readsModule = [path.join(codeRoot, 'warehouse', 'api-reads', 'api-reads.ts'), path.join(codeRoot, 'warehouse', 'api-reads.ts')].find((p) => existsSync(p))!;
+const readsModule = [path.join(codeRoot, 'warehouse', 'api-reads', 'api-reads.ts'), path.join(codeRoot, 'warehouse', 'api-reads.ts')].find(
+  (p) => existsSync(p),
+)!;
 const { openApiReads } = (await import(pathToFileURL(readsModule).href)) as typeof import('../warehouse/api-reads/api-reads.ts');
 
 const started = performance.now();
@@ -52,16 +54,30 @@ const visibleMs: number[] = [];
 const publishing = publish
   ? await loopDelay(async () => {
       const here = path.dirname(fileURLToPath(import.meta.url));
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'api-history-publisher.ts'), dataDir, codeRoot, publish.date, String(publish.tickers), String(publish.rounds)], {
-        cwd: codeRoot,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          path.join(here, 'api-history-publisher.ts'),
+          dataDir,
+          codeRoot,
+          publish.date,
+          String(publish.tickers),
+          String(publish.rounds),
+        ],
+        {
+          cwd: codeRoot,
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       const waits: Array<Promise<void>> = [];
       for await (const screenedAt of createInterface({ input: child.stdout })) {
         const published = performance.now();
         waits.push(
           (async () => {
-            while (reads.current('m19', 'S00000')?.screenedAt !== screenedAt.replace(/Z$/, '') && performance.now() - published < 10_000) await sleep(20);
+            while (reads.current('m19', 'S00000')?.screenedAt !== screenedAt.replace(/Z$/, '') && performance.now() - published < 10_000)
+              await sleep(20);
             visibleMs.push(performance.now() - published);
           })(),
         );

@@ -35,7 +35,10 @@ import { describeMachine } from './machine.ts';
 const CODE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MARKETS = Array.from({ length: 20 }, (_, i) => `m${String(i).padStart(2, '0')}`);
 const STATUSES: SnapshotStatus[] = ['compliant', 'non_compliant', 'questionable', 'insufficient_data'];
-const RESULT_JSON = JSON.stringify({ synthetic: true, note: 'placeholder result of a benchmark-synthesized snapshot (bench/api-history.bench.ts)' });
+const RESULT_JSON = JSON.stringify({
+  synthetic: true,
+  note: 'placeholder result of a benchmark-synthesized snapshot (bench/api-history.bench.ts)',
+});
 
 export interface HistorySizeFigures {
   fraction: number;
@@ -109,7 +112,9 @@ export function syntheticRows(date: string, tickers: number, dayIndex: number, s
  */
 function syntheticSnapshotsSql(market: string, date: string, perMarket: number): string {
   const seed = `hash(i, ${sqlString(market)}, ${sqlString(date)})`;
-  const statuses = SNAPSHOT_FRAMEWORKS.map((id, k) => `[${STATUSES.map(sqlString).join(", ")}][1 + ((${seed} >> ${2 * k}) % 4)::INTEGER] AS ${id}_status`).join(', ');
+  const statuses = SNAPSHOT_FRAMEWORKS.map(
+    (id, k) => `[${STATUSES.map(sqlString).join(', ')}][1 + ((${seed} >> ${2 * k}) % 4)::INTEGER] AS ${id}_status`,
+  ).join(', ');
   const ratios = SNAPSHOT_RATIOS.map((r, k) => `((${seed} >> ${k}) % 1000)::DOUBLE / 1000 AS ${r}`).join(', ');
   return `SELECT 'S' || lpad(CAST(i AS VARCHAR), 5, '0') AS ticker, DATE ${sqlString(date)} AS snapshot_date, TIMESTAMP ${sqlString(`${date} 02:00:00`)} AS screened_at,
       'backfill' AS source, 'history-bench' AS run_id, ${sqlString(eraOf(date))} AS era, 'bench' AS engine_version, ${statuses}, ${ratios},
@@ -124,8 +129,14 @@ async function synthesize(dataDir: string, dates: readonly string[], tickers: nu
     let files = 0;
     for (const date of dates) {
       for (const market of MARKETS) {
-        const target = { table: 'snapshots' as const, partitionValues: [market, date.slice(0, 4)], fileName: `history-bench-${date}.parquet` };
-        await publishLakeFile(connection, dataDir, target, syntheticSnapshotsSql(market, date, perMarket), 'ticker', { plainStrings: true });
+        const target = {
+          table: 'snapshots' as const,
+          partitionValues: [market, date.slice(0, 4)],
+          fileName: `history-bench-${date}.parquet`,
+        };
+        await publishLakeFile(connection, dataDir, target, syntheticSnapshotsSql(market, date, perMarket), 'ticker', {
+          plainStrings: true,
+        });
         files += 1;
       }
     }
@@ -134,11 +145,23 @@ async function synthesize(dataDir: string, dates: readonly string[], tickers: nu
 }
 
 function measure(dataDir: string, codeRoot: string, probes: unknown[], publish: unknown): ReadsFigures {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(CODE_ROOT, 'bench', 'api-history-child.ts'), dataDir, codeRoot, JSON.stringify(probes), JSON.stringify(publish)], {
-    cwd: codeRoot,
-    encoding: 'utf8',
-    maxBuffer: 16 * 2 ** 20,
-  });
+  const child = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(CODE_ROOT, 'bench', 'api-history-child.ts'),
+      dataDir,
+      codeRoot,
+      JSON.stringify(probes),
+      JSON.stringify(publish),
+    ],
+    {
+      cwd: codeRoot,
+      encoding: 'utf8',
+      maxBuffer: 16 * 2 ** 20,
+    },
+  );
   const line = child.stdout.trim().split('\n').at(-1) ?? '';
   if (child.status !== 0 || !line.startsWith('{')) throw new Error(`reads process failed (${child.status}): ${child.stderr.slice(-2000)}`);
   return JSON.parse(line) as ReadsFigures;
@@ -171,15 +194,29 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
         const h = mix(i, 7);
         const date = dates[h % dates.length]!;
         // The 15th of a month: the answer is the month end before it (none for the first month).
-        return { market: MARKETS[h % MARKETS.length]!, ticker: `S${String(mix(i, 11) % perMarket).padStart(5, '0')}`, date: `${date.slice(0, 7)}-15` };
+        return {
+          market: MARKETS[h % MARKETS.length]!,
+          ticker: `S${String(mix(i, 11) % perMarket).padStart(5, '0')}`,
+          date: `${date.slice(0, 7)}-15`,
+        };
       });
       // Publishes while the API runs: today's snapshots of every ticker, 3 rounds a second apart.
       const publish = { date: today, tickers, rounds: 3 };
       await rm(checkpointPath(root), { force: true });
       const current = measure(root, CODE_ROOT, probes, publish);
       const restart = measure(root, CODE_ROOT, probes, null);
-      const baseline = baselineRoot && existsSync(baselineRoot) && fraction <= baselineMax ? measure(root, baselineRoot, probes, publish) : null;
-      out.push({ fraction, dates: dates.length, snapshots: dates.length * perMarket * MARKETS.length, files, writeSeconds, current, restart, baseline });
+      const baseline =
+        baselineRoot && existsSync(baselineRoot) && fraction <= baselineMax ? measure(root, baselineRoot, probes, publish) : null;
+      out.push({
+        fraction,
+        dates: dates.length,
+        snapshots: dates.length * perMarket * MARKETS.length,
+        files,
+        writeSeconds,
+        current,
+        restart,
+        baseline,
+      });
     }
   } finally {
     await rm(root, { recursive: true, force: true });
@@ -193,7 +230,9 @@ export function formatApiHistoryBench(sizes: HistorySizeFigures[]): string[] {
     `ready ${r.readySeconds.toFixed(1)} s, RSS ${r.rssAtReadyMiB.toFixed(0)} MiB at ready / ${r.rssAfterMiB.toFixed(0)} MiB at the end / peak ${r.maxRssMiB.toFixed(0)} MiB (sidecars built at ${r.sidecarsSeconds.toFixed(1)} s), ` +
     `${r.heldSnapshots.toLocaleString('en')} rows held, as_of p50 ${r.asOf.p50Ms.toFixed(1)} ms p99 ${r.asOf.p99Ms.toFixed(1)} ms (${r.asOf.found}/${r.asOf.probes} found); ` +
     `event-loop delay quiet ${delay(r.loopDelay.quiet)}` +
-    (r.loopDelay.publishing ? `, while publishing ${delay(r.loopDelay.publishing)}, visible after ${r.visibleMs.map((ms) => ms.toFixed(0)).join(' / ')} ms` : '');
+    (r.loopDelay.publishing
+      ? `, while publishing ${delay(r.loopDelay.publishing)}, visible after ${r.visibleMs.map((ms) => ms.toFixed(0)).join(' / ')} ms`
+      : '');
   return sizes.flatMap((s) => [
     `[api-history] SYNTHETIC lake, ${(s.fraction * 100).toFixed(0)} % of month-end history from 2009: ${s.dates} dates, ${s.snapshots.toLocaleString('en')} snapshots in ${s.files.toLocaleString('en')} files (written in ${s.writeSeconds.toFixed(0)} s)`,
     `[api-history]   this build, first start: ${f(s.current)}`,

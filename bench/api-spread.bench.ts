@@ -82,7 +82,9 @@ function shuffled<T>(items: readonly T[]): T[] {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /** Runs the spread benchmark and returns its figures. */
-export async function runApiSpreadBench(options: { scale?: number; seconds?: number; markets?: string[] } = {}): Promise<SpreadBenchFigures> {
+export async function runApiSpreadBench(
+  options: { scale?: number; seconds?: number; markets?: string[] } = {},
+): Promise<SpreadBenchFigures> {
   const scale = options.scale ?? Number(process.env.API_SPREAD_SCALE ?? 1);
   const markets = options.markets ?? (process.env.API_SPREAD_MARKETS ?? 'us').split(',');
   const seconds = options.seconds ?? Number(process.env.API_SPREAD_SECONDS ?? 10);
@@ -116,7 +118,15 @@ export async function runApiSpreadBench(options: { scale?: number; seconds?: num
    * of a running API meets.
    */
   const serveApp = async (over: ApiReads): Promise<Served> => {
-    const served = await listen(createApp({ logger, metrics: createMetrics(), readiness: {}, screen: { reads: over, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } }, accessControl: access.middleware }));
+    const served = await listen(
+      createApp({
+        logger,
+        metrics: createMetrics(),
+        readiness: {},
+        screen: { reads: over, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
+        accessControl: access.middleware,
+      }),
+    );
     await pacedLoadInProcess({ url: served.url, paths: nextPaths(400), headers, ratePerSecond: 200, seconds: 2, connections: 50 });
     return served;
   };
@@ -136,13 +146,27 @@ export async function runApiSpreadBench(options: { scale?: number; seconds?: num
     const runs: SpreadRun[] = [];
     for (const ratePerSecond of SPREAD_RATES) {
       const api = await serveApp(reads);
-      const spread = await pacedLoadInProcess({ url: api.url, paths: nextPaths(ratePerSecond * seconds), headers, ratePerSecond, seconds, connections: 50 });
+      const spread = await pacedLoadInProcess({
+        url: api.url,
+        paths: nextPaths(ratePerSecond * seconds),
+        headers,
+        ratePerSecond,
+        seconds,
+        connections: 50,
+      });
       await api.close();
-      runs.push({ ratePerSecond, spread, bare: await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond, seconds, connections: 50 }) });
+      runs.push({
+        ratePerSecond,
+        spread,
+        bare: await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond, seconds, connections: 50 }),
+      });
     }
 
     const hotApi = await serveApp(reads);
-    const hot = { ratePerSecond: 500, ...(await pacedLoadInProcess({ url: hotApi.url, paths: [paths[0]!], headers, ratePerSecond: 500, seconds, connections: 50 })) };
+    const hot = {
+      ratePerSecond: 500,
+      ...(await pacedLoadInProcess({ url: hotApi.url, paths: [paths[0]!], headers, ratePerSecond: 500, seconds, connections: 50 })),
+    };
     await hotApi.close();
 
     const batchApi = await serveApp(reads);
@@ -151,28 +175,60 @@ export async function runApiSpreadBench(options: { scale?: number; seconds?: num
     for (let b = 0; b < 20; b += 1) {
       const items = nextPaths(100).map((p) => ({ market: p.split('/')[3]!, ticker: p.split('/')[4]! }));
       const t0 = performance.now();
-      const response = await fetch(`${batchApi.url}/api/screen/batch`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ tickers: items }) });
+      const response = await fetch(`${batchApi.url}/api/screen/batch`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ tickers: items }),
+      });
       const answer = (await response.json()) as { results?: unknown[] };
       latencies.push(performance.now() - t0);
       resultCounts.push(answer.results?.length ?? 0);
     }
     await batchApi.close();
     latencies.sort((a, b) => a - b);
-    const batch = { batches: latencies.length, resultCounts, p50Ms: Math.round(percentile(latencies, 50) * 10) / 10, maxMs: Math.round(latencies.at(-1)! * 10) / 10 };
+    const batch = {
+      batches: latencies.length,
+      resultCounts,
+      p50Ms: Math.round(percentile(latencies, 50) * 10) / 10,
+      maxMs: Math.round(latencies.at(-1)! * 10) / 10,
+    };
 
     const queueOnly: SpreadBenchFigures['queueOnly'] = [];
     const queueReads = await openApiReads({ dataDir, followIntervalMs: 0, sidecars: false });
     try {
       for (const ratePerSecond of [50, 200]) {
         const api = await serveApp(queueReads);
-        queueOnly.push({ ratePerSecond, spread: await pacedLoadInProcess({ url: api.url, paths: nextPaths(ratePerSecond * seconds), headers, ratePerSecond, seconds, connections: 50 }) });
+        queueOnly.push({
+          ratePerSecond,
+          spread: await pacedLoadInProcess({
+            url: api.url,
+            paths: nextPaths(ratePerSecond * seconds),
+            headers,
+            ratePerSecond,
+            seconds,
+            connections: 50,
+          }),
+        });
         await api.close();
       }
     } finally {
       await queueReads.close();
     }
     const loadAverage: [number, number] = [loadAtStart, os.loadavg()[0]!];
-    return { scale, markets, stocks: stocks.length, snapshotFiles: reads.stats().snapshotFiles, openSeconds, sidecarSeconds, rssMiB, runs, hot, batch, queueOnly, loadAverage };
+    return {
+      scale,
+      markets,
+      stocks: stocks.length,
+      snapshotFiles: reads.stats().snapshotFiles,
+      openSeconds,
+      sidecarSeconds,
+      rssMiB,
+      runs,
+      hot,
+      batch,
+      queueOnly,
+      loadAverage,
+    };
   } finally {
     await bare.close();
     await reads.close();
@@ -187,7 +243,8 @@ function statusText(f: PacedLoadFigures): string {
 
 /** The figures as printed lines. */
 export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
-  const load = (p: PacedLoadFigures) => `p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms, max ${p.maxMs} ms, errors ${p.errors} of ${p.sent} (${statusText(p)})`;
+  const load = (p: PacedLoadFigures) =>
+    `p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms, max ${p.maxMs} ms, errors ${p.errors} of ${p.sent} (${statusText(p)})`;
   return [
     `[api-spread] lake: sample scale ${f.scale}, markets ${f.markets.join(',')}: ${f.stocks} stocks with a full current result in ${f.snapshotFiles} snapshot files`,
     `[api-spread] reads open in ${f.openSeconds.toFixed(1)} s, point-read sidecars ready ${f.sidecarSeconds.toFixed(1)} s later; RSS ${f.rssMiB} MiB`,
@@ -198,7 +255,10 @@ export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
     ]),
     `[api-spread] hot ticker (one ticker again and again: the report cache answers), paced at ${f.hot.ratePerSecond} req/s: ${load(f.hot)} (comparison only)`,
     `[api-spread] batch of 100 distinct cold tickers × ${f.batch.batches}: p50 ${f.batch.p50Ms} ms, max ${f.batch.maxMs} ms, results per batch ${[...new Set(f.batch.resultCounts)].join('/')} (target < 150 ms, 100 results)`,
-    ...f.queueOnly.map((q) => `[api-spread] fallback path alone (sidecars off, every result from Parquet through the bounded queue), spread at ${q.ratePerSecond} req/s: ${load(q.spread)}`),
+    ...f.queueOnly.map(
+      (q) =>
+        `[api-spread] fallback path alone (sidecars off, every result from Parquet through the bounded queue), spread at ${q.ratePerSecond} req/s: ${load(q.spread)}`,
+    ),
   ];
 }
 

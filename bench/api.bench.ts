@@ -52,8 +52,6 @@ export interface RouteFigures {
   paced: PacedRun[];
 }
 
-
-
 export interface ApiBenchFigures {
   listings: number;
   snapshots: number;
@@ -77,7 +75,9 @@ async function prepareLake(dataDir: string, scale: number): Promise<void> {
   const reads = await openApiReads({ dataDir, followIntervalMs: 0 });
   const stocks = reads.listings().filter((l) => l.kind === 'stock');
   reads.close();
-  const inputs = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, dataDir, { market: 'us', date: TODAY, kind: 'stock', limit: 500 }));
+  const inputs = await withDuckDB(':memory:', {}, (c) =>
+    loadScreeningInputs(c, dataDir, { market: 'us', date: TODAY, kind: 'stock', limit: 500 }),
+  );
   const templates = inputs.map((input) => ({ input, result: screenCompany(input) }));
   const rows: SnapshotRow[] = [];
   const flush = async (stem: string) => {
@@ -87,10 +87,15 @@ async function prepareLake(dataDir: string, scale: number): Promise<void> {
     const { input, result } = templates[i % templates.length]!;
     const relabelled = { ...input, listing: { ...input.listing, market: listing.market, ticker: listing.ticker, name: listing.name } };
     // The first template keeps its full result (reasons and all): it is the benchmarked ticker.
-    const stored: ScreeningResult = i === 0 ? result : compactResult({ ...result, market: listing.market, ticker: listing.ticker, company_name: listing.name });
+    const stored: ScreeningResult =
+      i === 0 ? result : compactResult({ ...result, market: listing.market, ticker: listing.ticker, company_name: listing.name });
     rows.push(snapshotRowFrom(relabelled, stored, { source: 'nightly', runId: 'bench', screenedAt: `${TODAY}T02:00:00.000` }));
     for (const date of HISTORY_DATES) {
-      const row = snapshotRowFrom({ ...relabelled, screeningDate: date }, result, { source: 'backfill', runId: 'bench-history', screenedAt: `${date}T03:00:00.000` });
+      const row = snapshotRowFrom({ ...relabelled, screeningDate: date }, result, {
+        source: 'backfill',
+        runId: 'bench-history',
+        screenedAt: `${date}T03:00:00.000`,
+      });
       rows.push({ ...row, result_json: '{"note":"benchmark history row"}' });
     }
     if (rows.length >= 70_000) await flush(`bench-${i}`);
@@ -100,7 +105,13 @@ async function prepareLake(dataDir: string, scale: number): Promise<void> {
 
 /** autocannon in a worker thread, flat out at 50 connections. */
 async function load(url: string, paths: string[], seconds: number, headers: Record<string, string> = {}): Promise<LoadFigures> {
-  const result = await autocannon({ url, connections: 50, duration: seconds, workers: 1, requests: paths.map((p) => ({ method: 'GET', path: p, headers })) });
+  const result = await autocannon({
+    url,
+    connections: 50,
+    duration: seconds,
+    workers: 1,
+    requests: paths.map((p) => ({ method: 'GET', path: p, headers })),
+  });
   return { requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
@@ -146,11 +157,28 @@ export async function runApiBench(options: { dataDir?: string; scale?: number; s
     const sample = stocks.filter((_, i) => i % Math.max(1, Math.floor(stocks.length / 500)) === 0);
     const asOfPaths = sample.map((l, i) => `/api/screen/us/${l.ticker}?as_of=${2011 + (i % 15)}-0${1 + (i % 9)}-15`);
     const asOf = await measureRoute(api.url, asOfPaths, seconds, headers);
-    const words = reads.listings().filter((_, i) => i % 997 === 0).map((l) => l.name.split(' ')[0]!.slice(0, 4));
-    const searchPaths = words.flatMap((w, i) => [`/api/universe/search?q=${encodeURIComponent(w)}`, `/api/universe/search?q=${encodeURIComponent(w.slice(0, 2))}&market=${i % 2 ? 'us' : 'gb'}&limit=10`]);
+    const words = reads
+      .listings()
+      .filter((_, i) => i % 997 === 0)
+      .map((l) => l.name.split(' ')[0]!.slice(0, 4));
+    const searchPaths = words.flatMap((w, i) => [
+      `/api/universe/search?q=${encodeURIComponent(w)}`,
+      `/api/universe/search?q=${encodeURIComponent(w.slice(0, 2))}&market=${i % 2 ? 'us' : 'gb'}&limit=10`,
+    ]);
     const search = await measureRoute(api.url, searchPaths, seconds, {});
     const stats = reads.stats();
-    return { listings: stats.listings, snapshots: stats.snapshots, loadSeconds, rssMiB, bare: bareFigures, bareControl, cached, ratio: cached.max.requestsPerSecond / bareFigures.requestsPerSecond, asOf, search };
+    return {
+      listings: stats.listings,
+      snapshots: stats.snapshots,
+      loadSeconds,
+      rssMiB,
+      bare: bareFigures,
+      bareControl,
+      cached,
+      ratio: cached.max.requestsPerSecond / bareFigures.requestsPerSecond,
+      asOf,
+      search,
+    };
   } finally {
     await api.close();
     await bare.close();
@@ -161,7 +189,8 @@ export async function runApiBench(options: { dataDir?: string; scale?: number; s
 
 /** The figures as printed lines. */
 export function formatApiBench(f: ApiBenchFigures): string[] {
-  const line = (name: string, l: LoadFigures, note: string) => `[api] ${name}: ${l.requestsPerSecond} req/s, p99 ${l.p99Ms} ms, errors ${l.errors} (${note})`;
+  const line = (name: string, l: LoadFigures, note: string) =>
+    `[api] ${name}: ${l.requestsPerSecond} req/s, p99 ${l.p99Ms} ms, errors ${l.errors} (${note})`;
   const paced = (name: string, p: PacedRun, note: string) =>
     `[api] ${name}, paced at ${p.ratePerSecond} req/s: p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms, max ${p.maxMs} ms, errors ${p.errors} of ${p.sent} (${note})`;
   const route = (name: string, r: RouteFigures, target: string) => [

@@ -77,8 +77,12 @@ export function describeDataBench(r: DataBenchResult): string[] {
   return [
     `[data] cpus: ${r.cpus}; sample scale ${r.scale} (synthetic universe)`,
     `[data] generate + ingest: ${r.ingestSeconds.toFixed(1)} s (target < 180 s)`,
-    `[data] rows: ${Object.entries(r.rows).map(([t, n]) => `${t} ${n.toLocaleString('en-US')}`).join(', ')}`,
-    `[data] lake size: ${Object.entries(r.bytesByTable).map(([t, b]) => `${t} ${mb(b)}`).join(', ')}; DATA_DIR total ${mb(r.totalBytes)}`,
+    `[data] rows: ${Object.entries(r.rows)
+      .map(([t, n]) => `${t} ${n.toLocaleString('en-US')}`)
+      .join(', ')}`,
+    `[data] lake size: ${Object.entries(r.bytesByTable)
+      .map(([t, b]) => `${t} ${mb(b)}`)
+      .join(', ')}; DATA_DIR total ${mb(r.totalBytes)}`,
     `[data] nightly inputs: ${r.inputsNightly.inputs.toLocaleString('en-US')} in ${r.inputsNightly.seconds.toFixed(1)} s (chunks of 20,000)`,
     `[data] backfill inputs: ${r.inputsBackfill.inputs.toLocaleString('en-US')} (5,000 US tickers × ${r.inputsBackfill.dates} dates) in ${r.inputsBackfill.seconds.toFixed(1)} s`,
   ];

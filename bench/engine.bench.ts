@@ -143,7 +143,7 @@ export function runEngineBench(companies = 124_000): EngineBenchFigures {
     totalMs: Math.round(totalMs),
     passesMs: passes.map((p) => Math.round(p.ms)),
     companiesPerSecond: Math.round((companies / totalMs) * 1000),
-    microsecondsPerCompany: Math.round((totalMs * 1000) / companies * 10) / 10,
+    microsecondsPerCompany: Math.round(((totalMs * 1000) / companies) * 10) / 10,
     cpuCount: cpus.length,
     cpuModel: cpus[0]?.model ?? 'unknown',
     node: process.version,

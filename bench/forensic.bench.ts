@@ -44,7 +44,14 @@ async function timeRequests(name: string, url: string, paths: string[], headers:
     if (response.status !== 200) errors += 1;
   }
   times.sort((a, b) => a - b);
-  return { name, requests: paths.length, errors, p50Ms: round(quantile(times, 0.5)), p95Ms: round(quantile(times, 0.95)), maxMs: round(times.at(-1) ?? 0) };
+  return {
+    name,
+    requests: paths.length,
+    errors,
+    p50Ms: round(quantile(times, 0.5)),
+    p95Ms: round(quantile(times, 0.95)),
+    maxMs: round(times.at(-1) ?? 0),
+  };
 }
 
 /** Runs the forensic benchmark over an existing lake (prepared by the API benchmark). */
@@ -65,12 +72,30 @@ export async function runForensicBench(options: { dataDir?: string; tickers?: nu
   try {
     const stocks = reads.listings('us').filter((l) => l.kind === 'stock');
     const step = Math.max(1, Math.floor(stocks.length / (options.tickers ?? 40)));
-    const sample = stocks.filter((_, i) => i % step === 0).slice(0, options.tickers ?? 40).map((l) => l.ticker);
+    const sample = stocks
+      .filter((_, i) => i % step === 0)
+      .slice(0, options.tickers ?? 40)
+      .map((l) => l.ticker);
     const headers = { 'X-API-Key': key };
     const endpoints = [
-      await timeRequests('report', url, sample.map((t) => `/api/forensic/${t}?market=us`), headers),
-      await timeRequests('health-score', url, sample.map((t) => `/api/forensic/${t}/health-score?market=us`), headers),
-      await timeRequests('peers n=5', url, sample.map((t) => `/api/forensic/${t}/peers?market=us&n=5`), headers),
+      await timeRequests(
+        'report',
+        url,
+        sample.map((t) => `/api/forensic/${t}?market=us`),
+        headers,
+      ),
+      await timeRequests(
+        'health-score',
+        url,
+        sample.map((t) => `/api/forensic/${t}/health-score?market=us`),
+        headers,
+      ),
+      await timeRequests(
+        'peers n=5',
+        url,
+        sample.map((t) => `/api/forensic/${t}/peers?market=us&n=5`),
+        headers,
+      ),
     ];
     return { listings: reads.stats().listings, endpoints, rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20) };
   } finally {
@@ -84,7 +109,9 @@ export async function runForensicBench(options: { dataDir?: string; tickers?: nu
 export function formatForensicBench(f: ForensicBenchFigures): string[] {
   return [
     `[forensic] ${f.listings} listings; one request at a time over HTTP with access control; process RSS ${f.rssMiB} MiB`,
-    ...f.endpoints.map((e) => `[forensic] ${e.name}: p50 ${e.p50Ms} ms, p95 ${e.p95Ms} ms, max ${e.maxMs} ms over ${e.requests} tickers, errors ${e.errors}`),
+    ...f.endpoints.map(
+      (e) => `[forensic] ${e.name}: p50 ${e.p50Ms} ms, p95 ${e.p95Ms} ms, max ${e.maxMs} ms over ${e.requests} tickers, errors ${e.errors}`,
+    ),
   ];
 }
 

@@ -56,7 +56,15 @@ async function generate(options) {
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const round = (ms) => Math.round(ms * 100) / 100;
-  return { sent, completed: latencies.length, errors, statuses, p50Ms: round(percentile(latencies, 50)), p99Ms: round(percentile(latencies, 99)), maxMs: round(latencies.at(-1) ?? 0) };
+  return {
+    sent,
+    completed: latencies.length,
+    errors,
+    statuses,
+    p50Ms: round(percentile(latencies, 50)),
+    p99Ms: round(percentile(latencies, 99)),
+    maxMs: round(latencies.at(-1) ?? 0),
+  };
 }
 
 if (parentPort) parentPort.postMessage(await generate(workerData));

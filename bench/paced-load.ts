@@ -53,7 +53,9 @@ export function pacedLoadInProcess(options: PacedLoadOptions): Promise<PacedLoad
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
     child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve(JSON.parse(out) as PacedLoadFigures) : reject(new Error(`paced load process exited with ${code}`))));
+    child.once('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as PacedLoadFigures) : reject(new Error(`paced load process exited with ${code}`)),
+    );
     child.stdin.end(JSON.stringify(options));
   });
 }
@@ -68,7 +70,13 @@ export const PACED_RATES = [250, 500, 1_000, 2_000];
 export type PacedRun = PacedLoadFigures & { ratePerSecond: number };
 
 /** Paced runs at each of PACED_RATES below `below` (the route's flat-out rate). */
-export async function pacedSweep(url: string, paths: string[], seconds: number, headers: Record<string, string>, below: number): Promise<PacedRun[]> {
+export async function pacedSweep(
+  url: string,
+  paths: string[],
+  seconds: number,
+  headers: Record<string, string>,
+  below: number,
+): Promise<PacedRun[]> {
   const runs: PacedRun[] = [];
   for (const ratePerSecond of PACED_RATES.filter((rate) => rate < below)) {
     runs.push({ ...(await pacedLoad({ url, paths, headers, ratePerSecond, seconds, connections: 50 })), ratePerSecond });

@@ -44,7 +44,12 @@ async function inProcessNightly(dataDir: string, chunks: TickerChunk[], runner: 
   const lane = async (): Promise<void> => {
     while (next < chunks.length) {
       const chunk = chunks[next++]!;
-      const outcome: ChunkOutcome = await env.run(activities.screenChunk, { runId: 'bench-in-process', source: 'nightly' as const, chunk, dates: [DATE] });
+      const outcome: ChunkOutcome = await env.run(activities.screenChunk, {
+        runId: 'bench-in-process',
+        source: 'nightly' as const,
+        chunk,
+        dates: [DATE],
+      });
       published += outcome.published;
     }
   };

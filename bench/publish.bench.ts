@@ -21,7 +21,13 @@ export async function runPublishBench(files = 200, rowsPerFile = 10_000): Promis
     const started = performance.now();
     await withDuckDB(':memory:', {}, async (c) => {
       for (let i = 0; i < files; i += 1) {
-        const target = partitionFile(partitionDir(temp.dir, 'snapshots', [['market', 'us'], ['year', '2026']]), `bench-${i}.parquet`);
+        const target = partitionFile(
+          partitionDir(temp.dir, 'snapshots', [
+            ['market', 'us'],
+            ['year', '2026'],
+          ]),
+          `bench-${i}.parquet`,
+        );
         await publishFile(target, async (tmp) => {
           await c.run(`COPY (SELECT range AS n FROM range(${rowsPerFile})) TO ${sqlString(tmp)} (FORMAT parquet)`);
         });
@@ -37,5 +43,7 @@ export async function runPublishBench(files = 200, rowsPerFile = 10_000): Promis
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(describeMachine());
   const r = await runPublishBench();
-  console.log(`publish: ${r.files} files × ${r.rowsPerFile} rows in ${r.seconds.toFixed(2)} s = ${r.filesPerSecond.toFixed(0)} atomic publishes/s`);
+  console.log(
+    `publish: ${r.files} files × ${r.rowsPerFile} rows in ${r.seconds.toFixed(2)} s = ${r.filesPerSecond.toFixed(0)} atomic publishes/s`,
+  );
 }

@@ -59,7 +59,15 @@ async function measure(state: ServiceStateOptions, engine: string, keyLimit: num
   }
   times.sort((a, b) => a - b);
   const round2 = (ms: number) => Math.round(ms * 100) / 100;
-  return { engine, keyLimit, rounds, p50Ms: round2(percentile(times, 50)), p99Ms: round2(percentile(times, 99)), maxMs: round2(times.at(-1)!), passedPerRound: passed / rounds };
+  return {
+    engine,
+    keyLimit,
+    rounds,
+    p50Ms: round2(percentile(times, 50)),
+    p99Ms: round2(percentile(times, 99)),
+    maxMs: round2(times.at(-1)!),
+    passedPerRound: passed / rounds,
+  };
 }
 
 export async function runQuotaChargeBench(rounds = Number(process.env.QUOTA_BENCH_ROUNDS ?? 10)): Promise<ChargeFigures[]> {

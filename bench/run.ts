@@ -18,7 +18,8 @@ console.log(
 );
 
 const { runDataBench, describeDataBench } = await import('./data.bench.ts');
-for (const line of describeDataBench(await runDataBench(Number(process.env.BENCH_SCALE ?? process.env.DATA_BENCH_SCALE ?? 1)))) console.log(line);
+for (const line of describeDataBench(await runDataBench(Number(process.env.BENCH_SCALE ?? process.env.DATA_BENCH_SCALE ?? 1))))
+  console.log(line);
 
 // Full-scale pipeline and API benchmarks generate their own universe (minutes each). Set
 // BENCH_SCALE below 1 for a quicker, smaller run.

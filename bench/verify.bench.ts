@@ -62,12 +62,17 @@ const CACHE = { freshDays: 1, staleWhileRevalidateDays: 7 };
 async function prepareLake(dataDir: string, scale: number): Promise<void> {
   await ingestSource({ source: 'sample', scale, dataDir, asOf: TODAY, markets: ['us'], concurrency: 2 });
   const inputs = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, dataDir, { market: 'us', date: TODAY, kind: 'stock' }));
-  const rows = inputs.map((input) => snapshotRowFrom(input, screenCompany(input), { source: 'nightly', runId: 'verify-bench', screenedAt: `${TODAY}T02:00:00.000` }));
+  const rows = inputs.map((input) =>
+    snapshotRowFrom(input, screenCompany(input), { source: 'nightly', runId: 'verify-bench', screenedAt: `${TODAY}T02:00:00.000` }),
+  );
   await writeSnapshots(dataDir, rows, { fileStem: 'verify-bench' });
 }
 
 /** Per-call time of the verification use-case (service.db read, HMAC, in-memory snapshot check, JSON), 20,000 calls. */
-async function timeInProcess(ctx: ReturnType<typeof createAttestContext>, ids: readonly string[]): Promise<{ p50Us: number; p99Us: number }> {
+async function timeInProcess(
+  ctx: ReturnType<typeof createAttestContext>,
+  ids: readonly string[],
+): Promise<{ p50Us: number; p99Us: number }> {
   const times: number[] = [];
   for (let i = 0; i < 20_000; i += 1) {
     const started = performance.now();
@@ -79,7 +84,9 @@ async function timeInProcess(ctx: ReturnType<typeof createAttestContext>, ids: r
 }
 
 /** Mints certificates over HTTP, then loads the verify endpoint; returns the figures. */
-export async function runVerifyBench(options: { scale?: number; certificates?: number; seconds?: number } = {}): Promise<VerifyBenchFigures> {
+export async function runVerifyBench(
+  options: { scale?: number; certificates?: number; seconds?: number } = {},
+): Promise<VerifyBenchFigures> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'faithscreen-verify-bench-'));
   const seconds = options.seconds ?? Number(process.env.VERIFY_BENCH_SECONDS ?? 10);
   try {
@@ -99,21 +106,40 @@ export async function runVerifyBench(options: { scale?: number; certificates?: n
     });
     const api = await listen(app);
     try {
-      const tickers = reads.listings('us').filter((l) => reads.current('us', l.ticker)?.statuses.shariah_djim !== 'insufficient_data' && reads.current('us', l.ticker));
+      const tickers = reads
+        .listings('us')
+        .filter((l) => reads.current('us', l.ticker)?.statuses.shariah_djim !== 'insufficient_data' && reads.current('us', l.ticker));
       const wanted = options.certificates ?? 500;
       const ids: string[] = [];
       const started = performance.now();
       for (let i = 0; i < wanted; i += 1) {
-        const response = await fetch(`${api.url}/api/attest/us/${tickers[i % tickers.length]!.ticker}?standard=shariah_djim`, { method: 'POST', headers: { 'X-API-Key': key } });
+        const response = await fetch(`${api.url}/api/attest/us/${tickers[i % tickers.length]!.ticker}?standard=shariah_djim`, {
+          method: 'POST',
+          headers: { 'X-API-Key': key },
+        });
         if (response.status !== 200) throw new Error(`mint answered ${response.status}: ${await response.text()}`);
         ids.push(((await response.json()) as { cert_id: string }).cert_id);
       }
       const mintMsEach = (performance.now() - started) / wanted;
-      const inProcess = await timeInProcess(createAttestContext({ db, dataDir }, createScreenContext({ reads, refresher: unavailableRefresher, cache: CACHE }), api.url), ids);
+      const inProcess = await timeInProcess(
+        createAttestContext({ db, dataDir }, createScreenContext({ reads, refresher: unavailableRefresher, cache: CACHE }), api.url),
+        ids,
+      );
 
       const paths = ids.map((id) => `/api/attest/verify/${id}`);
-      const flat = await autocannon({ url: api.url, connections: 50, duration: seconds, workers: 1, requests: paths.map((p) => ({ method: 'GET', path: p })) });
-      const flatOut = { requestsPerSecond: Math.round(flat.requests.average), p50Ms: flat.latency.p50, p99Ms: flat.latency.p99, errors: flat.errors + flat.non2xx };
+      const flat = await autocannon({
+        url: api.url,
+        connections: 50,
+        duration: seconds,
+        workers: 1,
+        requests: paths.map((p) => ({ method: 'GET', path: p })),
+      });
+      const flatOut = {
+        requestsPerSecond: Math.round(flat.requests.average),
+        p50Ms: flat.latency.p50,
+        p99Ms: flat.latency.p99,
+        errors: flat.errors + flat.non2xx,
+      };
       const paced = await pacedSweep(api.url, paths, seconds, {}, flatOut.requestsPerSecond);
 
       const sample = await (await fetch(`${api.url}${paths[0]}`)).text();
@@ -129,7 +155,17 @@ export async function runVerifyBench(options: { scale?: number; certificates?: n
       } finally {
         await bare.close();
       }
-      return { certificates: ids.length, snapshots: reads.stats().snapshots, seconds, mintMsEach, inProcess, flatOut, paced, bareControl, loadAverage: os.loadavg() };
+      return {
+        certificates: ids.length,
+        snapshots: reads.stats().snapshots,
+        seconds,
+        mintMsEach,
+        inProcess,
+        flatOut,
+        paced,
+        bareControl,
+        loadAverage: os.loadavg(),
+      };
     } finally {
       await api.close();
       reads.close();

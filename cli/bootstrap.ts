@@ -48,14 +48,23 @@ export async function bootstrapWarehouse(options: BootstrapOptions): Promise<'sk
     return watchRun(handle, createProgressView(), options.signal);
   };
   const screen = await run('nightlyScreen', `first-start-screen-${options.today}`, [{ date: options.today }]);
-  options.logger.info({ published: screen.published, failed: screen.failedCount }, 'first universe screen published: the API serves it now');
+  options.logger.info(
+    { published: screen.published, failed: screen.failedCount },
+    'first universe screen published: the API serves it now',
+  );
   if (options.backfillYears > 0) {
     const from = yearsBefore(options.today, options.backfillYears);
     // Quarter-end: the first day, every quarter end since and today (README, "What the first start does").
     const cadence = 'quarter-end';
-    options.logger.info({ from, to: options.today, cadence }, `first start: backfilling ${options.backfillYears} years of ${cadence} history`);
+    options.logger.info(
+      { from, to: options.today, cadence },
+      `first start: backfilling ${options.backfillYears} years of ${cadence} history`,
+    );
     const history = await run('backfill', `first-start-backfill-${from}-${options.today}`, [{ from, to: options.today, cadence }]);
-    options.logger.info({ from, cadence, published: history.published }, 'first-start backfill done; run `faithscreen backfill --from 2009-01-01 --cadence year-end` for history from 2009');
+    options.logger.info(
+      { from, cadence, published: history.published },
+      'first-start backfill done; run `faithscreen backfill --from 2009-01-01 --cadence year-end` for history from 2009',
+    );
   }
   return 'done';
 }

@@ -20,7 +20,10 @@ export function createEdgarFetchView(stream: NodeJS.WriteStream = process.stderr
       stop() {},
     };
   }
-  const bar = new SingleBar({ stream, format: 'edgar |{bar}| {value}/{total} companies · failed {failed} · {company}', hideCursor: true }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { stream, format: 'edgar |{bar}| {value}/{total} companies · failed {failed} · {company}', hideCursor: true },
+    Presets.shades_classic,
+  );
   let started = false;
   let failed = 0;
   return {
@@ -39,7 +42,9 @@ export function createEdgarFetchView(stream: NodeJS.WriteStream = process.stderr
 
 /** The human summary: counts, then each failed company with its reason. */
 export function summaryText(s: FetchEdgarSummary): string {
-  const lines = [`EDGAR files in ${s.out}: ${s.companies} companies; files downloaded ${s.downloaded}, skipped (already complete) ${s.skipped}, failed ${s.failed}`];
+  const lines = [
+    `EDGAR files in ${s.out}: ${s.companies} companies; files downloaded ${s.downloaded}, skipped (already complete) ${s.skipped}, failed ${s.failed}`,
+  ];
   if (s.failures.length > 0) {
     lines.push(`${s.failures.length} ${s.failures.length === 1 ? 'company' : 'companies'} failed:`);
     for (const f of s.failures) lines.push(`  ${f.cik ? `${f.company} (CIK${f.cik})` : f.company}: ${f.reason}`);

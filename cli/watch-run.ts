@@ -10,7 +10,11 @@ const POLL_MS = 500;
  * progress, or throws with the failure reason when the run failed, was cancelled or timed out.
  * `signal` stops following (the run itself goes on in Temporal).
  */
-export async function watchRun(handle: WorkflowHandle, view: ProgressView = createProgressView(), signal?: AbortSignal): Promise<RunProgress> {
+export async function watchRun(
+  handle: WorkflowHandle,
+  view: ProgressView = createProgressView(),
+  signal?: AbortSignal,
+): Promise<RunProgress> {
   try {
     for (;;) {
       signal?.throwIfAborted();
@@ -42,6 +46,9 @@ export function summarise(progress: RunProgress): string {
   for (const failed of progress.failedSample.slice(0, 20)) lines.push(`  failed ${failed.market}/${failed.ticker}: ${failed.reason}`);
   if (progress.failedCount > 20) lines.push(`  … and ${progress.failedCount - 20} more`);
   const files = progress.failedFiles ?? [];
-  if (files.length > 0) lines.push(`  every failure, one JSON line each, under DATA_DIR: ${files.slice(0, 5).join(', ')}${files.length > 5 ? ` and ${files.length - 5} more files` : ''}`);
+  if (files.length > 0)
+    lines.push(
+      `  every failure, one JSON line each, under DATA_DIR: ${files.slice(0, 5).join(', ')}${files.length > 5 ? ` and ${files.length - 5} more files` : ''}`,
+    );
   return lines.join('\n');
 }

@@ -29,12 +29,16 @@ export const notFound = (detail: ErrorDetail, code = 'not_found') => new AppErro
 export const conflict = (detail: ErrorDetail, code = 'conflict') => new AppError(409, code, detail);
 export const unprocessable = (detail: ErrorDetail, code = 'unprocessable') => new AppError(422, code, detail);
 export const tooManyRequests = (detail: ErrorDetail, code = 'quota_exhausted') => new AppError(429, code, detail);
-export const serviceUnavailable = (detail: ErrorDetail, code = 'unavailable', retryAfterSeconds?: number) => new AppError(503, code, detail, retryAfterSeconds);
+export const serviceUnavailable = (detail: ErrorDetail, code = 'unavailable', retryAfterSeconds?: number) =>
+  new AppError(503, code, detail, retryAfterSeconds);
 
 /** The reads are saturated: 503 with `Retry-After`, the client should come back shortly. */
 export const readsSaturated = (reason: string, retryAfterSeconds: number) =>
   serviceUnavailable(
-    { message: `the service is reading at capacity (${reason}); retry after ${retryAfterSeconds} s`, retry_after_seconds: retryAfterSeconds },
+    {
+      message: `the service is reading at capacity (${reason}); retry after ${retryAfterSeconds} s`,
+      retry_after_seconds: retryAfterSeconds,
+    },
     'reads_saturated',
     retryAfterSeconds,
   );

@@ -9,15 +9,7 @@
  * `public` (no key needed, never counted).
  */
 export type EndpointTag =
-  | 'screen'
-  | 'screen/history'
-  | 'screen/batch'
-  | 'screen/etf'
-  | 'screen/compare'
-  | 'attest'
-  | 'forensic'
-  | 'export'
-  | 'public';
+  'screen' | 'screen/history' | 'screen/batch' | 'screen/etf' | 'screen/compare' | 'attest' | 'forensic' | 'export' | 'public';
 
 export interface EndpointDeclaration {
   tag: EndpointTag;

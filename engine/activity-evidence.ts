@@ -46,7 +46,7 @@ export function isEstimate(e: ActivityExposure | undefined): boolean {
 export function evidenceNote(e: ActivityExposure): string {
   switch (e.evidence) {
     case 'filing_concept':
-      return ' (from a revenue concept in the company\'s filings)';
+      return " (from a revenue concept in the company's filings)";
     case 'curated':
       return ' (curated estimate)';
     default:

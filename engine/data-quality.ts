@@ -31,8 +31,16 @@ export function dataQualityNotes(ctx: ScreenContext): Reason[] {
   if (q.currencyMismatch) {
     note('currency_mismatch', 'The filing currency differs from the listing currency: market-cap ratios are insufficient_data.');
   }
-  if (q.avg24 !== 'ok') note(`avg24_${q.avg24}`, `The 24-month average market cap rests on ${ctx.input.marketCap.months24} month-end prices (minimum ${STALENESS_LIMITS.minMonths24}).`);
-  if (q.avg36 !== 'ok') note(`avg36_${q.avg36}`, `The 36-month average market cap rests on ${ctx.input.marketCap.months36} month-end prices (minimum ${STALENESS_LIMITS.minMonths36}).`);
+  if (q.avg24 !== 'ok')
+    note(
+      `avg24_${q.avg24}`,
+      `The 24-month average market cap rests on ${ctx.input.marketCap.months24} month-end prices (minimum ${STALENESS_LIMITS.minMonths24}).`,
+    );
+  if (q.avg36 !== 'ok')
+    note(
+      `avg36_${q.avg36}`,
+      `The 36-month average market cap rests on ${ctx.input.marketCap.months36} month-end prices (minimum ${STALENESS_LIMITS.minMonths36}).`,
+    );
   const ex = ctx.exposures;
   for (let i = 0; i < ACTIVITY_CODES.length; i++) {
     const s = ex.states[i]!;

@@ -129,7 +129,7 @@ function coverageOf(exposures: readonly ActivityExposure[], facts: CoverageFacts
     return { level: 'reviewed', evidence: `reviewed on ${facts.reviewedOn}: no screened activity`, doubt: null };
   }
   if (exposures.some((e) => (e.evidence ?? 'reported') === 'reported')) {
-    return { level: 'vendor', evidence: 'the data source reports this company\'s activity exposures', doubt: null };
+    return { level: 'vendor', evidence: "the data source reports this company's activity exposures", doubt: null };
   }
   const sic = facts.listing.sic;
   if (isSicCode(sic) && activityOfSic(sic) === null) {

@@ -31,18 +31,20 @@ export interface FrameworkInfo {
   tradition: string;
 }
 
-export const FRAMEWORKS: readonly FrameworkInfo[] = Object.freeze([
-  { id: 'shariah_aaoifi', label: "AAOIFI Shari'ah Standard No. 21 (Financial Papers)", tradition: 'Islamic' },
-  { id: 'shariah_djim', label: 'Dow Jones Islamic Market Indices methodology', tradition: 'Islamic' },
-  { id: 'shariah_sp', label: 'S&P Shariah Indices methodology', tradition: 'Islamic' },
-  { id: 'shariah_ftse', label: 'FTSE Shariah Global Equity Index Series (Yasaar)', tradition: 'Islamic' },
-  { id: 'shariah_msci', label: 'MSCI Islamic Index Series methodology', tradition: 'Islamic' },
-  { id: 'christian_bri', label: 'Biblically responsible investing', tradition: 'Christian' },
-  { id: 'catholic_usccb', label: 'USCCB Socially Responsible Investment Guidelines', tradition: 'Catholic' },
-  { id: 'jewish_halakhic', label: 'Halakhic investing', tradition: 'Jewish' },
-  { id: 'lds_mormon', label: 'Word of Wisdom (D&C 89)', tradition: 'LDS' },
-  { id: 'service_consensus', label: 'faithscreen consensus score', tradition: 'Proprietary' },
-].map((f) => Object.freeze(f as FrameworkInfo)));
+export const FRAMEWORKS: readonly FrameworkInfo[] = Object.freeze(
+  [
+    { id: 'shariah_aaoifi', label: "AAOIFI Shari'ah Standard No. 21 (Financial Papers)", tradition: 'Islamic' },
+    { id: 'shariah_djim', label: 'Dow Jones Islamic Market Indices methodology', tradition: 'Islamic' },
+    { id: 'shariah_sp', label: 'S&P Shariah Indices methodology', tradition: 'Islamic' },
+    { id: 'shariah_ftse', label: 'FTSE Shariah Global Equity Index Series (Yasaar)', tradition: 'Islamic' },
+    { id: 'shariah_msci', label: 'MSCI Islamic Index Series methodology', tradition: 'Islamic' },
+    { id: 'christian_bri', label: 'Biblically responsible investing', tradition: 'Christian' },
+    { id: 'catholic_usccb', label: 'USCCB Socially Responsible Investment Guidelines', tradition: 'Catholic' },
+    { id: 'jewish_halakhic', label: 'Halakhic investing', tradition: 'Jewish' },
+    { id: 'lds_mormon', label: 'Word of Wisdom (D&C 89)', tradition: 'LDS' },
+    { id: 'service_consensus', label: 'faithscreen consensus score', tradition: 'Proprietary' },
+  ].map((f) => Object.freeze(f as FrameworkInfo)),
+);
 
 const FRAMEWORK_ID_SET: ReadonlySet<string> = new Set(FRAMEWORK_IDS);
 

@@ -62,7 +62,12 @@ const DOUBTFUL_RANGES: ReadonlyArray<{ from: number; to: number; activities: rea
   { from: 2011, to: 2013, activities: ['pork'], title: 'meat packing and prepared meats' },
   { from: 2030, to: 2038, activities: ['pork'], title: 'canned, frozen and preserved foods and specialties' },
   { from: 5812, to: 5813, activities: ['pork', 'alcohol'], title: 'eating and drinking places' },
-  { from: 7990, to: 7999, activities: ['gambling', 'media_entertainment', 'hotels_leisure'], title: 'miscellaneous amusement and recreation' },
+  {
+    from: 7990,
+    to: 7999,
+    activities: ['gambling', 'media_entertainment', 'hotels_leisure'],
+    title: 'miscellaneous amusement and recreation',
+  },
 ];
 
 export interface IndustryDoubt {

@@ -36,7 +36,13 @@ export function directMessage(activity: ActivityCode, exposure: ActivityExposure
 }
 
 /** Reason text for an unreported involvement under a direct-involvement rule: the conservative default. */
-export function unknownInvolvementMessage(activity: ActivityCode, exposure: ActivityExposure, direct: readonly Involvement[], ground: string, note = ''): string {
+export function unknownInvolvementMessage(
+  activity: ActivityCode,
+  exposure: ActivityExposure,
+  direct: readonly Involvement[],
+  ground: string,
+  note = '',
+): string {
   return `${ground}: ${activityLabel(activity)} is ${formatPercent(exposure.revenueShare)} of revenue${note} and the company's involvement is not reported; ${article(
     involvementList(direct),
   )} is directly active, which is excluded at any revenue share, so the conservative default applies: questionable until the involvement is known.`;

@@ -108,7 +108,10 @@ function ratioInputs(f: Fundamentals, sources: Record<string, string>): Partial<
 /** Shared by every screen without a lower bound (almost all), so none allocates one. */
 const NO_BOUNDS: Partial<Record<RatioKey, number>> = Object.freeze({});
 /** Numerator figures and denominator of each ratio, for its exact form. */
-const RATIO_PARTS: Record<RatioKey, { numerator: readonly AmountField[]; denominator: 'spot' | 'avg24m' | 'avg36m' | 'totalAssets' | 'totalRevenue' }> = {
+const RATIO_PARTS: Record<
+  RatioKey,
+  { numerator: readonly AmountField[]; denominator: 'spot' | 'avg24m' | 'avg36m' | 'totalAssets' | 'totalRevenue' }
+> = {
   debt_to_market_cap_spot: { numerator: ['totalDebt'], denominator: 'spot' },
   debt_to_market_cap_24m: { numerator: ['totalDebt'], denominator: 'avg24m' },
   debt_to_market_cap_36m: { numerator: ['totalDebt'], denominator: 'avg36m' },
@@ -234,6 +237,7 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
   set('receivables_and_cash_to_assets', sum(receivables, cash), assets);
   set('interest_income_to_revenue', amount(f, 'interestIncome'), revenue);
   const floor = f.interestIncomeAtLeast;
-  const bounded = values.interest_income_to_revenue === null && typeof revenue === 'number' && floor != null && Number.isFinite(floor) && floor > 0;
+  const bounded =
+    values.interest_income_to_revenue === null && typeof revenue === 'number' && floor != null && Number.isFinite(floor) && floor > 0;
   return { values, causes, inputs, atLeast: bounded ? { interest_income_to_revenue: floor / revenue } : NO_BOUNDS };
 }

@@ -20,7 +20,14 @@ export type ComparisonOperator = '<' | '<=' | '>' | '>=';
  * screened activity in doubt; a rule whose text does not decide the case; sources that
  * conflict; a real disagreement between authorities.
  */
-export const DOUBTS = ['proxy', 'estimate', 'ambiguous_evidence', 'ambiguous_rule', 'conflicting_sources', 'scholarly_disagreement'] as const;
+export const DOUBTS = [
+  'proxy',
+  'estimate',
+  'ambiguous_evidence',
+  'ambiguous_rule',
+  'conflicting_sources',
+  'scholarly_disagreement',
+] as const;
 
 export type Doubt = (typeof DOUBTS)[number];
 

@@ -51,7 +51,12 @@ function provenance(input: ScreeningInput): Provenance {
     price_date: input.marketCap.spotPriceDate,
     market_cap_months_24: input.marketCap.months24,
     market_cap_months_36: input.marketCap.months36,
-    exposures: input.exposures.map((e) => ({ activity: e.activity, as_of: e.asOf, source_ref: e.sourceRef, involvement: e.involvement ?? null })),
+    exposures: input.exposures.map((e) => ({
+      activity: e.activity,
+      as_of: e.asOf,
+      source_ref: e.sourceRef,
+      involvement: e.involvement ?? null,
+    })),
     data_source: input.dataSource,
     synthetic: input.synthetic,
   };

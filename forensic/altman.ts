@@ -26,19 +26,34 @@ export const ALTMAN_VARIANTS: Readonly<Record<AltmanVariant, VariantSpec>> = {
     coefficients: [1.2, 1.4, 3.3, 0.6, 1.0],
     distress: 1.81,
     safe: 2.99,
-    method: { name: 'Altman Z-Score (1968, public manufacturers)', formula: 'Z = 1.2·X1 + 1.4·X2 + 3.3·X3 + 0.6·X4 + 1.0·X5, X4 = market value of equity / total liabilities', source: 'Altman, E. I. (1968), "Financial Ratios, Discriminant Analysis and the Prediction of Corporate Bankruptcy", Journal of Finance 23(4), 589–609' },
+    method: {
+      name: 'Altman Z-Score (1968, public manufacturers)',
+      formula: 'Z = 1.2·X1 + 1.4·X2 + 3.3·X3 + 0.6·X4 + 1.0·X5, X4 = market value of equity / total liabilities',
+      source:
+        'Altman, E. I. (1968), "Financial Ratios, Discriminant Analysis and the Prediction of Corporate Bankruptcy", Journal of Finance 23(4), 589–609',
+    },
   },
   private: {
     coefficients: [0.717, 0.847, 3.107, 0.42, 0.998],
     distress: 1.23,
     safe: 2.9,
-    method: { name: "Altman Z'-Score (1983, private manufacturers)", formula: "Z' = 0.717·X1 + 0.847·X2 + 3.107·X3 + 0.420·X4 + 0.998·X5, X4 = book equity / total liabilities", source: 'Altman, E. I. (1983), Corporate Financial Distress, Wiley; Altman & Hotchkiss (2006), Corporate Financial Distress and Bankruptcy, 3rd ed.' },
+    method: {
+      name: "Altman Z'-Score (1983, private manufacturers)",
+      formula: "Z' = 0.717·X1 + 0.847·X2 + 3.107·X3 + 0.420·X4 + 0.998·X5, X4 = book equity / total liabilities",
+      source:
+        'Altman, E. I. (1983), Corporate Financial Distress, Wiley; Altman & Hotchkiss (2006), Corporate Financial Distress and Bankruptcy, 3rd ed.',
+    },
   },
   non_manufacturing: {
     coefficients: [6.56, 3.26, 6.72, 1.05, 0],
     distress: 1.1,
     safe: 2.6,
-    method: { name: "Altman Z''-Score (non-manufacturers)", formula: "Z'' = 6.56·X1 + 3.26·X2 + 6.72·X3 + 1.05·X4, X4 = book equity / total liabilities", source: 'Altman, E. I. (1983), Corporate Financial Distress, Wiley; Altman & Hotchkiss (2006), Corporate Financial Distress and Bankruptcy, 3rd ed.' },
+    method: {
+      name: "Altman Z''-Score (non-manufacturers)",
+      formula: "Z'' = 6.56·X1 + 3.26·X2 + 6.72·X3 + 1.05·X4, X4 = book equity / total liabilities",
+      source:
+        'Altman, E. I. (1983), Corporate Financial Distress, Wiley; Altman & Hotchkiss (2006), Corporate Financial Distress and Bankruptcy, 3rd ed.',
+    },
   },
 };
 
@@ -106,7 +121,13 @@ export function altmanZScore(profile: CompanyProfile, periods: PeriodSet): Score
     x4_equity_to_liabilities: ratio(equity, tl),
     x5_sales_to_assets: variant === 'non_manufacturing' ? null : ratio(sales, ta),
   };
-  const xs = [components.x1_working_capital_to_assets, components.x2_retained_earnings_to_assets, components.x3_ebit_to_assets, components.x4_equity_to_liabilities, components.x5_sales_to_assets];
+  const xs = [
+    components.x1_working_capital_to_assets,
+    components.x2_retained_earnings_to_assets,
+    components.x3_ebit_to_assets,
+    components.x4_equity_to_liabilities,
+    components.x5_sales_to_assets,
+  ];
   const used = variant === 'non_manufacturing' ? xs.slice(0, 4) : xs;
   const z = used.some((x) => x === null) ? null : used.reduce<number>((s, x, i) => s + spec.coefficients[i]! * x!, 0);
   const notes = [`variant ${variant}: ${variantReason(variant, profile)}`];
@@ -117,6 +138,9 @@ export function altmanZScore(profile: CompanyProfile, periods: PeriodSet): Score
 
 function variantReason(variant: AltmanVariant, profile: CompanyProfile): string {
   if (variant === 'original') return `SIC ${profile.sic} is manufacturing (2000–3999) and a market value of equity is known`;
-  if (variant === 'private') return `SIC ${profile.sic} is manufacturing (2000–3999) but no market value of equity is known at the period end, so book equity is used`;
-  return profile.sic === null ? 'the SIC code is unknown, so the general non-manufacturing model is used' : `SIC ${profile.sic} is not manufacturing (2000–3999)`;
+  if (variant === 'private')
+    return `SIC ${profile.sic} is manufacturing (2000–3999) but no market value of equity is known at the period end, so book equity is used`;
+  return profile.sic === null
+    ? 'the SIC code is unknown, so the general non-manufacturing model is used'
+    : `SIC ${profile.sic} is not manufacturing (2000–3999)`;
 }

@@ -37,7 +37,8 @@ const THRESHOLDS: Threshold[] = [
 const METHOD: MethodRef = {
   name: 'Beneish M-Score (eight-variable model)',
   formula: 'M = −4.84 + 0.920·DSRI + 0.528·GMI + 0.404·AQI + 0.892·SGI + 0.115·DEPI − 0.172·SGAI + 4.679·TATA − 0.327·LVGI',
-  source: 'Beneish, M. D. (1999), "The Detection of Earnings Manipulation", Financial Analysts Journal 55(5), 24–36; TATA in the cash-flow form of Beneish, Lee & Nichols (2013)',
+  source:
+    'Beneish, M. D. (1999), "The Detection of Earnings Manipulation", Financial Analysts Journal 55(5), 24–36; TATA in the cash-flow form of Beneish, Lee & Nichols (2013)',
 };
 
 /**
@@ -73,12 +74,15 @@ export function beneishMScore(periods: PeriodSet): ScoreResult<BeneishIndices> {
   const securitiesBoth = periods.current?.figures.long_term_investments != null && periods.prior?.figures.long_term_investments != null;
   const sec = securitiesBoth ? r.optional('long_term_investments', 'current') : 0;
   const sec1 = securitiesBoth ? r.optional('long_term_investments', 'prior') : 0;
-  notes.push(securitiesBoth
-    ? 'AQI = [1 − (current assets + PP&E + long-term securities) / total assets]_t ÷ [same]_t−1'
-    : 'AQI uses the 1999 definition [1 − (current assets + PP&E) / total assets]: long-term securities are not reported for both years');
+  notes.push(
+    securitiesBoth
+      ? 'AQI = [1 − (current assets + PP&E + long-term securities) / total assets]_t ÷ [same]_t−1'
+      : 'AQI uses the 1999 definition [1 − (current assets + PP&E) / total assets]: long-term securities are not reported for both years',
+  );
   notes.push('TATA = (net income − operating cash flow) / total assets_t');
 
-  const add = (...values: Array<number | null>): number | null => (values.some((v) => v === null) ? null : values.reduce<number>((s, v) => s + v!, 0));
+  const add = (...values: Array<number | null>): number | null =>
+    values.some((v) => v === null) ? null : values.reduce<number>((s, v) => s + v!, 0);
   const nonCurrentShare = (c: number | null, p: number | null, s: number | null, t: number | null): number | null => {
     const q = ratio(add(c, p, s), t);
     return q === null ? null : 1 - q;
@@ -97,6 +101,7 @@ export function beneishMScore(periods: PeriodSet): ScoreResult<BeneishIndices> {
   const parts = Object.values(indices);
   const m = parts.some((v) => v === null)
     ? null
-    : BENEISH_COEFFICIENTS.intercept + (Object.keys(indices) as Array<keyof BeneishIndices>).reduce((s, k) => s + BENEISH_COEFFICIENTS[k] * indices[k]!, 0);
+    : BENEISH_COEFFICIENTS.intercept +
+      (Object.keys(indices) as Array<keyof BeneishIndices>).reduce((s, k) => s + BENEISH_COEFFICIENTS[k] * indices[k]!, 0);
   return finish<BeneishIndices>({ method: METHOD, reader: r, thresholds: THRESHOLDS, notes, components: indices }, m);
 }

@@ -42,7 +42,8 @@ const THRESHOLDS: Threshold[] = [
 const METHOD: MethodRef = {
   name: "Benford's law first-digit test (mean absolute deviation)",
   formula: 'expected share of first digit d = log10(1 + 1/d); MAD = Σ|observed_d − expected_d| / 9 over d = 1..9',
-  source: "Benford, F. (1938), Proceedings of the American Philosophical Society 78(4); Nigrini, M. J. (2012), Benford's Law: Applications for Forensic Accounting, Auditing, and Fraud Detection, Wiley (MAD conformity ranges)",
+  source:
+    "Benford, F. (1938), Proceedings of the American Philosophical Society 78(4); Nigrini, M. J. (2012), Benford's Law: Applications for Forensic Accounting, Auditing, and Fraud Detection, Wiley (MAD conformity ranges)",
 };
 
 /** First significant digit of |value| (1..9), or null for figures below 10 (too few digits to test). */
@@ -83,9 +84,15 @@ export function benfordTest(sample: BenfordSample): BenfordResult {
     ],
   };
   if (n < BENFORD_MIN_FIGURES) {
-    const missing: MissingFigure[] = [{ field: 'period', period: 'current', period_end: null, reason: `${n} figures of ten or more reported; the test needs at least ${BENFORD_MIN_FIGURES}` }];
+    const missing: MissingFigure[] = [
+      {
+        field: 'period',
+        period: 'current',
+        period_end: null,
+        reason: `${n} figures of ten or more reported; the test needs at least ${BENFORD_MIN_FIGURES}`,
+      },
+    ];
     return { status: 'insufficient_data', value: null, reading: null, ...base, missing, components };
   }
   return { status: 'ok', value: display(mad * 1e2) / 1e2, reading: readingOf(mad, THRESHOLDS), ...base, components };
 }
-

@@ -1,4 +1,15 @@
-import type { FigureName, FigureUsed, MethodRef, MissingFigure, PeriodRole, PeriodSet, ScoreInsufficient, ScoreOk, ScoreResult, Threshold } from './types.ts';
+import type {
+  FigureName,
+  FigureUsed,
+  MethodRef,
+  MissingFigure,
+  PeriodRole,
+  PeriodSet,
+  ScoreInsufficient,
+  ScoreOk,
+  ScoreResult,
+  Threshold,
+} from './types.ts';
 
 /**
  * Reads the figures a score needs from a `PeriodSet`, recording each figure used (with its
@@ -16,7 +27,10 @@ export class FigureReader {
     const period = this.periods[role];
     const key = `${role}|${field}`;
     if (!period) {
-      this.noteMissing({ field: 'period', period: role, period_end: null, reason: `no ${describeRole(role)} period in the filings` }, `${role}|period`);
+      this.noteMissing(
+        { field: 'period', period: role, period_end: null, reason: `no ${describeRole(role)} period in the filings` },
+        `${role}|period`,
+      );
       return null;
     }
     const value = period.figures[field];
@@ -24,7 +38,14 @@ export class FigureReader {
       this.noteMissing({ field, period: role, period_end: period.periodEnd, reason: 'not reported in the filing' }, key);
       return null;
     }
-    this.noteUsed(key, { field, period: role, period_end: period.periodEnd, value, source_ref: period.sourceRef, filed_on: period.filedOn });
+    this.noteUsed(key, {
+      field,
+      period: role,
+      period_end: period.periodEnd,
+      value,
+      source_ref: period.sourceRef,
+      filed_on: period.filedOn,
+    });
     return value;
   }
 
@@ -39,12 +60,23 @@ export class FigureReader {
   marketValue(role: PeriodRole): number | null {
     const period = this.periods[role];
     if (!period) {
-      this.noteMissing({ field: 'period', period: role, period_end: null, reason: `no ${describeRole(role)} period in the filings` }, `${role}|period`);
+      this.noteMissing(
+        { field: 'period', period: role, period_end: null, reason: `no ${describeRole(role)} period in the filings` },
+        `${role}|period`,
+      );
       return null;
     }
     const shares = this.get('shares_outstanding', role);
     if (period.close === null) {
-      this.noteMissing({ field: 'market_value_of_equity', period: role, period_end: period.periodEnd, reason: 'no closing price on or before the period end' }, `${role}|mve`);
+      this.noteMissing(
+        {
+          field: 'market_value_of_equity',
+          period: role,
+          period_end: period.periodEnd,
+          reason: 'no closing price on or before the period end',
+        },
+        `${role}|mve`,
+      );
       return null;
     }
     if (shares === null) return null;
@@ -62,7 +94,9 @@ export class FigureReader {
 
   /** Period ends read, newest first. */
   periodEnds(): string[] {
-    return (['current', 'prior', 'prior2'] as const).flatMap((role) => (this.inputs.some((i) => i.period === role) ? [this.periods[role]!.periodEnd] : []));
+    return (['current', 'prior', 'prior2'] as const).flatMap((role) =>
+      this.inputs.some((i) => i.period === role) ? [this.periods[role]!.periodEnd] : [],
+    );
   }
 
   private noteUsed(key: string, used: FigureUsed): void {
@@ -135,13 +169,42 @@ interface Outcome<C> {
 
 /** The finished score: ok with its reading when nothing was missing, else insufficient_data naming what was. */
 export function finish<C>(outcome: Outcome<C>, value: number | null): ScoreResult<C> {
-  const base = { method: outcome.method, periods: outcome.reader.periodEnds(), inputs: outcome.reader.inputs, thresholds: outcome.thresholds, notes: outcome.notes ?? [] };
+  const base = {
+    method: outcome.method,
+    periods: outcome.reader.periodEnds(),
+    inputs: outcome.reader.inputs,
+    thresholds: outcome.thresholds,
+    notes: outcome.notes ?? [],
+  };
   if (value === null || outcome.reader.missing.length > 0) {
-    const undefinedParts = Object.entries(outcome.components as Record<string, unknown>).filter(([k, v]) => v === null && !(outcome.unused ?? []).includes(k)).map(([k]) => k);
-    const missing: MissingFigure[] = outcome.reader.missing.length > 0
-      ? outcome.reader.missing
-      : [{ field: 'ratio', period: 'current', period_end: base.periods[0] ?? null, reason: `undefined (a zero denominator): ${undefinedParts.join(', ') || 'the score'}` }];
-    return { status: 'insufficient_data', value: null, reading: null, ...base, missing, components: outcome.components } satisfies ScoreInsufficient<C>;
+    const undefinedParts = Object.entries(outcome.components as Record<string, unknown>)
+      .filter(([k, v]) => v === null && !(outcome.unused ?? []).includes(k))
+      .map(([k]) => k);
+    const missing: MissingFigure[] =
+      outcome.reader.missing.length > 0
+        ? outcome.reader.missing
+        : [
+            {
+              field: 'ratio',
+              period: 'current',
+              period_end: base.periods[0] ?? null,
+              reason: `undefined (a zero denominator): ${undefinedParts.join(', ') || 'the score'}`,
+            },
+          ];
+    return {
+      status: 'insufficient_data',
+      value: null,
+      reading: null,
+      ...base,
+      missing,
+      components: outcome.components,
+    } satisfies ScoreInsufficient<C>;
   }
-  return { status: 'ok', value: display(value), reading: readingOf(value, outcome.thresholds), ...base, components: outcome.components as C } satisfies ScoreOk<C>;
+  return {
+    status: 'ok',
+    value: display(value),
+    reading: readingOf(value, outcome.thresholds),
+    ...base,
+    components: outcome.components as C,
+  } satisfies ScoreOk<C>;
 }

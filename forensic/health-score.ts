@@ -18,7 +18,13 @@ export interface ForensicScores {
 export type HealthComponentName = keyof ForensicScores;
 
 /** Weights of the blend (sum 1): distress and fundamentals first, manipulation next, accruals and digits last. */
-export const HEALTH_WEIGHTS: Readonly<Record<HealthComponentName, number>> = { altman: 0.3, piotroski: 0.3, beneish: 0.2, sloan: 0.1, benford: 0.1 };
+export const HEALTH_WEIGHTS: Readonly<Record<HealthComponentName, number>> = {
+  altman: 0.3,
+  piotroski: 0.3,
+  beneish: 0.2,
+  sloan: 0.1,
+  benford: 0.1,
+};
 
 /** Below this share of the weight with a computed score, the health score is insufficient_data. */
 export const HEALTH_MIN_COVERAGE = 0.5;
@@ -72,7 +78,8 @@ const SUB_SCORES: Readonly<Record<HealthComponentName, { rule: string; of: (scor
   },
   sloan: {
     rule: '100 for |accrual ratio| ≤ 0.10, 0 for ≥ 0.25, linear between',
-    of: ({ sloan }) => (sloan.status === 'ok' ? 100 * clamp01((SLOAN_BANDS.high - Math.abs(sloan.value)) / (SLOAN_BANDS.high - SLOAN_BANDS.low)) : null),
+    of: ({ sloan }) =>
+      sloan.status === 'ok' ? 100 * clamp01((SLOAN_BANDS.high - Math.abs(sloan.value)) / (SLOAN_BANDS.high - SLOAN_BANDS.low)) : null,
   },
   benford: {
     rule: '100 for MAD ≤ 0.006 (close conformity), 0 for MAD ≥ 0.015 (nonconformity), linear between',
@@ -100,10 +107,14 @@ export function healthScore(scores: ForensicScores): HealthScore {
   });
   const available = components.filter((c) => c.sub_score !== null);
   const coverage = Math.round(available.reduce((s, c) => s + c.weight, 0) * 1e6) / 1e6;
-  const formula = 'health = Σ weight × sub_score / Σ weight over available components (altman 0.30, piotroski 0.30, beneish 0.20, sloan 0.10, benford 0.10)';
-  if (coverage < HEALTH_MIN_COVERAGE) return { status: 'insufficient_data', value: null, reading: null, coverage, components, thresholds: THRESHOLDS, formula };
+  const formula =
+    'health = Σ weight × sub_score / Σ weight over available components (altman 0.30, piotroski 0.30, beneish 0.20, sloan 0.10, benford 0.10)';
+  if (coverage < HEALTH_MIN_COVERAGE)
+    return { status: 'insufficient_data', value: null, reading: null, coverage, components, thresholds: THRESHOLDS, formula };
   // Unrounded sub-scores feed the blend; only the shown values are rounded.
-  const raw = (Object.keys(HEALTH_WEIGHTS) as HealthComponentName[]).map((name) => ({ w: HEALTH_WEIGHTS[name], s: SUB_SCORES[name].of(scores) })).filter((c) => c.s !== null);
+  const raw = (Object.keys(HEALTH_WEIGHTS) as HealthComponentName[])
+    .map((name) => ({ w: HEALTH_WEIGHTS[name], s: SUB_SCORES[name].of(scores) }))
+    .filter((c) => c.s !== null);
   const value = raw.reduce((s, c) => s + c.w * c.s!, 0) / raw.reduce((s, c) => s + c.w, 0);
   const shown = Math.round(value * 10) / 10;
   return { status: 'ok', value: shown, reading: readingOf(shown, THRESHOLDS), coverage, components, thresholds: THRESHOLDS, formula };

@@ -32,12 +32,19 @@ function distance(a: number, b: number | null): number | null {
  * are fewer than `n`) the same 2-digit major group; within each, closest in total assets
  * (log ratio) first, ties by ticker. Pure: the candidates come from the warehouse.
  */
-export function rankPeers<P extends PeerCandidateInput>(companySic: string, companyAssets: number | null, candidates: readonly P[], n: number): PeerSelection<P> {
+export function rankPeers<P extends PeerCandidateInput>(
+  companySic: string,
+  companyAssets: number | null,
+  candidates: readonly P[],
+  n: number,
+): PeerSelection<P> {
   const byCloseness = (match: PeerMatch) =>
     candidates
       .filter((c) => (match === 'sic4' ? c.sic === companySic : c.sic !== companySic && c.sic.slice(0, 2) === companySic.slice(0, 2)))
       .map((candidate) => ({ candidate, match, size_distance: distance(candidate.totalAssets, companyAssets) }))
-      .sort((a, b) => (a.size_distance ?? Infinity) - (b.size_distance ?? Infinity) || a.candidate.ticker.localeCompare(b.candidate.ticker));
+      .sort(
+        (a, b) => (a.size_distance ?? Infinity) - (b.size_distance ?? Infinity) || a.candidate.ticker.localeCompare(b.candidate.ticker),
+      );
   const same = byCloseness('sic4');
   const widened = same.length < n;
   const chosen = widened ? [...same, ...byCloseness('sic2')].slice(0, n) : same.slice(0, n);

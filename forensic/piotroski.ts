@@ -1,7 +1,17 @@
 import { FigureReader, finish, holds, ratio } from './figures.ts';
 import type { MethodRef, PeriodSet, ScoreResult, Threshold } from './types.ts';
 
-export const PIOTROSKI_SIGNALS = ['roa', 'cfo', 'delta_roa', 'accrual', 'delta_lever', 'delta_liquid', 'eq_offer', 'delta_margin', 'delta_turn'] as const;
+export const PIOTROSKI_SIGNALS = [
+  'roa',
+  'cfo',
+  'delta_roa',
+  'accrual',
+  'delta_lever',
+  'delta_liquid',
+  'eq_offer',
+  'delta_margin',
+  'delta_turn',
+] as const;
 export type PiotroskiSignalName = (typeof PIOTROSKI_SIGNALS)[number];
 
 /** One binary signal: the measure it tests, the rule, and 1/0 (null when the measure is unknown). */
@@ -22,7 +32,8 @@ const THRESHOLDS: Threshold[] = [
 const METHOD: MethodRef = {
   name: 'Piotroski F-Score',
   formula: 'F = F_ROA + F_CFO + F_ΔROA + F_ACCRUAL + F_ΔLEVER + F_ΔLIQUID + EQ_OFFER + F_ΔMARGIN + F_ΔTURN (each 0 or 1)',
-  source: 'Piotroski, J. D. (2000), "Value Investing: The Use of Historical Financial Statement Information to Separate Winners from Losers", Journal of Accounting Research 38, 1–41',
+  source:
+    'Piotroski, J. D. (2000), "Value Investing: The Use of Historical Financial Statement Information to Separate Winners from Losers", Journal of Accounting Research 38, 1–41',
 };
 
 const avg = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : (a + b) / 2);
@@ -69,9 +80,15 @@ export function piotroskiFScore(periods: PeriodSet): ScoreResult<PiotroskiSignal
     cfo: signal(cfoRoa, 'operating cash flow / beginning-of-year total assets > 0', positive),
     delta_roa: signal(diff(roa, roa1), 'ROA − prior-year ROA > 0', positive),
     accrual: signal(diff(cfoRoa, roa), 'CFO / beginning assets − ROA > 0 (cash flow exceeds earnings)', positive),
-    delta_lever: signal(diff(ratio(ltd, avg(ta, ta1)), ratio(ltd1, avg(ta1, ta2))), 'long-term debt / average total assets fell: change < 0', negative),
+    delta_lever: signal(
+      diff(ratio(ltd, avg(ta, ta1)), ratio(ltd1, avg(ta1, ta2))),
+      'long-term debt / average total assets fell: change < 0',
+      negative,
+    ),
     delta_liquid: signal(diff(ratio(ca, cl), ratio(ca1, cl1)), 'current ratio rose: change > 0', positive),
-    eq_offer: signal(diff(shares, shares1), 'no equity issued: change in shares outstanding ≤ 0', (m) => holds(m, { operator: '<=', value: 0 })),
+    eq_offer: signal(diff(shares, shares1), 'no equity issued: change in shares outstanding ≤ 0', (m) =>
+      holds(m, { operator: '<=', value: 0 }),
+    ),
     delta_margin: signal(diff(ratio(gp, sales), ratio(gp1, sales1)), 'gross margin rose: change > 0', positive),
     delta_turn: signal(diff(ratio(sales, ta1), ratio(sales1, ta2)), 'asset turnover (sales / beginning assets) rose: change > 0', positive),
   };

@@ -80,7 +80,11 @@ export interface ForensicReport {
   history: HistoryYear[];
 }
 
-const line = (s: Pick<ScoreResult<unknown>, 'status' | 'value' | 'reading'>): ScoreLine => ({ status: s.status, value: s.value, reading: s.reading });
+const line = (s: Pick<ScoreResult<unknown>, 'status' | 'value' | 'reading'>): ScoreLine => ({
+  status: s.status,
+  value: s.value,
+  reading: s.reading,
+});
 
 /**
  * The trend: the scores at the latest period end and at the same date in each of the

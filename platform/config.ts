@@ -6,9 +6,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65_535).default(fallback);
 const positiveDays = (fallback: number) => z.coerce.number().int().min(0).max(3650).default(fallback);
 const HOUR_OF_DAY = { error: 'expected an hour of the day, a whole number from 0 to 23' };
-const hostPort = z
-  .string()
-  .regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'expected host:port, e.g. temporal.internal:7233');
+const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'expected host:port, e.g. temporal.internal:7233');
 
 /**
  * Every environment variable faithscreen reads, with its default. This schema is the single
@@ -46,7 +44,10 @@ export const configSchema = z.object({
   // The value is never echoed back: it may carry a password.
   DATABASE_URL: z
     .string()
-    .regex(/^postgres(ql)?:\/\/\S+$/, 'expected a PostgreSQL connection URL, e.g. postgresql://faithscreen:secret@db.internal:5432/faithscreen')
+    .regex(
+      /^postgres(ql)?:\/\/\S+$/,
+      'expected a PostgreSQL connection URL, e.g. postgresql://faithscreen:secret@db.internal:5432/faithscreen',
+    )
     .optional(),
   BOOTSTRAP_BACKFILL_YEARS: z.coerce.number().int().min(0).max(20).default(3),
 });

@@ -90,7 +90,10 @@ async function readOwner(dbFile: string): Promise<Owner | undefined> {
  * Stops dev servers of `dbFile` left behind by a faithscreen that is gone, and says so through
  * `warn`; refuses (throws) when the faithscreen that started one is still running.
  */
-export async function replaceStaleDevServers(dbFile: string, warn: (message: string, fields: Record<string, unknown>) => void): Promise<void> {
+export async function replaceStaleDevServers(
+  dbFile: string,
+  warn: (message: string, fields: Record<string, unknown>) => void,
+): Promise<void> {
   const owner = await readOwner(dbFile);
   for (const pid of await devServersOf(dbFile)) {
     if (owner && owner.serverPid === pid && owner.ownerPid !== process.pid && isAlive(owner.ownerPid)) {
@@ -98,10 +101,13 @@ export async function replaceStaleDevServers(dbFile: string, warn: (message: str
         `a Temporal dev server for this DATA_DIR (pid ${pid}, port ${owner.port}) belongs to faithscreen pid ${owner.ownerPid}, which is still running; stop it first or give this one another DATA_DIR`,
       );
     }
-    warn('stopping a stale Temporal dev server left on this DATA_DIR by a faithscreen that is no longer running; a new one starts in its place', {
-      pid,
-      ...(owner?.serverPid === pid ? { port: owner.port, owner_pid: owner.ownerPid } : {}),
-    });
+    warn(
+      'stopping a stale Temporal dev server left on this DATA_DIR by a faithscreen that is no longer running; a new one starts in its place',
+      {
+        pid,
+        ...(owner?.serverPid === pid ? { port: owner.port, owner_pid: owner.ownerPid } : {}),
+      },
+    );
     await stopProcess(pid);
   }
 }

@@ -98,13 +98,20 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     throw new Error(`TEMPORAL_DEV_PORT ${options.port} is already in use by another program on 127.0.0.1; stop it or choose another port`);
   }
   const args = [
-    'server', 'start-dev',
-    '--ip', '127.0.0.1',
-    '--port', String(options.port),
-    '--ui-port', String(options.uiPort),
-    '--db-filename', dbFile,
-    '--namespace', options.namespace,
-    '--log-level', 'error',
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
+    '--ui-port',
+    String(options.uiPort),
+    '--db-filename',
+    dbFile,
+    '--namespace',
+    options.namespace,
+    '--log-level',
+    'error',
   ];
   const guard = spawn('/bin/sh', ['-c', GUARD_SCRIPT, GUARD_NAME, options.cliPath, ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],

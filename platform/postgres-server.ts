@@ -24,7 +24,9 @@ export function findPostgresBinDir(env: NodeJS.ProcessEnv = process.env): string
   if (env.POSTGRES_BIN_DIR) candidates.push(env.POSTGRES_BIN_DIR);
   candidates.push(`/usr/lib/postgresql/${POSTGRES_MAJOR}/bin`);
   try {
-    const versions = readdirSync('/usr/lib/postgresql').filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync('/usr/lib/postgresql')
+      .filter((name) => /^\d+$/.test(name))
+      .sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((version) => `/usr/lib/postgresql/${version}/bin`));
   } catch {
     // not a Debian layout
@@ -45,6 +47,9 @@ export function postgresRunAs(): { prefix: string[]; uid: number; gid: number } 
     const idOf = (flag: '-u' | '-g') => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
     return { prefix: ['runuser', '-u', 'postgres', '--'], uid: idOf('-u'), gid: idOf('-g') };
   } catch {
-    return { error: "running as root and there is no 'postgres' system user to run PostgreSQL as (initdb and postgres refuse root); install the postgresql-15 package, which creates it, or run as an unprivileged user" };
+    return {
+      error:
+        "running as root and there is no 'postgres' system user to run PostgreSQL as (initdb and postgres refuse root); install the postgresql-15 package, which creates it, or run as an unprivileged user",
+    };
   }
 }

@@ -45,5 +45,14 @@ export function formatLogLine(line: string, colors: boolean): string {
 
 /** A pino destination that writes readable lines to `out`. */
 export function prettyDestination(out: NodeJS.WritableStream, colors: boolean): { write(chunk: string): boolean } {
-  return { write: (chunk: string) => out.write(chunk.split('\n').filter((line) => line !== '').map((line) => formatLogLine(line, colors)).join('')) };
+  return {
+    write: (chunk: string) =>
+      out.write(
+        chunk
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => formatLogLine(line, colors))
+          .join(''),
+      ),
+  };
 }

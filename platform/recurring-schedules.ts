@@ -7,7 +7,10 @@ import { ensureNightlySchedule, NIGHTLY_SCHEDULE_ID } from './nightly-schedule.t
 export const RECURRING_SCHEDULES = { nightly: NIGHTLY_SCHEDULE_ID, maintenance: MAINTENANCE_SCHEDULE_ID } as const;
 export type RecurringSchedule = keyof typeof RECURRING_SCHEDULES;
 
-export type ScheduleTimes = Pick<Config, 'NIGHTLY_SCREEN_HOUR' | 'NIGHTLY_SCREEN_TIMEZONE' | 'LAKE_MAINTENANCE_HOUR' | 'TEMPORAL_TASK_QUEUE'>;
+export type ScheduleTimes = Pick<
+  Config,
+  'NIGHTLY_SCREEN_HOUR' | 'NIGHTLY_SCREEN_TIMEZONE' | 'LAKE_MAINTENANCE_HOUR' | 'TEMPORAL_TASK_QUEUE'
+>;
 
 /** Creates or updates every recurring Schedule (idempotent); returns what was done to each, by Schedule id. */
 export async function ensureRecurringSchedules(client: Client, config: ScheduleTimes): Promise<Record<string, 'created' | 'updated'>> {

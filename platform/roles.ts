@@ -72,7 +72,12 @@ export async function scheduleRecurringRuns({ config, logger }: RoleContext): Pr
   try {
     const outcomes = await ensureRecurringSchedules(client, config);
     logger.info(
-      { schedules: outcomes, nightly_hour: config.NIGHTLY_SCREEN_HOUR, maintenance_hour: config.LAKE_MAINTENANCE_HOUR, timezone: config.NIGHTLY_SCREEN_TIMEZONE },
+      {
+        schedules: outcomes,
+        nightly_hour: config.NIGHTLY_SCREEN_HOUR,
+        maintenance_hour: config.LAKE_MAINTENANCE_HOUR,
+        timezone: config.NIGHTLY_SCREEN_TIMEZONE,
+      },
       'schedules ready',
     );
   } finally {

@@ -105,11 +105,15 @@ export async function provisionSystemDependencies(
   log: (line: string) => void,
   env: NodeJS.ProcessEnv = process.env,
   ability?: InstallAbility,
-  execute: (command: string[]) => Promise<void> = async ([command, ...args]) => void (await run(command!, args, { maxBuffer: 64 * 1024 * 1024 })),
+  execute: (command: string[]) => Promise<void> = async ([command, ...args]) =>
+    void (await run(command!, args, { maxBuffer: 64 * 1024 * 1024 })),
 ): Promise<Record<string, string>> {
   const missing = dependencies.filter((dependency) => dependency.find(env) === null);
   if (missing.length > 0) {
-    const plan = installPlan(missing.map((d) => d.debianPackage), ability ?? (await installAbility(env)));
+    const plan = installPlan(
+      missing.map((d) => d.debianPackage),
+      ability ?? (await installAbility(env)),
+    );
     if ('refusal' in plan) {
       throw new MissingDependencyError(
         `missing: ${missing.map((d) => d.name).join('; ')}. ${plan.refusal}: ${missing.map((d) => d.manualHint).join('; ')}`,
@@ -118,7 +122,10 @@ export async function provisionSystemDependencies(
     log(`installing ${missing.map((d) => d.debianPackage).join(', ')} with apt-get (first time only)…`);
     for (const command of plan.commands) await execute(command);
     const still = missing.filter((dependency) => dependency.find(env) === null);
-    if (still.length > 0) throw new MissingDependencyError(`apt-get finished but ${still.map((d) => d.name).join('; ')} is still not found: ${still.map((d) => d.manualHint).join('; ')}`);
+    if (still.length > 0)
+      throw new MissingDependencyError(
+        `apt-get finished but ${still.map((d) => d.name).join('; ')} is still not found: ${still.map((d) => d.manualHint).join('; ')}`,
+      );
   }
   if (dependencies.includes(POSTGRES)) {
     const runAs = postgresRunAs();

@@ -33,7 +33,11 @@ try {
   await worker.runUntil(async () => {
     for (const spec of specs) {
       const [type, json] = [spec.split('=')[0]!, spec.split('=').slice(1).join('=')];
-      const handle = await env.client.workflow.start(type, { taskQueue: 'record', workflowId: `record-${type}`, args: json ? [JSON.parse(json)] : [] });
+      const handle = await env.client.workflow.start(type, {
+        taskQueue: 'record',
+        workflowId: `record-${type}`,
+        args: json ? [JSON.parse(json)] : [],
+      });
       // A failed run is a history worth replaying too.
       await handle.result().catch(() => undefined);
       const history = await handle.fetchHistory();

@@ -20,16 +20,23 @@ export interface ServiceStateOptions {
 }
 
 /** Opens the service state (creating it if needed) and applies pending migrations. */
-export async function openServiceDb(options: ServiceStateOptions, migrations: readonly ServiceMigration[] = SERVICE_MIGRATIONS): Promise<ServiceDb> {
+export async function openServiceDb(
+  options: ServiceStateOptions,
+  migrations: readonly ServiceMigration[] = SERVICE_MIGRATIONS,
+): Promise<ServiceDb> {
   // Loaded only when asked for: the embedded default needs no PostgreSQL client at all.
   const db = options.databaseUrl
-    ? (await import('./postgres-db.ts')).openPostgresDb(options.databaseUrl, options.poolSize !== undefined ? { poolSize: options.poolSize } : {})
+    ? (await import('./postgres-db.ts')).openPostgresDb(
+        options.databaseUrl,
+        options.poolSize !== undefined ? { poolSize: options.poolSize } : {},
+      )
     : openLibsqlDb(options.dataDir, options.synchronous);
   try {
     await migrate(db, migrations);
   } catch (error) {
     await db.close();
-    if (db.engine === 'postgres') throw new Error(`the service state at ${db.location} could not be opened: ${(error as Error).message}`, { cause: error });
+    if (db.engine === 'postgres')
+      throw new Error(`the service state at ${db.location} could not be opened: ${(error as Error).message}`, { cause: error });
     throw error;
   }
   return db;
@@ -39,12 +46,18 @@ async function migrate(db: ServiceDb, migrations: readonly ServiceMigration[]): 
   await db.transaction(async (tx) => {
     // Two processes starting together must not both apply the same migration.
     await tx.lock('migrations');
-    await tx.run('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    await tx.run(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
     const applied = new Set((await tx.all<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => Number(row.version)));
     const pending = [...migrations].filter((m) => !applied.has(m.version)).sort((a, b) => a.version - b.version);
     for (const migration of pending) {
       await tx.exec(migration[db.engine]);
-      await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [migration.version, migration.name, new Date().toISOString()]);
+      await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      ]);
     }
   });
 }

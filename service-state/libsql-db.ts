@@ -31,7 +31,11 @@ function plain<T>(row: unknown): T {
 
 function runnerOver(db: Database.Database): SqlRunner {
   return {
-    all: async <T>(sql: string, params: readonly SqlValue[] = []) => db.prepare(sql).all(...params).map((row) => plain<T>(row)),
+    all: async <T>(sql: string, params: readonly SqlValue[] = []) =>
+      db
+        .prepare(sql)
+        .all(...params)
+        .map((row) => plain<T>(row)),
     get: async <T>(sql: string, params: readonly SqlValue[] = []) => {
       const row = db.prepare(sql).get(...params);
       return row === undefined ? undefined : plain<T>(row);
@@ -74,7 +78,10 @@ export function openLibsqlDb(dataDir: string, synchronous: 'FULL' | 'NORMAL' = '
   let gate = gates.get(file);
   if (gate === undefined) gates.set(file, (gate = new Gate()));
   // Outside a transaction a statement runs at once; while one is open it waits for the end.
-  const gated = <A extends unknown[], R>(call: (...args: A) => Promise<R>) => (...args: A) => (gate.open ? gate.hold(() => call(...args)) : call(...args));
+  const gated =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    (...args: A) =>
+      gate.open ? gate.hold(() => call(...args)) : call(...args);
   const tx: Transaction = {
     ...direct,
     lock: async () => {},

@@ -31,7 +31,8 @@ type Queryable = Pick<Pool, 'query'>;
 function runnerOver(target: Queryable): SqlRunner {
   return {
     all: async <T>(sql: string, params: readonly SqlValue[] = []) => (await target.query(numbered(sql), [...params])).rows as T[],
-    get: async <T>(sql: string, params: readonly SqlValue[] = []) => (await target.query(numbered(sql), [...params])).rows[0] as T | undefined,
+    get: async <T>(sql: string, params: readonly SqlValue[] = []) =>
+      (await target.query(numbered(sql), [...params])).rows[0] as T | undefined,
     run: async (sql: string, params: readonly SqlValue[] = []) => (await target.query(numbered(sql), [...params])).rowCount ?? 0,
   };
 }

@@ -14,16 +14,50 @@ const TABLES = [
   { name: 'accounts', columns: ['name', 'tier', 'lapsed_at', 'created_at'], order: 'name' },
   {
     name: 'api_keys',
-    columns: ['key_id', 'account', 'secret_hash', 'allowed_markets', 'allowed_endpoints', 'allowed_frameworks', 'daily_limit', 'monthly_quota', 'cost_weights', 'created_at', 'revoked_at'],
+    columns: [
+      'key_id',
+      'account',
+      'secret_hash',
+      'allowed_markets',
+      'allowed_endpoints',
+      'allowed_frameworks',
+      'daily_limit',
+      'monthly_quota',
+      'cost_weights',
+      'created_at',
+      'revoked_at',
+    ],
     order: 'key_id',
   },
   { name: 'quota_windows', columns: ['key_id', 'window', 'started_at_ms', 'used'], order: 'key_id, "window"' },
-  { name: 'signing_keys', columns: ['key_id', 'status', 'created_at', 'retired_at', 'distrusted_at', 'distrust_note'], order: 'created_at, key_id' },
+  {
+    name: 'signing_keys',
+    columns: ['key_id', 'status', 'created_at', 'retired_at', 'distrusted_at', 'distrust_note'],
+    order: 'created_at, key_id',
+  },
   {
     name: 'certificates',
     columns: [
-      'cert_id', 'payload_version', 'market', 'ticker', 'standard', 'verdict', 'score', 'purification_per_share', 'as_of', 'minted_at', 'snapshot_source',
-      'snapshot_day', 'key_id', 'sig', 'company_name', 'issuer_type', 'snapshot_screened_at', 'snapshot_pin', 'minted_by_key_id', 'minted_by_account',
+      'cert_id',
+      'payload_version',
+      'market',
+      'ticker',
+      'standard',
+      'verdict',
+      'score',
+      'purification_per_share',
+      'as_of',
+      'minted_at',
+      'snapshot_source',
+      'snapshot_day',
+      'key_id',
+      'sig',
+      'company_name',
+      'issuer_type',
+      'snapshot_screened_at',
+      'snapshot_pin',
+      'minted_by_key_id',
+      'minted_by_account',
     ],
     order: 'cert_id',
   },
@@ -46,11 +80,15 @@ export async function exportState(db: ServiceDb, file: string): Promise<RowCount
   const out = await open(file, 'wx', 0o600);
   const counts: RowCounts = {};
   try {
-    await out.write(`${JSON.stringify({ format: FORMAT, schema_version: SCHEMA_VERSION, engine: db.engine, exported_at: new Date().toISOString() })}\n`);
+    await out.write(
+      `${JSON.stringify({ format: FORMAT, schema_version: SCHEMA_VERSION, engine: db.engine, exported_at: new Date().toISOString() })}\n`,
+    );
     // One transaction: a consistent snapshot even while an API keeps metering.
     await db.transaction(async (tx) => {
       for (const table of TABLES) {
-        const rows = await tx.all<Record<string, SqlValue>>(`SELECT ${table.columns.map(quoted).join(', ')} FROM ${table.name} ORDER BY ${table.order}`);
+        const rows = await tx.all<Record<string, SqlValue>>(
+          `SELECT ${table.columns.map(quoted).join(', ')} FROM ${table.name} ORDER BY ${table.order}`,
+        );
         counts[table.name] = rows.length;
         for (const row of rows) await out.write(`${JSON.stringify({ table: table.name, row })}\n`);
       }
@@ -69,7 +107,8 @@ export async function importState(db: ServiceDb, file: string): Promise<RowCount
   await db.transaction(async (tx) => {
     for (const table of TABLES) {
       const present = await tx.get<{ n: number | string }>(`SELECT count(*) AS n FROM ${table.name}`);
-      if (Number(present?.n) > 0) throw new TransferError(`the target already holds ${table.name} rows; import only into an empty service state (a new database)`);
+      if (Number(present?.n) > 0)
+        throw new TransferError(`the target already holds ${table.name} rows; import only into an empty service state (a new database)`);
     }
     let header = true;
     let lineNumber = 0;
@@ -80,13 +119,16 @@ export async function importState(db: ServiceDb, file: string): Promise<RowCount
       if (line.trim() === '') continue;
       const parsed = JSON.parse(line) as { format?: string; schema_version?: number; table?: string; row?: Record<string, SqlValue> };
       if (header) {
-        if (parsed.format !== FORMAT) throw new TransferError(`${file} is not a faithscreen service-state export (line 1 names no format '${FORMAT}')`);
-        if (parsed.schema_version !== SCHEMA_VERSION) throw new TransferError(`${file} has schema version ${parsed.schema_version}; this build reads version ${SCHEMA_VERSION}`);
+        if (parsed.format !== FORMAT)
+          throw new TransferError(`${file} is not a faithscreen service-state export (line 1 names no format '${FORMAT}')`);
+        if (parsed.schema_version !== SCHEMA_VERSION)
+          throw new TransferError(`${file} has schema version ${parsed.schema_version}; this build reads version ${SCHEMA_VERSION}`);
         header = false;
         continue;
       }
       const table = TABLES.find((t) => t.name === parsed.table);
-      if (!table || !parsed.row) throw new TransferError(`line ${lineNumber}: unknown table '${parsed.table}'; known: ${TABLES.map((t) => t.name).join(', ')}`);
+      if (!table || !parsed.row)
+        throw new TransferError(`line ${lineNumber}: unknown table '${parsed.table}'; known: ${TABLES.map((t) => t.name).join(', ')}`);
       const columns = table.columns as readonly string[];
       const values = columns.map((column) => parsed.row![column] ?? null);
       await tx.run(`INSERT INTO ${table.name} (${columns.map(quoted).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, values);

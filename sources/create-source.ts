@@ -19,7 +19,11 @@ export interface SourceOptions {
 export function createSource(options: SourceOptions): SourceAdapter {
   switch (options.source) {
     case 'sample':
-      return createSampleSource({ seed: options.seed ?? SAMPLE_DEFAULT_SEED, scale: options.scale ?? 1, asOf: options.asOf ?? new Date().toISOString().slice(0, 10) });
+      return createSampleSource({
+        seed: options.seed ?? SAMPLE_DEFAULT_SEED,
+        scale: options.scale ?? 1,
+        asOf: options.asOf ?? new Date().toISOString().slice(0, 10),
+      });
     case 'feed':
       if (!options.path) throw new Error('the feed source needs --path DIR: the delivery folder');
       return createFeedSource(options.path);

@@ -73,7 +73,14 @@ export async function ingestSource(options: IngestOptions): Promise<IngestSummar
     const width = adapter.name === 'sample' ? Math.max(1, options.concurrency ?? 1) : 1;
     while (connections.length < Math.min(width, chunks.length)) connections.push(await instance.connect());
     const totals = emptyCounts();
-    const progress: IngestProgress = { source: adapter.name, doneChunks: 0, totalChunks: chunks.length, doneTickers: 0, totalTickers: chunks.reduce((s, c) => s + c.tickers, 0), lastChunk: '' };
+    const progress: IngestProgress = {
+      source: adapter.name,
+      doneChunks: 0,
+      totalChunks: chunks.length,
+      doneTickers: 0,
+      totalTickers: chunks.reduce((s, c) => s + c.tickers, 0),
+      lastChunk: '',
+    };
     let files = 0;
     await inLanes(chunks.length, connections.length, async (index, lane) => {
       const chunk = chunks[index]!;
@@ -85,7 +92,14 @@ export async function ingestSource(options: IngestOptions): Promise<IngestSummar
       progress.lastChunk = chunk.id;
       options.onProgress?.({ ...progress });
     });
-    return { source: adapter.name, synthetic: adapter.synthetic, chunks: chunks.length, rows: totals, files, seconds: (performance.now() - started) / 1000 };
+    return {
+      source: adapter.name,
+      synthetic: adapter.synthetic,
+      chunks: chunks.length,
+      rows: totals,
+      files,
+      seconds: (performance.now() - started) / 1000,
+    };
   } finally {
     for (const connection of connections) connection.closeSync();
     instance.closeSync();

@@ -10,11 +10,17 @@ export type StagedValue = string | number | boolean | null | undefined;
  * partition column, then every stored column (missing fields become null). Dates are text
  * `YYYY-MM-DD` and are cast on the way in.
  */
-export async function stageJsRows(target: StageTarget, table: SourceTable, partitionValue: string, rows: ReadonlyArray<Record<string, StagedValue>>): Promise<void> {
+export async function stageJsRows(
+  target: StageTarget,
+  table: SourceTable,
+  partitionValue: string,
+  rows: ReadonlyArray<Record<string, StagedValue>>,
+): Promise<void> {
   const schema = TABLE_SCHEMAS[table];
   const key = schema.partitions[0]!.name;
   const staging = `${target.table}_raw`;
-  const kind = (type: string): 'DOUBLE' | 'BOOLEAN' | 'VARCHAR' => (type === 'DOUBLE' ? 'DOUBLE' : type === 'BOOLEAN' ? 'BOOLEAN' : 'VARCHAR');
+  const kind = (type: string): 'DOUBLE' | 'BOOLEAN' | 'VARCHAR' =>
+    type === 'DOUBLE' ? 'DOUBLE' : type === 'BOOLEAN' ? 'BOOLEAN' : 'VARCHAR';
   const columns = schema.columns.map((c) => `${sqlIdent(c.name)} ${kind(c.type)}`).join(', ');
   await target.connection.run(`CREATE OR REPLACE TEMP TABLE ${sqlIdent(staging)} (${columns})`);
   const appender = await target.connection.createAppender(staging, 'main', 'temp');

@@ -30,9 +30,7 @@ async function applyMigration(connection: DuckDBConnection, migration: Migration
   await connection.run('BEGIN TRANSACTION');
   try {
     for (const statement of migration.statements(context)) await connection.run(statement);
-    await connection.run(
-      `INSERT INTO ${VERSION_TABLE} VALUES (${migration.version}, ${sqlString(migration.name)}, current_timestamp)`,
-    );
+    await connection.run(`INSERT INTO ${VERSION_TABLE} VALUES (${migration.version}, ${sqlString(migration.name)}, current_timestamp)`);
     await connection.run('COMMIT');
   } catch (error) {
     await connection.run('ROLLBACK');

@@ -74,10 +74,17 @@ async function compactPartition(connection: DuckDBConnection, dir: string, optio
   const query = `SELECT ${castColumnsSql(SNAPSHOTS_SCHEMA)} FROM read_parquet(${files}, union_by_name = true, hive_partitioning = false)
     QUALIFY row_number() OVER (PARTITION BY ${SNAPSHOT_KEY}) = 1 ORDER BY ticker, snapshot_date, screened_at`;
   await publishFile(target, (temp) => connection.run(copyToParquetSql(query, temp)).then(() => undefined));
-  const rows = (await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlString(target)})`)).getRowObjectsJS()[0]?.n;
+  const rows = (
+    await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlString(target)})`)
+  ).getRowObjectsJS()[0]?.n;
   const replaced = old.map((name) => path.join(dir, name)).filter((file) => file !== target);
   const relative = (file: string) => path.relative(lakeRoot(options.dataDir), file);
-  await announceLakeChange(options.dataDir, { op: 'replace', table: 'snapshots', removed: replaced.map(relative), added: [relative(target)] });
+  await announceLakeChange(options.dataDir, {
+    op: 'replace',
+    table: 'snapshots',
+    removed: replaced.map(relative),
+    added: [relative(target)],
+  });
   return { before: names.length, after: names.length - old.length + 1, rows: Number(rows ?? 0), replaced };
 }
 
@@ -90,7 +97,12 @@ async function compactPartition(connection: DuckDBConnection, dir: string, optio
  * (docs/pipelines.md, "Lake maintenance"). Safe to retry.
  */
 export async function compactSnapshots(dataDir: string, options: CompactionOptions = {}): Promise<CompactionResult> {
-  const settings = { dataDir, minFiles: options.minFiles ?? 8, minAgeMs: options.minAgeMs ?? 6 * 3_600_000, now: options.now ?? Date.now() };
+  const settings = {
+    dataDir,
+    minFiles: options.minFiles ?? 8,
+    minAgeMs: options.minAgeMs ?? 6 * 3_600_000,
+    now: options.now ?? Date.now(),
+  };
   const replaced: string[] = [];
   const result = await withDuckDB(':memory:', {}, async (connection) => {
     const totals: CompactionResult = { partitions: 0, filesBefore: 0, filesAfter: 0, rows: 0 };

@@ -56,7 +56,9 @@ function partitionExists(root: string, table: LakeTable, key: string, market: st
 
 /** Columns the market's fundamentals files carry (any of them): a figure missing from all reads as null. */
 export async function fundamentalsColumns(connection: DuckDBConnection, root: string, market: string): Promise<Set<string>> {
-  const rows = (await connection.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM ${readTableSql(root, 'fundamentals', market)})`)).getRowObjectsJS();
+  const rows = (
+    await connection.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM ${readTableSql(root, 'fundamentals', market)})`)
+  ).getRowObjectsJS();
   return new Set(rows.map((r) => String(r.column_name)));
 }
 
@@ -82,7 +84,9 @@ export async function loadCompanyFilings(
   const root = lakeRoot(dataDir);
   if (tickers.length === 0 || !partitionExists(root, 'fundamentals', 'market', market)) return found;
   const present = knownColumns ?? (await fundamentalsColumns(connection, root, market));
-  const figures = FIGURE_NAMES.map((name) => (present.has(name) ? `CAST(f.${sqlIdent(name)} AS DOUBLE)` : 'CAST(NULL AS DOUBLE)') + ` AS ${sqlIdent(name)}`);
+  const figures = FIGURE_NAMES.map(
+    (name) => (present.has(name) ? `CAST(f.${sqlIdent(name)} AS DOUBLE)` : 'CAST(NULL AS DOUBLE)') + ` AS ${sqlIdent(name)}`,
+  );
   const withPrices = partitionExists(root, 'prices', 'market', market);
   const prices = withPrices
     ? `SELECT ticker, date, close FROM ${readTableSql(root, 'prices', market)} WHERE ticker IN ${sqlStringList(tickers)} AND date <= DATE ${sqlString(asOf)}`
@@ -120,7 +124,12 @@ export async function loadCompanyFilings(
 }
 
 /** The listing's profile (SIC, kind, provenance), or undefined when the market does not list it. */
-export async function loadListingProfile(connection: DuckDBConnection, dataDir: string, market: string, ticker: string): Promise<ListingProfile | undefined> {
+export async function loadListingProfile(
+  connection: DuckDBConnection,
+  dataDir: string,
+  market: string,
+  ticker: string,
+): Promise<ListingProfile | undefined> {
   const root = lakeRoot(dataDir);
   if (!partitionExists(root, 'listings', 'market', market)) return undefined;
   const rows = (
@@ -149,7 +158,11 @@ export async function loadListingProfile(connection: DuckDBConnection, dataDir: 
  * Stocks of `market` in the company's 2-digit SIC major group (itself excluded) with the total
  * assets of their latest filing filed by `asOf`; the caller ranks them.
  */
-export async function loadPeerCandidates(connection: DuckDBConnection, dataDir: string, query: { market: string; ticker: string; sic: string; asOf: string }): Promise<PeerCandidate[]> {
+export async function loadPeerCandidates(
+  connection: DuckDBConnection,
+  dataDir: string,
+  query: { market: string; ticker: string; sic: string; asOf: string },
+): Promise<PeerCandidate[]> {
   const root = lakeRoot(dataDir);
   if (!/^\d{4}$/.test(query.sic) || !partitionExists(root, 'fundamentals', 'market', query.market)) return [];
   const sql = `

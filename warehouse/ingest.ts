@@ -55,7 +55,12 @@ async function withOptionalColumns(connection: DuckDBConnection, stage: string, 
  * Stages one chunk of a source table by table and publishes one Parquet file per (table,
  * market) named `<source>-<chunk id>.parquet`: a retried chunk replaces its own files.
  */
-export async function ingestChunkWith(connection: DuckDBConnection, dataDir: string, adapter: SourceAdapter, chunk: SourceChunk): Promise<ChunkIngestResult> {
+export async function ingestChunkWith(
+  connection: DuckDBConnection,
+  dataDir: string,
+  adapter: SourceAdapter,
+  chunk: SourceChunk,
+): Promise<ChunkIngestResult> {
   const rows = emptyCounts();
   const files: string[] = [];
   for (const table of SOURCE_TABLES) {

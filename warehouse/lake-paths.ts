@@ -1,7 +1,16 @@
 import path from 'node:path';
 
 /** Lake tables, each a folder of Hive-partitioned Parquet files under `DATA_DIR/lake`. */
-export const LAKE_TABLES = ['listings', 'fundamentals', 'prices', 'exposures', 'fund_holdings', 'splits', 'snapshots', 'methodology_texts'] as const;
+export const LAKE_TABLES = [
+  'listings',
+  'fundamentals',
+  'prices',
+  'exposures',
+  'fund_holdings',
+  'splits',
+  'snapshots',
+  'methodology_texts',
+] as const;
 export type LakeTable = (typeof LAKE_TABLES)[number];
 
 const PARTITION_VALUE = /^[A-Za-z0-9_.-]+$/;

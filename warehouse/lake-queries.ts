@@ -56,7 +56,12 @@ export interface ListingSlice {
 }
 
 /** Tickers of a slice of the stocks listed by `date`, in ticker order: a slice names the same tickers while listings stay put. */
-export async function sliceStockTickers(connection: DuckDBConnection, dataDir: string, slice: ListingSlice, date: string): Promise<string[]> {
+export async function sliceStockTickers(
+  connection: DuckDBConnection,
+  dataDir: string,
+  slice: ListingSlice,
+  date: string,
+): Promise<string[]> {
   const result = await connection.runAndReadAll(
     `SELECT DISTINCT ticker FROM ${readTableSql(lakeRoot(dataDir), 'listings')}
      WHERE market = ${sqlString(slice.market)} AND kind = 'stock' AND ${listedBy(date)}

@@ -24,7 +24,7 @@ const c = (name: string, type: ColumnSpec['type'], doc: string): ColumnSpec => (
 
 const provenance = [
   c('data_source', 'VARCHAR', "adapter that produced the row: 'sample', 'edgar' or 'feed'"),
-  c('synthetic', 'BOOLEAN', 'true for the generated sample universe: not any real company\'s data'),
+  c('synthetic', 'BOOLEAN', "true for the generated sample universe: not any real company's data"),
 ];
 
 /** Figures beyond the screening inputs that forensic scores use; optional in every source. */
@@ -58,7 +58,11 @@ export const LISTINGS_SCHEMA: TableSchema = {
     c('sic_description', 'VARCHAR', 'SIC industry title'),
     c('heter_iska', 'BOOLEAN', 'operates under a heter iska; null = unknown'),
     c('operates_on_shabbat', 'BOOLEAN', 'business operates on Shabbat; null = unknown'),
-    c('jewish_controlled', 'BOOLEAN', 'controlled (majority ownership or management) by Jews; null = unknown, presumed by market (docs/frameworks/jewish_halakhic.md)'),
+    c(
+      'jewish_controlled',
+      'BOOLEAN',
+      'controlled (majority ownership or management) by Jews; null = unknown, presumed by market (docs/frameworks/jewish_halakhic.md)',
+    ),
     c('listed_on', 'DATE', 'first trading day known to the source, null when unknown'),
     c('source_ref', 'VARCHAR', 'reference of the record in its source'),
     ...provenance,
@@ -84,7 +88,11 @@ export const FUNDAMENTALS_SCHEMA: TableSchema = {
     c('shares_outstanding', 'DOUBLE', 'shares outstanding at or after period end'),
     c('dividends_per_share', 'DOUBLE', "trailing twelve months' dividends per share"),
     ...FORENSIC_COLUMNS,
-    c('figure_sources', 'VARCHAR', 'where each figure came from: JSON object of input name → concept(s) and accession, plus `interest_income_at_least`, a number: a proven lower bound of a null interest income (docs/data/sources.md); null when the source does not say'),
+    c(
+      'figure_sources',
+      'VARCHAR',
+      'where each figure came from: JSON object of input name → concept(s) and accession, plus `interest_income_at_least`, a number: a proven lower bound of a null interest income (docs/data/sources.md); null when the source does not say',
+    ),
     ...provenance,
   ],
 };
@@ -97,7 +105,11 @@ export const PRICES_SCHEMA: TableSchema = {
     c('date', 'DATE', 'trading date (the sample has month-end closes)'),
     c('close', 'DOUBLE', 'closing price in the listing currency'),
     c('currency', 'VARCHAR', 'ISO 4217 currency of the price'),
-    c('split_adjusted_through', 'DATE', 'the close is adjusted for every stock split up to this date (Yahoo-style files); null = the price as traded that day'),
+    c(
+      'split_adjusted_through',
+      'DATE',
+      'the close is adjusted for every stock split up to this date (Yahoo-style files); null = the price as traded that day',
+    ),
     ...provenance,
   ],
 };
@@ -111,8 +123,16 @@ export const EXPOSURES_SCHEMA: TableSchema = {
     c('activity', 'VARCHAR', 'business-activity code (docs/data/activities.md)'),
     c('revenue_share', 'DOUBLE', 'share of total revenue from the activity, 0..1'),
     c('source_ref', 'VARCHAR', 'reference of the record in its source'),
-    c('evidence', 'VARCHAR', "what the figure rests on: 'reported' (vendor or sample figure; null reads as this), 'filing_concept', 'curated' (docs/data/activities.md)"),
-    c('involvement', 'VARCHAR', "how the company takes part: 'producer', 'distributor', 'retailer', 'ancillary'; null = not reported (docs/data/activities.md)"),
+    c(
+      'evidence',
+      'VARCHAR',
+      "what the figure rests on: 'reported' (vendor or sample figure; null reads as this), 'filing_concept', 'curated' (docs/data/activities.md)",
+    ),
+    c(
+      'involvement',
+      'VARCHAR',
+      "how the company takes part: 'producer', 'distributor', 'retailer', 'ancillary'; null = not reported (docs/data/activities.md)",
+    ),
     ...provenance,
   ],
 };
@@ -137,7 +157,7 @@ export const FUND_HOLDINGS_SCHEMA: TableSchema = {
     c('as_of', 'DATE', 'date of the holdings report'),
     c('market', 'VARCHAR', 'market key of the held security'),
     c('ticker', 'VARCHAR', 'ticker of the held security'),
-    c('weight', 'DOUBLE', 'share of the fund, 0..1 (a fund\'s weights sum to at most 1)'),
+    c('weight', 'DOUBLE', "share of the fund, 0..1 (a fund's weights sum to at most 1)"),
     ...provenance,
   ],
 };
@@ -173,12 +193,20 @@ export const SNAPSHOTS_SCHEMA: TableSchema = {
     c('run_id', 'VARCHAR', 'pipeline run that wrote the snapshot'),
     c('era', 'VARCHAR', "'legacy' before 2026-07-04, 'current' from then"),
     c('engine_version', 'VARCHAR', 'screening-engine version'),
-    ...SNAPSHOT_FRAMEWORKS.map((id) => c(`${id}_status`, 'VARCHAR', `${id} verdict: compliant, non_compliant, questionable or insufficient_data`)),
-    ...SNAPSHOT_RATIOS.map((r) => c(r, 'DOUBLE', r.includes('market_cap') && !r.includes('_to_') ? 'amount in listing currency' : 'ratio, 0..1 (may exceed 1)')),
+    ...SNAPSHOT_FRAMEWORKS.map((id) =>
+      c(`${id}_status`, 'VARCHAR', `${id} verdict: compliant, non_compliant, questionable or insufficient_data`),
+    ),
+    ...SNAPSHOT_RATIOS.map((r) =>
+      c(r, 'DOUBLE', r.includes('market_cap') && !r.includes('_to_') ? 'amount in listing currency' : 'ratio, 0..1 (may exceed 1)'),
+    ),
     c('filing_ref', 'VARCHAR', 'source_ref of the filing behind the ratios'),
     c('period_end', 'DATE', "that filing's period end"),
     c('price_date', 'DATE', 'date of the close behind the spot market cap'),
-    c('result_json', 'VARCHAR', "the engine's full result, reasons included (JSON); methodology texts stored as references to methodology_texts (the snapshots view expands them)"),
+    c(
+      'result_json',
+      'VARCHAR',
+      "the engine's full result, reasons included (JSON); methodology texts stored as references to methodology_texts (the snapshots view expands them)",
+    ),
     ...provenance,
   ],
 };

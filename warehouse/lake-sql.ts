@@ -34,7 +34,8 @@ export function readTableSql(lakeRootDir: string, table: LakeTable, firstPartiti
   const schema = TABLE_SCHEMAS[table];
   const glob = tableGlobUnder(lakeRootDir, table, firstPartitionValue);
   const seeds = firstPartitionValue === undefined ? null : tableGlobUnder(lakeRootDir, table, SEED_PARTITION);
-  const files = seeds !== null && existsSync(path.dirname(path.dirname(seeds))) ? `[${sqlString(glob)}, ${sqlString(seeds)}]` : sqlString(glob);
+  const files =
+    seeds !== null && existsSync(path.dirname(path.dirname(seeds))) ? `[${sqlString(glob)}, ${sqlString(seeds)}]` : sqlString(glob);
   return `read_parquet(${files}, hive_partitioning = true, union_by_name = true, hive_types = ${hiveTypesSql(schema)})`;
 }
 

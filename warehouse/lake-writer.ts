@@ -19,7 +19,11 @@ export function lakeFilePath(dataDir: string, target: LakeFileTarget): string {
   if (schema.partitions.length !== target.partitionValues.length) {
     throw new Error(`${target.table} has ${schema.partitions.length} partition keys, got ${target.partitionValues.length} values`);
   }
-  const dir = partitionDir(dataDir, target.table, schema.partitions.map((p, i) => [p.name, target.partitionValues[i]!] as const));
+  const dir = partitionDir(
+    dataDir,
+    target.table,
+    schema.partitions.map((p, i) => [p.name, target.partitionValues[i]!] as const),
+  );
   return partitionFile(dir, target.fileName);
 }
 

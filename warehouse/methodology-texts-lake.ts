@@ -51,7 +51,11 @@ async function readPublished(connection: DuckDBConnection, dataDir: string): Pro
  * reference them. What the lake holds is remembered per thread and re-read when a file it
  * came from disappears.
  */
-export async function publishMethodologyTexts(connection: DuckDBConnection, dataDir: string, book: TextBook = threadTextBook): Promise<string[]> {
+export async function publishMethodologyTexts(
+  connection: DuckDBConnection,
+  dataDir: string,
+  book: TextBook = threadTextBook,
+): Promise<string[]> {
   const lake = path.resolve(dataDir);
   let published = publishedByLake.get(lake);
   if (!published || published.files.some((f) => !existsSync(f))) {
@@ -67,7 +71,9 @@ export async function publishMethodologyTexts(connection: DuckDBConnection, data
   for (const [engine, rows] of byEngine) {
     const digest = createHash('sha256').update(rows.map(rowKey).sort().join('\n')).digest('hex').slice(0, 16);
     const table = `texts_stage_${randomBytes(4).toString('hex')}`;
-    await connection.run(`CREATE OR REPLACE TEMP TABLE ${sqlIdent(table)} (${METHODOLOGY_TEXTS_SCHEMA.columns.map((c) => `${sqlIdent(c.name)} VARCHAR`).join(', ')})`);
+    await connection.run(
+      `CREATE OR REPLACE TEMP TABLE ${sqlIdent(table)} (${METHODOLOGY_TEXTS_SCHEMA.columns.map((c) => `${sqlIdent(c.name)} VARCHAR`).join(', ')})`,
+    );
     try {
       const appender = await connection.createAppender(table, 'main', 'temp');
       try {
@@ -104,7 +110,9 @@ export async function loadQuotedTexts(connection: DuckDBConnection, dataDir: str
   const texts = new Map<string, string>();
   if (!existsSync(tableDir(dataDir))) return texts;
   const glob = tableGlobUnder(lakeRoot(dataDir), 'methodology_texts');
-  const rows = (await connection.runAndReadAll(`SELECT DISTINCT text_id, text FROM read_parquet(${sqlString(glob)}) WHERE text_id IS NOT NULL`)).getRowsJS();
+  const rows = (
+    await connection.runAndReadAll(`SELECT DISTINCT text_id, text FROM read_parquet(${sqlString(glob)}) WHERE text_id IS NOT NULL`)
+  ).getRowsJS();
   for (const [id, text] of rows) texts.set(String(id), JSON.stringify(String(text)));
   return texts;
 }

@@ -55,7 +55,10 @@ export const TEXTS_PER_CONTEXT = 16;
  */
 export class TextBook {
   /** engine version → methodology version → code → field → text → row and its reference (strings the engine reuses: lookups hash nothing new). */
-  private readonly byContext = new Map<string, Map<string, Map<string, Map<string, Map<string, { row: MethodologyTextRow; reference: string }>>>>>();
+  private readonly byContext = new Map<
+    string,
+    Map<string, Map<string, Map<string, Map<string, { row: MethodologyTextRow; reference: string }>>>>
+  >();
   private readonly all: MethodologyTextRow[] = [];
 
   /** Every row seen, in first-seen order. */
@@ -69,7 +72,14 @@ export class TextBook {
     const known = byText.get(text);
     if (known) return known.reference;
     if (byText.size >= TEXTS_PER_CONTEXT) return text;
-    const row: MethodologyTextRow = { engine_version: engineVersion, methodology_version: methodologyVersion, code, field, text_id: textIdOf(text), text };
+    const row: MethodologyTextRow = {
+      engine_version: engineVersion,
+      methodology_version: methodologyVersion,
+      code,
+      field,
+      text_id: textIdOf(text),
+      text,
+    };
     const reference = `\u0000${row.text_id}`;
     byText.set(text, { row, reference });
     this.all.push(row);
@@ -97,7 +107,10 @@ function packFramework(framework: FrameworkResult, engine: string, book: TextBoo
   const methodology = framework.methodology_version;
   const packed: FrameworkResult = { ...framework, reasons: framework.reasons.map((r) => packReason(r, engine, methodology, book)) };
   if (framework.purification) {
-    packed.purification = { ...framework.purification, formula: book.reference(engine, methodology, `${framework.id}.purification`, 'formula', framework.purification.formula) };
+    packed.purification = {
+      ...framework.purification,
+      formula: book.reference(engine, methodology, `${framework.id}.purification`, 'formula', framework.purification.formula),
+    };
   }
   return packed;
 }
@@ -110,11 +123,17 @@ function packFramework(framework: FrameworkResult, engine: string, book: TextBoo
 export function packResult(result: ScreeningResult, book: TextBook = threadTextBook): ScreeningResult {
   const engine = result.engine_version;
   const frameworks: ScreeningResult['frameworks'] = {};
-  for (const [id, framework] of Object.entries(result.frameworks) as Array<[keyof ScreeningResult['frameworks'], FrameworkResult | undefined]>) {
+  for (const [id, framework] of Object.entries(result.frameworks) as Array<
+    [keyof ScreeningResult['frameworks'], FrameworkResult | undefined]
+  >) {
     if (framework) frameworks[id] = packFramework(framework, engine, book);
   }
   const packed: ScreeningResult = { ...result, frameworks, data_quality: result.data_quality.map((r) => packReason(r, engine, '', book)) };
-  if (result.madhhab_views) packed.madhhab_views = { ...result.madhhab_views, note: book.reference(engine, '', 'madhhab_views', 'note', result.madhhab_views.note) };
+  if (result.madhhab_views)
+    packed.madhhab_views = {
+      ...result.madhhab_views,
+      note: book.reference(engine, '', 'madhhab_views', 'note', result.madhhab_views.note),
+    };
   return packed;
 }
 

@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
-import { INVOLVEMENTS, NO_SCREENED_ACTIVITY, type ActivityCode, type ActivityExposure, type ExposureEvidence, type Fundamentals, type Involvement, type ListingKind, type ScreeningInput } from '../engine/inputs.ts';
+import {
+  INVOLVEMENTS,
+  NO_SCREENED_ACTIVITY,
+  type ActivityCode,
+  type ActivityExposure,
+  type ExposureEvidence,
+  type Fundamentals,
+  type Involvement,
+  type ListingKind,
+  type ScreeningInput,
+} from '../engine/inputs.ts';
 import { lakeRoot } from './lake-paths.ts';
 import { readTableSql } from './lake-sql.ts';
 import { sqlIdent, sqlString, sqlStringList } from './sql.ts';
@@ -45,7 +55,15 @@ function selectionSql(root: string, s: InputSelection): string {
 }
 
 /** A lake table narrowed to the selected tickers, with a constant ticker range the Parquet scan can prune row groups with. */
-function narrowedSql(root: string, table: 'fundamentals' | 'prices' | 'exposures' | 'splits', columns: string, market: string | undefined, range: [string, string], sel: string, where: string): string {
+function narrowedSql(
+  root: string,
+  table: 'fundamentals' | 'prices' | 'exposures' | 'splits',
+  columns: string,
+  market: string | undefined,
+  range: [string, string],
+  sel: string,
+  where: string,
+): string {
   return `SELECT t.market, t.ticker, ${columns} FROM ${readTableSql(root, table, market)} t SEMI JOIN ${sel} s ON s.market = t.market AND s.ticker = t.ticker
     WHERE t.ticker BETWEEN ${sqlString(range[0])} AND ${sqlString(range[1])} AND ${where}`;
 }
@@ -231,7 +249,13 @@ function rowObjects<T>(result: DuckDBResultReader): T[] {
   return rows;
 }
 
-async function stageSelection(connection: DuckDBConnection, root: string, s: InputSelection, dates: readonly string[], t: (n: string) => string): Promise<boolean> {
+async function stageSelection(
+  connection: DuckDBConnection,
+  root: string,
+  s: InputSelection,
+  dates: readonly string[],
+  t: (n: string) => string,
+): Promise<boolean> {
   await connection.run(`CREATE TEMP TABLE ${t('sel')} AS ${selectionSql(root, s)}`);
   const bounds = (await connection.runAndReadAll(`SELECT min(ticker) AS lo, max(ticker) AS hi FROM ${t('sel')}`)).getRowObjectsJS()[0];
   if (!bounds || bounds.lo === null) return false;
@@ -242,16 +266,21 @@ async function stageSelection(connection: DuckDBConnection, root: string, s: Inp
     WHERE listed_on IS NULL OR listed_on <= date`);
   const first = `DATE ${sqlString(dates.reduce((a, b) => (a < b ? a : b)))}`;
   const last = `DATE ${sqlString(dates.reduce((a, b) => (a > b ? a : b)))}`;
-  const narrow = (table: 'fundamentals' | 'prices' | 'exposures' | 'splits', columns: string, where: string): string => narrowedSql(root, table, columns, s.market, range, t('sel'), where);
+  const narrow = (table: 'fundamentals' | 'prices' | 'exposures' | 'splits', columns: string, where: string): string =>
+    narrowedSql(root, table, columns, s.market, range, t('sel'), where);
   // Filings of the last 40 months before the first date (shares for month-end caps), plus the one before them.
   const cutoff = `${first} - INTERVAL 40 MONTH`;
   await connection.run(`CREATE TEMP TABLE ${t('fund')} AS
     SELECT * FROM (${narrow('fundamentals', FUNDAMENTAL_COLUMNS, `filed_on <= ${last}`)})
     QUALIFY filed_on > ${cutoff} OR filed_on = max(filed_on) FILTER (WHERE filed_on <= ${cutoff}) OVER (PARTITION BY market, ticker)`);
   // Prices from 37 months before the first date: enough for the 36-month average.
-  await connection.run(`CREATE TEMP TABLE ${t('px')} AS ${narrow('prices', 'date, close, split_adjusted_through', `date > ${first} - INTERVAL 37 MONTH AND date <= ${last}`)}`);
+  await connection.run(
+    `CREATE TEMP TABLE ${t('px')} AS ${narrow('prices', 'date, close, split_adjusted_through', `date > ${first} - INTERVAL 37 MONTH AND date <= ${last}`)}`,
+  );
   await connection.run(`CREATE TEMP TABLE ${t('spl')} AS ${narrow('splits', 'ex_date, ratio', 'ratio > 0')}`);
-  await connection.run(`CREATE TEMP TABLE ${t('exp')} AS ${narrow('exposures', 'as_of, activity, revenue_share, source_ref, evidence, involvement', `as_of <= ${last}`)}`);
+  await connection.run(
+    `CREATE TEMP TABLE ${t('exp')} AS ${narrow('exposures', 'as_of, activity, revenue_share, source_ref, evidence, involvement', `as_of <= ${last}`)}`,
+  );
   // Month-end market caps: the last close of each month × shares of the latest filing known that day, on one split basis.
   await connection.run(`CREATE TEMP TABLE ${t('caps')} AS
     WITH j AS (
@@ -273,7 +302,11 @@ async function stageSelection(connection: DuckDBConnection, root: string, s: Inp
  * exposure per activity known on the date. Ordered by market, ticker, date; a (listing, date)
  * before the listing's first trading day is left out.
  */
-export async function loadScreeningInputsForDates(connection: DuckDBConnection, dataDir: string, query: MultiDateInputQuery): Promise<ScreeningInput[]> {
+export async function loadScreeningInputsForDates(
+  connection: DuckDBConnection,
+  dataDir: string,
+  query: MultiDateInputQuery,
+): Promise<ScreeningInput[]> {
   for (const date of query.dates) if (!DATE.test(date)) throw new Error(`screening date '${date}' is not YYYY-MM-DD`);
   if (query.dates.length === 0) return [];
   const suffix = randomBytes(4).toString('hex');

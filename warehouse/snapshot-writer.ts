@@ -41,7 +41,8 @@ function compareSnapshotRows(a: SnapshotRow, b: SnapshotRow): number {
 }
 
 function checkRow(row: SnapshotRow): void {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(row.snapshot_date)) throw new Error(`snapshot_date '${row.snapshot_date}' of ${row.market}/${row.ticker} is not YYYY-MM-DD`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(row.snapshot_date))
+    throw new Error(`snapshot_date '${row.snapshot_date}' of ${row.market}/${row.ticker} is not YYYY-MM-DD`);
 }
 
 /**
@@ -133,7 +134,16 @@ export class SnapshotStage {
       const from = `SELECT * FROM ${sqlIdent(this.table)} WHERE market = ${sqlString(market)} AND starts_with(snapshot_date, ${sqlString(year)})`;
       const target = { table: 'snapshots' as const, partitionValues: [market, year], fileName: `${fileStem}.parquet` };
       // Staged in file order, the COPY keeps it instead of sorting wide rows in DuckDB.
-      files.push(await publishLakeFile(this.connection, dataDir, target, from, this.inOrder ? null : 'ticker, snapshot_date, screened_at', SNAPSHOT_PARQUET));
+      files.push(
+        await publishLakeFile(
+          this.connection,
+          dataDir,
+          target,
+          from,
+          this.inOrder ? null : 'ticker, snapshot_date, screened_at',
+          SNAPSHOT_PARQUET,
+        ),
+      );
     }
     return { rows: this.count, files: files.sort() };
   }
@@ -153,11 +163,18 @@ export class SnapshotStage {
  * (`lake/methodology_texts/`). Thousands to hundreds of thousands of rows per call; a producer
  * of many rows can stage them as it goes with `SnapshotStage` instead.
  */
-export async function writeSnapshots(dataDir: string, rows: readonly SnapshotRow[], options: WriteSnapshotsOptions): Promise<WrittenSnapshots> {
+export async function writeSnapshots(
+  dataDir: string,
+  rows: readonly SnapshotRow[],
+  options: WriteSnapshotsOptions,
+): Promise<WrittenSnapshots> {
   if (!FILE_STEM.test(options.fileStem)) throw new Error(`invalid snapshot file stem '${options.fileStem}': use [A-Za-z0-9_.-]`);
   if (rows.length === 0) return { rows: 0, files: [] };
   rows.forEach(checkRow);
-  const stage = await SnapshotStage.open({ ...(options.connection ? { connection: options.connection } : {}), ...(options.threads === undefined ? {} : { threads: options.threads }) });
+  const stage = await SnapshotStage.open({
+    ...(options.connection ? { connection: options.connection } : {}),
+    ...(options.threads === undefined ? {} : { threads: options.threads }),
+  });
   try {
     for (const row of [...rows].sort(compareSnapshotRows)) stage.add(row);
     return await stage.publish(dataDir, options.fileStem);

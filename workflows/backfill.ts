@@ -42,11 +42,19 @@ export async function backfill(input: BackfillInput = {}): Promise<RunProgress> 
   };
   setHandler(progressQuery, () => state.progress);
   if (!input.carried) {
-    state.plan = await planScreen({ date: to, markets: input.markets ?? null, chunkSize: input.chunkSize ?? backfillChunkSize(state.dates.length) });
-    state.progress = { ...state.progress, phase: 'screening', totalTickers: state.plan.totalTickers, totalChunks: state.plan.chunks.length };
+    state.plan = await planScreen({
+      date: to,
+      markets: input.markets ?? null,
+      chunkSize: input.chunkSize ?? backfillChunkSize(state.dates.length),
+    });
+    state.progress = {
+      ...state.progress,
+      phase: 'screening',
+      totalTickers: state.plan.totalTickers,
+      totalChunks: state.plan.chunks.length,
+    };
   }
   await runChunks(state, (carried) => continueWith(backfill, { ...input, carried }));
   state.progress = { ...state.progress, phase: 'done' };
   return state.progress;
 }
-

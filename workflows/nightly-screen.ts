@@ -54,7 +54,12 @@ export async function nightlyScreen(input: NightlyScreenInput = {}): Promise<Run
     state.progress = { ...state.progress, phase: 'planning' };
     state.plan = await planScreen({ date, markets: input.markets ?? null, chunkSize: input.chunkSize ?? 5_000 });
     state.dates = [date];
-    state.progress = { ...state.progress, phase: 'screening', totalTickers: state.plan.totalTickers, totalChunks: state.plan.chunks.length };
+    state.progress = {
+      ...state.progress,
+      phase: 'screening',
+      totalTickers: state.plan.totalTickers,
+      totalChunks: state.plan.chunks.length,
+    };
   }
 
   await runChunks(state, (carried) => continueWith(nightlyScreen, { ...input, carried }));

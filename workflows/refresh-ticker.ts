@@ -30,5 +30,10 @@ export function refreshWorkflowId(market: string, ticker: string): string {
 export async function refreshTicker(input: RefreshTickerInput): Promise<RefreshedScreen> {
   const date = input.date ?? utcDay(workflowInfo().startTime.getTime());
   await refreshTickerData({ market: input.market, ticker: input.ticker, date });
-  return screenTicker({ market: input.market, ticker: input.ticker, date, runId: runIdFrom(`${workflowInfo().workflowId}-${workflowInfo().runId}`) });
+  return screenTicker({
+    market: input.market,
+    ticker: input.ticker,
+    date,
+    runId: runIdFrom(`${workflowInfo().workflowId}-${workflowInfo().runId}`),
+  });
 }

@@ -23,7 +23,19 @@ export interface RunProgress {
 
 /** A run's progress before any chunk is done. */
 export function emptyProgress(date: string): RunProgress {
-  return { phase: 'planning', date, totalTickers: 0, doneTickers: 0, totalChunks: 0, doneChunks: 0, published: 0, skipped: 0, failedCount: 0, failedSample: [], failedFiles: [] };
+  return {
+    phase: 'planning',
+    date,
+    totalTickers: 0,
+    doneTickers: 0,
+    totalChunks: 0,
+    doneChunks: 0,
+    published: 0,
+    skipped: 0,
+    failedCount: 0,
+    failedSample: [],
+    failedFiles: [],
+  };
 }
 
 /** Folds a finished chunk into the progress (pure: the workflow and tests share it). */

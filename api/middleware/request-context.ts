@@ -22,7 +22,14 @@ export function requestContext(logger: Logger, metrics: Metrics): Middleware {
       metrics.httpDuration.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, seconds);
       ctx.state.log.info(
         // key_id is the key's public id; the key itself never reaches a log.
-        { method: ctx.method, route, path: ctx.path, status: ctx.status, duration_ms: Math.round(seconds * 1e4) / 10, key_id: ctx.state.grant?.keyId },
+        {
+          method: ctx.method,
+          route,
+          path: ctx.path,
+          status: ctx.status,
+          duration_ms: Math.round(seconds * 1e4) / 10,
+          key_id: ctx.state.grant?.keyId,
+        },
         'request',
       );
     }

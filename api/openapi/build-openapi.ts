@@ -25,7 +25,13 @@ function parameters(schema: z.ZodObject, where: 'query' | 'path'): JsonObject[] 
   const json = inputSchema(schema) as { properties?: Record<string, JsonObject>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description, ...rest } = property;
-    return { name, in: where, required: where === 'path' || (json.required ?? []).includes(name), ...(description ? { description } : {}), schema: rest };
+    return {
+      name,
+      in: where,
+      required: where === 'path' || (json.required ?? []).includes(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
   });
 }
 
@@ -44,7 +50,13 @@ const ERROR_TEXT: Record<number, string> = {
 
 function errors(...statuses: number[]): JsonObject {
   return Object.fromEntries(
-    statuses.map((s) => [String(s), { description: ERROR_TEXT[s], content: { 'application/json': { schema: ref(s === 429 ? responses.quotaExhaustedSchema : responses.errorSchema) } } }]),
+    statuses.map((s) => [
+      String(s),
+      {
+        description: ERROR_TEXT[s],
+        content: { 'application/json': { schema: ref(s === 429 ? responses.quotaExhaustedSchema : responses.errorSchema) } },
+      },
+    ]),
   );
 }
 
@@ -65,7 +77,15 @@ function op(summary: string, tag: string, cost: string, extra: JsonObject): Json
   const metered = tag !== 'public';
   const given = (extra.responses ?? {}) as JsonObject;
   const access = metered ? errors(401, 403, 429) : {};
-  return { summary, tags: [tag], 'x-endpoint-tag': tag, 'x-unit-cost': cost, ...(metered ? { security: [{ apiKey: [] }] } : {}), ...extra, responses: { ...given, ...access } };
+  return {
+    summary,
+    tags: [tag],
+    'x-endpoint-tag': tag,
+    'x-unit-cost': cost,
+    ...(metered ? { security: [{ apiKey: [] }] } : {}),
+    ...extra,
+    responses: { ...given, ...access },
+  };
 }
 
 /** A JSON error answer with its own description. */
@@ -76,17 +96,29 @@ function errorAnswer(description: string, headers?: JsonObject): JsonObject {
 /** Mint, verify and the certificate page (docs/attestations.md has the whole story). */
 function attestationPaths(screenParams: JsonObject[]): JsonObject {
   const certId = parameters(attestations.certIdPathSchema, 'path');
-  const noStore = { 'Cache-Control': { description: 'always no-store: verification is never cached', schema: { type: 'string', const: 'no-store' } } };
-  const rateLimited = errorAnswer('more than 60 verifications a minute from this IP address (verify and the page share the budget); `Retry-After` says when to retry; no X-RateLimit headers', {
-    'Retry-After': { description: 'seconds until the next request fits the window', schema: { type: 'integer' } },
-  });
+  const noStore = {
+    'Cache-Control': { description: 'always no-store: verification is never cached', schema: { type: 'string', const: 'no-store' } },
+  };
+  const rateLimited = errorAnswer(
+    'more than 60 verifications a minute from this IP address (verify and the page share the budget); `Retry-After` says when to retry; no X-RateLimit headers',
+    {
+      'Retry-After': { description: 'seconds until the next request fits the window', schema: { type: 'integer' } },
+    },
+  );
   const unknown = errorAnswer('no certificate has this id; `detail` says what ids look like');
   return {
     '/api/attest/{market}/{ticker}': {
       post: op('Mint a signed attestation of the current verdict (never screens)', 'attest', '5', {
         description: `Signs the ticker's current screening (its newest snapshot) for one standard. Needs a paid-tier key (partner keys: the attest grant). No current screening: 404; older than 30 days by snapshot date: 409; insufficient_data: 422; unknown standard: 400 listing the 10 ids. The certificate is committed to the service database before the 200.`,
         parameters: [...screenParams, ...parameters(attestations.attestQuerySchema, 'query')],
-        responses: { '200': { description: 'the certificate', headers: noStore, content: { 'application/json': { schema: ref(attestations.attestationSchema) } } }, ...errors(400, 403, 404, 409, 422) },
+        responses: {
+          '200': {
+            description: 'the certificate',
+            headers: noStore,
+            content: { 'application/json': { schema: ref(attestations.attestationSchema) } },
+          },
+          ...errors(400, 403, 404, 409, 422),
+        },
       }),
     },
     '/api/attest/verify/{cert_id}': {
@@ -95,7 +127,11 @@ function attestationPaths(screenParams: JsonObject[]): JsonObject {
           'Recomputes the HMAC over the stored certificate with its signing key, reads revocation and key trust, and compares the pinned snapshot with the newest snapshot of its day. Status precedence when several apply: revoked > unknown_signing_key > invalid_signature > valid_snapshot_missing > valid_snapshot_diverged > valid. Rate limit: 60 requests a minute per IP.',
         parameters: certId,
         responses: {
-          '200': { description: 'the verification result', headers: noStore, content: { 'application/json': { schema: ref(attestations.verificationResultSchema) } } },
+          '200': {
+            description: 'the verification result',
+            headers: noStore,
+            content: { 'application/json': { schema: ref(attestations.verificationResultSchema) } },
+          },
           '404': unknown,
           '429': rateLimited,
         },
@@ -103,10 +139,15 @@ function attestationPaths(screenParams: JsonObject[]): JsonObject {
     },
     '/attest/{cert_id}': {
       get: op("The certificate's public page (print-friendly HTML, live status, never indexed)", 'public', '0', {
-        description: 'Unlisted: linked from nowhere; `X-Robots-Tag: noindex` and a robots meta tag; no external assets. Shares the verification rate limit.',
+        description:
+          'Unlisted: linked from nowhere; `X-Robots-Tag: noindex` and a robots meta tag; no external assets. Shares the verification rate limit.',
         parameters: certId,
         responses: {
-          '200': { description: 'HTML page', headers: { 'X-Robots-Tag': { schema: { type: 'string', const: 'noindex, nofollow' } }, ...noStore }, content: { 'text/html': { schema: { type: 'string' } } } },
+          '200': {
+            description: 'HTML page',
+            headers: { 'X-Robots-Tag': { schema: { type: 'string', const: 'noindex, nofollow' } }, ...noStore },
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
           '404': { description: 'HTML page: no certificate has this id', content: { 'text/html': { schema: { type: 'string' } } } },
           '429': rateLimited,
         },
@@ -119,15 +160,21 @@ function attestationPaths(screenParams: JsonObject[]): JsonObject {
 function forensicPaths(): JsonObject {
   const path = parameters(forensic.forensicPathSchema, 'path');
   const query = parameters(forensic.forensicQuerySchema, 'query');
-  const resolution = 'The path has no market: the `market` query parameter picks one; otherwise the US listing when the ticker is listed there, else its only listing. A ticker listed in several markets, none of them the US: 400 naming the candidates as market:ticker. Unknown ticker or a fund: 404. Only filings filed on or before `as_of` (default today) count.';
+  const resolution =
+    'The path has no market: the `market` query parameter picks one; otherwise the US listing when the ticker is listed there, else its only listing. A ticker listed in several markets, none of them the US: 400 naming the candidates as market:ticker. Unknown ticker or a fund: 404. Only filings filed on or before `as_of` (default today) count.';
   const answers = errors(400, 403, 404, 422);
   return {
     '/api/forensic/{ticker}': {
-      get: op('Forensic accounting report: Beneish M, Altman Z, Piotroski F, Sloan accruals, Benford digits and the health score', 'forensic', '2', {
-        description: `Every score shows its inputs, the period ends and filings they came from, its thresholds and its reading; a score whose inputs are missing is insufficient_data naming each missing figure and period. ${resolution}`,
-        parameters: [...path, ...query],
-        responses: { ...ok('the full report', forensic.forensicReportSchema), ...answers },
-      }),
+      get: op(
+        'Forensic accounting report: Beneish M, Altman Z, Piotroski F, Sloan accruals, Benford digits and the health score',
+        'forensic',
+        '2',
+        {
+          description: `Every score shows its inputs, the period ends and filings they came from, its thresholds and its reading; a score whose inputs are missing is insufficient_data naming each missing figure and period. ${resolution}`,
+          parameters: [...path, ...query],
+          responses: { ...ok('the full report', forensic.forensicReportSchema), ...answers },
+        },
+      ),
     },
     '/api/forensic/{ticker}/health-score': {
       get: op('Composite 0–100 forensic health score with its components', 'forensic', '1', {
@@ -148,7 +195,9 @@ function forensicPaths(): JsonObject {
 
 /** The OpenAPI 3.1 document, generated from the zod schemas that validate requests. */
 export function buildOpenApi(baseUrl: string): JsonObject {
-  const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as { schemas: Record<string, JsonObject> };
+  const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as {
+    schemas: Record<string, JsonObject>;
+  };
   const componentSchemas = Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, withoutMarker(schema)]));
   const screenParams = parameters(requests.screenPathSchema, 'path');
   return {
@@ -162,28 +211,53 @@ export function buildOpenApi(baseUrl: string): JsonObject {
           responses: {
             '200': {
               description: 'the screen report; with `as_of`, the point-in-time snapshot response',
-              headers: { 'X-Refresh': { description: 'with stale data: started, already_running or unavailable', schema: { type: 'string' } } },
-              content: { 'application/json': { schema: { oneOf: [ref(responses.screenResponseSchema), ref(responses.snapshotResponseSchema)] } } },
+              headers: {
+                'X-Refresh': { description: 'with stale data: started, already_running or unavailable', schema: { type: 'string' } },
+              },
+              content: {
+                'application/json': { schema: { oneOf: [ref(responses.screenResponseSchema), ref(responses.snapshotResponseSchema)] } },
+              },
             },
             ...errors(400, 403, 404, 422, 503),
           },
         }),
       },
       '/api/screen/batch': {
-        post: op('Screen up to 100 tickers', 'screen/batch', '1 per ticker served (items answered with an error cost nothing)', { requestBody: jsonBody(requests.batchBodySchema), responses: { ...ok('per-item results and errors', responses.batchResponseSchema), ...errors(400, 403, 413, 422) } }),
+        post: op('Screen up to 100 tickers', 'screen/batch', '1 per ticker served (items answered with an error cost nothing)', {
+          requestBody: jsonBody(requests.batchBodySchema),
+          responses: { ...ok('per-item results and errors', responses.batchResponseSchema), ...errors(400, 403, 413, 422) },
+        }),
       },
       '/api/screen/etf': {
-        post: op("Screen a fund's top holdings", 'screen/etf', '1 per 10 holdings returned, rounded up (default 15 → 2)', { requestBody: jsonBody(requests.etfBodySchema), responses: { ...ok('holdings with verdicts and per-framework stats', responses.etfResponseSchema), ...errors(400, 403, 404, 413, 422) } }),
+        post: op("Screen a fund's top holdings", 'screen/etf', '1 per 10 holdings returned, rounded up (default 15 → 2)', {
+          requestBody: jsonBody(requests.etfBodySchema),
+          responses: {
+            ...ok('holdings with verdicts and per-framework stats', responses.etfResponseSchema),
+            ...errors(400, 403, 404, 413, 422),
+          },
+        }),
       },
       '/api/screen/compare': {
-        get: op('Compare 2 to 4 stocks side by side', 'screen/compare', '1 (counts as one screen)', { parameters: parameters(requests.compareQuerySchema, 'query'), responses: { ...ok('side-by-side comparison', responses.compareResponseSchema), ...errors(400, 403, 404, 422, 503) } }),
+        get: op('Compare 2 to 4 stocks side by side', 'screen/compare', '1 (counts as one screen)', {
+          parameters: parameters(requests.compareQuerySchema, 'query'),
+          responses: { ...ok('side-by-side comparison', responses.compareResponseSchema), ...errors(400, 403, 404, 422, 503) },
+        }),
       },
       '/api/screen/frameworks': {
-        get: op('List the 10 frameworks', 'public', '0', { responses: ok('the frameworks (and key_scope when a key is sent)', responses.frameworksResponseSchema) }),
+        get: op('List the 10 frameworks', 'public', '0', {
+          responses: ok('the frameworks (and key_scope when a key is sent)', responses.frameworksResponseSchema),
+        }),
       },
-      '/api/markets': { get: op('List the markets', 'public', '0', { responses: ok('every market with its live listing count', responses.marketsResponseSchema) }) },
+      '/api/markets': {
+        get: op('List the markets', 'public', '0', {
+          responses: ok('every market with its live listing count', responses.marketsResponseSchema),
+        }),
+      },
       '/api/universe/search': {
-        get: op('Search the ticker universe', 'public', '0', { parameters: parameters(requests.searchQuerySchema, 'query'), responses: { ...ok('matches, best first', responses.searchResponseSchema), ...errors(400, 422) } }),
+        get: op('Search the ticker universe', 'public', '0', {
+          parameters: parameters(requests.searchQuerySchema, 'query'),
+          responses: { ...ok('matches, best first', responses.searchResponseSchema), ...errors(400, 422) },
+        }),
       },
       '/api/export/verdicts': {
         get: op("Export a market's verdicts as Arrow IPC or JSON lines (researchers)", 'export', '10', {
@@ -191,7 +265,12 @@ export function buildOpenApi(baseUrl: string): JsonObject {
           responses: {
             '200': {
               description: 'one row per ticker: identity, the ten `<id>_status` columns, ratio columns, provenance; `X-Row-Count` header',
-              content: { 'application/vnd.apache.arrow.stream': { schema: { type: 'string', contentMediaType: 'application/vnd.apache.arrow.stream' } }, 'application/x-ndjson': { schema: { type: 'string' } } },
+              content: {
+                'application/vnd.apache.arrow.stream': {
+                  schema: { type: 'string', contentMediaType: 'application/vnd.apache.arrow.stream' },
+                },
+                'application/x-ndjson': { schema: { type: 'string' } },
+              },
             },
             ...errors(400, 403, 406, 422),
           },
@@ -202,7 +281,9 @@ export function buildOpenApi(baseUrl: string): JsonObject {
     },
     components: {
       schemas: componentSchemas,
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'a key starting fs_live_ (docs/access.md)' } },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'a key starting fs_live_ (docs/access.md)' },
+      },
     },
   };
 }

@@ -104,5 +104,8 @@ ${row('Signature (HMAC-SHA-256)', `<span class="mono">${h(a.sig)}</span>`)}
 
 /** The page for an id with no certificate. */
 export function renderUnknownCertificatePage(certId: string): string {
-  return document('Certificate not found', `<h1>Certificate not found</h1><p>No certificate has the id <span class="mono">${h(certId)}</span>. Check the address you were given.</p>`);
+  return document(
+    'Certificate not found',
+    `<h1>Certificate not found</h1><p>No certificate has the id <span class="mono">${h(certId)}</span>. Check the address you were given.</p>`,
+  );
 }

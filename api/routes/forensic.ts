@@ -31,21 +31,36 @@ function target(ctx: Context, ctx0: ForensicContext, query: { market?: string | 
 export function forensicRoutes(ctx0: ForensicContext, access: Middleware[]): Router {
   const router = new Router({ prefix: '/api/forensic' });
 
-  router.get('/:ticker', declareEndpoint(() => ({ tag: 'forensic', cost: FORENSIC_COSTS.report })), ...access, async (ctx) => {
-    const { listing, asOf } = target(ctx, ctx0, parseRequest(forensicQuerySchema, ctx.query, 'query'));
-    ctx.body = forensicReportResponse(await analyseCompany(ctx0, listing, asOf));
-  });
+  router.get(
+    '/:ticker',
+    declareEndpoint(() => ({ tag: 'forensic', cost: FORENSIC_COSTS.report })),
+    ...access,
+    async (ctx) => {
+      const { listing, asOf } = target(ctx, ctx0, parseRequest(forensicQuerySchema, ctx.query, 'query'));
+      ctx.body = forensicReportResponse(await analyseCompany(ctx0, listing, asOf));
+    },
+  );
 
-  router.get('/:ticker/health-score', declareEndpoint(() => ({ tag: 'forensic', cost: FORENSIC_COSTS.healthScore })), ...access, async (ctx) => {
-    const { listing, asOf } = target(ctx, ctx0, parseRequest(forensicQuerySchema, ctx.query, 'query'));
-    ctx.body = healthScoreResponse(await analyseCompany(ctx0, listing, asOf));
-  });
+  router.get(
+    '/:ticker/health-score',
+    declareEndpoint(() => ({ tag: 'forensic', cost: FORENSIC_COSTS.healthScore })),
+    ...access,
+    async (ctx) => {
+      const { listing, asOf } = target(ctx, ctx0, parseRequest(forensicQuerySchema, ctx.query, 'query'));
+      ctx.body = healthScoreResponse(await analyseCompany(ctx0, listing, asOf));
+    },
+  );
 
-  router.get('/:ticker/peers', declareEndpoint((ctx) => ({ tag: 'forensic', cost: peersCost(requestedPeers(ctx)) })), ...access, async (ctx) => {
-    const query = parseRequest(forensicPeersQuerySchema, ctx.query, 'query');
-    const { listing, asOf } = target(ctx, ctx0, query);
-    ctx.body = await forensicPeers(ctx0, listing, asOf, query.n);
-  });
+  router.get(
+    '/:ticker/peers',
+    declareEndpoint((ctx) => ({ tag: 'forensic', cost: peersCost(requestedPeers(ctx)) })),
+    ...access,
+    async (ctx) => {
+      const query = parseRequest(forensicPeersQuerySchema, ctx.query, 'query');
+      const { listing, asOf } = target(ctx, ctx0, query);
+      ctx.body = await forensicPeers(ctx0, listing, asOf, query.n);
+    },
+  );
 
   return router;
 }

@@ -12,32 +12,48 @@ import { checkAsOf, parseRequest } from '../validation.ts';
 export function referenceRoutes(ctx0: ScreenContext, access: Middleware[]): Router {
   const router = new Router({ prefix: '/api' });
 
-  router.get('/markets', declareEndpoint(() => ({ tag: 'public', cost: 0 })), ...access, (ctx) => {
-    ctx.body = listMarkets(ctx0.reads);
-  });
+  router.get(
+    '/markets',
+    declareEndpoint(() => ({ tag: 'public', cost: 0 })),
+    ...access,
+    (ctx) => {
+      ctx.body = listMarkets(ctx0.reads);
+    },
+  );
 
-  router.get('/universe/search', declareEndpoint(() => ({ tag: 'public', cost: 0 })), ...access, (ctx) => {
-    const query = parseRequest(searchQuerySchema, ctx.query, 'query');
-    ctx.body = searchUniverse(ctx0.reads, query.q, query.market ?? null, query.limit);
-  });
+  router.get(
+    '/universe/search',
+    declareEndpoint(() => ({ tag: 'public', cost: 0 })),
+    ...access,
+    (ctx) => {
+      const query = parseRequest(searchQuerySchema, ctx.query, 'query');
+      ctx.body = searchUniverse(ctx0.reads, query.q, query.market ?? null, query.limit);
+    },
+  );
 
-  router.get('/export/verdicts', declareEndpoint(() => ({ tag: 'export', cost: 10 })), ...access, async (ctx) => {
-    const query = parseRequest(exportQuerySchema, ctx.query, 'query');
-    assertMarketGranted(query.market, grantOf(ctx));
-    const date = query.date === undefined ? null : checkAsOf(query.date, ctx0.now());
-    const type = ctx.accepts(NDJSON, ARROW_STREAM);
-    if (type === false) throw new AppError(406, 'not_acceptable', `this export is available as ${ARROW_STREAM} or ${NDJSON}; send one of them in Accept`);
-    const rows = await exportRows(ctx0.reads, query.market, date);
-    const frameworks = scopeFrameworks(null, grantOf(ctx));
-    ctx.set('X-Row-Count', String(rows.length));
-    if (type === ARROW_STREAM) {
-      ctx.type = ARROW_STREAM;
-      ctx.body = Buffer.from(toArrowStream(rows, frameworks));
-    } else {
-      ctx.type = NDJSON;
-      ctx.body = toNdjsonStream(rows, frameworks);
-    }
-  });
+  router.get(
+    '/export/verdicts',
+    declareEndpoint(() => ({ tag: 'export', cost: 10 })),
+    ...access,
+    async (ctx) => {
+      const query = parseRequest(exportQuerySchema, ctx.query, 'query');
+      assertMarketGranted(query.market, grantOf(ctx));
+      const date = query.date === undefined ? null : checkAsOf(query.date, ctx0.now());
+      const type = ctx.accepts(NDJSON, ARROW_STREAM);
+      if (type === false)
+        throw new AppError(406, 'not_acceptable', `this export is available as ${ARROW_STREAM} or ${NDJSON}; send one of them in Accept`);
+      const rows = await exportRows(ctx0.reads, query.market, date);
+      const frameworks = scopeFrameworks(null, grantOf(ctx));
+      ctx.set('X-Row-Count', String(rows.length));
+      if (type === ARROW_STREAM) {
+        ctx.type = ARROW_STREAM;
+        ctx.body = Buffer.from(toArrowStream(rows, frameworks));
+      } else {
+        ctx.type = NDJSON;
+        ctx.body = toNdjsonStream(rows, frameworks);
+      }
+    },
+  );
 
   return router;
 }

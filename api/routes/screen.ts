@@ -43,33 +43,64 @@ function etfCost(ctx: Context): number {
 export function screenRoutes(ctx0: ScreenContext, access: Middleware[]): Router {
   const router = new Router({ prefix: '/api/screen' });
 
-  router.get('/frameworks', declareEndpoint(() => ({ tag: 'public', cost: 0 })), ...access, (ctx) => {
-    ctx.body = listFrameworks(grantOf(ctx));
-  });
+  router.get(
+    '/frameworks',
+    declareEndpoint(() => ({ tag: 'public', cost: 0 })),
+    ...access,
+    (ctx) => {
+      ctx.body = listFrameworks(grantOf(ctx));
+    },
+  );
 
-  router.get('/compare', declareEndpoint(() => ({ tag: 'screen/compare', cost: 1 })), ...access, async (ctx) => {
-    const query = parseRequest(compareQuerySchema, ctx.query, 'query');
-    assertMarketGranted(query.market, grantOf(ctx));
-    const frameworks = scopeFrameworks(parseFrameworks(query.framework), grantOf(ctx));
-    ctx.body = await compareTickers(ctx0, { market: query.market, tickers: parseCompareTickers(query.tickers), frameworks });
-  });
+  router.get(
+    '/compare',
+    declareEndpoint(() => ({ tag: 'screen/compare', cost: 1 })),
+    ...access,
+    async (ctx) => {
+      const query = parseRequest(compareQuerySchema, ctx.query, 'query');
+      assertMarketGranted(query.market, grantOf(ctx));
+      const frameworks = scopeFrameworks(parseFrameworks(query.framework), grantOf(ctx));
+      ctx.body = await compareTickers(ctx0, { market: query.market, tickers: parseCompareTickers(query.tickers), frameworks });
+    },
+  );
 
-  router.post('/batch', declareEndpoint((ctx) => ({ tag: 'screen/batch', cost: batchSize(ctx) })), ...access, async (ctx) => {
-    const body = parseRequest(batchEnvelopeSchema, ctx.request.body, 'body');
-    const frameworks = scopeFrameworks(parseFrameworks(body.frameworks, 'frameworks'), grantOf(ctx));
-    const outcome = await screenBatch(ctx0, { items: body.tickers, frameworks, forceRefresh: body.force_refresh ?? false, grant: grantOf(ctx) });
-    (ctx.state as ApiState).itemsNotServed = outcome.failed;
-    sendJsonText(ctx, outcome.json);
-  });
+  router.post(
+    '/batch',
+    declareEndpoint((ctx) => ({ tag: 'screen/batch', cost: batchSize(ctx) })),
+    ...access,
+    async (ctx) => {
+      const body = parseRequest(batchEnvelopeSchema, ctx.request.body, 'body');
+      const frameworks = scopeFrameworks(parseFrameworks(body.frameworks, 'frameworks'), grantOf(ctx));
+      const outcome = await screenBatch(ctx0, {
+        items: body.tickers,
+        frameworks,
+        forceRefresh: body.force_refresh ?? false,
+        grant: grantOf(ctx),
+      });
+      (ctx.state as ApiState).itemsNotServed = outcome.failed;
+      sendJsonText(ctx, outcome.json);
+    },
+  );
 
-  router.post('/etf', declareEndpoint((ctx) => ({ tag: 'screen/etf', cost: etfCost(ctx) })), ...access, async (ctx) => {
-    const body = parseRequest(etfBodySchema, ctx.request.body, 'body');
-    assertMarketGranted(body.market, grantOf(ctx));
-    const frameworks = scopeFrameworks(null, grantOf(ctx));
-    ctx.body = await screenEtf(ctx0, { etfTicker: normaliseTicker(body.etf_ticker, 'etf_ticker'), market: body.market, maxHoldings: body.max_holdings, frameworks });
-  });
+  router.post(
+    '/etf',
+    declareEndpoint((ctx) => ({ tag: 'screen/etf', cost: etfCost(ctx) })),
+    ...access,
+    async (ctx) => {
+      const body = parseRequest(etfBodySchema, ctx.request.body, 'body');
+      assertMarketGranted(body.market, grantOf(ctx));
+      const frameworks = scopeFrameworks(null, grantOf(ctx));
+      ctx.body = await screenEtf(ctx0, {
+        etfTicker: normaliseTicker(body.etf_ticker, 'etf_ticker'),
+        market: body.market,
+        maxHoldings: body.max_holdings,
+        frameworks,
+      });
+    },
+  );
 
-  const screenTag = (ctx: Context) => (typeof ctx.query.as_of === 'string' ? { tag: 'screen/history' as const, cost: 2 } : { tag: 'screen' as const, cost: 1 });
+  const screenTag = (ctx: Context) =>
+    typeof ctx.query.as_of === 'string' ? { tag: 'screen/history' as const, cost: 2 } : { tag: 'screen' as const, cost: 1 };
   router.get('/:market/:ticker', declareEndpoint(screenTag), ...access, async (ctx) => {
     const market = checkMarket(ctx.params.market!);
     const ticker = normaliseTicker(ctx.params.ticker!);
@@ -81,7 +112,11 @@ export function screenRoutes(ctx0: ScreenContext, access: Middleware[]): Router 
       ctx.body = await snapshotAsOf(ctx0, { market, ticker, asOf: checkAsOf(query.as_of, ctx0.now()), frameworks, withReasons });
       return;
     }
-    if (query.reasons !== undefined) throw badRequest('reasons: valid only with as_of (a screen report always carries its reasons); use ?as_of=YYYY-MM-DD&reasons=true', 'invalid_value');
+    if (query.reasons !== undefined)
+      throw badRequest(
+        'reasons: valid only with as_of (a screen report always carries its reasons); use ?as_of=YYYY-MM-DD&reasons=true',
+        'invalid_value',
+      );
     const outcome = await screenTicker(ctx0, { market, ticker, forceRefresh: parseFlag(query.force_refresh) });
     if (outcome.refresh) ctx.set('X-Refresh', outcome.refresh);
     sendJsonText(ctx, await screenResponseJson(ctx0, outcome, frameworks));

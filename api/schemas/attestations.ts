@@ -6,11 +6,17 @@ import { FRAMEWORK_IDS } from '../../engine/index.ts';
 /** Request and response schemas of the attestation endpoints (registered by id for /openapi.json). */
 
 export const attestQuerySchema = z.object({
-  standard: z.string().optional().meta({ description: `required: the framework id to attest, one of ${FRAMEWORK_IDS.join(', ')}`, example: 'shariah_aaoifi' }),
+  standard: z
+    .string()
+    .optional()
+    .meta({ description: `required: the framework id to attest, one of ${FRAMEWORK_IDS.join(', ')}`, example: 'shariah_aaoifi' }),
 });
 
 export const certIdPathSchema = z.object({
-  cert_id: z.string().regex(CERT_ID_PATTERN).meta({ description: 'certificate id: fsc_ followed by 40 lower-case hex digits', example: `fsc_${'0'.repeat(40)}` }),
+  cert_id: z
+    .string()
+    .regex(CERT_ID_PATTERN)
+    .meta({ description: 'certificate id: fsc_ followed by 40 lower-case hex digits', example: `fsc_${'0'.repeat(40)}` }),
 });
 
 export const attestationSchema = z
@@ -22,10 +28,17 @@ export const attestationSchema = z
     standard: z.enum(FRAMEWORK_IDS),
     verdict: z.enum(['compliant', 'non_compliant', 'questionable']),
     score: z.number().nullable().meta({ description: "the framework's 0..100 score; null for frameworks without one" }),
-    purification_per_share: z.number().nullable().meta({ description: 'in the listing currency; 0 when the standard has no purification rule; null only when the rule lacked an input' }),
+    purification_per_share: z
+      .number()
+      .nullable()
+      .meta({
+        description: 'in the listing currency; 0 when the standard has no purification rule; null only when the rule lacked an input',
+      }),
     as_of: z.string().meta({ description: 'ISO 8601 UTC: when the certified verdict was screened (the snapshot’s screened_at)' }),
     minted_at: z.string().meta({ description: 'ISO 8601 UTC' }),
-    snapshot_ref: z.object({ source: z.string(), day: z.string() }).meta({ description: 'the pinned snapshot: its source (nightly, refresh, backfill, …) and day' }),
+    snapshot_ref: z
+      .object({ source: z.string(), day: z.string() })
+      .meta({ description: 'the pinned snapshot: its source (nightly, refresh, backfill, …) and day' }),
     key_id: z.string().meta({ description: 'the signing key' }),
     sig: z.string().meta({ description: 'HMAC-SHA-256, lower-case hex' }),
     company_name: z.string(),
@@ -42,8 +55,12 @@ export const verificationResultSchema = z
   .object({
     cert_id: z.string(),
     status: z.enum(VERIFICATION_STATUSES).meta({ description: `precedence when several apply: ${VERIFICATION_STATUSES.join(' > ')}` }),
-    valid: z.boolean().meta({ description: 'true for valid, valid_snapshot_diverged and valid_snapshot_missing: authentic and not revoked' }),
-    sig_valid: z.boolean().meta({ description: 'the HMAC recomputes under a trusted signing key (false when the key is distrusted or unknown)' }),
+    valid: z
+      .boolean()
+      .meta({ description: 'true for valid, valid_snapshot_diverged and valid_snapshot_missing: authentic and not revoked' }),
+    sig_valid: z
+      .boolean()
+      .meta({ description: 'the HMAC recomputes under a trusted signing key (false when the key is distrusted or unknown)' }),
     snapshot_check: z.enum(['match', 'diverged', 'missing']),
     revoked: z.boolean(),
     revoked_at: z.string().nullable(),

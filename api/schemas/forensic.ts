@@ -12,12 +12,24 @@ export const FORENSIC_PEERS_DEFAULT = 5;
 export const forensicPathSchema = z.object({ ticker: tickerSchema });
 
 export const forensicQuerySchema = z.object({
-  market: marketSchema.optional().meta({ description: 'market key: picks the listing when the ticker is listed in several markets (default: US first, else the only one)' }),
-  as_of: dateSchema.optional().meta({ description: 'YYYY-MM-DD from 2009-01-01 to today: use only filings filed on or before it (default today, UTC)' }),
+  market: marketSchema
+    .optional()
+    .meta({
+      description: 'market key: picks the listing when the ticker is listed in several markets (default: US first, else the only one)',
+    }),
+  as_of: dateSchema
+    .optional()
+    .meta({ description: 'YYYY-MM-DD from 2009-01-01 to today: use only filings filed on or before it (default today, UTC)' }),
 });
 
 export const forensicPeersQuerySchema = forensicQuerySchema.extend({
-  n: z.coerce.number().int().min(1).max(FORENSIC_PEERS_MAX).default(FORENSIC_PEERS_DEFAULT).meta({ description: `peers to return, 1 to ${FORENSIC_PEERS_MAX} (default ${FORENSIC_PEERS_DEFAULT})` }),
+  n: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(FORENSIC_PEERS_MAX)
+    .default(FORENSIC_PEERS_DEFAULT)
+    .meta({ description: `peers to return, 1 to ${FORENSIC_PEERS_MAX} (default ${FORENSIC_PEERS_DEFAULT})` }),
 });
 
 const nullableNumber = z.number().nullable();
@@ -55,7 +67,10 @@ export const forensicScoreSchema = z
     inputs: z.array(figureUsedSchema),
     thresholds: z.array(thresholdSchema),
     notes: z.array(z.string()),
-    components: z.record(z.string(), z.unknown()).optional().meta({ description: 'the indices, ratios or signals the score is made of (shown even when insufficient, where computable)' }),
+    components: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: 'the indices, ratios or signals the score is made of (shown even when insufficient, where computable)' }),
     missing: z.array(missingSchema).optional().meta({ description: 'insufficient_data only: every figure and period that was missing' }),
     reason: z.string().optional().meta({ description: 'not_applicable only' }),
   })
@@ -66,7 +81,9 @@ export const forensicHealthSchema = z
     status: z.enum(['ok', 'insufficient_data']),
     value: nullableNumber.meta({ description: '0..100, one decimal' }),
     reading: z.string().nullable().meta({ description: 'strong (≥ 70), moderate (≥ 40), weak (< 40)' }),
-    coverage: z.number().meta({ description: 'share of the weight whose score was available, 0..1; below 0.5 the score is insufficient_data' }),
+    coverage: z
+      .number()
+      .meta({ description: 'share of the weight whose score was available, 0..1; below 0.5 the score is insufficient_data' }),
     components: z.array(
       z.object({
         component: z.enum(['altman', 'piotroski', 'beneish', 'sloan', 'benford']),
@@ -103,7 +120,9 @@ const companyFields = {
   sic_description: z.string().nullable(),
   currency: z.string(),
   as_of: z.string(),
-  periods: z.object({ current: periodRefSchema, prior: periodRefSchema, prior2: periodRefSchema }).meta({ description: 'the latest period end and the same date one and two years earlier' }),
+  periods: z
+    .object({ current: periodRefSchema, prior: periodRefSchema, prior2: periodRefSchema })
+    .meta({ description: 'the latest period end and the same date one and two years earlier' }),
 };
 
 const scoreLine = z.object({ status: scoreStatus, value: nullableNumber, reading: z.string().nullable() });
@@ -131,7 +150,10 @@ export const forensicReportSchema = z
           sloan_accrual_ratio: scoreLine,
         }),
       )
-      .meta({ description: 'the trend, newest first: the scores at the latest period end and the same date in up to 4 earlier years, each against its own prior year (stops at the first missing year)' }),
+      .meta({
+        description:
+          'the trend, newest first: the scores at the latest period end and the same date in up to 4 earlier years, each against its own prior year (stops at the first missing year)',
+      }),
     provenance: provenanceSchema,
   })
   .meta({ id: 'ForensicReport' });
@@ -181,7 +203,10 @@ export const forensicPeersResponseSchema = z
     }),
     company: peerEntrySchema,
     peers: z.array(peerEntrySchema),
-    company_position: z.object({ by: z.literal('health_score'), rank: z.number().int(), of: z.number().int() }).nullable().meta({ description: "the company's place among itself and the peers with a health score, 1 = healthiest" }),
+    company_position: z
+      .object({ by: z.literal('health_score'), rank: z.number().int(), of: z.number().int() })
+      .nullable()
+      .meta({ description: "the company's place among itself and the peers with a health score, 1 = healthiest" }),
     provenance: provenanceSchema,
   })
   .meta({ id: 'ForensicPeersResponse' });

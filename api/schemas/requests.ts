@@ -15,7 +15,9 @@ export const BATCH_MAX = 100;
 
 const marketKeys = MARKET_KEYS as [string, ...string[]];
 
-export const marketSchema = z.enum(marketKeys).meta({ description: 'market key from GET /api/markets (ISO 3166-1 alpha-2, lower case)', example: 'us' });
+export const marketSchema = z
+  .enum(marketKeys)
+  .meta({ description: 'market key from GET /api/markets (ISO 3166-1 alpha-2, lower case)', example: 'us' });
 export const tickerSchema = z
   .string()
   .min(1)
@@ -28,15 +30,22 @@ const booleanText = z.enum(['true', 'false', '1', '0']);
 export const screenPathSchema = z.object({ market: marketSchema, ticker: tickerSchema });
 
 export const screenQuerySchema = z.object({
-  framework: z.string().max(400).optional().meta({ description: `comma-separated framework ids (response filter only): ${FRAMEWORK_IDS.join(', ')}` }),
+  framework: z
+    .string()
+    .max(400)
+    .optional()
+    .meta({ description: `comma-separated framework ids (response filter only): ${FRAMEWORK_IDS.join(', ')}` }),
   as_of: dateSchema.optional().meta({ description: 'YYYY-MM-DD from 2009-01-01 to today: the point-in-time verdict from history' }),
   force_refresh: booleanText.optional().meta({ description: 'true re-screens from source data, bypassing the cache' }),
   reasons: booleanText.optional().meta({
-    description: 'with as_of only: true adds the reasons stored with each verdict (read from the lake like a report); without as_of it is 400, a screen report always carries its reasons',
+    description:
+      'with as_of only: true adds the reasons stored with each verdict (read from the lake like a report); without as_of it is 400, a screen report always carries its reasons',
   }),
 });
 
-export const batchItemSchema = z.object({ market: z.string(), ticker: z.string() }).meta({ description: 'one ticker to screen; market is a market key' });
+export const batchItemSchema = z
+  .object({ market: z.string(), ticker: z.string() })
+  .meta({ description: 'one ticker to screen; market is a market key' });
 
 export const batchBodySchema = z.object({
   tickers: z
@@ -66,7 +75,12 @@ export const compareQuerySchema = z.object({
 });
 
 export const searchQuerySchema = z.object({
-  q: z.string().trim().min(1, 'q must not be empty').max(64).meta({ description: 'ticker prefix or part of the company name (case- and accent-insensitive)' }),
+  q: z
+    .string()
+    .trim()
+    .min(1, 'q must not be empty')
+    .max(64)
+    .meta({ description: 'ticker prefix or part of the company name (case- and accent-insensitive)' }),
   market: marketSchema.optional(),
   limit: z.coerce.number().int().min(1).max(50).default(20).meta({ description: '1 to 50' }),
 });

@@ -16,7 +16,9 @@ export const quotaExhaustedSchema = z
       message: z.string(),
       limits: z.array(
         z.object({
-          window: z.enum(['daily', 'monthly']).meta({ description: 'daily: 24 hours from the first call of the window; monthly: 30 days (partner keys)' }),
+          window: z
+            .enum(['daily', 'monthly'])
+            .meta({ description: 'daily: 24 hours from the first call of the window; monthly: 30 days (partner keys)' }),
           limit: z.number().int(),
           used: z.number().int(),
           remaining: z.number().int(),
@@ -39,11 +41,20 @@ export const reasonSchema = z
     threshold: z.number().optional(),
     operator: z.enum(['<', '<=', '>', '>=']).optional().meta({ description: 'passing condition: value <operator> threshold passes' }),
     within_limit: z.boolean().optional().meta({ description: 'value <operator> threshold, compared exactly on the input decimals' }),
-    margin: z.number().optional().meta({ description: 'signed distance from value to threshold, in the value units: positive inside the limit, negative beyond it (engine 2.0.0 on)' }),
+    margin: z
+      .number()
+      .optional()
+      .meta({
+        description:
+          'signed distance from value to threshold, in the value units: positive inside the limit, negative beyond it (engine 2.0.0 on)',
+      }),
     near_limit: z
       .boolean()
       .optional()
-      .meta({ description: 'value within 1 percentage point of a balance-sheet limit, or within 5% of a revenue limit; data only, never sets the result (engine 2.0.0 on)' }),
+      .meta({
+        description:
+          'value within 1 percentage point of a balance-sheet limit, or within 5% of a revenue limit; data only, never sets the result (engine 2.0.0 on)',
+      }),
     doubt: z
       .enum(DOUBTS)
       .optional()
@@ -60,7 +71,10 @@ export const reasonSchema = z
     inputs: z
       .array(z.object({ name: z.string(), value: nullableNumber, source: z.string().optional() }))
       .optional()
-      .meta({ description: 'ratio checks on real filings: each figure behind the ratio (lake column name, value, null = not reported) and its source, concept(s) @ accession(s) or why it is missing' }),
+      .meta({
+        description:
+          'ratio checks on real filings: each figure behind the ratio (lake column name, value, null = not reported) and its source, concept(s) @ accession(s) or why it is missing',
+      }),
   })
   .meta({ id: 'Reason', description: "one check of a framework (the engine's Reason)" });
 
@@ -68,12 +82,25 @@ export const frameworkResultSchema = z
   .object({
     id: z.enum(FRAMEWORK_IDS),
     status,
-    score: nullableNumber.meta({ description: '0..100: headroom for Shariah methodologies, the blend for service_consensus, null for exclusion screens' }),
+    score: nullableNumber.meta({
+      description: '0..100: headroom for Shariah methodologies, the blend for service_consensus, null for exclusion screens',
+    }),
     methodology_version: z.string(),
     methodology_effective_from: z.string(),
     reasons: z.array(reasonSchema),
-    purification: z.looseObject({ method: z.string(), per_share: nullableNumber, non_permissible_income_ratio: nullableNumber, currency: z.string().nullable(), formula: z.string() }).nullable(),
-    components: z.array(z.object({ component: z.string(), weight: z.number(), status, value: nullableNumber })).optional().meta({ description: 'service_consensus only' }),
+    purification: z
+      .looseObject({
+        method: z.string(),
+        per_share: nullableNumber,
+        non_permissible_income_ratio: nullableNumber,
+        currency: z.string().nullable(),
+        formula: z.string(),
+      })
+      .nullable(),
+    components: z
+      .array(z.object({ component: z.string(), weight: z.number(), status, value: nullableNumber }))
+      .optional()
+      .meta({ description: 'service_consensus only' }),
     coverage: z.number().optional().meta({ description: 'service_consensus only: share of the weight with a decisive status (0..1)' }),
   })
   .meta({ id: 'FrameworkResult' });
@@ -116,7 +143,10 @@ export const screenResponseSchema = z
     from_cache: z.boolean(),
     cache_age_days: z.number().int(),
     stale: z.boolean(),
-    refresh: z.enum(['started', 'already_running', 'unavailable']).optional().meta({ description: 'with stale data only: the background re-screen' }),
+    refresh: z
+      .enum(['started', 'already_running', 'unavailable'])
+      .optional()
+      .meta({ description: 'with stale data only: the background re-screen' }),
   })
   .meta({ id: 'ScreenResponse' });
 
@@ -131,7 +161,8 @@ export const snapshotResponseSchema = z
     era: z.enum(['legacy', 'current']),
     data_quality: z.object({ warning: z.string(), engine_current_since: z.string() }).optional(),
     reasons_kept: z.enum(['all', 'deciding']).optional().meta({
-      description: "with reasons=true: 'deciding' for a backfill snapshot, which stores only the checks that decided each verdict (passing checks dropped, each kept reason with its filing_ref and inputs); 'all' otherwise",
+      description:
+        "with reasons=true: 'deciding' for a backfill snapshot, which stores only the checks that decided each verdict (passing checks dropped, each kept reason with its filing_ref and inputs); 'all' otherwise",
     }),
     frameworks: z.record(
       z.string(),
@@ -139,7 +170,10 @@ export const snapshotResponseSchema = z
         status,
         key_ratios: z.record(z.string(), nullableNumber),
         methodology_version: z.string().nullable().optional().meta({ description: 'with reasons=true' }),
-        reasons: z.array(reasonSchema).optional().meta({ description: 'with reasons=true: the reasons stored with the snapshot, as in a screen report' }),
+        reasons: z
+          .array(reasonSchema)
+          .optional()
+          .meta({ description: 'with reasons=true: the reasons stored with the snapshot, as in a screen report' }),
       }),
     ),
     market_cap: z.object({ spot: nullableNumber, avg_24m: nullableNumber, avg_36m: nullableNumber }),
@@ -163,7 +197,15 @@ export const batchResponseSchema = z
     succeeded: z.number().int(),
     failed: z.number().int(),
     results: z.array(screenResponseSchema),
-    errors: z.array(z.object({ index: z.number().int(), market: z.string().nullable(), ticker: z.string().nullable(), status: z.number().int(), detail: errorSchema.shape.detail })),
+    errors: z.array(
+      z.object({
+        index: z.number().int(),
+        market: z.string().nullable(),
+        ticker: z.string().nullable(),
+        status: z.number().int(),
+        detail: errorSchema.shape.detail,
+      }),
+    ),
   })
   .meta({ id: 'BatchResponse' });
 
@@ -188,7 +230,16 @@ export const etfResponseSchema = z
     holdings_screened: z.number().int(),
     covered_weight: z.number(),
     frameworks_returned: z.array(z.string()),
-    holdings: z.array(z.object({ market: z.string(), ticker: z.string(), company_name: z.string().nullable(), weight: z.number(), snapshot_date: z.string().nullable(), verdicts: z.record(z.string(), status).nullable() })),
+    holdings: z.array(
+      z.object({
+        market: z.string(),
+        ticker: z.string(),
+        company_name: z.string().nullable(),
+        weight: z.number(),
+        snapshot_date: z.string().nullable(),
+        verdicts: z.record(z.string(), status).nullable(),
+      }),
+    ),
     framework_stats: z.record(z.string(), bucketCounts),
   })
   .meta({ id: 'EtfResponse' });
@@ -199,7 +250,9 @@ export const compareResponseSchema = z
     tickers: z.array(z.string()),
     frameworks_returned: z.array(z.string()),
     companies: z.record(z.string(), z.looseObject({ company_name: z.string(), snapshot_date: z.string(), stale: z.boolean() })),
-    frameworks: z.record(z.string(), z.record(z.string(), z.union([status, z.boolean()]))).meta({ description: '{ id: { TICKER: status, ..., agree: bool } }' }),
+    frameworks: z
+      .record(z.string(), z.record(z.string(), z.union([status, z.boolean()])))
+      .meta({ description: '{ id: { TICKER: status, ..., agree: bool } }' }),
     ratios: z.record(z.string(), z.record(z.string(), nullableNumber)).meta({ description: '{ ratio: { TICKER: value } }' }),
     differences: z.array(z.object({ framework: z.string(), statuses: z.record(z.string(), status) })),
     all_agree: z.boolean(),
@@ -210,14 +263,30 @@ export const frameworksResponseSchema = z
   .object({
     count: z.number().int(),
     frameworks: z.array(z.object({ id: z.string(), label: z.string(), tradition: z.string() })),
-    key_scope: z.object({ allowed_frameworks: z.array(z.string()).nullable(), allowed_markets: z.array(z.string()).nullable(), allowed_endpoints: z.array(z.string()).nullable() }).optional(),
+    key_scope: z
+      .object({
+        allowed_frameworks: z.array(z.string()).nullable(),
+        allowed_markets: z.array(z.string()).nullable(),
+        allowed_endpoints: z.array(z.string()).nullable(),
+      })
+      .optional(),
   })
   .meta({ id: 'FrameworksResponse' });
 
 export const marketsResponseSchema = z
   .object({
     count: z.number().int(),
-    markets: z.array(z.object({ slug: z.string(), name: z.string(), market_key: z.string(), total_listed: z.number().int(), currency: z.string(), exchange_codes: z.array(z.string()), exchanges: z.array(z.object({ code: z.string(), name: z.string() })) })),
+    markets: z.array(
+      z.object({
+        slug: z.string(),
+        name: z.string(),
+        market_key: z.string(),
+        total_listed: z.number().int(),
+        currency: z.string(),
+        exchange_codes: z.array(z.string()),
+        exchanges: z.array(z.object({ code: z.string(), name: z.string() })),
+      }),
+    ),
   })
   .meta({ id: 'MarketsResponse' });
 

@@ -12,10 +12,16 @@ export interface CompareRequest {
 
 /** `AAA,bbb` → `['AAA', 'BBB']`; 2 to 4 distinct valid tickers, else 400. */
 export function parseCompareTickers(text: string): string[] {
-  const tickers = text.split(',').map((t) => t.trim()).filter((t) => t.length > 0).map((t) => normaliseTicker(t, 'tickers'));
-  if (tickers.length < 2 || tickers.length > 4) throw badRequest(`tickers: compare takes 2 to 4 comma-separated tickers; got ${tickers.length}`, 'invalid_value');
+  const tickers = text
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0)
+    .map((t) => normaliseTicker(t, 'tickers'));
+  if (tickers.length < 2 || tickers.length > 4)
+    throw badRequest(`tickers: compare takes 2 to 4 comma-separated tickers; got ${tickers.length}`, 'invalid_value');
   const duplicates = tickers.filter((t, i) => tickers.indexOf(t) !== i);
-  if (duplicates.length > 0) throw badRequest(`tickers: each ticker once; repeated: ${[...new Set(duplicates)].join(', ')}`, 'invalid_value');
+  if (duplicates.length > 0)
+    throw badRequest(`tickers: each ticker once; repeated: ${[...new Set(duplicates)].join(', ')}`, 'invalid_value');
   return tickers;
 }
 
@@ -25,8 +31,13 @@ export function parseCompareTickers(text: string): string[] {
  * `differences` list of the frameworks where they disagree.
  */
 export async function compareTickers(ctx: ScreenContext, request: CompareRequest): Promise<Record<string, unknown>> {
-  const outcomes = await Promise.all(request.tickers.map((ticker) => screenTicker(ctx, { market: request.market, ticker, forceRefresh: false })));
-  const results = await loadResults(ctx, outcomes.map((o) => o.row));
+  const outcomes = await Promise.all(
+    request.tickers.map((ticker) => screenTicker(ctx, { market: request.market, ticker, forceRefresh: false })),
+  );
+  const results = await loadResults(
+    ctx,
+    outcomes.map((o) => o.row),
+  );
   const frameworks: Record<string, Record<string, VerdictStatus | boolean>> = {};
   const differences: Array<{ framework: FrameworkId; statuses: Record<string, VerdictStatus> }> = [];
   for (const id of request.frameworks) {
@@ -36,7 +47,9 @@ export async function compareTickers(ctx: ScreenContext, request: CompareRequest
     if (!agree) differences.push({ framework: id, statuses });
   }
   const ratioNames = Object.keys(results[0]!.ratios) as RatioKey[];
-  const ratios = Object.fromEntries(ratioNames.map((name) => [name, Object.fromEntries(results.map((r, i) => [outcomes[i]!.ticker, r.ratios[name]]))]));
+  const ratios = Object.fromEntries(
+    ratioNames.map((name) => [name, Object.fromEntries(results.map((r, i) => [outcomes[i]!.ticker, r.ratios[name]]))]),
+  );
   return {
     market: request.market,
     tickers: outcomes.map((o) => o.ticker),

@@ -26,7 +26,16 @@ function flatten(row: VerdictRow, frameworks: readonly string[]): Record<string,
   };
 }
 
-const textColumns = (frameworks: readonly string[]) => ['market', 'ticker', 'snapshot_date', 'screened_at', 'source', 'era', ...frameworks.map((id) => `${id}_status`), 'data_source'];
+const textColumns = (frameworks: readonly string[]) => [
+  'market',
+  'ticker',
+  'snapshot_date',
+  'screened_at',
+  'source',
+  'era',
+  ...frameworks.map((id) => `${id}_status`),
+  'data_source',
+];
 
 /** The verdict rows of a market: current verdicts (from memory), or the snapshots of one day (from the lake). */
 export function exportRows(reads: ApiReads, market: string, date: string | null): Promise<VerdictRow[]> {

@@ -14,7 +14,17 @@ export function peersCost(n: number): number {
 }
 
 function profileOf(candidate: PeerCandidate, listing: Listing): ListingProfile {
-  return { market: listing.market, ticker: candidate.ticker, name: candidate.name, kind: 'stock', currency: listing.currency, sic: candidate.sic, sicDescription: candidate.sicDescription, synthetic: false, dataSource: 'unknown' };
+  return {
+    market: listing.market,
+    ticker: candidate.ticker,
+    name: candidate.name,
+    kind: 'stock',
+    currency: listing.currency,
+    sic: candidate.sic,
+    sicDescription: candidate.sicDescription,
+    synthetic: false,
+    dataSource: 'unknown',
+  };
 }
 
 function entry(a: CompanyAnalysis, extra: { rank?: number; match: 'company' | 'sic4' | 'sic2'; sizeDistance: number | null }) {
@@ -46,14 +56,21 @@ export async function forensicPeers(ctx: ForensicContext, listing: Listing, asOf
   const company = await analyseCompany(ctx, listing, asOf);
   const sic = company.profile?.sic ?? null;
   const candidates = sic === null ? [] : await ctx.lake.peerCandidates({ market: listing.market, ticker: listing.ticker, sic, asOf });
-  const selection = sic === null ? { peers: [], widened: false, short: true } : rankPeers(sic, company.report.periods.current?.figures.total_assets ?? null, candidates, n);
-  const listings = selection.peers.map((p) => ctx.universe.listing(listing.market, p.candidate.ticker) ?? { ...listing, ticker: p.candidate.ticker, name: p.candidate.name });
+  const selection =
+    sic === null
+      ? { peers: [], widened: false, short: true }
+      : rankPeers(sic, company.report.periods.current?.figures.total_assets ?? null, candidates, n);
+  const listings = selection.peers.map(
+    (p) => ctx.universe.listing(listing.market, p.candidate.ticker) ?? { ...listing, ticker: p.candidate.ticker, name: p.candidate.name },
+  );
   const profiles = new Map(selection.peers.map((p, i) => [p.candidate.ticker, profileOf(p.candidate, listings[i]!)]));
   const analyses = await analyseCompanies(ctx, listings, profiles, asOf);
   const notes: string[] = [];
   if (sic === null) notes.push("the company's SIC code is unknown, so no same-industry peers can be chosen");
-  else if (selection.widened) notes.push(`fewer than ${n} listings share SIC ${sic}; the 2-digit major group ${sic.slice(0, 2)} filled the rest`);
-  if (sic !== null && selection.short) notes.push(`only ${selection.peers.length} stock(s) with filings by ${asOf} are in major group ${sic.slice(0, 2)} of this market`);
+  else if (selection.widened)
+    notes.push(`fewer than ${n} listings share SIC ${sic}; the 2-digit major group ${sic.slice(0, 2)} filled the rest`);
+  if (sic !== null && selection.short)
+    notes.push(`only ${selection.peers.length} stock(s) with filings by ${asOf} are in major group ${sic.slice(0, 2)} of this market`);
   const provenance = forensicProvenance(company);
   // A peer table mixing real and generated filings must still say it holds generated ones.
   const peerSynthetic = !provenance.synthetic && analyses.some((a) => a.filings?.synthetic);
@@ -72,7 +89,9 @@ export async function forensicPeers(ctx: ForensicContext, listing: Listing, asOf
       ...(notes.length ? { note: notes.join('; ') } : {}),
     },
     company: entry(company, { match: 'company', sizeDistance: 0 }),
-    peers: analyses.map((a, i) => entry(a, { rank: selection.peers[i]!.rank, match: selection.peers[i]!.match, sizeDistance: selection.peers[i]!.size_distance })),
+    peers: analyses.map((a, i) =>
+      entry(a, { rank: selection.peers[i]!.rank, match: selection.peers[i]!.match, sizeDistance: selection.peers[i]!.size_distance }),
+    ),
     company_position: positionOf(company, analyses),
     provenance: peerSynthetic ? { ...provenance, synthetic: true, notice: SYNTHETIC_NOTICE } : provenance,
   };

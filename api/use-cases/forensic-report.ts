@@ -15,15 +15,27 @@ export interface CompanyAnalysis {
 
 /** Scores a company from what the lake says was filed by `asOf` (`YYYY-MM-DD`). */
 export async function analyseCompany(ctx: ForensicContext, listing: Listing, asOf: string): Promise<CompanyAnalysis> {
-  const [profile, filings] = await Promise.all([ctx.lake.profile(listing.market, listing.ticker), ctx.lake.filings(listing.market, [listing.ticker], asOf)]);
+  const [profile, filings] = await Promise.all([
+    ctx.lake.profile(listing.market, listing.ticker),
+    ctx.lake.filings(listing.market, [listing.ticker], asOf),
+  ]);
   const own = filings.get(listing.ticker);
   return { listing, profile, filings: own, report: buildForensicReport({ sic: profile?.sic ?? null }, own?.periods ?? []), asOf };
 }
 
 /** Scores several companies of one market with one read of their filings (peer tables). */
-export async function analyseCompanies(ctx: ForensicContext, listings: readonly Listing[], profiles: ReadonlyMap<string, ListingProfile | undefined>, asOf: string): Promise<CompanyAnalysis[]> {
+export async function analyseCompanies(
+  ctx: ForensicContext,
+  listings: readonly Listing[],
+  profiles: ReadonlyMap<string, ListingProfile | undefined>,
+  asOf: string,
+): Promise<CompanyAnalysis[]> {
   if (listings.length === 0) return [];
-  const filings = await ctx.lake.filings(listings[0]!.market, listings.map((l) => l.ticker), asOf);
+  const filings = await ctx.lake.filings(
+    listings[0]!.market,
+    listings.map((l) => l.ticker),
+    asOf,
+  );
   return listings.map((listing) => {
     const profile = profiles.get(listing.ticker);
     const own = filings.get(listing.ticker);
@@ -31,7 +43,8 @@ export async function analyseCompanies(ctx: ForensicContext, listings: readonly 
   });
 }
 
-const periodRef = (p: Period | null) => (p === null ? null : { period_end: p.periodEnd, filed_on: p.filedOn, source_ref: p.sourceRef, currency: p.currency });
+const periodRef = (p: Period | null) =>
+  p === null ? null : { period_end: p.periodEnd, filed_on: p.filedOn, source_ref: p.sourceRef, currency: p.currency };
 
 function provenance(a: CompanyAnalysis) {
   const synthetic = (a.filings?.synthetic ?? false) || (a.profile?.synthetic ?? false);
@@ -83,7 +96,11 @@ export function healthScoreResponse(a: CompanyAnalysis) {
   return { ...companyFields(a), health_score: a.report.health, provenance: provenance(a) };
 }
 
-const summary = (s: Pick<ScoreResult<unknown>, 'status' | 'value' | 'reading'>) => ({ status: s.status, value: s.value, reading: s.reading });
+const summary = (s: Pick<ScoreResult<unknown>, 'status' | 'value' | 'reading'>) => ({
+  status: s.status,
+  value: s.value,
+  reading: s.reading,
+});
 
 /** The scores of a company in one line of a peer table. */
 export function scoreSummaries(a: CompanyAnalysis) {

@@ -20,7 +20,10 @@ export function resolveForensicListing(universe: ApiReads, ticker: string, marke
     chosen = listings.find((l) => l.market === market);
     if (!chosen) {
       const elsewhere = listings.map((l) => `${l.market}:${l.ticker}`);
-      throw notFound(`ticker '${ticker}' is not listed in market '${market}'${elsewhere.length ? `; it is listed as ${elsewhere.join(', ')}` : `; ${search(ticker)}`}`, 'ticker_not_found');
+      throw notFound(
+        `ticker '${ticker}' is not listed in market '${market}'${elsewhere.length ? `; it is listed as ${elsewhere.join(', ')}` : `; ${search(ticker)}`}`,
+        'ticker_not_found',
+      );
     }
   } else if (listings.length === 0) {
     throw notFound(`ticker '${ticker}' is not listed in any market; ${search(ticker)}`, 'ticker_not_found');
@@ -28,7 +31,10 @@ export function resolveForensicListing(universe: ApiReads, ticker: string, marke
     chosen = listings.find((l) => l.market === 'us') ?? (listings.length === 1 ? listings[0] : undefined);
     if (!chosen) {
       const candidates = listings.map((l) => `${l.market}:${l.ticker}`).join(', ');
-      throw badRequest(`ticker '${ticker}' is listed in several markets and none is us: ${candidates}; add ?market=<key> to choose one`, 'ambiguous_ticker');
+      throw badRequest(
+        `ticker '${ticker}' is listed in several markets and none is us: ${candidates}; add ?market=<key> to choose one`,
+        'ambiguous_ticker',
+      );
     }
   }
   if (chosen.kind === 'fund') {

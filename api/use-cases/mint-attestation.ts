@@ -1,4 +1,11 @@
-import { ISSUER_TYPE, PAYLOAD_VERSION, newCertId, publicCertificate, type AttestableVerdict, type Certificate } from '../../attest/certificate.ts';
+import {
+  ISSUER_TYPE,
+  PAYLOAD_VERSION,
+  newCertId,
+  publicCertificate,
+  type AttestableVerdict,
+  type Certificate,
+} from '../../attest/certificate.ts';
 import { pinSnapshot } from '../../attest/snapshot-pin.ts';
 import { dayNumber, utcDay } from '../../engine/dates.ts';
 import type { FrameworkId } from '../../engine/index.ts';
@@ -29,7 +36,11 @@ export async function mintAttestation(ctx: AttestContext, request: MintRequest):
   const listing = reads.listing(market, ticker);
   const screenFirst = `screen it first with GET /api/screen/${market}/${ticker}, then mint`;
   if (!current) {
-    if (!listing) throw notFound(`ticker '${ticker}' is not listed in market '${market}'; look it up with GET /api/universe/search?q=${encodeURIComponent(ticker)}`, 'ticker_not_found');
+    if (!listing)
+      throw notFound(
+        `ticker '${ticker}' is not listed in market '${market}'; look it up with GET /api/universe/search?q=${encodeURIComponent(ticker)}`,
+        'ticker_not_found',
+      );
     throw notFound(`${market}/${ticker} has no current screening to attest; minting never screens: ${screenFirst}`, 'no_current_screening');
   }
   const now = ctx.now();
@@ -50,7 +61,10 @@ export async function mintAttestation(ctx: AttestContext, request: MintRequest):
   const result = await loadResult(ctx.screen, current);
   const framework = result.frameworks[standard];
   // The index and result_json come from the same snapshot row; a disagreement is a fault, never a certificate.
-  if (!framework || framework.status !== verdict) throw new Error(`snapshot ${market}/${ticker} ${current.snapshotDate} ${current.screenedAt}: ${standard} status differs between index and result_json`);
+  if (!framework || framework.status !== verdict)
+    throw new Error(
+      `snapshot ${market}/${ticker} ${current.snapshotDate} ${current.screenedAt}: ${standard} status differs between index and result_json`,
+    );
   const stored = await ctx.certificates.issue(
     {
       cert_id: newCertId(),

@@ -9,7 +9,13 @@ export function listFrameworks(grant: Grant | undefined): Record<string, unknown
     count: FRAMEWORKS.length,
     frameworks: FRAMEWORKS.map(({ id, label, tradition }) => ({ id, label, tradition })),
     ...(grant
-      ? { key_scope: grant.keyScope ?? { allowed_frameworks: grant.allowedFrameworks, allowed_markets: grant.allowedMarkets, allowed_endpoints: grant.allowedEndpoints ?? null } }
+      ? {
+          key_scope: grant.keyScope ?? {
+            allowed_frameworks: grant.allowedFrameworks,
+            allowed_markets: grant.allowedMarkets,
+            allowed_endpoints: grant.allowedEndpoints ?? null,
+          },
+        }
       : {}),
   };
 }
@@ -33,6 +39,8 @@ export function listMarkets(reads: ApiReads): Record<string, unknown> {
 
 /** Universe search: ticker prefix and name matches, best first. */
 export function searchUniverse(reads: ApiReads, query: string, market: string | null, limit: number): Record<string, unknown> {
-  const results = reads.search(query, market, limit).map((l) => ({ ticker: l.ticker, name: l.name, market: l.market, exchange: l.exchange, kind: l.kind }));
+  const results = reads
+    .search(query, market, limit)
+    .map((l) => ({ ticker: l.ticker, name: l.name, market: l.market, exchange: l.exchange, kind: l.kind }));
   return { query, count: results.length, results };
 }

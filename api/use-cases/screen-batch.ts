@@ -81,7 +81,10 @@ export async function screenBatch(ctx: ScreenContext, request: BatchRequest): Pr
   const toRead = resolved.filter((o): o is ScreenOutcome => !isError(o) && !reportCached(ctx, o, request.frameworks));
   const results = new Map<ScreenOutcome, string>();
   try {
-    const loaded = await loadResultTexts(ctx, toRead.map((o) => o.row));
+    const loaded = await loadResultTexts(
+      ctx,
+      toRead.map((o) => o.row),
+    );
     toRead.forEach((o, i) => results.set(o, loaded[i]!));
   } catch (error) {
     if (error instanceof AppError && error.status === 503) throw error;

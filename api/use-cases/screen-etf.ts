@@ -39,7 +39,10 @@ export async function screenEtf(ctx: ScreenContext, request: EtfRequest): Promis
   const fund = await ctx.reads.fundHoldings(request.market, request.etfTicker, request.maxHoldings);
   if (!fund) throw notFound(`no fund '${request.etfTicker}' with holdings in market '${request.market}'`, 'fund_not_found');
   const stats = Object.fromEntries(
-    request.frameworks.map((id) => [id, { pass: 0, fail: 0, questionable: 0, unknown: 0, pass_weight: 0, fail_weight: 0, questionable_weight: 0, unknown_weight: 0 }]),
+    request.frameworks.map((id) => [
+      id,
+      { pass: 0, fail: 0, questionable: 0, unknown: 0, pass_weight: 0, fail_weight: 0, questionable_weight: 0, unknown_weight: 0 },
+    ]),
   ) as Record<FrameworkId, FrameworkStats>;
   const holdings = fund.holdings.map((holding) => {
     const row = ctx.reads.current(holding.market, holding.ticker);

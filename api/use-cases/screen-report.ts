@@ -2,7 +2,7 @@ import { filterFrameworks, type FrameworkId, type ScreeningResult } from '../../
 
 /** Plain-words notice carried by every report built from the synthetic sample universe. */
 export const SYNTHETIC_NOTICE =
-  'Synthetic sample data: these figures come from faithscreen\'s generated sample universe, not from any real company\'s filings or prices. Do not use these verdicts for investment or religious decisions.';
+  "Synthetic sample data: these figures come from faithscreen's generated sample universe, not from any real company's filings or prices. Do not use these verdicts for investment or religious decisions.";
 
 /** The snapshot a report was built from. */
 export interface SnapshotIdentity {
@@ -23,7 +23,12 @@ export type ScreenReport = Record<string, unknown> & {
  * methodology, structured `reasons`, purification; consensus adds components and coverage),
  * the inputs under `financial_data`, and `madhhab_views` only when a shariah_* id is returned.
  */
-export function buildScreenReport(full: ScreeningResult, frameworks: readonly FrameworkId[], snapshot: SnapshotIdentity, companyName: string): ScreenReport {
+export function buildScreenReport(
+  full: ScreeningResult,
+  frameworks: readonly FrameworkId[],
+  snapshot: SnapshotIdentity,
+  companyName: string,
+): ScreenReport {
   const result = filterFrameworks(full, frameworks);
   // Key order as in docs/api.md: ticker, company_name, one object per framework, financial_data, frameworks_returned.
   const report: Record<string, unknown> = { ticker: result.ticker, company_name: companyName || result.company_name };

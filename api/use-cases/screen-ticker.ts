@@ -69,7 +69,10 @@ export async function screenTicker(ctx: ScreenContext, request: ScreenRequest): 
   const listing = ctx.reads.listing(market, ticker);
   const current = ctx.reads.current(market, ticker);
   if (!listing && !current) {
-    throw notFound(`ticker '${ticker}' is not listed in market '${market}'; look it up with GET /api/universe/search?q=${encodeURIComponent(ticker)}`, 'ticker_not_found');
+    throw notFound(
+      `ticker '${ticker}' is not listed in market '${market}'; look it up with GET /api/universe/search?q=${encodeURIComponent(ticker)}`,
+      'ticker_not_found',
+    );
   }
   const now = ctx.now();
   const companyName = listing?.name ?? '';
@@ -139,7 +142,12 @@ export async function loadResults(ctx: ScreenContext, rows: readonly VerdictRow[
  * `stored` is the result's JSON text when already read (a batch reads them together). A result
  * known parsed (a refresh) renders here; one read from the lake renders in a render thread.
  */
-export async function reportJson(ctx: ScreenContext, outcome: ScreenOutcome, frameworks: readonly FrameworkId[], stored?: string): Promise<string> {
+export async function reportJson(
+  ctx: ScreenContext,
+  outcome: ScreenOutcome,
+  frameworks: readonly FrameworkId[],
+  stored?: string,
+): Promise<string> {
   const key = reportKey(outcome, frameworks);
   let json = ctx.reports.get(key);
   if (json !== undefined) return json;
@@ -168,7 +176,12 @@ function reportKey(outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): 
 }
 
 /** The screen response (docs/api.md) as JSON text: `ticker, market, report, from_cache, cache_age_days, stale` (+ `refresh`). */
-export async function screenResponseJson(ctx: ScreenContext, outcome: ScreenOutcome, frameworks: readonly FrameworkId[], stored?: string): Promise<string> {
+export async function screenResponseJson(
+  ctx: ScreenContext,
+  outcome: ScreenOutcome,
+  frameworks: readonly FrameworkId[],
+  stored?: string,
+): Promise<string> {
   const report = await reportJson(ctx, outcome, frameworks, stored);
   const refresh = outcome.refresh ? `,"refresh":"${outcome.refresh}"` : '';
   return `{"ticker":${JSON.stringify(outcome.ticker)},"market":${JSON.stringify(outcome.market)},"report":${report},"from_cache":${outcome.fromCache},"cache_age_days":${outcome.cacheAgeDays},"stale":${outcome.stale}${refresh}}`;

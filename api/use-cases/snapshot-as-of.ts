@@ -6,12 +6,21 @@ import type { ScreenContext } from '../screen-context.ts';
 import { SYNTHETIC_NOTICE } from './screen-report.ts';
 import { loadResult } from './screen-ticker.ts';
 
-export const LEGACY_WARNING =
-  `Legacy-era snapshot: dated before the screening-engine revision of ${ENGINE_REVISION_DATE}. Verdicts of this era may carry defects of earlier engine revisions; compare with a current verdict before relying on it.`;
+export const LEGACY_WARNING = `Legacy-era snapshot: dated before the screening-engine revision of ${ENGINE_REVISION_DATE}. Verdicts of this era may carry defects of earlier engine revisions; compare with a current verdict before relying on it.`;
 
 /** Key ratios per framework, named with their basis; faith exclusion screens and the consensus use none. */
-const MARKET_CAP_RATIOS = { debt_to_market_cap_24m: 'debt_to_market_cap', cash_to_market_cap_24m: 'cash_to_market_cap', receivables_to_market_cap_24m: 'receivables_to_market_cap', non_permissible_income_share: 'non_permissible_income_share' } as const;
-const ASSET_RATIOS = { debt_to_assets: 'debt_to_assets', cash_to_assets: 'cash_to_assets', receivables_and_cash_to_assets: 'receivables_cash_to_assets', non_permissible_income_share: 'non_permissible_income_share' } as const;
+const MARKET_CAP_RATIOS = {
+  debt_to_market_cap_24m: 'debt_to_market_cap',
+  cash_to_market_cap_24m: 'cash_to_market_cap',
+  receivables_to_market_cap_24m: 'receivables_to_market_cap',
+  non_permissible_income_share: 'non_permissible_income_share',
+} as const;
+const ASSET_RATIOS = {
+  debt_to_assets: 'debt_to_assets',
+  cash_to_assets: 'cash_to_assets',
+  receivables_and_cash_to_assets: 'receivables_cash_to_assets',
+  non_permissible_income_share: 'non_permissible_income_share',
+} as const;
 const KEY_RATIOS: Partial<Record<FrameworkId, Record<string, SnapshotRatio>>> = {
   shariah_aaoifi: MARKET_CAP_RATIOS,
   shariah_djim: MARKET_CAP_RATIOS,

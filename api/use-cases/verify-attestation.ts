@@ -33,7 +33,10 @@ export async function verifyAttestation(ctx: AttestContext, certId: string): Pro
 export async function checkCertificate(ctx: AttestContext, certId: string): Promise<{ result: VerificationResult; synthetic: boolean }> {
   const stored = await ctx.certificates.find(certId);
   if (!stored) {
-    throw notFound(`no certificate '${certId}': check the id (certificate ids are fsc_ followed by 40 hex digits, as in the certificate's verify_url)`, 'certificate_not_found');
+    throw notFound(
+      `no certificate '${certId}': check the id (certificate ids are fsc_ followed by 40 hex digits, as in the certificate's verify_url)`,
+      'certificate_not_found',
+    );
   }
   const { fields } = stored;
   const secret = ctx.keys.trustedSecret(fields.key_id, stored.keyStatus);
@@ -44,7 +47,12 @@ export async function checkCertificate(ctx: AttestContext, certId: string): Prom
   const sigValid = secret !== undefined && signatureMatches(fields, stored.sig, secret);
   const newest = await ctx.screen.reads.newestOnDay(fields.market, fields.ticker, fields.snapshot_ref.day);
   const snapshotCheck = checkSnapshot(pinnedSnapshotOf(fields, stored.pin), newest);
-  const { status, valid } = decideStatus({ revoked: stored.revocation !== null, keyTrusted: secret !== undefined, sigValid, snapshotCheck });
+  const { status, valid } = decideStatus({
+    revoked: stored.revocation !== null,
+    keyTrusted: secret !== undefined,
+    sigValid,
+    snapshotCheck,
+  });
   const result: VerificationResult = {
     cert_id: fields.cert_id,
     status,

@@ -1,5 +1,15 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { AdminError, accountView, createAccount, createKey, lapseAccount, listKeys, reinstateAccount, revokeKey, type KeyView } from '../../access/administration.ts';
+import {
+  AdminError,
+  accountView,
+  createAccount,
+  createKey,
+  lapseAccount,
+  listKeys,
+  reinstateAccount,
+  revokeKey,
+  type KeyView,
+} from '../../access/administration.ts';
 import { openAccess, type AccessSetup } from '../../access/open-access.ts';
 import { accessOptionsOf } from '../../platform/service-state.ts';
 import { TIERS } from '../../access/tiers.ts';
@@ -7,7 +17,10 @@ import { getConfig } from '../../platform/config.ts';
 
 /** commander parser for comma-separated lists (validated by the administration rules). */
 function parseList(value: string): string[] {
-  const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   if (items.length === 0) throw new InvalidArgumentError(`expected a comma-separated list, got "${value}"`);
   return items;
 }
@@ -57,7 +70,9 @@ export function registerAccessCommands(program: Command): void {
     .command('create <name>')
     .description('create an account')
     .requiredOption('--tier <tier>', `one of ${TIERS.join(', ')}`)
-    .action((name: string, options: { tier: string }) => withAccess(async ({ store }) => print(accountView(await createAccount(store, name, options.tier)))));
+    .action((name: string, options: { tier: string }) =>
+      withAccess(async ({ store }) => print(accountView(await createAccount(store, name, options.tier)))),
+    );
   accounts
     .command('lapse <name>')
     .description("mark the account's subscription lapsed: its keys get 403 with an upgrade_url")
@@ -78,25 +93,38 @@ export function registerAccessCommands(program: Command): void {
     .requiredOption('--account <name>', 'owning account')
     .option('--markets <list>', 'allowed markets, e.g. us,gb (default: all)', parseList)
     .option('--endpoints <list>', 'allowed endpoint tags, e.g. screen,attest (default: all)', parseList)
-    .option('--frameworks <list>', 'allowed framework ids; service_consensus only when listed (default: all but service_consensus)', parseList)
+    .option(
+      '--frameworks <list>',
+      'allowed framework ids; service_consensus only when listed (default: all but service_consensus)',
+      parseList,
+    )
     .option('--daily-limit <units>', 'units per rolling 24 hours (required for partner keys; default: the tier limit)', parseUnits)
     .option('--monthly-quota <units>', 'partner keys: units per rolling 30 days', parseUnits)
     .option('--weights <pairs>', 'partner keys: units per item by endpoint tag, e.g. screen=1,attest=5', parseWeights)
     .option('--json', 'print one JSON object (default output is JSON too; the flag is accepted for scripts)')
-    .action((options: { account: string; markets?: string[]; endpoints?: string[]; frameworks?: string[]; dailyLimit?: number; monthlyQuota?: number; weights?: Record<string, number> }) =>
-      withAccess(async ({ store, hashSecret }) => {
-        const created = await createKey(store, hashSecret, {
-          account: options.account,
-          ...(options.markets ? { markets: options.markets } : {}),
-          ...(options.endpoints ? { endpoints: options.endpoints } : {}),
-          ...(options.frameworks ? { frameworks: options.frameworks } : {}),
-          ...(options.dailyLimit !== undefined ? { dailyLimit: options.dailyLimit } : {}),
-          ...(options.monthlyQuota !== undefined ? { monthlyQuota: options.monthlyQuota } : {}),
-          ...(options.weights ? { weights: options.weights } : {}),
-        });
-        process.stdout.write(`${JSON.stringify(created)}\n`);
-        if (process.stderr.isTTY) process.stderr.write('store this key now: it is not shown again and cannot be recovered\n');
-      }),
+    .action(
+      (options: {
+        account: string;
+        markets?: string[];
+        endpoints?: string[];
+        frameworks?: string[];
+        dailyLimit?: number;
+        monthlyQuota?: number;
+        weights?: Record<string, number>;
+      }) =>
+        withAccess(async ({ store, hashSecret }) => {
+          const created = await createKey(store, hashSecret, {
+            account: options.account,
+            ...(options.markets ? { markets: options.markets } : {}),
+            ...(options.endpoints ? { endpoints: options.endpoints } : {}),
+            ...(options.frameworks ? { frameworks: options.frameworks } : {}),
+            ...(options.dailyLimit !== undefined ? { dailyLimit: options.dailyLimit } : {}),
+            ...(options.monthlyQuota !== undefined ? { monthlyQuota: options.monthlyQuota } : {}),
+            ...(options.weights ? { weights: options.weights } : {}),
+          });
+          process.stdout.write(`${JSON.stringify(created)}\n`);
+          if (process.stderr.isTTY) process.stderr.write('store this key now: it is not shown again and cannot be recovered\n');
+        }),
     );
   keys
     .command('list')

@@ -34,7 +34,9 @@ const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, 
 
 /** `signing-keys …` and `attest …`: operators' side of attestations. */
 export function registerAttestCommands(program: Command): void {
-  const keys = program.command('signing-keys').description('keys that sign attestations (metadata in service.db, secrets in DATA_DIR/secrets/signing-keys)');
+  const keys = program
+    .command('signing-keys')
+    .description('keys that sign attestations (metadata in service.db, secrets in DATA_DIR/secrets/signing-keys)');
   keys
     .command('list')
     .description('list signing keys with their status (active, retired, distrusted)')
@@ -48,7 +50,8 @@ export function registerAttestCommands(program: Command): void {
     .description('withdraw trust from a (compromised) key: its certificates verify as unknown_signing_key; the record is kept')
     .option('--note <text>', 'why the key is distrusted (kept with the key record)')
     .action((keyId: string, options: { note?: string }) => {
-      if (!KEY_ID_PATTERN.test(keyId)) return refuse(`'${keyId}' is not a signing key id; ids look like sk_20261121_0a1b2c3d (see faithscreen signing-keys list)`);
+      if (!KEY_ID_PATTERN.test(keyId))
+        return refuse(`'${keyId}' is not a signing key id; ids look like sk_20261121_0a1b2c3d (see faithscreen signing-keys list)`);
       withServiceDb(async (db, dataDir) => print(await new SigningKeys(db, dataDir).distrust(keyId, options.note?.trim() || null)));
     });
 

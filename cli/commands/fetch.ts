@@ -20,13 +20,20 @@ export interface FetchEdgarOptions {
 export class FetchUsageError extends Error {}
 
 function parseTickers(value: string): string[] {
-  const tickers = value.split(',').map((t) => t.trim()).filter(Boolean);
-  if (tickers.length === 0 || tickers.some((t) => !/^[A-Za-z0-9.-]{1,12}$/.test(t))) throw new InvalidArgumentError(`expected tickers separated by commas, e.g. AAPL,CZR; got "${value}"`);
+  const tickers = value
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  if (tickers.length === 0 || tickers.some((t) => !/^[A-Za-z0-9.-]{1,12}$/.test(t)))
+    throw new InvalidArgumentError(`expected tickers separated by commas, e.g. AAPL,CZR; got "${value}"`);
   return tickers;
 }
 
 function parseCiks(value: string): string[] {
-  const ciks = value.split(',').map((c) => c.trim()).filter(Boolean);
+  const ciks = value
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
   if (ciks.length === 0) throw new InvalidArgumentError(`expected CIKs separated by commas, e.g. 320193,1590895; got "${value}"`);
   try {
     return ciks.map(normaliseCik);
@@ -37,13 +44,17 @@ function parseCiks(value: string): string[] {
 
 function parseRate(value: string): number {
   const rate = Number(value);
-  if (!(rate > 0 && rate <= 10)) throw new InvalidArgumentError(`expected requests per second above 0 and at most 10 (the SEC's limit); got "${value}"`);
+  if (!(rate > 0 && rate <= 10))
+    throw new InvalidArgumentError(`expected requests per second above 0 and at most 10 (the SEC's limit); got "${value}"`);
   return rate;
 }
 
 function selectionOf(options: FetchEdgarOptions): EdgarSelection {
   const chosen = [options.tickers && '--tickers', options.ciks && '--ciks', options.all && '--all'].filter(Boolean);
-  if (chosen.length !== 1) throw new FetchUsageError(`choose what to fetch with exactly one of --tickers AAPL,CZR, --ciks 320193,1590895 or --all${chosen.length > 1 ? ` (got ${chosen.join(' and ')})` : ''}`);
+  if (chosen.length !== 1)
+    throw new FetchUsageError(
+      `choose what to fetch with exactly one of --tickers AAPL,CZR, --ciks 320193,1590895 or --all${chosen.length > 1 ? ` (got ${chosen.join(' and ')})` : ''}`,
+    );
   if (options.tickers) return { tickers: options.tickers };
   if (options.ciks) return { ciks: options.ciks };
   return { all: true };
@@ -57,7 +68,10 @@ export async function runFetchEdgar(options: FetchEdgarOptions, env: NodeJS.Proc
   const selection = selectionOf(options);
   const userAgent = options.userAgent ?? env.SEC_USER_AGENT;
   const problem = userAgentProblem(userAgent);
-  if (problem) throw new FetchUsageError(`${problem}; pass --user-agent "Name email" or set SEC_USER_AGENT (the SEC's fair-access policy: https://www.sec.gov/os/accessing-edgar-data)`);
+  if (problem)
+    throw new FetchUsageError(
+      `${problem}; pass --user-agent "Name email" or set SEC_USER_AGENT (the SEC's fair-access policy: https://www.sec.gov/os/accessing-edgar-data)`,
+    );
   const outDir = path.resolve(options.out ?? path.join(getConfig().dataDir, 'edgar'));
   const edgar = createEdgarClient({
     userAgent: userAgent!,
@@ -77,7 +91,9 @@ export function registerFetchCommand(program: Command): void {
   const fetchCommand = program.command('fetch').description('download source files from the network into a delivery folder');
   fetchCommand
     .command('edgar')
-    .description('download SEC EDGAR files (tickers list, submissions, companyfacts) into a folder `ingest --source edgar` reads; resumable')
+    .description(
+      'download SEC EDGAR files (tickers list, submissions, companyfacts) into a folder `ingest --source edgar` reads; resumable',
+    )
     .option('--tickers <list>', 'comma-separated tickers, e.g. AAPL,CZR', parseTickers)
     .option('--ciks <list>', 'comma-separated CIKs, e.g. 320193,1590895', parseCiks)
     .option('--all', 'every company in company_tickers_exchange.json')

@@ -29,7 +29,8 @@ export function registerIngestCommand(program: Command): void {
           asOf: opts.asOf,
           markets: opts.markets ? opts.markets.split(',') : null,
           concurrency: 2,
-          onProgress: (p) => process.stderr.write(`\r${p.source}: ${p.doneChunks}/${p.totalChunks} chunks, ${p.doneTickers}/${p.totalTickers} tickers`),
+          onProgress: (p) =>
+            process.stderr.write(`\r${p.source}: ${p.doneChunks}/${p.totalChunks} chunks, ${p.doneTickers}/${p.totalTickers} tickers`),
         });
         process.stderr.write('\n');
         process.stdout.write(`${JSON.stringify(summary)}\n`);

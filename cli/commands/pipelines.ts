@@ -20,7 +20,10 @@ export function parseDate(value: string): string {
 
 /** commander parser for comma-separated market keys. */
 export function parseMarkets(value: string): string[] {
-  const markets = value.split(',').map((m) => m.trim().toLowerCase()).filter(Boolean);
+  const markets = value
+    .split(',')
+    .map((m) => m.trim().toLowerCase())
+    .filter(Boolean);
   if (markets.length === 0 || markets.some((m) => !/^[a-z0-9_]+$/.test(m))) {
     throw new InvalidArgumentError(`expected market keys separated by commas, e.g. us,gb; got "${value}"`);
   }
@@ -35,12 +38,15 @@ function parseCadence(value: string): Cadence {
 const SCHEDULE_ACTIONS = ['pause', 'resume', 'trigger', 'show'];
 
 function scheduleNames(): string {
-  return Object.entries(RECURRING_SCHEDULES).map(([name, id]) => `${name} (${id})`).join(', ');
+  return Object.entries(RECURRING_SCHEDULES)
+    .map(([name, id]) => `${name} (${id})`)
+    .join(', ');
 }
 
 /** commander parser for the short name of a recurring Schedule. */
 export function parseScheduleName(value: string): RecurringSchedule {
-  if (!Object.hasOwn(RECURRING_SCHEDULES, value)) throw new InvalidArgumentError(`expected one of ${Object.keys(RECURRING_SCHEDULES).join(', ')}; got "${value}"`);
+  if (!Object.hasOwn(RECURRING_SCHEDULES, value))
+    throw new InvalidArgumentError(`expected one of ${Object.keys(RECURRING_SCHEDULES).join(', ')}; got "${value}"`);
   return value as RecurringSchedule;
 }
 
@@ -108,7 +114,9 @@ export function registerPipelineCommands(program: Command): void {
           const handle = client.workflow.getHandle(options.id);
           const d = await handle.describe();
           const progress = await handle.query('progress').catch(() => null);
-          process.stdout.write(`${JSON.stringify({ id: d.workflowId, type: d.type, status: d.status.name, started: d.startTime, closed: d.closeTime ?? null, progress }, null, 2)}\n`);
+          process.stdout.write(
+            `${JSON.stringify({ id: d.workflowId, type: d.type, status: d.status.name, started: d.startTime, closed: d.closeTime ?? null, progress }, null, 2)}\n`,
+          );
           return;
         }
         let shown = 0;
@@ -127,13 +135,19 @@ export function registerPipelineCommands(program: Command): void {
     .command('schedule')
     .description(`pause, resume, trigger or show a recurring Schedule: ${scheduleNames()}`)
     .argument('<action>', 'pause | resume | trigger | show')
-    .argument('[schedule]', `${Object.keys(RECURRING_SCHEDULES).join(' | ')} (default nightly; show without it shows every Schedule)`, parseScheduleName)
+    .argument(
+      '[schedule]',
+      `${Object.keys(RECURRING_SCHEDULES).join(' | ')} (default nightly; show without it shows every Schedule)`,
+      parseScheduleName,
+    )
     .option('--note <text>', 'why (recorded on pause/resume)')
     .action(async (action: string, name: RecurringSchedule | undefined, options: { note?: string }) => {
-      if (!SCHEDULE_ACTIONS.includes(action)) throw new InvalidArgumentError(`unknown action "${action}": use ${SCHEDULE_ACTIONS.join(', ')}`);
+      if (!SCHEDULE_ACTIONS.includes(action))
+        throw new InvalidArgumentError(`unknown action "${action}": use ${SCHEDULE_ACTIONS.join(', ')}`);
       const { client, close } = await connectCliClient();
       try {
-        const names = action === 'show' && name === undefined ? (Object.keys(RECURRING_SCHEDULES) as RecurringSchedule[]) : [name ?? 'nightly'];
+        const names =
+          action === 'show' && name === undefined ? (Object.keys(RECURRING_SCHEDULES) as RecurringSchedule[]) : [name ?? 'nightly'];
         const shown = [];
         for (const each of names) {
           const handle = client.schedule.getHandle(RECURRING_SCHEDULES[each]);
@@ -141,7 +155,14 @@ export function registerPipelineCommands(program: Command): void {
           else if (action === 'resume') await handle.unpause(options.note ?? 'resumed from the faithscreen CLI');
           else if (action === 'trigger') await handle.trigger();
           const d = await handle.describe();
-          shown.push({ name: each, id: d.scheduleId, paused: d.state.paused, note: d.state.note ?? null, next_runs: d.info.nextActionTimes.slice(0, 3), recent: d.info.recentActions.slice(-3).map((a) => a.action.workflow.workflowId) });
+          shown.push({
+            name: each,
+            id: d.scheduleId,
+            paused: d.state.paused,
+            note: d.state.note ?? null,
+            next_runs: d.info.nextActionTimes.slice(0, 3),
+            recent: d.info.recentActions.slice(-3).map((a) => a.action.workflow.workflowId),
+          });
         }
         process.stdout.write(`${JSON.stringify(shown.length === 1 ? shown[0] : shown, null, 2)}\n`);
       } finally {

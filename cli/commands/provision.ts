@@ -18,14 +18,22 @@ export function registerProvisionCommand(program: Command): void {
     });
   program
     .command('provision')
-    .description('find or install everything the tests need: the Temporal CLI, Chromium and PostgreSQL 15 (apt-get when root or passwordless sudo)')
+    .description(
+      'find or install everything the tests need: the Temporal CLI, Chromium and PostgreSQL 15 (apt-get when root or passwordless sudo)',
+    )
     .option('--json', 'print where each one is as JSON')
     .action(async (options: { json?: boolean }) => {
       const log = (line: string) => process.stderr.write(`[provision] ${line}\n`);
       const cli = await provisionTemporalCli(process.env, log);
       try {
         const found = { 'Temporal CLI': cli.path, ...(await provisionSystemDependencies([CHROMIUM, POSTGRES], log)) };
-        process.stdout.write(options.json ? `${JSON.stringify(found)}\n` : Object.entries(found).map(([name, where]) => `[provision] ${name}: ${where}\n`).join(''));
+        process.stdout.write(
+          options.json
+            ? `${JSON.stringify(found)}\n`
+            : Object.entries(found)
+                .map(([name, where]) => `[provision] ${name}: ${where}\n`)
+                .join(''),
+        );
       } catch (error) {
         if (!(error instanceof MissingDependencyError)) throw error;
         process.stderr.write(`[provision] error: ${error.message}\n`);

@@ -88,7 +88,7 @@ export function registerServeCommands(program: Command): void {
           '',
           'faithscreen is running',
           `  API          ${api.url}  (health: ${api.url}/healthz)`,
-          `  Temporal UI  ${dev ? dev.uiUrl : '(your cluster\'s UI)'}  (frontend ${ctx.config.temporalAddress})`,
+          `  Temporal UI  ${dev ? dev.uiUrl : "(your cluster's UI)"}  (frontend ${ctx.config.temporalAddress})`,
           `  Warehouse    ${ctx.config.dataDir}/warehouse.duckdb  (open read-only with DuckDB)`,
           ...(demoKey ? [`  API key      in ${demoKey}  (demo account, pro tier; send it as X-API-Key)`] : []),
           '  Stop with Ctrl-C.',

@@ -6,14 +6,19 @@ import { exportState, importState, TransferError } from '../../service-state/tra
 
 /** `state export|import`: move the service state between engines (docs/operations.md, "Moving to PostgreSQL"). */
 export function registerStateCommands(program: Command): void {
-  const state = program.command('state').description('the service state (accounts, keys, usage, certificates): export and import between engines');
+  const state = program
+    .command('state')
+    .description('the service state (accounts, keys, usage, certificates): export and import between engines');
   const run = async (action: 'export' | 'import', file: string) => {
     const db = await openServiceDb(serviceStateOf(getConfig()));
     try {
       const counts = action === 'export' ? await exportState(db, file) : await importState(db, file);
       process.stdout.write(`${JSON.stringify({ [action === 'export' ? 'exported' : 'imported']: counts, file, store: db.location })}\n`);
     } catch (error) {
-      const known = error instanceof TransferError || (error as NodeJS.ErrnoException).code === 'EEXIST' || (error as NodeJS.ErrnoException).code === 'ENOENT';
+      const known =
+        error instanceof TransferError ||
+        (error as NodeJS.ErrnoException).code === 'EEXIST' ||
+        (error as NodeJS.ErrnoException).code === 'ENOENT';
       if (!known) throw error;
       process.stderr.write(`error: ${(error as Error).message}\n`);
       process.exitCode = 1;

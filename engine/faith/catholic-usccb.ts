@@ -11,13 +11,7 @@
  * modelled as: any share is questionable, 5% or more excluded. See docs/frameworks/catholic_usccb.md.
  */
 import { assertChronological } from '../methodology-versions.ts';
-import {
-  anyInvolvement,
-  defineExclusionVersion,
-  revenueBelow,
-  type ExclusionRuleSpec,
-  type ExclusionVersion,
-} from './exclusion-types.ts';
+import { anyInvolvement, defineExclusionVersion, revenueBelow, type ExclusionRuleSpec, type ExclusionVersion } from './exclusion-types.ts';
 
 const S2003 = 'USCCB Socially Responsible Investment Guidelines (November 2003)';
 const S2021 = 'USCCB Socially Responsible Investment Guidelines (November 2021)';
@@ -29,10 +23,24 @@ function common(source: string): ExclusionRuleSpec[] {
   return [
     anyInvolvement('abortion', 'fail', LIFE, `${source}: abortion (absolute exclusion)`),
     // Revenue data cannot separate making contraceptives (excluded at any share) from selling them.
-    revenueBelow('contraceptives', 0.05, 'fail', 'questionable', LIFE, `${source}: contraceptives (manufacture, or significant revenue from sale; 5% modelled)`, 'ambiguous_evidence'),
+    revenueBelow(
+      'contraceptives',
+      0.05,
+      'fail',
+      'questionable',
+      LIFE,
+      `${source}: contraceptives (manufacture, or significant revenue from sale; 5% modelled)`,
+      'ambiguous_evidence',
+    ),
     anyInvolvement('embryonic_stem_cell', 'fail', LIFE, `${source}: embryonic stem cell research`),
     anyInvolvement('weapons_controversial', 'fail', ARMS, `${source}: weapons of mass destruction`),
-    anyInvolvement('weapons', 'questionable', ARMS, `${source}: conventional weapons (the text sets no exclusion threshold)`, 'ambiguous_rule'),
+    anyInvolvement(
+      'weapons',
+      'questionable',
+      ARMS,
+      `${source}: conventional weapons (the text sets no exclusion threshold)`,
+      'ambiguous_rule',
+    ),
   ];
 }
 
@@ -48,8 +56,21 @@ export const USCCB_VERSIONS: readonly ExclusionVersion[] = [
     rules: [
       ...common(S2003),
       // "a significant portion of their revenues": 5% modelled, as for contraceptive sales.
-      revenueBelow('adult_entertainment', 0.05, 'fail', 'pass', DIGNITY, `${S2003}: pornography (a significant portion of revenue; 5% modelled)`),
-      anyInvolvement('human_cloning', 'questionable', LIFE, `${S2003}: research ending prenatal life (cloning not named until 2021)`, 'ambiguous_rule'),
+      revenueBelow(
+        'adult_entertainment',
+        0.05,
+        'fail',
+        'pass',
+        DIGNITY,
+        `${S2003}: pornography (a significant portion of revenue; 5% modelled)`,
+      ),
+      anyInvolvement(
+        'human_cloning',
+        'questionable',
+        LIFE,
+        `${S2003}: research ending prenatal life (cloning not named until 2021)`,
+        'ambiguous_rule',
+      ),
     ],
     notAssessed: [DISCRIMINATION],
   }),
@@ -64,10 +85,32 @@ export const USCCB_VERSIONS: readonly ExclusionVersion[] = [
       anyInvolvement('adult_entertainment', 'fail', DIGNITY, `${S2021}: pornography`),
       anyInvolvement('human_cloning', 'fail', LIFE, `${S2021}: human cloning`),
       anyInvolvement('euthanasia', 'fail', LIFE, `${S2021}: euthanasia and assisted suicide`),
-      revenueBelow('tobacco', 0.05, 'fail', 'questionable', DIGNITY, `${S2021}: tobacco production (production vs retail not distinguishable; 5% modelled)`, 'ambiguous_evidence'),
-      revenueBelow('cannabis', 0.05, 'fail', 'questionable', DIGNITY, `${S2021}: recreational cannabis (recreational vs medical not distinguishable; 5% modelled)`, 'ambiguous_evidence'),
+      revenueBelow(
+        'tobacco',
+        0.05,
+        'fail',
+        'questionable',
+        DIGNITY,
+        `${S2021}: tobacco production (production vs retail not distinguishable; 5% modelled)`,
+        'ambiguous_evidence',
+      ),
+      revenueBelow(
+        'cannabis',
+        0.05,
+        'fail',
+        'questionable',
+        DIGNITY,
+        `${S2021}: recreational cannabis (recreational vs medical not distinguishable; 5% modelled)`,
+        'ambiguous_evidence',
+      ),
       revenueBelow('gambling', 0.5, 'fail', 'pass', DIGNITY, `${S2021}: gambling as primary business (more than half of revenue modelled)`),
-      anyInvolvement('vaping', 'questionable', DIGNITY, `${S2021}: not named; nicotine vaping treated as a gray area next to tobacco`, 'ambiguous_rule'),
+      anyInvolvement(
+        'vaping',
+        'questionable',
+        DIGNITY,
+        `${S2021}: not named; nicotine vaping treated as a gray area next to tobacco`,
+        'ambiguous_rule',
+      ),
     ],
     notAssessed: [DISCRIMINATION],
   }),

@@ -23,7 +23,8 @@ import { combineReasons } from '../status.ts';
 import { defineExclusionVersion, revenueBelow, type ExclusionRuleSpec, type ExclusionVersion } from './exclusion-types.ts';
 import { exclusionChecks } from './screen-exclusions.ts';
 
-const HOLDING_SOURCE = "Igrot Moshe, Even HaEzer 1:7 (a small shareholder of a listed company is not a partner in its property, only entitled to its profits)";
+const HOLDING_SOURCE =
+  'Igrot Moshe, Even HaEzer 1:7 (a small shareholder of a listed company is not a partner in its property, only entitled to its profits)';
 const RIBBIT_SOURCE =
   "Shulchan Arukh, Yoreh De'ah 159:1 (interest with a non-Jew is permitted) and 177 (heter iska); Igrot Moshe, Yoreh De'ah 2:62–63 (corporations); " +
   HOLDING_SOURCE;
@@ -34,12 +35,22 @@ const FOODS_SOURCE = "Shulchan Arukh, Yoreh De'ah 117 (commerce in forbidden foo
 const FOODS_MAIN_TRADE_SOURCE = `${FOODS_SOURCE}; Pitchei Teshuvah YD 117:6 (permitted when forbidden foods are only part of the trade); Cheishev HaEifod 3:44 (strict for a company trading mainly in them)`;
 const TEL_AVIV_MIC = 'XTAE';
 const VERSION = 'halakhic-1';
-const SOURCE = 'Halakhic grounds as codified in the Shulchan Arukh, applied to listed shares by contemporary responsa (docs/frameworks/jewish_halakhic.md)';
+const SOURCE =
+  'Halakhic grounds as codified in the Shulchan Arukh, applied to listed shares by contemporary responsa (docs/frameworks/jewish_halakhic.md)';
 const NOT_ASSESSED = [{ ground: 'Chametz in other food businesses', why: 'no chametz activity code; only alcohol is used as a proxy' }];
 
 /** Forbidden foods as the company's main trade (more than half of revenue) for a company not controlled by Jews. */
 function mainTrade(activity: 'pork' | 'non_kosher_food'): ExclusionRuleSpec {
-  return { activity, threshold: 0.5, operator: '<=', onBreach: 'questionable', minor: 'pass', doubt: 'scholarly_disagreement', ground: 'Trading in forbidden foods', source: FOODS_MAIN_TRADE_SOURCE };
+  return {
+    activity,
+    threshold: 0.5,
+    operator: '<=',
+    onBreach: 'questionable',
+    minor: 'pass',
+    doubt: 'scholarly_disagreement',
+    ground: 'Trading in forbidden foods',
+    source: FOODS_MAIN_TRADE_SOURCE,
+  };
 }
 
 /** Rules for a company controlled by Jews: the company itself is bound. */
@@ -51,9 +62,23 @@ export const HALAKHIC_VERSIONS: readonly ExclusionVersion[] = [
     effectiveFromConfirmed: false,
     source: SOURCE,
     rules: [
-      revenueBelow('alcohol', 0.05, 'questionable', 'pass', 'Chametz over Pesach', `${CHAMETZ_SOURCE} (alcohol as proxy; 5% materiality modelled)`),
+      revenueBelow(
+        'alcohol',
+        0.05,
+        'questionable',
+        'pass',
+        'Chametz over Pesach',
+        `${CHAMETZ_SOURCE} (alcohol as proxy; 5% materiality modelled)`,
+      ),
       revenueBelow('pork', 0.05, 'questionable', 'pass', 'Trading in forbidden foods', `${FOODS_SOURCE} (5% materiality modelled)`),
-      revenueBelow('non_kosher_food', 0.05, 'questionable', 'pass', 'Trading in forbidden foods', `${FOODS_SOURCE} (5% materiality modelled)`),
+      revenueBelow(
+        'non_kosher_food',
+        0.05,
+        'questionable',
+        'pass',
+        'Trading in forbidden foods',
+        `${FOODS_SOURCE} (5% materiality modelled)`,
+      ),
     ],
     notAssessed: NOT_ASSESSED,
   }),
@@ -84,13 +109,18 @@ interface Control {
 /** Whether the company is controlled by Jews: reported, else presumed by its market. */
 export function controlOf(listing: ListingMeta): Control {
   const reported = listing.jewishControlled ?? null;
-  if (reported !== null) return { jewish: reported, basis: reported ? 'reported as controlled by Jews' : 'reported as not controlled by Jews' };
+  if (reported !== null)
+    return { jewish: reported, basis: reported ? 'reported as controlled by Jews' : 'reported as not controlled by Jews' };
   if (listing.exchangeMic === TEL_AVIV_MIC) {
-    return { jewish: true, basis: 'listed in Tel Aviv and not reported otherwise: presumed controlled by Jews, as the Israeli kosher-company practice presumes' };
+    return {
+      jewish: true,
+      basis: 'listed in Tel Aviv and not reported otherwise: presumed controlled by Jews, as the Israeli kosher-company practice presumes',
+    };
   }
   return {
     jewish: false,
-    basis: 'listed outside Israel and not reported as controlled by Jews: presumed not, following the majority (rov) of owners and managers of such companies',
+    basis:
+      'listed outside Israel and not reported as controlled by Jews: presumed not, following the majority (rov) of owners and managers of such companies',
   };
 }
 
@@ -118,13 +148,20 @@ function ribbitCheck(ctx: ScreenContext, control: Control): Reason {
   }
   const heterIska = ctx.input.listing.heterIska;
   if (heterIska === true) {
-    return { code, result: 'pass', message: 'Ribbit: a company controlled by Jews, operating under a heter iska, which turns its interest-bearing loans into permitted investment.', source: RIBBIT_SOURCE };
+    return {
+      code,
+      result: 'pass',
+      message:
+        'Ribbit: a company controlled by Jews, operating under a heter iska, which turns its interest-bearing loans into permitted investment.',
+      source: RIBBIT_SOURCE,
+    };
   }
   if (heterIska === null) {
     return {
       code,
       result: 'insufficient_data',
-      message: 'Ribbit: a company controlled by Jews borrows from and lends to Jews at interest unless it operates under a heter iska, and whether it does is unknown.',
+      message:
+        'Ribbit: a company controlled by Jews borrows from and lends to Jews at interest unless it operates under a heter iska, and whether it does is unknown.',
       metric: 'listing.heter_iska',
       source: RIBBIT_SOURCE,
     };
@@ -143,7 +180,12 @@ function shabbatCheck(ctx: ScreenContext, control: Control): Reason {
   const code = 'jewish_halakhic.shabbat';
   const operates = ctx.input.listing.operatesOnShabbat;
   if (!control.jewish) {
-    const what = operates === true ? 'The business operates on Shabbat, but' : operates === false ? 'The business does not operate on Shabbat; in any case' : 'Whether the business operates on Shabbat is not known, and it does not decide:';
+    const what =
+      operates === true
+        ? 'The business operates on Shabbat, but'
+        : operates === false
+          ? 'The business does not operate on Shabbat; in any case'
+          : 'Whether the business operates on Shabbat is not known, and it does not decide:';
     return {
       code,
       result: 'pass',
@@ -166,7 +208,7 @@ function shabbatCheck(ctx: ScreenContext, control: Control): Reason {
         result: 'questionable',
         doubt: 'scholarly_disagreement',
         message:
-          'Shabbat: a company controlled by Jews operates on Shabbat. Authorities differ: on Igrot Moshe (EH 1:7) a negligible holding does not make the shareholder the company\'s agent; the Israeli kosher-company practice excludes it.',
+          "Shabbat: a company controlled by Jews operates on Shabbat. Authorities differ: on Igrot Moshe (EH 1:7) a negligible holding does not make the shareholder the company's agent; the Israeli kosher-company practice excludes it.",
         source: SHABBAT_SOURCE,
       }
     : { code, result: 'pass', message: 'Shabbat: the business does not operate on Shabbat.', source: SHABBAT_SOURCE };

@@ -8,13 +8,7 @@
  * involvement above 5% of revenue). See docs/frameworks/lds_mormon.md.
  */
 import { assertChronological } from '../methodology-versions.ts';
-import {
-  anyInvolvement,
-  defineExclusionVersion,
-  revenueBelow,
-  type ExclusionRuleSpec,
-  type ExclusionVersion,
-} from './exclusion-types.ts';
+import { anyInvolvement, defineExclusionVersion, revenueBelow, type ExclusionRuleSpec, type ExclusionVersion } from './exclusion-types.ts';
 
 const D89 = 'Doctrine and Covenants 89 (Word of Wisdom)';
 const S2019 = 'Church statement and New Era, August 2019 (vaping, green tea, coffee-based products, marijuana)';
@@ -43,7 +37,9 @@ function common(): ExclusionRuleSpec[] {
   ];
 }
 
-const NOT_ASSESSED = [{ ground: 'Official investment guidance', why: 'the Church publishes no investment screen; consumption standards applied to revenue' }];
+const NOT_ASSESSED = [
+  { ground: 'Official investment guidance', why: 'the Church publishes no investment screen; consumption standards applied to revenue' },
+];
 
 export const LDS_VERSIONS: readonly ExclusionVersion[] = [
   defineExclusionVersion({

@@ -29,7 +29,12 @@ function ruleResult(rule: ExclusionRule, share: number, near: boolean, estimated
     if (rule.onBreach === 'questionable') return { result: 'questionable', message: rule.breachMessage, within, doubt: rule.doubt };
     // A breach near a revenue limit that rests on an estimated share is in doubt (docs/frameworks/README.md, "Proxies and estimates").
     if (near && estimated) {
-      return { result: 'questionable', message: `${rule.breachMessage.slice(0, -1)}; in doubt: the share is an estimate near the limit.`, within, doubt: 'estimate' };
+      return {
+        result: 'questionable',
+        message: `${rule.breachMessage.slice(0, -1)}; in doubt: the share is an estimate near the limit.`,
+        within,
+        doubt: 'estimate',
+      };
     }
     return { result: 'fail', message: rule.breachMessage, within };
   }
@@ -107,7 +112,14 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
     if (doubt !== undefined) reason.doubt = doubt;
     reasons.push(reason);
   }
-  if (!reported) reasons.push(noneReportedReason(v.noneReported, ex.coverage, v.rules.map((r) => r.activity)));
+  if (!reported)
+    reasons.push(
+      noneReportedReason(
+        v.noneReported,
+        ex.coverage,
+        v.rules.map((r) => r.activity),
+      ),
+    );
   else if (unreported.length > 0) {
     reasons.push(
       noneReportedReason(

@@ -39,7 +39,7 @@ export const DJIM_PROHIBITED = [
  * membership, which a security-level verdict does not know, so the screen applies the 33% limit
  * and names the buffer (docs/frameworks/shariah_djim.md).
  */
-const DJIM_BUFFER_NOTE = 'An existing index constituent is kept up to 35% (the provider\'s buffer, above the limit only).';
+const DJIM_BUFFER_NOTE = "An existing index constituent is kept up to 35% (the provider's buffer, above the limit only).";
 
 type RatioRuleSpec = { concept: ShariahConcept; ratio: RatioKey; rule: ThresholdRuleSpec };
 

@@ -40,7 +40,12 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
     reported = true;
     const activity = v.prohibited[k]!;
     const src = ex.sources[i]!;
-    const base = { code: `${v.framework}.business.${activity}`, metric: `activity.${activity}`, filing_ref: src.sourceRef, source: v.source };
+    const base = {
+      code: `${v.framework}.business.${activity}`,
+      metric: `activity.${activity}`,
+      filing_ref: src.sourceRef,
+      source: v.source,
+    };
     if (state === 'industry_code') {
       reasons.push({
         ...base,
@@ -89,7 +94,13 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
  * the company takes part in directly is excluded whatever its share; an unreported involvement
  * takes the conservative default. Pushes the reason and returns true when the rule decides.
  */
-function directInvolvementCheck(v: ShariahVersion, k: number, src: ActivityExposure, base: Omit<Reason, 'result' | 'message'>, reasons: Reason[]): boolean {
+function directInvolvementCheck(
+  v: ShariahVersion,
+  k: number,
+  src: ActivityExposure,
+  base: Omit<Reason, 'result' | 'message'>,
+  reasons: Reason[],
+): boolean {
   const direct = v.directInvolvement[k];
   if (direct === null || direct === undefined) return false;
   const finding = involvementFinding(src, direct);
@@ -101,7 +112,8 @@ function directInvolvementCheck(v: ShariahVersion, k: number, src: ActivityExpos
     ...base,
     source: v.directInvolvementSource ?? v.source,
     result: finding === 'direct' ? 'fail' : 'questionable',
-    message: finding === 'direct' ? directMessage(activity, src, ground, note) : unknownInvolvementMessage(activity, src, direct, ground, note),
+    message:
+      finding === 'direct' ? directMessage(activity, src, ground, note) : unknownInvolvementMessage(activity, src, direct, ground, note),
     value: src.revenueShare,
     threshold: 0,
     operator: '<=',
@@ -198,11 +210,7 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
 }
 
 /** Screen one company (via its shared context) against a Shariah methodology's versions. */
-export function screenShariah(
-  id: ShariahFrameworkId,
-  versions: readonly ShariahVersion[],
-  ctx: ScreenContext,
-): FrameworkResult {
+export function screenShariah(id: ShariahFrameworkId, versions: readonly ShariahVersion[], ctx: ScreenContext): FrameworkResult {
   const v = versionInForce(versions, ctx.input.screeningDate);
   if (v === null) return notInForce(id, ctx.input.screeningDate);
   const reasons: Reason[] = [];

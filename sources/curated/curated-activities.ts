@@ -34,7 +34,8 @@ export function parseCuratedActivities(text: string, file: string): CuratedEntry
     throw new Error(`${file}: ${issue.path.join('.')}: ${issue.message}`);
   }
   for (const e of parsed.data.entries) {
-    if (e.activity === NO_SCREENED_ACTIVITY && e.revenue_share !== 0) throw new Error(`${file}: ${e.ticker} 'none' entry must have revenue_share 0`);
+    if (e.activity === NO_SCREENED_ACTIVITY && e.revenue_share !== 0)
+      throw new Error(`${file}: ${e.ticker} 'none' entry must have revenue_share 0`);
   }
   return parsed.data.entries;
 }
@@ -52,7 +53,14 @@ export function curatedActivities(): CuratedEntry[] {
  * Exposure rows of a company's curated entries: one on the entry's first day and one on each
  * annual report filed while it holds, so the classification stays as fresh as the filings.
  */
-type CuratedRow = { activity: string; revenue_share: number; as_of: string; source_ref: string; evidence: 'curated'; involvement: Involvement | null };
+type CuratedRow = {
+  activity: string;
+  revenue_share: number;
+  as_of: string;
+  source_ref: string;
+  evidence: 'curated';
+  involvement: Involvement | null;
+};
 
 export function curatedExposureRows(cik: number, annualReports: readonly string[]): CuratedRow[] {
   const rows: CuratedRow[] = [];
@@ -60,7 +68,14 @@ export function curatedExposureRows(cik: number, annualReports: readonly string[
     if (e.cik !== cik) continue;
     const dates = new Set([e.from, ...annualReports.filter((d) => d >= e.from && (e.to === undefined || d <= e.to))]);
     for (const as_of of [...dates].sort()) {
-      rows.push({ activity: e.activity, revenue_share: e.revenue_share, as_of, source_ref: `curated: ${e.citation}`, evidence: 'curated', involvement: e.involvement ?? null });
+      rows.push({
+        activity: e.activity,
+        revenue_share: e.revenue_share,
+        as_of,
+        source_ref: `curated: ${e.citation}`,
+        evidence: 'curated',
+        involvement: e.involvement ?? null,
+      });
     }
   }
   return rows;

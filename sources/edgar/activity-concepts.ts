@@ -41,7 +41,12 @@ const ACTIVITY_CONCEPTS: readonly ActivityConcept[] = [
 ];
 
 /** Revenue concepts, in preference order; a bank's total is interest income plus non-interest income. */
-const REVENUE_CONCEPTS = ['Revenues', 'RevenueFromContractWithCustomerExcludingAssessedTax', 'SalesRevenueNet', 'RevenueFromContractWithCustomerIncludingAssessedTax'];
+const REVENUE_CONCEPTS = [
+  'Revenues',
+  'RevenueFromContractWithCustomerExcludingAssessedTax',
+  'SalesRevenueNet',
+  'RevenueFromContractWithCustomerIncludingAssessedTax',
+];
 
 const DAY_MS = 86_400_000;
 
@@ -76,7 +81,8 @@ function revenueOf(facts: CompanyFacts, accession: string, end: string, bank: bo
   if (bank) {
     const interest = pick('InterestAndDividendIncomeOperating');
     const other = pick('NoninterestIncome');
-    if (interest !== null && other !== null) return { value: interest + other, concept: 'InterestAndDividendIncomeOperating + NoninterestIncome' };
+    if (interest !== null && other !== null)
+      return { value: interest + other, concept: 'InterestAndDividendIncomeOperating + NoninterestIncome' };
   }
   for (const concept of REVENUE_CONCEPTS) {
     const value = pick(concept);

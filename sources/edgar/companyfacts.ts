@@ -56,7 +56,13 @@ function ifrsRows(facts: CompanyFacts, ticker: string): EdgarFundamentals[] {
   const assets = Object.entries(facts.facts['ifrs-full']?.Assets?.units ?? {})[0];
   const currency = assets?.[0] && /^[A-Z]{3}$/.test(assets[0]) ? assets[0] : 'USD';
   const columns = ['total_assets', ...Object.keys(SCREENING_FIGURES), ...Object.keys(INSTANT_CONCEPTS), ...Object.keys(DURATION_CONCEPTS)];
-  const sources = JSON.stringify(Object.fromEntries(Object.keys(SCREENING_FIGURES).concat('total_assets').map((c) => [c, NOT_MAPPED])));
+  const sources = JSON.stringify(
+    Object.fromEntries(
+      Object.keys(SCREENING_FIGURES)
+        .concat('total_assets')
+        .map((c) => [c, NOT_MAPPED]),
+    ),
+  );
   return periodicFilings(facts, 'ifrs-full').map((filing) => ({
     ...(Object.fromEntries(columns.map((c) => [c, null])) as Record<ScreeningColumn | ForensicColumn | 'total_assets', null>),
     ticker,
@@ -71,7 +77,9 @@ function ifrsRows(facts: CompanyFacts, ticker: string): EdgarFundamentals[] {
 function rowOf(facts: CompanyFacts, ticker: string, filing: Filing): EdgarFundamentals {
   const ctx: FigureContext = { facts, filing };
   const assets = instantFigure(facts, 'Assets', filing);
-  const sources: Record<string, string | number> = { total_assets: assets ? describeFigure(assets) : 'not reported: no us-gaap:Assets at the period end' };
+  const sources: Record<string, string | number> = {
+    total_assets: assets ? describeFigure(assets) : 'not reported: no us-gaap:Assets at the period end',
+  };
   const row = {
     ticker,
     period_end: filing.periodEnd,
@@ -87,7 +95,8 @@ function rowOf(facts: CompanyFacts, ticker: string, filing: Filing): EdgarFundam
     if (atLeast) sources[`${column}${AT_LEAST_SUFFIX}`] = atLeast.value;
   }
   for (const [column, alternatives] of Object.entries(INSTANT_CONCEPTS)) {
-    if (column !== 'total_assets') row[column as ForensicColumn] = firstAlternative(alternatives, (c) => instantFigure(facts, c, filing))?.value ?? null;
+    if (column !== 'total_assets')
+      row[column as ForensicColumn] = firstAlternative(alternatives, (c) => instantFigure(facts, c, filing))?.value ?? null;
   }
   for (const [column, alternatives] of Object.entries(DURATION_CONCEPTS)) {
     row[column as ForensicColumn] = firstAlternative(alternatives, (c) => ttmFigure(facts, c, filing))?.value ?? null;

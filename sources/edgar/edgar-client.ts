@@ -153,7 +153,12 @@ export function createEdgarClient(options: EdgarClientOptions): EdgarClient {
         if (!RETRIED_STATUS(status)) throw new EdgarFetchError(url, status, `HTTP ${status}`);
         reason = `HTTP ${status}`;
         const asked = retryAfterMs(response.headers.get('Retry-After'), now());
-        if (asked !== null && asked > maxRetryAfterMs) throw new EdgarFetchError(url, status, `HTTP ${status}, Retry-After ${Math.round(asked / 1000)} s is longer than the ${Math.round(maxRetryAfterMs / 1000)} s this run waits`);
+        if (asked !== null && asked > maxRetryAfterMs)
+          throw new EdgarFetchError(
+            url,
+            status,
+            `HTTP ${status}, Retry-After ${Math.round(asked / 1000)} s is longer than the ${Math.round(maxRetryAfterMs / 1000)} s this run waits`,
+          );
         wait = asked ?? backoff(attempt);
       } catch (error) {
         if (error instanceof EdgarFetchError) throw error;

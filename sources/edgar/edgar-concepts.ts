@@ -14,8 +14,15 @@ export const INSTANT_CONCEPTS = {
   current_assets: [['AssetsCurrent']],
   current_liabilities: [['LiabilitiesCurrent']],
   retained_earnings: [['RetainedEarningsAccumulatedDeficit']],
-  ppe_net: [['PropertyPlantAndEquipmentNet'], ['PropertyPlantAndEquipmentAndFinanceLeaseRightOfUseAssetAfterAccumulatedDepreciationAndAmortization']],
-  long_term_investments: [['LongTermInvestments'], ['MarketableSecuritiesNoncurrent'], ['AvailableForSaleSecuritiesDebtSecuritiesNoncurrent']],
+  ppe_net: [
+    ['PropertyPlantAndEquipmentNet'],
+    ['PropertyPlantAndEquipmentAndFinanceLeaseRightOfUseAssetAfterAccumulatedDepreciationAndAmortization'],
+  ],
+  long_term_investments: [
+    ['LongTermInvestments'],
+    ['MarketableSecuritiesNoncurrent'],
+    ['AvailableForSaleSecuritiesDebtSecuritiesNoncurrent'],
+  ],
   long_term_debt: [['LongTermDebtNoncurrent'], ['LongTermDebtAndCapitalLeaseObligations'], ['LongTermDebt']],
 } as const satisfies Record<string, Alternatives>;
 
@@ -25,7 +32,12 @@ export const DURATION_CONCEPTS = {
   ebit: [['OperatingIncomeLoss']],
   operating_cash_flow: [['NetCashProvidedByUsedInOperatingActivities']],
   gross_profit: [['GrossProfit']],
-  depreciation: [['DepreciationDepletionAndAmortization'], ['DepreciationAndAmortization'], ['DepreciationAmortizationAndAccretionNet'], ['Depreciation']],
+  depreciation: [
+    ['DepreciationDepletionAndAmortization'],
+    ['DepreciationAndAmortization'],
+    ['DepreciationAmortizationAndAccretionNet'],
+    ['Depreciation'],
+  ],
   sga_expense: [['SellingGeneralAndAdministrativeExpense'], ['GeneralAndAdministrativeExpense', 'SellingAndMarketingExpense']],
 } as const satisfies Record<string, Alternatives>;
 
@@ -39,17 +51,47 @@ export const DEBT = {
   /** Current maturities of long-term debt (the first two include current finance leases). */
   currentLongTerm: [['LongTermDebtAndCapitalLeaseObligationsCurrent'], ['LongTermDebtCurrent'], ['LongTermNotesPayableCurrent']],
   /** Short-term borrowings; commercial paper only when not already inside them. */
-  shortTerm: [['ShortTermBorrowings'], ['CommercialPaper'], ['ShortTermBankLoansAndNotesPayable'], ['LinesOfCreditCurrent'], ['NotesPayableCurrent']],
+  shortTerm: [
+    ['ShortTermBorrowings'],
+    ['CommercialPaper'],
+    ['ShortTermBankLoansAndNotesPayable'],
+    ['LinesOfCreditCurrent'],
+    ['NotesPayableCurrent'],
+  ],
   /** Long-term debt net of current maturities (the first includes non-current finance leases). */
-  noncurrent: [['LongTermDebtAndCapitalLeaseObligations'], ['LongTermDebtNoncurrent'], ['LongTermNotesPayable'], ['LongTermLineOfCredit'], ['OtherLongTermDebtNoncurrent']],
+  noncurrent: [
+    ['LongTermDebtAndCapitalLeaseObligations'],
+    ['LongTermDebtNoncurrent'],
+    ['LongTermNotesPayable'],
+    ['LongTermLineOfCredit'],
+    ['OtherLongTermDebtNoncurrent'],
+  ],
   /** Totals, for filers without a current/non-current split (insurers, banks): current maturities included. */
-  total: [['DebtAndCapitalLeaseObligations'], ['LongTermDebt'], ['DebtLongtermAndShorttermCombinedAmount'], ['NotesPayable'], ['DebtInstrumentCarryingAmount']],
+  total: [
+    ['DebtAndCapitalLeaseObligations'],
+    ['LongTermDebt'],
+    ['DebtLongtermAndShorttermCombinedAmount'],
+    ['NotesPayable'],
+    ['DebtInstrumentCarryingAmount'],
+  ],
   /** Finance (capital) lease liabilities: the larger of the total and current + non-current (a filer may tag them apart). */
   financeLeaseTotal: [['FinanceLeaseLiability'], ['CapitalLeaseObligations']],
-  financeLeaseParts: [['FinanceLeaseLiabilityCurrent', 'FinanceLeaseLiabilityNoncurrent'], ['CapitalLeaseObligationsCurrent', 'CapitalLeaseObligationsNoncurrent']],
+  financeLeaseParts: [
+    ['FinanceLeaseLiabilityCurrent', 'FinanceLeaseLiabilityNoncurrent'],
+    ['CapitalLeaseObligationsCurrent', 'CapitalLeaseObligationsNoncurrent'],
+  ],
   /** Concepts that already include short-term borrowings or finance leases. */
-  includesShortTerm: ['DebtCurrent', 'DebtAndCapitalLeaseObligations', 'DebtLongtermAndShorttermCombinedAmount', 'DebtInstrumentCarryingAmount'],
-  includesFinanceLeases: ['LongTermDebtAndCapitalLeaseObligationsCurrent', 'LongTermDebtAndCapitalLeaseObligations', 'DebtAndCapitalLeaseObligations'],
+  includesShortTerm: [
+    'DebtCurrent',
+    'DebtAndCapitalLeaseObligations',
+    'DebtLongtermAndShorttermCombinedAmount',
+    'DebtInstrumentCarryingAmount',
+  ],
+  includesFinanceLeases: [
+    'LongTermDebtAndCapitalLeaseObligationsCurrent',
+    'LongTermDebtAndCapitalLeaseObligations',
+    'DebtAndCapitalLeaseObligations',
+  ],
   /** A debt-free reading needs the filing to report no interest expense either. */
   interestExpense: [['InterestExpense'], ['InterestExpenseDebt'], ['InterestExpenseNonoperating'], ['InterestAndDebtExpense']],
 } as const;
@@ -75,11 +117,18 @@ export const INVESTMENTS = {
     ['AvailableForSaleSecuritiesDebtSecuritiesCurrent', 'HeldToMaturitySecuritiesCurrent'],
     ['OtherShortTermInvestments'],
   ],
-  noncurrent: [['MarketableSecuritiesNoncurrent'], ['AvailableForSaleSecuritiesDebtSecuritiesNoncurrent', 'HeldToMaturitySecuritiesNoncurrent']],
+  noncurrent: [
+    ['MarketableSecuritiesNoncurrent'],
+    ['AvailableForSaleSecuritiesDebtSecuritiesNoncurrent', 'HeldToMaturitySecuritiesNoncurrent'],
+  ],
   /** Unclassified balance sheet (banks, insurers): each kind of debt security once. */
   unclassified: [
     [['AvailableForSaleSecuritiesDebtSecurities'], ['DebtSecuritiesAvailableForSaleExcludingAccruedInterest']],
-    [['HeldToMaturitySecurities'], ['DebtSecuritiesHeldToMaturityExcludingAccruedInterestAfterAllowanceForCreditLoss'], ['DebtSecuritiesHeldToMaturityAmortizedCostAfterAllowanceForCreditLoss']],
+    [
+      ['HeldToMaturitySecurities'],
+      ['DebtSecuritiesHeldToMaturityExcludingAccruedInterestAfterAllowanceForCreditLoss'],
+      ['DebtSecuritiesHeldToMaturityAmortizedCostAfterAllowanceForCreditLoss'],
+    ],
     [['TradingSecuritiesDebt']],
     [['OtherShortTermInvestments'], ['ShortTermInvestments']],
   ],
@@ -132,8 +181,14 @@ export const INTEREST_INCOME: { interest: InterestTier; withOther: InterestTier;
       ['InterestIncomeOther'],
     ],
   },
-  withOther: { tier: 'interest and other income together', alternatives: [['InterestAndOtherIncome'], ['InvestmentIncomeNet'], ['NetInvestmentIncome']] },
-  proxy: { tier: 'proxy: net non-operating income (interest income not reported apart)', alternatives: [['OtherNonoperatingIncomeExpense'], ['NonoperatingIncomeExpense']] },
+  withOther: {
+    tier: 'interest and other income together',
+    alternatives: [['InterestAndOtherIncome'], ['InvestmentIncomeNet'], ['NetInvestmentIncome']],
+  },
+  proxy: {
+    tier: 'proxy: net non-operating income (interest income not reported apart)',
+    alternatives: [['OtherNonoperatingIncomeExpense'], ['NonoperatingIncomeExpense']],
+  },
 };
 
 /**

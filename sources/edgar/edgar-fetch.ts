@@ -3,7 +3,14 @@ import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { EdgarFetchError, type EdgarClient } from './edgar-client.ts';
-import { CompanyFactsSchema, CompanyTickersExchangeSchema, SubmissionsSchema, paddedCik, parseEdgarJson, type CompanyTickersExchange } from './edgar-formats.ts';
+import {
+  CompanyFactsSchema,
+  CompanyTickersExchangeSchema,
+  SubmissionsSchema,
+  paddedCik,
+  parseEdgarJson,
+  type CompanyTickersExchange,
+} from './edgar-formats.ts';
 import { inLanes } from '../../common/lanes.ts';
 
 /**
@@ -106,7 +113,14 @@ function describeFailure(error: unknown, file: string): string {
 }
 
 /** Gets one file into the folder: skipped when complete, else downloaded, format-checked and written. */
-async function fetchFile(client: EdgarClient, outDir: string, file: string, url: string, schema: z.ZodType, force: boolean): Promise<FileResult> {
+async function fetchFile(
+  client: EdgarClient,
+  outDir: string,
+  file: string,
+  url: string,
+  schema: z.ZodType,
+  force: boolean,
+): Promise<FileResult> {
   const target = path.join(outDir, file);
   if (!force && (await isComplete(target, schema))) return { file, outcome: 'skipped' };
   try {
@@ -120,7 +134,11 @@ async function fetchFile(client: EdgarClient, outDir: string, file: string, url:
 }
 
 /** The tickers list, from the folder when complete (and `refresh` is off), else from the SEC. */
-async function loadTickers(client: EdgarClient, outDir: string, refresh: boolean): Promise<{ list: CompanyTickersExchange; result: FileResult }> {
+async function loadTickers(
+  client: EdgarClient,
+  outDir: string,
+  refresh: boolean,
+): Promise<{ list: CompanyTickersExchange; result: FileResult }> {
   const result = await fetchFile(client, outDir, TICKERS_FILE, client.urls.companyTickersExchange, CompanyTickersExchangeSchema, refresh);
   if (result.outcome === 'failed') throw new Error(`cannot get the tickers list: ${result.reason}`);
   const list = parseEdgarJson(CompanyTickersExchangeSchema, await readFile(path.join(outDir, TICKERS_FILE), 'utf8'), TICKERS_FILE);
@@ -136,7 +154,8 @@ interface Target {
 /** A CIK as the user typed it (`320193`, `0000320193`, `CIK0000320193`), zero-padded to 10 digits. */
 export function normaliseCik(input: string): string {
   const digits = input.trim().replace(/^CIK/i, '');
-  if (!/^\d{1,10}$/.test(digits) || Number(digits) === 0) throw new Error(`'${input}' is not a CIK: a CIK is 1 to 10 digits, e.g. 320193 or 0000320193`);
+  if (!/^\d{1,10}$/.test(digits) || Number(digits) === 0)
+    throw new Error(`'${input}' is not a CIK: a CIK is 1 to 10 digits, e.g. 320193 or 0000320193`);
   return paddedCik(digits);
 }
 
@@ -164,7 +183,11 @@ function resolveTargets(selection: EdgarSelection, list: CompanyTickersExchange)
     selection.tickers.map((ticker) => {
       const cik = cikOf.get(ticker.toUpperCase()) ?? null;
       if (cik) return { company: ticker.toUpperCase(), cik };
-      return { company: ticker, cik, reason: `ticker '${ticker}' is not in ${TICKERS_FILE} (${cikOf.size} tickers): check the symbol, or fetch by CIK with --ciks` };
+      return {
+        company: ticker,
+        cik,
+        reason: `ticker '${ticker}' is not in ${TICKERS_FILE} (${cikOf.size} tickers): check the symbol, or fetch by CIK with --ciks`,
+      };
     }),
   );
 }

@@ -12,7 +12,10 @@ import { listingsFromCompanyTickers, listingsFromSubmissions, type EdgarListing 
 
 /** A saved EDGAR file, as `name` or gzip-compressed as `name.gz`; null when neither exists. */
 async function readOptional(file: string): Promise<string | null> {
-  for (const [candidate, gzipped] of [[file, false], [`${file}.gz`, true]] as const) {
+  for (const [candidate, gzipped] of [
+    [file, false],
+    [`${file}.gz`, true],
+  ] as const) {
     try {
       const bytes = await readFile(candidate);
       return gzipped ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
@@ -46,10 +49,23 @@ export function createEdgarSource(folder: string): SourceAdapter {
   async function load(): Promise<void> {
     const tickersText = await readOptional(path.join(folder, 'company_tickers_exchange.json'));
     const byTicker = new Map<string, EdgarListing>();
-    if (tickersText) for (const l of listingsFromCompanyTickers(parseEdgarJson(CompanyTickersExchangeSchema, tickersText, 'company_tickers_exchange.json'))) byTicker.set(l.ticker, l);
+    if (tickersText)
+      for (const l of listingsFromCompanyTickers(
+        parseEdgarJson(CompanyTickersExchangeSchema, tickersText, 'company_tickers_exchange.json'),
+      ))
+        byTicker.set(l.ticker, l);
     for (const name of await cikFiles(path.join(folder, 'submissions'))) {
-      const parsed = parseEdgarJson(SubmissionsSchema, (await readOptional(path.join(folder, 'submissions', name)))!, `submissions/${name}`);
-      for (const l of listingsFromSubmissions(parsed)) byTicker.set(l.ticker, { ...byTicker.get(l.ticker), ...l, exchange_mic: l.exchange_mic ?? byTicker.get(l.ticker)?.exchange_mic ?? null });
+      const parsed = parseEdgarJson(
+        SubmissionsSchema,
+        (await readOptional(path.join(folder, 'submissions', name)))!,
+        `submissions/${name}`,
+      );
+      for (const l of listingsFromSubmissions(parsed))
+        byTicker.set(l.ticker, {
+          ...byTicker.get(l.ticker),
+          ...l,
+          exchange_mic: l.exchange_mic ?? byTicker.get(l.ticker)?.exchange_mic ?? null,
+        });
     }
     listings = [...byTicker.values()].sort((a, b) => a.ticker.localeCompare(b.ticker));
     // A company with several share classes lists a ticker per class; its filings count the
@@ -57,12 +73,23 @@ export function createEdgarSource(folder: string): SourceAdapter {
     const tickersOfCik = new Map<string, string[]>();
     for (const l of listings) tickersOfCik.set(l.cik, [...(tickersOfCik.get(l.cik) ?? []), l.ticker]);
     for (const name of await cikFiles(path.join(folder, 'companyfacts'))) {
-      const facts = parseEdgarJson(CompanyFactsSchema, (await readOptional(path.join(folder, 'companyfacts', name)))!, `companyfacts/${name}`);
+      const facts = parseEdgarJson(
+        CompanyFactsSchema,
+        (await readOptional(path.join(folder, 'companyfacts', name)))!,
+        `companyfacts/${name}`,
+      );
       const tickers = tickersOfCik.get(paddedCik(facts.cik)) ?? [];
       if (tickers.length === 0) continue;
       const company = fundamentalsFromCompanyFacts(facts, tickers[0]!);
       const evidence = [
-        ...exposuresFromCompanyFacts(facts).map((e) => ({ as_of: e.as_of, activity: e.activity, revenue_share: e.revenue_share, source_ref: e.source_ref, evidence: e.evidence, involvement: e.involvement })),
+        ...exposuresFromCompanyFacts(facts).map((e) => ({
+          as_of: e.as_of,
+          activity: e.activity,
+          revenue_share: e.revenue_share,
+          source_ref: e.source_ref,
+          evidence: e.evidence,
+          involvement: e.involvement,
+        })),
         ...curatedExposureRows(facts.cik, annualReportDates(facts)),
       ];
       const companySplits = splitsFromCompanyFacts(facts);

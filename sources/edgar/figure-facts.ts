@@ -41,7 +41,10 @@ export function factsOf(facts: CompanyFacts, taxonomy: string, concept: string):
 export function known(list: readonly Fact[], filing: Filing): Fact[] {
   return list
     .filter((f) => f.filed <= filing.filed)
-    .sort((a, b) => Number(b.accn === filing.accn) - Number(a.accn === filing.accn) || b.filed.localeCompare(a.filed) || b.accn.localeCompare(a.accn));
+    .sort(
+      (a, b) =>
+        Number(b.accn === filing.accn) - Number(a.accn === filing.accn) || b.filed.localeCompare(a.filed) || b.accn.localeCompare(a.accn),
+    );
 }
 
 const merge = (parts: readonly Fact[]): string[] => [...new Set(parts.map((f) => f.accn))];
@@ -78,10 +81,15 @@ function ttmAt(durations: readonly Fact[], end: string, concept: string): Figure
  * cannot be derived, the latest twelve months ending at most that long before (noted).
  */
 export function ttmFigure(facts: CompanyFacts, concept: string, filing: Filing, recentMonths = 0): Figure | null {
-  const durations = known(factsOf(facts, 'us-gaap', concept), filing).filter((f) => f.start !== undefined && f.end <= shiftDays(filing.periodEnd, 5));
+  const durations = known(factsOf(facts, 'us-gaap', concept), filing).filter(
+    (f) => f.start !== undefined && f.end <= shiftDays(filing.periodEnd, 5),
+  );
   const exact = ttmAt(durations, filing.periodEnd, concept);
   if (exact || recentMonths === 0) return exact;
-  const ends = [...new Set(durations.map((f) => f.end))].filter((e) => days(e, filing.periodEnd) <= recentMonths * 31).sort().reverse();
+  const ends = [...new Set(durations.map((f) => f.end))]
+    .filter((e) => days(e, filing.periodEnd) <= recentMonths * 31)
+    .sort()
+    .reverse();
   for (const end of ends) {
     const recent = ttmAt(durations, end, concept);
     if (recent) return { ...recent, note: `${recent.note}; the latest twelve months reported, ${end} (not ${filing.periodEnd})` };
@@ -94,7 +102,9 @@ export function yearToDateFigure(facts: CompanyFacts, concept: string, filing: F
   const ytd = known(factsOf(facts, 'us-gaap', concept), filing)
     .filter((f) => f.start !== undefined && near(f.end, filing.periodEnd, 5) && length(f) < 350)
     .sort((a, b) => length(b) - length(a))[0];
-  return ytd ? { value: ytd.val, concepts: [`us-gaap:${concept}`], accns: [ytd.accn], note: `year to date ${ytd.start}..${ytd.end}` } : null;
+  return ytd
+    ? { value: ytd.val, concepts: [`us-gaap:${concept}`], accns: [ytd.accn], note: `year to date ${ytd.start}..${ytd.end}` }
+    : null;
 }
 
 /** Sum of the figures present (null when none is), with their concepts and accessions. */

@@ -25,7 +25,10 @@ function candidatesOf(facts: CompanyFacts, taxonomy: string): Filing[] {
   }
   const out: Filing[] = [];
   for (const [accn, e] of ends) {
-    const shared = [...e.counts].filter(([, n]) => n >= MIN_FACTS_AT_PERIOD_END).map(([end]) => end).sort();
+    const shared = [...e.counts]
+      .filter(([, n]) => n >= MIN_FACTS_AT_PERIOD_END)
+      .map(([end]) => end)
+      .sort();
     const periodEnd = e.assetsEnd ?? shared.at(-1);
     if (periodEnd !== undefined) out.push({ accn, filed: e.filed, periodEnd });
   }
@@ -39,7 +42,9 @@ function candidatesOf(facts: CompanyFacts, taxonomy: string): Filing[] {
  * amended facts reach later rows through `known`. On one day, the latest period wins.
  */
 export function periodicFilings(facts: CompanyFacts, taxonomy = 'us-gaap'): Filing[] {
-  const sorted = candidatesOf(facts, taxonomy).sort((a, b) => a.filed.localeCompare(b.filed) || a.periodEnd.localeCompare(b.periodEnd) || a.accn.localeCompare(b.accn));
+  const sorted = candidatesOf(facts, taxonomy).sort(
+    (a, b) => a.filed.localeCompare(b.filed) || a.periodEnd.localeCompare(b.periodEnd) || a.accn.localeCompare(b.accn),
+  );
   const rows: Filing[] = [];
   let latestEnd = '';
   for (const c of sorted) {

@@ -3,9 +3,34 @@
  * debt, cash, interest-bearing investments, receivables, revenue, interest income, dividends
  * and shares. What counts as what, and why, is in docs/data/sources.md ("edgar").
  */
-import { CASH, DEBT, DIVIDENDS_PER_SHARE, INTEREST_INCOME, INVESTMENTS, NET_INTEREST, RECEIVABLES, REVENUE, SHARES_CONCEPTS, WEIGHTED_SHARES, type Alternatives } from './edgar-concepts.ts';
+import {
+  CASH,
+  DEBT,
+  DIVIDENDS_PER_SHARE,
+  INTEREST_INCOME,
+  INVESTMENTS,
+  NET_INTEREST,
+  RECEIVABLES,
+  REVENUE,
+  SHARES_CONCEPTS,
+  WEIGHTED_SHARES,
+  type Alternatives,
+} from './edgar-concepts.ts';
 import type { CompanyFacts } from './edgar-formats.ts';
-import { days, describeFigure, factsOf, instantFigure, known, near, shiftDays, sumFigures, ttmFigure, yearToDateFigure, type Figure, type Filing } from './figure-facts.ts';
+import {
+  days,
+  describeFigure,
+  factsOf,
+  instantFigure,
+  known,
+  near,
+  shiftDays,
+  sumFigures,
+  ttmFigure,
+  yearToDateFigure,
+  type Figure,
+  type Filing,
+} from './figure-facts.ts';
 
 /** A figure, or null with the reason it could not be read. */
 export interface Sourced {
@@ -45,7 +70,9 @@ function instantLookup(ctx: FigureContext): Lookup {
 /** True when some fact of these concepts, known by the filing and ending within a year before its period, is positive. */
 function recentlyPositive(ctx: FigureContext, alternatives: Alternatives): string | null {
   for (const [concept] of alternatives) {
-    const hit = known(factsOf(ctx.facts, 'us-gaap', concept!), ctx.filing).find((f) => f.val > 0 && f.end <= ctx.filing.periodEnd && days(f.end, ctx.filing.periodEnd) <= 366);
+    const hit = known(factsOf(ctx.facts, 'us-gaap', concept!), ctx.filing).find(
+      (f) => f.val > 0 && f.end <= ctx.filing.periodEnd && days(f.end, ctx.filing.periodEnd) <= 366,
+    );
     if (hit) return `us-gaap:${concept} ${formatUsd(hit.val)} @ ${hit.accn}`;
   }
   return null;
@@ -70,10 +97,22 @@ export function debtFigure(ctx: FigureContext): Sourced {
   const leases = leaseTotal && leaseParts ? (leaseParts.value > leaseTotal.value ? leaseParts : leaseTotal) : (leaseTotal ?? leaseParts);
   const debt = sumFigures([borrowings, leases]);
   if (debt) return { figure: debt };
-  if (!instantFigure(ctx.facts, 'Assets', ctx.filing)) return { figure: null, missing: 'no debt concept and no balance sheet (us-gaap:Assets) at the period end' };
+  if (!instantFigure(ctx.facts, 'Assets', ctx.filing))
+    return { figure: null, missing: 'no debt concept and no balance sheet (us-gaap:Assets) at the period end' };
   const interest = recentlyPositive(ctx, DEBT.interestExpense);
-  if (interest) return { figure: null, missing: `no us-gaap debt concept at the period end, yet interest expense is reported (${interest}): debt unknown` };
-  return { figure: { value: 0, concepts: [], accns: [ctx.filing.accn], note: 'no debt or finance lease line on the balance sheet and no interest expense: counted as 0' } };
+  if (interest)
+    return {
+      figure: null,
+      missing: `no us-gaap debt concept at the period end, yet interest expense is reported (${interest}): debt unknown`,
+    };
+  return {
+    figure: {
+      value: 0,
+      concepts: [],
+      accns: [ctx.filing.accn],
+      note: 'no debt or finance lease line on the balance sheet and no interest expense: counted as 0',
+    },
+  };
 }
 
 export function cashFigure(ctx: FigureContext): Sourced {
@@ -88,7 +127,10 @@ export function investmentsFigure(ctx: FigureContext): Sourced {
     ? sumFigures([firstAlternative(INVESTMENTS.current, lookup), firstAlternative(INVESTMENTS.noncurrent, lookup)])
     : sumFigures(INVESTMENTS.unclassified.map((alternatives) => firstAlternative(alternatives, lookup)));
   const generic = INVESTMENTS.generic.map(lookup).filter((f): f is Figure => f !== null);
-  const notCounted = generic.length > 0 ? `not counted, generic investments (usually equity): ${generic.map((g) => `${g.concepts[0]} ${formatUsd(g.value)}`).join(', ')}` : undefined;
+  const notCounted =
+    generic.length > 0
+      ? `not counted, generic investments (usually equity): ${generic.map((g) => `${g.concepts[0]} ${formatUsd(g.value)}`).join(', ')}`
+      : undefined;
   if (figure) return { figure: notCounted ? { ...figure, note: [figure.note, notCounted].filter(Boolean).join('; ') } : figure };
   if (!lookup('Assets')) return { figure: null, missing: 'no securities concept and no balance sheet (us-gaap:Assets) at the period end' };
   const note = ['no marketable or debt securities line on the balance sheet: counted as 0', notCounted].filter(Boolean).join('; ');
@@ -111,7 +153,9 @@ function ttmOfFirst(ctx: FigureContext, alternatives: Alternatives): Figure | nu
 /** Total revenue: the largest trailing-twelve-month total among the revenue concepts (the most complete). */
 export function revenueFigure(ctx: FigureContext): Sourced {
   for (const recent of [0, RECENT_MONTHS]) {
-    const candidates = REVENUE.map((members) => sumFigures(members.map((c) => ttmFigure(ctx.facts, c, ctx.filing, recent)))).filter((f): f is Figure => f !== null);
+    const candidates = REVENUE.map((members) => sumFigures(members.map((c) => ttmFigure(ctx.facts, c, ctx.filing, recent)))).filter(
+      (f): f is Figure => f !== null,
+    );
     if (candidates.length > 0) return { figure: candidates.reduce((best, f) => (f.value > best.value ? f : best)) };
   }
   return { figure: null, missing: 'no revenue concept with twelve months of values' };
@@ -120,7 +164,9 @@ export function revenueFigure(ctx: FigureContext): Sourced {
 /** True when a concept of these has a fact known by the filing and ending within a year before its period end. */
 function reportedWithinYear(ctx: FigureContext, alternatives: Alternatives): boolean {
   return alternatives.some(([concept]) =>
-    known(factsOf(ctx.facts, 'us-gaap', concept!), ctx.filing).some((f) => f.end <= shiftDays(ctx.filing.periodEnd, 5) && days(f.end, ctx.filing.periodEnd) <= 366),
+    known(factsOf(ctx.facts, 'us-gaap', concept!), ctx.filing).some(
+      (f) => f.end <= shiftDays(ctx.filing.periodEnd, 5) && days(f.end, ctx.filing.periodEnd) <= 366,
+    ),
   );
 }
 
@@ -153,7 +199,11 @@ export function interestIncomeFigure(ctx: FigureContext): Sourced {
   const bounds = [ytd, net].filter((b): b is Figure => b !== null && b.value > 0);
   if (bounds.length === 0) return { figure: null, missing: `${why}; no lower bound above 0` };
   const atLeast = bounds.reduce((best, b) => (b.value > best.value ? b : best));
-  return { figure: null, missing: `${why}; at least ${formatUsd(atLeast.value)} (${describeFigure(atLeast)}), a lower bound that can prove a breach, never a pass`, atLeast };
+  return {
+    figure: null,
+    missing: `${why}; at least ${formatUsd(atLeast.value)} (${describeFigure(atLeast)}), a lower bound that can prove a breach, never a pass`,
+    atLeast,
+  };
 }
 
 export function dividendsFigure(ctx: FigureContext): Sourced {
@@ -170,6 +220,14 @@ export function sharesFigure(ctx: FigureContext): Sourced {
   const weighted = known(factsOf(facts, 'us-gaap', WEIGHTED_SHARES), filing)
     .filter((f) => f.start !== undefined && near(f.end, filing.periodEnd, 5))
     .sort((a, b) => days(a.start!, a.end) - days(b.start!, b.end))[0];
-  if (weighted) return { figure: { value: weighted.val, concepts: [`us-gaap:${WEIGHTED_SHARES}`], accns: [weighted.accn], note: `basic weighted average ${weighted.start}..${weighted.end}: no share count on the cover page or balance sheet` } };
+  if (weighted)
+    return {
+      figure: {
+        value: weighted.val,
+        concepts: [`us-gaap:${WEIGHTED_SHARES}`],
+        accns: [weighted.accn],
+        note: `basic weighted average ${weighted.start}..${weighted.end}: no share count on the cover page or balance sheet`,
+      },
+    };
   return { figure: null, missing: 'no share count (cover page, balance sheet or weighted average)' };
 }

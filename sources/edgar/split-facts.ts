@@ -22,7 +22,9 @@ export function splitsFromCompanyFacts(facts: CompanyFacts): SplitRow[] {
   const tagged = (facts.facts['us-gaap']?.[SPLIT_CONCEPT]?.units.pure ?? []).filter((f) => f.val > 0 && f.val !== 1);
   const groups: Fact[][] = [];
   for (const fact of [...tagged].sort((a, b) => a.end.localeCompare(b.end))) {
-    const group = groups.find((g) => g[0]!.val === fact.val && Math.abs(Date.parse(fact.end) - Date.parse(g[0]!.end)) <= SAME_SPLIT_DAYS * DAY_MS);
+    const group = groups.find(
+      (g) => g[0]!.val === fact.val && Math.abs(Date.parse(fact.end) - Date.parse(g[0]!.end)) <= SAME_SPLIT_DAYS * DAY_MS,
+    );
     if (group) group.push(fact);
     else groups.push([fact]);
   }

@@ -16,7 +16,14 @@ const micOf = (exchange: string | null | undefined): string | null => (exchange 
 
 /** Listings of `company_tickers_exchange.json`: one per ticker (SIC comes from submissions). */
 export function listingsFromCompanyTickers(file: CompanyTickersExchange): EdgarListing[] {
-  return file.data.map(([cik, name, ticker, exchange]) => ({ cik: paddedCik(cik), ticker, name, exchange_mic: micOf(exchange), sic: null, sic_description: null }));
+  return file.data.map(([cik, name, ticker, exchange]) => ({
+    cik: paddedCik(cik),
+    ticker,
+    name,
+    exchange_mic: micOf(exchange),
+    sic: null,
+    sic_description: null,
+  }));
 }
 
 /** Listings of one company's submissions file: each ticker with its exchange, SIC code and title. */

@@ -53,7 +53,11 @@ export const FEED_TABLES: readonly FeedTable[] = [
       req('sic', 'sic', '4-digit SIC code (may be empty when unknown)'),
       opt('heter_iska', 'boolean', 'operates under a heter iska (true/false, empty = unknown)'),
       opt('operates_on_shabbat', 'boolean', 'business operates on Shabbat (true/false, empty = unknown)'),
-      opt('jewish_controlled', 'boolean', 'controlled (majority ownership or management) by Jews (true/false, empty = unknown: presumed by market)'),
+      opt(
+        'jewish_controlled',
+        'boolean',
+        'controlled (majority ownership or management) by Jews (true/false, empty = unknown: presumed by market)',
+      ),
       opt('sic_description', 'text', 'SIC industry title'),
       opt('listed_on', 'date', 'first trading day'),
       opt('source_ref', 'text', "vendor's record id"),
@@ -101,7 +105,11 @@ export const FEED_TABLES: readonly FeedTable[] = [
       req('date', 'date', 'trading date'),
       req('close', 'non_negative', 'closing price'),
       req('currency', 'currency', 'ISO 4217 code of the price'),
-      opt('split_adjusted_through', 'date', 'the close is adjusted for every stock split up to this date; empty = the price as traded that day'),
+      opt(
+        'split_adjusted_through',
+        'date',
+        'the close is adjusted for every stock split up to this date; empty = the price as traded that day',
+      ),
     ],
   },
   {
@@ -110,11 +118,19 @@ export const FEED_TABLES: readonly FeedTable[] = [
       req('market', 'market', 'market key'),
       req('ticker', 'text', 'ticker symbol'),
       req('as_of', 'date', 'date the exposure became known'),
-      req('activity', 'activity', `activity code (docs/data/activities.md), or '${NO_SCREENED_ACTIVITY}' with revenue_share 0: reviewed, no screened activity`),
+      req(
+        'activity',
+        'activity',
+        `activity code (docs/data/activities.md), or '${NO_SCREENED_ACTIVITY}' with revenue_share 0: reviewed, no screened activity`,
+      ),
       req('revenue_share', 'share', 'share of revenue, 0..1'),
       req('source_ref', 'text', "vendor's reference"),
       opt('evidence', 'evidence', "what the figure rests on: 'reported', 'filing_concept' or 'curated' (empty = 'reported')"),
-      opt('involvement', 'involvement', "how the company takes part: 'producer', 'distributor', 'retailer' or 'ancillary' (empty = not reported)"),
+      opt(
+        'involvement',
+        'involvement',
+        "how the company takes part: 'producer', 'distributor', 'retailer' or 'ancillary' (empty = not reported)",
+      ),
     ],
   },
   {
@@ -141,7 +157,14 @@ export const FEED_TABLES: readonly FeedTable[] = [
 ];
 
 /** Columns that may be left empty even though they must be present. */
-export const EMPTY_ALLOWED = new Set(['sic', 'total_debt', 'interest_bearing_investments', 'accounts_receivable', 'interest_income', 'shares_outstanding']);
+export const EMPTY_ALLOWED = new Set([
+  'sic',
+  'total_debt',
+  'interest_bearing_investments',
+  'accounts_receivable',
+  'interest_income',
+  'shares_outstanding',
+]);
 
 /** Activity codes an exposure row may carry: the engine's codes plus "reviewed: no screened activity". */
 export const FEED_ACTIVITIES: readonly string[] = [...ACTIVITY_CODES, NO_SCREENED_ACTIVITY];

@@ -69,7 +69,11 @@ async function loadOverrides(connection: DuckDBConnection, folder: string, prese
     return void (await connection.run(empty));
   }
   if (!columns.includes('market')) {
-    add({ file: OVERRIDES_AT, line: 1, reason: `missing required column market: columns are ${DAILY_OVERRIDE_COLUMNS.map((c) => c.name).join(', ')}` });
+    add({
+      file: OVERRIDES_AT,
+      line: 1,
+      reason: `missing required column market: columns are ${DAILY_OVERRIDE_COLUMNS.map((c) => c.name).join(', ')}`,
+    });
     return void (await connection.run(empty));
   }
   await reportChecks(connection, columnChecksSql(OVERRIDES_RAW, DAILY_OVERRIDE_COLUMNS, new Set(columns)), add, OVERRIDES_AT);
@@ -114,10 +118,15 @@ export interface DailyPrices {
  * Validates the delivery's daily price files, reporting every error through `add`; undefined
  * when the delivery has no `prices-daily` folder.
  */
-export async function loadDailyPrices(connection: DuckDBConnection, folder: string, add: (e: FeedError) => void): Promise<DailyPrices | undefined> {
+export async function loadDailyPrices(
+  connection: DuckDBConnection,
+  folder: string,
+  add: (e: FeedError) => void,
+): Promise<DailyPrices | undefined> {
   const found = await findTickerFiles(folder, DAILY_PRICES_DIR, [DAILY_OVERRIDES_FILE], add);
   if (!found) return undefined;
-  if (found.files.length === 0) add({ file: DAILY_PRICES_DIR, line: 0, reason: `no daily price files: expected ${DAILY_PRICES_DIR}/<market>/<TICKER>.csv` });
+  if (found.files.length === 0)
+    add({ file: DAILY_PRICES_DIR, line: 0, reason: `no daily price files: expected ${DAILY_PRICES_DIR}/<market>/<TICKER>.csv` });
   const header = { name: 'daily price file', header: 'Date,Open,High,Low,Close,Adj Close,Volume (only Date and Close are read)' };
   const read = await loadTickerFiles(connection, found.files, RAW, ['Date', 'Close'], header, add);
   await connection.run(`CREATE OR REPLACE TEMP TABLE ${FILES} (file VARCHAR, market VARCHAR, ticker VARCHAR, market_currency VARCHAR)`);

@@ -39,10 +39,12 @@ function typedSql(table: FeedTable, loaded: readonly LoadedFile[]): string {
       if (col.name === 'data_source') return `'feed' AS data_source`;
       if (col.name === 'synthetic') return 'false AS synthetic';
       const lineRef = `${sqlString(`feed:${path.basename(l.file)}:`)} || line`;
-      if (col.name === 'source_ref' && table.table === 'splits') return `coalesce(${provided.has('source_ref') ? `nullif(trim(source_ref), '')` : 'NULL'}, ${lineRef}) AS source_ref`;
+      if (col.name === 'source_ref' && table.table === 'splits')
+        return `coalesce(${provided.has('source_ref') ? `nullif(trim(source_ref), '')` : 'NULL'}, ${lineRef}) AS source_ref`;
       if (col.name === 'source_ref' && !provided.has('source_ref')) return `NULL AS source_ref`;
       if (!provided.has(col.name)) return `CAST(NULL AS ${col.type}) AS ${name}`;
-      if (col.name === 'source_ref' && table.table === 'listings') return `coalesce(nullif(trim(source_ref), ''), ${lineRef}) AS source_ref`;
+      if (col.name === 'source_ref' && table.table === 'listings')
+        return `coalesce(nullif(trim(source_ref), ''), ${lineRef}) AS source_ref`;
       if (table.columns.find((c) => c.name === col.name)?.kind === 'ratio') return `${ratioSql(`trim(${name})`)} AS ${name}`;
       return `CAST(nullif(trim(${name}), '') AS ${col.type}) AS ${name}`;
     });
@@ -52,7 +54,12 @@ function typedSql(table: FeedTable, loaded: readonly LoadedFile[]): string {
 }
 
 /** Reads and checks every contract table file of the delivery's top folder (`names` sorted). */
-async function loadTableFiles(connection: DuckDBConnection, folder: string, names: readonly string[], add: (e: FeedError) => void): Promise<LoadedFile[]> {
+async function loadTableFiles(
+  connection: DuckDBConnection,
+  folder: string,
+  names: readonly string[],
+  add: (e: FeedError) => void,
+): Promise<LoadedFile[]> {
   const loaded: LoadedFile[] = [];
   for (const [n, name] of names.entries()) {
     const table = FEED_TABLES.find((t) => t.table === feedTableOf(name));
@@ -79,7 +86,10 @@ async function loadTableFiles(connection: DuckDBConnection, folder: string, name
 
 /** `file, line, market, ticker, <column>` (text) of every row of the given files of a table. */
 function keysSql(files: readonly LoadedFile[], column: string): string[] {
-  return files.map((l) => `SELECT ${sqlString(path.basename(l.file))} AS file, line, trim(market) AS market, trim(ticker) AS ticker, trim(${sqlIdent(column)}) AS ${sqlIdent(column)} FROM ${l.raw}`);
+  return files.map(
+    (l) =>
+      `SELECT ${sqlString(path.basename(l.file))} AS file, line, trim(market) AS market, trim(ticker) AS ticker, trim(${sqlIdent(column)}) AS ${sqlIdent(column)} FROM ${l.raw}`,
+  );
 }
 
 /**
@@ -116,7 +126,11 @@ export function createFeedSource(folder: string): SourceAdapter {
     if (daily && filesOf('prices').length > 0) cross.push(pricesTwiceSql(keysSql(filesOf('prices'), 'date'), daily.tickers));
     await reportChecks(connection, cross, add);
     if (loaded.length === 0 && !daily && !events && total === 0) {
-      const expected = [...FEED_TABLES.map((t) => `${t.table}.csv|parquet`), `${DAILY_PRICES_DIR}/<market>/<TICKER>.csv`, `${SPLIT_EVENTS_DIR}/<market>/<TICKER>.csv`];
+      const expected = [
+        ...FEED_TABLES.map((t) => `${t.table}.csv|parquet`),
+        `${DAILY_PRICES_DIR}/<market>/<TICKER>.csv`,
+        `${SPLIT_EVENTS_DIR}/<market>/<TICKER>.csv`,
+      ];
       add({ file: folder, line: 0, reason: `no feed files: expected ${expected.join(', ')}` });
     }
     if (total > 0) throw new FeedValidationError(errors, total);
@@ -130,8 +144,11 @@ export function createFeedSource(folder: string): SourceAdapter {
       const schema = TABLE_SCHEMAS[table.table];
       const key = sqlIdent(schema.partitions[0]!.name);
       const ordered = [key, ...schema.columns.map((c) => sqlIdent(c.name))].join(', ');
-      await connection.run(`CREATE OR REPLACE TEMP TABLE ${typed(table.table)} AS SELECT ${ordered} FROM (${parts.join(' UNION ALL BY NAME ')})`);
-      for (const row of (await connection.runAndReadAll(`SELECT DISTINCT ${key} AS m FROM ${typed(table.table)}`)).getRowObjectsJS()) markets.add(String(row.m));
+      await connection.run(
+        `CREATE OR REPLACE TEMP TABLE ${typed(table.table)} AS SELECT ${ordered} FROM (${parts.join(' UNION ALL BY NAME ')})`,
+      );
+      for (const row of (await connection.runAndReadAll(`SELECT DISTINCT ${key} AS m FROM ${typed(table.table)}`)).getRowObjectsJS())
+        markets.add(String(row.m));
     }
     return [...markets].sort();
   }

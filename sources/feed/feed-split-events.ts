@@ -24,10 +24,21 @@ export interface SplitEvents {
  * Validates the delivery's split-event files, reporting every error through `add`; undefined
  * when the delivery has no `split-events` folder.
  */
-export async function loadSplitEvents(connection: DuckDBConnection, folder: string, add: (e: FeedError) => void): Promise<SplitEvents | undefined> {
+export async function loadSplitEvents(
+  connection: DuckDBConnection,
+  folder: string,
+  add: (e: FeedError) => void,
+): Promise<SplitEvents | undefined> {
   const found = await findTickerFiles(folder, SPLIT_EVENTS_DIR, [], add);
   if (!found) return undefined;
-  await loadTickerFiles(connection, found.files, RAW, ['Date', 'Stock Splits'], { name: 'split-event file', header: 'Date,Stock Splits' }, add);
+  await loadTickerFiles(
+    connection,
+    found.files,
+    RAW,
+    ['Date', 'Stock Splits'],
+    { name: 'split-event file', header: 'Date,Stock Splits' },
+    add,
+  );
   const columns = [
     { name: 'Date', kind: 'date', required: true, doc: 'ex-date' },
     { name: 'Stock Splits', kind: 'ratio', required: true, doc: 'new:old' },

@@ -46,7 +46,11 @@ export async function findTickerFiles(
       continue;
     }
     if (!findMarket(entry.name)) {
-      add({ file: at, line: 0, reason: `'${entry.name}' is not a market key (docs/data/markets.md): ${layout}, market one of ${MARKET_KEYS.join(', ')}` });
+      add({
+        file: at,
+        line: 0,
+        reason: `'${entry.name}' is not a market key (docs/data/markets.md): ${layout}, market one of ${MARKET_KEYS.join(', ')}`,
+      });
       continue;
     }
     const inner = await readdir(path.join(root, entry.name), { withFileTypes: true });
@@ -54,7 +58,11 @@ export async function findTickerFiles(
       const name = `${at}/${file.name}`;
       const ticker = file.name.endsWith('.csv') ? file.name.slice(0, -'.csv'.length) : '';
       if (!file.isFile() || !TICKER.test(ticker)) {
-        add({ file: name, line: 0, reason: `the file name must be the listed ticker in capitals plus .csv, e.g. AAPL.csv or BRK-B.csv: ${layout}` });
+        add({
+          file: name,
+          line: 0,
+          reason: `the file name must be the listed ticker in capitals plus .csv, e.g. AAPL.csv or BRK-B.csv: ${layout}`,
+        });
         continue;
       }
       files.push({ file: name, absolute: path.join(root, entry.name, file.name), market: entry.name, ticker });
@@ -69,9 +77,19 @@ export async function readCsvHeader(file: string): Promise<string[]> {
   try {
     const buffer = Buffer.alloc(HEADER_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, HEADER_BYTES, 0);
-    const first = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
+    const first =
+      buffer
+        .subarray(0, bytesRead)
+        .toString('utf8')
+        .replace(/^\uFEFF/, '')
+        .split(/\r?\n/)[0] ?? '';
     if (first.trim() === '') return [];
-    return first.split(',').map((name) => name.trim().replace(/^"(.*)"$/, '$1').replaceAll('""', '"'));
+    return first.split(',').map((name) =>
+      name
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .replaceAll('""', '"'),
+    );
   } finally {
     await handle.close();
   }
@@ -83,7 +101,8 @@ const HEADER_BYTES = 64 * 1024;
 function csvProblem(message: string, what: string): { line: number; reason: string } {
   const line = /CSV Error on Line: (\d+)/.exec(message)?.[1];
   const counts = /Expected Number of Columns: (\d+) Found: (\d+)/.exec(message);
-  if (line && counts) return { line: Number(line), reason: `unreadable ${what}: ${counts[2]} values where the header has ${counts[1]} columns` };
+  if (line && counts)
+    return { line: Number(line), reason: `unreadable ${what}: ${counts[2]} values where the header has ${counts[1]} columns` };
   return { line: line ? Number(line) : 0, reason: `unreadable ${what}: ${message.split('\n')[0]}` };
 }
 
@@ -111,7 +130,12 @@ export async function loadTickerFiles(
     const repeated = lower.find((h, i) => lower.indexOf(h) !== i);
     const missing = wanted.filter((w) => !lower.includes(w.toLowerCase()));
     if (header.length === 0 || repeated !== undefined || missing.length > 0) {
-      const problem = header.length === 0 ? 'no header line' : repeated !== undefined ? `the header repeats column ${repeated}` : `missing column(s) ${missing.join(', ')}`;
+      const problem =
+        header.length === 0
+          ? 'no header line'
+          : repeated !== undefined
+            ? `the header repeats column ${repeated}`
+            : `missing column(s) ${missing.join(', ')}`;
       add({ file: f.file, line: 1, reason: `${problem} of a ${what.name}: expected the header ${what.header}, got ${header.join(',')}` });
       continue;
     }

@@ -2,7 +2,15 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { MARKET_KEYS } from '../../common/markets.ts';
 import { sqlIdent, sqlString, sqlStringList } from '../../warehouse/sql.ts';
 import { NO_SCREENED_ACTIVITY } from '../../engine/inputs.ts';
-import { AS_TRADED, EMPTY_ALLOWED, FEED_ACTIVITIES, FEED_EVIDENCE, FEED_INVOLVEMENTS, type FeedColumn, type FeedTable } from './feed-contract.ts';
+import {
+  AS_TRADED,
+  EMPTY_ALLOWED,
+  FEED_ACTIVITIES,
+  FEED_EVIDENCE,
+  FEED_INVOLVEMENTS,
+  type FeedColumn,
+  type FeedTable,
+} from './feed-contract.ts';
 
 /** One reason a feed cannot be loaded: the file, the line (1 = CSV header / first Parquet row) and why. */
 export interface FeedError {
@@ -18,7 +26,9 @@ export class FeedValidationError extends Error {
     readonly total: number,
   ) {
     const shown = errors.slice(0, 20).map((e) => `  ${e.file}:${e.line}: ${e.reason}`);
-    super(`feed rejected, nothing published: ${total} error(s)\n${shown.join('\n')}${total > shown.length ? `\n  … ${total - shown.length} more` : ''}`);
+    super(
+      `feed rejected, nothing published: ${total} error(s)\n${shown.join('\n')}${total > shown.length ? `\n  … ${total - shown.length} more` : ''}`,
+    );
     this.name = 'FeedValidationError';
   }
 }
@@ -41,19 +51,37 @@ function badValue(col: FeedColumn): { condition: string; reason: string } {
   const v = value(col);
   switch (col.kind) {
     case 'market':
-      return { condition: `${v} NOT IN ${sqlStringList(MARKET_KEYS)}`, reason: `'${col.name}' must be a market key (docs/data/markets.md)` };
+      return {
+        condition: `${v} NOT IN ${sqlStringList(MARKET_KEYS)}`,
+        reason: `'${col.name}' must be a market key (docs/data/markets.md)`,
+      };
     case 'date':
-      return { condition: `NOT regexp_full_match(${v}, '\\d{4}-\\d{2}-\\d{2}') OR TRY_CAST(${v} AS DATE) IS NULL`, reason: `'${col.name}' must be a date YYYY-MM-DD` };
+      return {
+        condition: `NOT regexp_full_match(${v}, '\\d{4}-\\d{2}-\\d{2}') OR TRY_CAST(${v} AS DATE) IS NULL`,
+        reason: `'${col.name}' must be a date YYYY-MM-DD`,
+      };
     case 'number':
-      return { condition: `TRY_CAST(${v} AS DOUBLE) IS NULL OR NOT isfinite(TRY_CAST(${v} AS DOUBLE))`, reason: `'${col.name}' must be a number` };
+      return {
+        condition: `TRY_CAST(${v} AS DOUBLE) IS NULL OR NOT isfinite(TRY_CAST(${v} AS DOUBLE))`,
+        reason: `'${col.name}' must be a number`,
+      };
     case 'non_negative':
-      return { condition: `TRY_CAST(${v} AS DOUBLE) IS NULL OR NOT isfinite(TRY_CAST(${v} AS DOUBLE)) OR TRY_CAST(${v} AS DOUBLE) < 0`, reason: `'${col.name}' must be a number >= 0` };
+      return {
+        condition: `TRY_CAST(${v} AS DOUBLE) IS NULL OR NOT isfinite(TRY_CAST(${v} AS DOUBLE)) OR TRY_CAST(${v} AS DOUBLE) < 0`,
+        reason: `'${col.name}' must be a number >= 0`,
+      };
     case 'share':
-      return { condition: `TRY_CAST(${v} AS DOUBLE) IS NULL OR NOT (TRY_CAST(${v} AS DOUBLE) BETWEEN 0 AND 1)`, reason: `'${col.name}' must be a number in 0..1` };
+      return {
+        condition: `TRY_CAST(${v} AS DOUBLE) IS NULL OR NOT (TRY_CAST(${v} AS DOUBLE) BETWEEN 0 AND 1)`,
+        reason: `'${col.name}' must be a number in 0..1`,
+      };
     case 'kind':
       return { condition: `${v} NOT IN ('stock', 'fund')`, reason: `'${col.name}' must be 'stock' or 'fund'` };
     case 'activity':
-      return { condition: `${v} NOT IN ${sqlStringList(FEED_ACTIVITIES)}`, reason: `'${col.name}' must be an activity code (docs/data/activities.md)` };
+      return {
+        condition: `${v} NOT IN ${sqlStringList(FEED_ACTIVITIES)}`,
+        reason: `'${col.name}' must be an activity code (docs/data/activities.md)`,
+      };
     case 'boolean':
       return { condition: `lower(${v}) NOT IN ('true', 'false')`, reason: `'${col.name}' must be true or false` };
     case 'sic':
@@ -63,11 +91,20 @@ function badValue(col: FeedColumn): { condition: string; reason: string } {
     case 'mic':
       return { condition: `NOT regexp_full_match(${v}, '[A-Z0-9]{4}')`, reason: `'${col.name}' must be a 4-character ISO 10383 MIC` };
     case 'ratio':
-      return { condition: `${ratioSql(v)} IS NULL OR NOT isfinite(${ratioSql(v)}) OR ${ratioSql(v)} <= 0`, reason: `'${col.name}' must be new shares per old share above 0, as a number (4, 0.1) or 'new:old' ('4:1', '1:10')` };
+      return {
+        condition: `${ratioSql(v)} IS NULL OR NOT isfinite(${ratioSql(v)}) OR ${ratioSql(v)} <= 0`,
+        reason: `'${col.name}' must be new shares per old share above 0, as a number (4, 0.1) or 'new:old' ('4:1', '1:10')`,
+      };
     case 'evidence':
-      return { condition: `${v} NOT IN ${sqlStringList(FEED_EVIDENCE)}`, reason: `'${col.name}' must be one of ${FEED_EVIDENCE.join(', ')} (docs/data/activities.md)` };
+      return {
+        condition: `${v} NOT IN ${sqlStringList(FEED_EVIDENCE)}`,
+        reason: `'${col.name}' must be one of ${FEED_EVIDENCE.join(', ')} (docs/data/activities.md)`,
+      };
     case 'involvement':
-      return { condition: `${v} NOT IN ${sqlStringList(FEED_INVOLVEMENTS)}`, reason: `'${col.name}' must be one of ${FEED_INVOLVEMENTS.join(', ')} (docs/data/activities.md)` };
+      return {
+        condition: `${v} NOT IN ${sqlStringList(FEED_INVOLVEMENTS)}`,
+        reason: `'${col.name}' must be one of ${FEED_INVOLVEMENTS.join(', ')} (docs/data/activities.md)`,
+      };
     case 'split_basis':
       return {
         condition: `${v} <> ${sqlString(AS_TRADED)} AND (NOT regexp_full_match(${v}, '\\d{4}-\\d{2}-\\d{2}') OR TRY_CAST(${v} AS DATE) IS NULL)`,
@@ -91,7 +128,10 @@ export function columnChecksSql(raw: string, columns: readonly FeedColumn[], pre
       checks.push(`SELECT ${at}, ${sqlString(`'${col.name}' is required`)} AS reason FROM ${raw} WHERE ${v} IS NULL OR ${v} = ''`);
     }
     const bad = badValue(col);
-    if (bad.condition !== 'false') checks.push(`SELECT ${at}, ${sqlString(bad.reason)} || ', got ''' || ${v} || '''' AS reason FROM ${raw} WHERE ${v} <> '' AND (${bad.condition})`);
+    if (bad.condition !== 'false')
+      checks.push(
+        `SELECT ${at}, ${sqlString(bad.reason)} || ', got ''' || ${v} || '''' AS reason FROM ${raw} WHERE ${v} <> '' AND (${bad.condition})`,
+      );
   }
   return checks;
 }
@@ -117,13 +157,16 @@ export function rowChecksSql(raw: string, table: FeedTable, present: ReadonlySet
       SELECT line, market, ticker, min(line) OVER (PARTITION BY market, ticker) AS first_line FROM ${raw}) WHERE line <> first_line`);
   }
   if (table.table === 'fundamentals' && has('period_end', 'filed_on')) {
-    checks.push(`SELECT line, 'filed_on is before period_end' AS reason FROM ${raw} WHERE TRY_CAST(filed_on AS DATE) < TRY_CAST(period_end AS DATE)`);
+    checks.push(
+      `SELECT line, 'filed_on is before period_end' AS reason FROM ${raw} WHERE TRY_CAST(filed_on AS DATE) < TRY_CAST(period_end AS DATE)`,
+    );
   }
   if (table.table === 'fund_holdings' && has('fund_market', 'fund_ticker', 'as_of', 'weight')) {
     checks.push(`SELECT min(line) AS line, 'weights of fund ' || fund_market || '/' || fund_ticker || ' on ' || as_of || ' sum to ' || round(sum(TRY_CAST(weight AS DOUBLE)), 4) || ', more than 1' AS reason
       FROM ${raw} GROUP BY fund_market, fund_ticker, as_of HAVING sum(TRY_CAST(weight AS DOUBLE)) > 1.000001`);
   }
-  if (table.table === 'exposures' && has('market', 'ticker', 'as_of', 'activity', 'revenue_share')) checks.push(...noActivityChecksSql(raw));
+  if (table.table === 'exposures' && has('market', 'ticker', 'as_of', 'activity', 'revenue_share'))
+    checks.push(...noActivityChecksSql(raw));
   return checks;
 }
 
@@ -131,7 +174,12 @@ export function rowChecksSql(raw: string, table: FeedTable, present: ReadonlySet
  * Runs checks that each select `line, reason` (with `file`, the file they are all about) or
  * `file, line, reason`, and reports every row they find, in file and line order.
  */
-export async function reportChecks(connection: DuckDBConnection, checks: readonly string[], add: (e: FeedError) => void, file?: string): Promise<void> {
+export async function reportChecks(
+  connection: DuckDBConnection,
+  checks: readonly string[],
+  add: (e: FeedError) => void,
+  file?: string,
+): Promise<void> {
   if (checks.length === 0) return;
   const at = file === undefined ? 'file, line' : `${sqlString(file)} AS file, line`;
   const found = await connection.runAndReadAll(`SELECT ${at}, reason FROM (${checks.join(' UNION ALL ')}) ORDER BY file, line, reason`);

@@ -6,9 +6,31 @@
 import type { Involvement } from '../../engine/inputs.ts';
 
 export type IndustryGroup =
-  | 'general' | 'tech' | 'energy' | 'industrial' | 'utility' | 'telecom' | 'retail' | 'grocery' | 'restaurant'
-  | 'hotel' | 'casino' | 'brewer' | 'tobacco' | 'meat' | 'soft_drinks' | 'coffee_tea' | 'defense' | 'pharma'
-  | 'biotech' | 'cannabis' | 'hospital' | 'media' | 'bank' | 'insurer' | 'reit';
+  | 'general'
+  | 'tech'
+  | 'energy'
+  | 'industrial'
+  | 'utility'
+  | 'telecom'
+  | 'retail'
+  | 'grocery'
+  | 'restaurant'
+  | 'hotel'
+  | 'casino'
+  | 'brewer'
+  | 'tobacco'
+  | 'meat'
+  | 'soft_drinks'
+  | 'coffee_tea'
+  | 'defense'
+  | 'pharma'
+  | 'biotech'
+  | 'cannabis'
+  | 'hospital'
+  | 'media'
+  | 'bank'
+  | 'insurer'
+  | 'reit';
 
 export interface Industry {
   sic: string;
@@ -79,7 +101,14 @@ export interface ExposureRule {
   involvement: Involvement | null;
 }
 
-const r = (group: ExposureRule['group'], activity: string, probability: number, low: number, high: number, involvement: Involvement | null): ExposureRule => ({
+const r = (
+  group: ExposureRule['group'],
+  activity: string,
+  probability: number,
+  low: number,
+  high: number,
+  involvement: Involvement | null,
+): ExposureRule => ({
   group,
   activity,
   probability,
@@ -169,9 +198,54 @@ export const NEAR_THRESHOLDS = [0.05, 0.05, 0.1, 0.1, 0.33] as const;
 
 /** Syllables fictional names are built from. */
 export const SYLLABLES = [
-  'ka', 'lo', 'ven', 'mi', 'tra', 'zel', 'dor', 'qua', 'rin', 'sol', 'bra', 'nex', 'tal', 'vi', 'mor', 'pel',
-  'san', 'ori', 'lum', 'cor', 'da', 'fen', 'gal', 'hir', 'jo', 'kel', 'mar', 'nov', 'par', 'rus', 'sta', 'tor',
-  'ul', 'var', 'wen', 'xa', 'yel', 'zan', 'bel', 'cil', 'dra', 'el', 'fa', 'gro', 'hal', 'ira', 'lin', 'ost',
+  'ka',
+  'lo',
+  'ven',
+  'mi',
+  'tra',
+  'zel',
+  'dor',
+  'qua',
+  'rin',
+  'sol',
+  'bra',
+  'nex',
+  'tal',
+  'vi',
+  'mor',
+  'pel',
+  'san',
+  'ori',
+  'lum',
+  'cor',
+  'da',
+  'fen',
+  'gal',
+  'hir',
+  'jo',
+  'kel',
+  'mar',
+  'nov',
+  'par',
+  'rus',
+  'sta',
+  'tor',
+  'ul',
+  'var',
+  'wen',
+  'xa',
+  'yel',
+  'zan',
+  'bel',
+  'cil',
+  'dra',
+  'el',
+  'fa',
+  'gro',
+  'hal',
+  'ira',
+  'lin',
+  'ost',
 ] as const;
 
 export const NAME_WORDS: Readonly<Record<IndustryGroup, readonly string[]>> = {
@@ -204,12 +278,52 @@ export const NAME_WORDS: Readonly<Record<IndustryGroup, readonly string[]>> = {
 
 /** English legal-form suffix used in each market's company names. */
 export const LEGAL_SUFFIX: Readonly<Record<string, string>> = {
-  us: 'Inc.', ca: 'Inc.', mx: 'S.A.B. de C.V.', br: 'S.A.', gb: 'plc', de: 'AG', fr: 'SA', nl: 'N.V.', ch: 'AG',
-  it: 'S.p.A.', es: 'S.A.', se: 'AB', no: 'ASA', dk: 'A/S', fi: 'Oyj', be: 'SA/NV', pl: 'S.A.', tr: 'A.S.',
-  il: 'Ltd.', sa: 'Co.', ae: 'PJSC', qa: 'Q.P.S.C.', kw: 'K.S.C.P.', bh: 'B.S.C.', om: 'SAOG', eg: 'S.A.E.',
-  jo: 'PLC', ma: 'S.A.', za: 'Ltd', ng: 'Plc', ke: 'Plc', in: 'Ltd.', pk: 'Ltd.', bd: 'Ltd.', my: 'Berhad',
-  id: 'Tbk', sg: 'Ltd.', th: 'PCL', vn: 'JSC', ph: 'Inc.', cn: 'Co., Ltd.', hk: 'Holdings Ltd.', tw: 'Corp.',
-  kr: 'Co., Ltd.', jp: 'Corporation', au: 'Ltd',
+  us: 'Inc.',
+  ca: 'Inc.',
+  mx: 'S.A.B. de C.V.',
+  br: 'S.A.',
+  gb: 'plc',
+  de: 'AG',
+  fr: 'SA',
+  nl: 'N.V.',
+  ch: 'AG',
+  it: 'S.p.A.',
+  es: 'S.A.',
+  se: 'AB',
+  no: 'ASA',
+  dk: 'A/S',
+  fi: 'Oyj',
+  be: 'SA/NV',
+  pl: 'S.A.',
+  tr: 'A.S.',
+  il: 'Ltd.',
+  sa: 'Co.',
+  ae: 'PJSC',
+  qa: 'Q.P.S.C.',
+  kw: 'K.S.C.P.',
+  bh: 'B.S.C.',
+  om: 'SAOG',
+  eg: 'S.A.E.',
+  jo: 'PLC',
+  ma: 'S.A.',
+  za: 'Ltd',
+  ng: 'Plc',
+  ke: 'Plc',
+  in: 'Ltd.',
+  pk: 'Ltd.',
+  bd: 'Ltd.',
+  my: 'Berhad',
+  id: 'Tbk',
+  sg: 'Ltd.',
+  th: 'PCL',
+  vn: 'JSC',
+  ph: 'Inc.',
+  cn: 'Co., Ltd.',
+  hk: 'Holdings Ltd.',
+  tw: 'Corp.',
+  kr: 'Co., Ltd.',
+  jp: 'Corporation',
+  au: 'Ltd',
 };
 
 /** Fund name endings; the first ones are faith-themed and weighted up in Islamic-finance hubs. */

@@ -3,7 +3,16 @@ import { sqlIdent } from '../../warehouse/sql.ts';
 import { MARKET_KEYS, getMarket } from '../../common/markets.ts';
 import type { SourceAdapter, SourceChunk, StageTarget } from '../../warehouse/source-contract.ts';
 import { SAMPLE_PART_SIZE, parseSamplePartId, sampleMarketPlan, samplePartId, type SampleOptions } from './sample-plan.ts';
-import { SAMPLE_MACROS, noSplitsSql, exposuresSql, fundHoldingsSql, fundamentalsSql, listingsSql, pricesSql, type SamplePartParams } from './sample-sql.ts';
+import {
+  SAMPLE_MACROS,
+  noSplitsSql,
+  exposuresSql,
+  fundHoldingsSql,
+  fundamentalsSql,
+  listingsSql,
+  pricesSql,
+  type SamplePartParams,
+} from './sample-sql.ts';
 
 export const SAMPLE_DEFAULT_SEED = 20_090_101;
 
@@ -55,7 +64,11 @@ export function createSampleSource(options: SampleOptions): SourceAdapter {
         const plan = sampleMarketPlan(key, options.scale);
         const total = plan.stocks + plan.funds;
         for (let part = 0; part * SAMPLE_PART_SIZE < total; part += 1) {
-          chunks.push({ id: samplePartId(key, part), markets: [key], tickers: Math.min(SAMPLE_PART_SIZE, total - part * SAMPLE_PART_SIZE) });
+          chunks.push({
+            id: samplePartId(key, part),
+            markets: [key],
+            tickers: Math.min(SAMPLE_PART_SIZE, total - part * SAMPLE_PART_SIZE),
+          });
         }
       }
       return chunks;

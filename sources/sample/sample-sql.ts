@@ -1,7 +1,16 @@
 import { sqlString } from '../../warehouse/sql.ts';
 import { emptyRowsSql } from '../../warehouse/lake-sql.ts';
 import { SPLITS_SCHEMA } from '../../warehouse/lake-schemas.ts';
-import { EXPOSURE_RULES, FAITH_FUND_THEMES, FUND_THEMES, INDUSTRIES, LEGAL_SUFFIX, NAME_WORDS, NEAR_THRESHOLDS, SYLLABLES } from './sample-catalogs.ts';
+import {
+  EXPOSURE_RULES,
+  FAITH_FUND_THEMES,
+  FUND_THEMES,
+  INDUSTRIES,
+  LEGAL_SUFFIX,
+  NAME_WORDS,
+  NEAR_THRESHOLDS,
+  SYLLABLES,
+} from './sample-catalogs.ts';
 
 /**
  * The sample universe as SQL. Every value is a pure function of (seed, market, ticker index,
@@ -222,7 +231,8 @@ export function pricesSql(p: SamplePartParams): string {
 export function exposuresSql(p: SamplePartParams): string {
   const s = `${p.seed}, ${sqlString(p.marketKey)}, idx`;
   const rules = `(VALUES ${EXPOSURE_RULES.map(
-    (r) => `(${sqlString(r.group)}, ${sqlString(r.activity)}, ${r.probability}, ${r.low}, ${r.high}, ${r.involvement === null ? 'CAST(NULL AS VARCHAR)' : sqlString(r.involvement)})`,
+    (r) =>
+      `(${sqlString(r.group)}, ${sqlString(r.activity)}, ${r.probability}, ${r.low}, ${r.high}, ${r.involvement === null ? 'CAST(NULL AS VARCHAR)' : sqlString(r.involvement)})`,
   ).join(', ')}) AS r(grp, activity, probability, low, high, involvement)`;
   const lastYear = Number(p.asOf.slice(0, 4));
   return `WITH ${companiesCte(p)},

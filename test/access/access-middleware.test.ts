@@ -23,12 +23,22 @@ describe('access middleware: tag rules', () => {
     const app = new Koa();
     app.use(errorHandler());
     const router = new Router();
-    router.post('/mint', declareEndpoint(() => ({ tag: 'attest', cost: 5 })), ...access.middleware, (ctx) => {
-      ctx.body = { minted_by: grantOf(ctx)?.keyId, tier: grantOf(ctx)?.tier };
-    });
-    router.get('/fail', declareEndpoint(() => ({ tag: 'forensic', cost: 3 })), ...access.middleware, () => {
-      throw new Error('boom');
-    });
+    router.post(
+      '/mint',
+      declareEndpoint(() => ({ tag: 'attest', cost: 5 })),
+      ...access.middleware,
+      (ctx) => {
+        ctx.body = { minted_by: grantOf(ctx)?.keyId, tier: grantOf(ctx)?.tier };
+      },
+    );
+    router.get(
+      '/fail',
+      declareEndpoint(() => ({ tag: 'forensic', cost: 3 })),
+      ...access.middleware,
+      () => {
+        throw new Error('boom');
+      },
+    );
     app.use(router.routes());
     server = await listen(app);
   });
@@ -38,7 +48,11 @@ describe('access middleware: tag rules', () => {
     await temp.cleanup();
   });
 
-  const mint = (key: string) => fetch(`${server.url}/mint`, { method: 'POST', headers: { 'X-API-Key': key } }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+  const mint = (key: string) =>
+    fetch(`${server.url}/mint`, { method: 'POST', headers: { 'X-API-Key': key } }).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as Record<string, unknown>,
+    }));
 
   it('when a partner key lacks the explicit attest grant, then minting is 403; with it, 200 and 5 units', async () => {
     const plain = await keyFor(access, 'partner');

@@ -18,7 +18,9 @@ afterEach(async () => {
 });
 
 const expectRefused = (action: () => Promise<unknown>, message: RegExp) =>
-  expect(action()).rejects.toThrow(expect.objectContaining({ name: 'AdminError', message: expect.stringMatching(message) }) as unknown as AdminError);
+  expect(action()).rejects.toThrow(
+    expect.objectContaining({ name: 'AdminError', message: expect.stringMatching(message) }) as unknown as AdminError,
+  );
 
 describe('accounts', () => {
   it('creates, lapses and reinstates an account', async () => {
@@ -28,7 +30,10 @@ describe('accounts', () => {
   });
 
   it('refuses unknown tiers, bad names, duplicates and unknown accounts with what is valid', async () => {
-    await expectRefused(() => createAccount(access.store, 'acme', 'gold'), /unknown tier 'gold'; valid tiers: free, pro, team, enterprise, partner/);
+    await expectRefused(
+      () => createAccount(access.store, 'acme', 'gold'),
+      /unknown tier 'gold'; valid tiers: free, pro, team, enterprise, partner/,
+    );
     await expectRefused(() => createAccount(access.store, '-acme', 'pro'), /invalid account name/);
     await createAccount(access.store, 'acme', 'pro');
     await expectRefused(() => createAccount(access.store, 'acme', 'team'), /already exists/);
@@ -61,19 +66,42 @@ describe('keys', () => {
     await createAccount(access.store, 'team-co', 'team');
     await expectRefused(() => createKey(access.store, access.hashSecret, { account: 'partner-co' }), /partner keys need --daily-limit/);
     await expectRefused(() => createKey(access.store, access.hashSecret, { account: 'team-co', monthlyQuota: 10 }), /partner terms/);
-    const key = await createKey(access.store, access.hashSecret, { account: 'partner-co', dailyLimit: 500, monthlyQuota: 9_000, weights: { screen: 2, attest: 10 } });
-    expect(key.usage.map((u) => [u.window, u.limit])).toEqual([['daily', 500], ['monthly', 9_000]]);
+    const key = await createKey(access.store, access.hashSecret, {
+      account: 'partner-co',
+      dailyLimit: 500,
+      monthlyQuota: 9_000,
+      weights: { screen: 2, attest: 10 },
+    });
+    expect(key.usage.map((u) => [u.window, u.limit])).toEqual([
+      ['daily', 500],
+      ['monthly', 9_000],
+    ]);
     expect(key.cost_weights).toEqual({ screen: 2, attest: 10 });
   });
 
   it('validates scopes against the real markets, endpoint tags and framework ids, normalising market slugs', async () => {
     await createAccount(access.store, 'p', 'partner');
     const base = { account: 'p', dailyLimit: 10 };
-    await expectRefused(() => createKey(access.store, access.hashSecret, { ...base, markets: ['us', 'atlantis'] }), /unknown market 'atlantis'; valid markets: us, ca/);
-    await expectRefused(() => createKey(access.store, access.hashSecret, { ...base, endpoints: ['screen', 'admin'] }), /unknown endpoint tags admin; valid endpoint tags: screen, screen\/history/);
-    await expectRefused(() => createKey(access.store, access.hashSecret, { ...base, frameworks: ['shariah_xyz'] }), /unknown framework ids shariah_xyz; valid framework ids: shariah_aaoifi/);
-    await expectRefused(() => createKey(access.store, access.hashSecret, { ...base, weights: { public: 1 } }), /unknown endpoint tags public/);
-    await expectRefused(() => createKey(access.store, access.hashSecret, { ...base, dailyLimit: 0 }), /--daily-limit must be a whole number of units ≥ 1/);
+    await expectRefused(
+      () => createKey(access.store, access.hashSecret, { ...base, markets: ['us', 'atlantis'] }),
+      /unknown market 'atlantis'; valid markets: us, ca/,
+    );
+    await expectRefused(
+      () => createKey(access.store, access.hashSecret, { ...base, endpoints: ['screen', 'admin'] }),
+      /unknown endpoint tags admin; valid endpoint tags: screen, screen\/history/,
+    );
+    await expectRefused(
+      () => createKey(access.store, access.hashSecret, { ...base, frameworks: ['shariah_xyz'] }),
+      /unknown framework ids shariah_xyz; valid framework ids: shariah_aaoifi/,
+    );
+    await expectRefused(
+      () => createKey(access.store, access.hashSecret, { ...base, weights: { public: 1 } }),
+      /unknown endpoint tags public/,
+    );
+    await expectRefused(
+      () => createKey(access.store, access.hashSecret, { ...base, dailyLimit: 0 }),
+      /--daily-limit must be a whole number of units ≥ 1/,
+    );
     const key = await createKey(access.store, access.hashSecret, { ...base, markets: ['united-kingdom', 'us', 'gb'] });
     expect(key.allowed_markets).toEqual(['gb', 'us']);
   });

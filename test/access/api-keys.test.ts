@@ -21,7 +21,15 @@ describe('API key format', () => {
 
   it('rejects anything not shaped like one of our keys', () => {
     const { key } = generateApiKey();
-    for (const bad of ['', 'fs_live_', key.slice(0, -1), `${key}x`, key.replace('fs_live_', 'fs_test_'), `${key.slice(0, -1)}!`, ` ${key}`]) {
+    for (const bad of [
+      '',
+      'fs_live_',
+      key.slice(0, -1),
+      `${key}x`,
+      key.replace('fs_live_', 'fs_test_'),
+      `${key.slice(0, -1)}!`,
+      ` ${key}`,
+    ]) {
       expect(claimedKeyId(bad)).toBeNull();
     }
   });

@@ -16,7 +16,10 @@ describe('quota windows', () => {
 
   it('allows a cost that exactly reaches the limit and refuses one unit more', () => {
     const at9 = { startedAtMs: T0, used: 9 };
-    expect(decide([{ rule: daily, state: at9 }], 1, T0 + 1)).toEqual({ allowed: true, next: [{ rule: daily, state: { startedAtMs: T0, used: 10 } }] });
+    expect(decide([{ rule: daily, state: at9 }], 1, T0 + 1)).toEqual({
+      allowed: true,
+      next: [{ rule: daily, state: { startedAtMs: T0, used: 10 } }],
+    });
     const refused = decide([{ rule: daily, state: at9 }], 2, T0 + 1);
     expect(refused.allowed).toBe(false);
   });
@@ -44,6 +47,10 @@ describe('quota windows', () => {
   });
 
   it('reports resets_at as the end of the current window', () => {
-    expect(reportWindow({ startedAtMs: T0, used: 3 }, daily, 1)).toMatchObject({ remaining: 7, resets_at: '2026-11-22T09:30:00.000Z', exhausted: false });
+    expect(reportWindow({ startedAtMs: T0, used: 3 }, daily, 1)).toMatchObject({
+      remaining: 7,
+      resets_at: '2026-11-22T09:30:00.000Z',
+      exhausted: false,
+    });
   });
 });

@@ -34,7 +34,11 @@ describe('chunk runners', () => {
     const chunk = chunks.find((c) => c.market === 'us')!;
     const details: string[] = [];
     const inThread = await threaded.run(request(chunk, 'threaded'), (d) => details.push(d), never);
-    const inline = await inlineChunkRunner({ dataDir: temp.dir, data: createLakePipelineData(temp.dir) }).run(request(chunk, 'inline'), () => undefined, never);
+    const inline = await inlineChunkRunner({ dataDir: temp.dir, data: createLakePipelineData(temp.dir) }).run(
+      request(chunk, 'inline'),
+      () => undefined,
+      never,
+    );
 
     expect(inThread.published).toBe(chunk.limit);
     expect({ ...inThread, files: inThread.files.length }).toEqual({ ...inline, files: inline.files.length });
@@ -50,14 +54,22 @@ describe('chunk runners', () => {
 
   it('when the work fails inside the thread, then the run rejects with its message and the pool keeps serving', async () => {
     await expect(threaded.run(request(chunks[0]!, 'bad', ['21-11-2026']), () => undefined, never)).rejects.toThrow(/21-11-2026/);
-    await expect(threaded.run(request(chunks[0]!, 'after-bad'), () => undefined, never)).resolves.toMatchObject({ published: chunks[0]!.limit });
+    await expect(threaded.run(request(chunks[0]!, 'after-bad'), () => undefined, never)).resolves.toMatchObject({
+      published: chunks[0]!.limit,
+    });
   });
 
   it('when the activity is cancelled mid-chunk, then the run rejects as aborted and the pool keeps serving', async () => {
     const controller = new AbortController();
     const backfillDates = Array.from({ length: 18 }, (_, i) => `${2009 + i}-06-30`);
-    const running = threaded.run({ runId: 'cancelled', source: 'backfill', chunk: chunks[0]!, dates: backfillDates }, () => controller.abort(), controller.signal);
+    const running = threaded.run(
+      { runId: 'cancelled', source: 'backfill', chunk: chunks[0]!, dates: backfillDates },
+      () => controller.abort(),
+      controller.signal,
+    );
     await expect(running).rejects.toMatchObject({ name: 'AbortError' });
-    await expect(threaded.run(request(chunks[0]!, 'after-cancel'), () => undefined, never)).resolves.toMatchObject({ published: chunks[0]!.limit });
+    await expect(threaded.run(request(chunks[0]!, 'after-cancel'), () => undefined, never)).resolves.toMatchObject({
+      published: chunks[0]!.limit,
+    });
   });
 });

@@ -14,7 +14,7 @@ describe('maintenance activities', () => {
   });
   afterEach(() => temp.cleanup());
 
-  it('when sweeping, then it heartbeats and removes only dead writers\' temp files, in the lake and in the runs\' failure lists', async () => {
+  it("when sweeping, then it heartbeats and removes only dead writers' temp files, in the lake and in the runs' failure lists", async () => {
     const dir = path.join(temp.dir, 'lake', 'snapshots', 'market=us');
     const runs = path.join(temp.dir, 'runs', 'nightly-r1');
     await mkdir(dir, { recursive: true });

@@ -5,7 +5,12 @@ import { createLakePipelineData } from '../../activities/lake-pipeline-data.ts';
 import { createPipelineActivities } from '../../activities/pipeline.ts';
 import type { ChunkOutcome, ScreenChunkRequest } from '../../activities/pipeline-types.ts';
 
-const request: ScreenChunkRequest = { runId: 'r', source: 'nightly', chunk: { index: 3, market: 'us', offset: 0, limit: 10 }, dates: ['2026-11-20'] };
+const request: ScreenChunkRequest = {
+  runId: 'r',
+  source: 'nightly',
+  chunk: { index: 3, market: 'us', offset: 0, limit: 10 },
+  dates: ['2026-11-20'],
+};
 const outcome: ChunkOutcome = { index: 3, screened: 10, published: 10, skipped: 0, failed: [], files: [] };
 
 describe('the screenChunk activity', () => {

@@ -144,12 +144,16 @@ describe('access control over real HTTP (keys, scopes, quotas)', () => {
 
     it('when a framework-scoped key exports verdicts, then only the granted status columns are in the export', async () => {
       const scoped = await keyFor(access, 'partner', { frameworks: ['shariah_ftse'], endpoints: ['export'] });
-      const response = await fetch(`${lake.server.url}/api/export/verdicts?market=us`, { headers: { 'X-API-Key': scoped.key, Accept: 'application/x-ndjson' } });
+      const response = await fetch(`${lake.server.url}/api/export/verdicts?market=us`, {
+        headers: { 'X-API-Key': scoped.key, Accept: 'application/x-ndjson' },
+      });
       expect(response.status).toBe(200);
       const first = JSON.parse((await response.text()).split('\n')[0]!) as Json;
       expect(Object.keys(first).filter((k) => k.endsWith('_status'))).toEqual(['shariah_ftse_status']);
       expect(await used(scoped.keyId)).toBe(10);
-      const wrongMarket = await fetch(`${lake.server.url}/api/export/verdicts?market=gb`, { headers: { 'X-API-Key': (await keyFor(access, 'partner', { markets: ['us'] })).key, Accept: 'application/x-ndjson' } });
+      const wrongMarket = await fetch(`${lake.server.url}/api/export/verdicts?market=gb`, {
+        headers: { 'X-API-Key': (await keyFor(access, 'partner', { markets: ['us'] })).key, Accept: 'application/x-ndjson' },
+      });
       expect(wrongMarket.status).toBe(403);
     });
 
@@ -167,9 +171,17 @@ describe('access control over real HTTP (keys, scopes, quotas)', () => {
     });
 
     it('when a valid key is sent to the frameworks list, then key_scope shows its grant as provisioned', async () => {
-      const scoped = await keyFor(access, 'partner', { markets: ['us', 'gb'], endpoints: ['screen', 'attest'], frameworks: ['shariah_msci'] });
+      const scoped = await keyFor(access, 'partner', {
+        markets: ['us', 'gb'],
+        endpoints: ['screen', 'attest'],
+        frameworks: ['shariah_msci'],
+      });
       const withKey = await call('/api/screen/frameworks', scoped.key);
-      expect(withKey.body.key_scope).toEqual({ allowed_frameworks: ['shariah_msci'], allowed_markets: ['us', 'gb'], allowed_endpoints: ['screen', 'attest'] });
+      expect(withKey.body.key_scope).toEqual({
+        allowed_frameworks: ['shariah_msci'],
+        allowed_markets: ['us', 'gb'],
+        allowed_endpoints: ['screen', 'attest'],
+      });
       const open = await call('/api/screen/frameworks', (await keyFor(access, 'enterprise')).key);
       expect(open.body.key_scope).toEqual({ allowed_frameworks: null, allowed_markets: null, allowed_endpoints: null });
       expect((await call('/api/screen/frameworks')).body.key_scope).toBeUndefined();
@@ -189,7 +201,12 @@ describe('access control over real HTTP (keys, scopes, quotas)', () => {
       await post('/api/screen/etf', key.key, { market: 'us', etf_ticker: t.fund.ticker });
       expect(await used(key.keyId)).toBe(6);
       const batch = await post('/api/screen/batch', key.key, {
-        tickers: [{ market: 'us', ticker: t.fresh[0] }, { market: 'us', ticker: 'NOPE9' }, { market: 'zz', ticker: 'X' }, { market: 'us', ticker: t.fresh[1] }],
+        tickers: [
+          { market: 'us', ticker: t.fresh[0] },
+          { market: 'us', ticker: 'NOPE9' },
+          { market: 'zz', ticker: 'X' },
+          { market: 'us', ticker: t.fresh[1] },
+        ],
       });
       expect(batch.body).toMatchObject({ requested: 4, succeeded: 2, failed: 2 });
       expect(await used(key.keyId)).toBe(8);
@@ -201,7 +218,9 @@ describe('access control over real HTTP (keys, scopes, quotas)', () => {
       expect((await call('/api/screen/us/NOSUCH1', key.key)).status).toBe(404);
       expect((await call(`/api/screen/us/${t.fresh[0]}?framework=nope`, key.key)).status).toBe(400);
       expect((await post('/api/screen/batch', key.key, { tickers: 'AAPL' })).status).toBe(422);
-      expect((await post('/api/screen/batch', key.key, { tickers: Array.from({ length: 101 }, () => ({ market: 'us', ticker: 'A' })) })).status).toBe(400);
+      expect(
+        (await post('/api/screen/batch', key.key, { tickers: Array.from({ length: 101 }, () => ({ market: 'us', ticker: 'A' })) })).status,
+      ).toBe(400);
       expect(await used(key.keyId)).toBe(0);
     });
 
@@ -209,7 +228,12 @@ describe('access control over real HTTP (keys, scopes, quotas)', () => {
       const weighted = await keyFor(access, 'partner', { weights: { screen: 3, 'screen/batch': 2 } });
       await call(`/api/screen/us/${t.fresh[0]}`, weighted.key);
       expect(await used(weighted.keyId)).toBe(3);
-      await post('/api/screen/batch', weighted.key, { tickers: [{ market: 'us', ticker: t.fresh[0] }, { market: 'us', ticker: t.fresh[1] }] });
+      await post('/api/screen/batch', weighted.key, {
+        tickers: [
+          { market: 'us', ticker: t.fresh[0] },
+          { market: 'us', ticker: t.fresh[1] },
+        ],
+      });
       expect(await used(weighted.keyId)).toBe(7);
     });
   });
@@ -224,7 +248,9 @@ describe('access control over real HTTP (keys, scopes, quotas)', () => {
       expect(refused.status).toBe(429);
       expect(refused.body.detail).toEqual({
         message: expect.stringMatching(/quota exhausted: this request costs 1 unit\(s\) and the key's daily quota \(3 of 3 units used/),
-        limits: [{ window: 'daily', limit: 3, used: 3, remaining: 0, resets_at: new Date(firstCallAt + DAY_MS).toISOString(), exhausted: true }],
+        limits: [
+          { window: 'daily', limit: 3, used: 3, remaining: 0, resets_at: new Date(firstCallAt + DAY_MS).toISOString(), exhausted: true },
+        ],
         upgrade_url: TEST_UPGRADE_URL,
       });
       expect([...refused.headers.keys()].filter((h) => h.toLowerCase().startsWith('x-ratelimit'))).toEqual([]);
@@ -241,7 +267,10 @@ describe('access control over real HTTP (keys, scopes, quotas)', () => {
       const refused = await call(`/api/screen/us/${t.fresh[2]}`, monthly.key);
       expect(refused.status).toBe(429);
       expect(refused.body.detail.message).toMatch(/monthly quota \(2 of 2 units used/);
-      expect(refused.body.detail.limits.map((l: Json) => [l.window, l.exhausted])).toEqual([['daily', false], ['monthly', true]]);
+      expect(refused.body.detail.limits.map((l: Json) => [l.window, l.exhausted])).toEqual([
+        ['daily', false],
+        ['monthly', true],
+      ]);
     });
 
     it('when an as_of read costs 2 and 1 unit is left, then 429 and the unit stays', async () => {
@@ -253,7 +282,9 @@ describe('access control over real HTTP (keys, scopes, quotas)', () => {
     it('when 500 requests arrive at once on a key with 10 units left, then exactly 10 succeed', async () => {
       const key = await keyFor(access, 'partner', { dailyLimit: 15 });
       for (let i = 0; i < 5; i++) await call(`/api/screen/us/${t.fresh[0]}`, key.key);
-      const statuses = await Promise.all(Array.from({ length: 500 }, (_, i) => call(`/api/screen/us/${t.fresh[i % t.fresh.length]}`, key.key).then((r) => r.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 500 }, (_, i) => call(`/api/screen/us/${t.fresh[i % t.fresh.length]}`, key.key).then((r) => r.status)),
+      );
       expect(statuses.filter((s) => s === 200)).toHaveLength(10);
       expect(statuses.filter((s) => s === 429)).toHaveLength(490);
       expect(await used(key.keyId)).toBe(15);

@@ -20,7 +20,9 @@ const run = promisify(execFile);
 /** The faithscreen CLI as an operator runs it, on the same DATA_DIR as the API. */
 async function cli(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/faithscreen.js', ...args], { env: { ...process.env, ...(await testServiceEnv(dataDir)), LOG_LEVEL: 'silent' } });
+    const { stdout, stderr } = await run(process.execPath, ['bin/faithscreen.js', ...args], {
+      env: { ...process.env, ...(await testServiceEnv(dataDir)), LOG_LEVEL: 'silent' },
+    });
     return { stdout, stderr, code: 0 };
   } catch (error) {
     const failed = error as { stdout: string; stderr: string; code: number };
@@ -48,10 +50,18 @@ describe('access control: restarts, the CLI beside a running API, and logs', () 
       baseUrl: 'http://127.0.0.1',
     });
     const server = await listen(app);
-    return { url: server.url, access, stop: async () => { await server.close(); await access.close(); } };
+    return {
+      url: server.url,
+      access,
+      stop: async () => {
+        await server.close();
+        await access.close();
+      },
+    };
   }
 
-  const get = (url: string, key: string) => fetch(url, { headers: { 'X-API-Key': key } }).then(async (r) => ({ status: r.status, body: (await r.json()) as { detail?: unknown } }));
+  const get = (url: string, key: string) =>
+    fetch(url, { headers: { 'X-API-Key': key } }).then(async (r) => ({ status: r.status, body: (await r.json()) as { detail?: unknown } }));
 
   beforeAll(async () => {
     temp = await makeTempDir();
@@ -81,7 +91,20 @@ describe('access control: restarts, the CLI beside a running API, and logs', () 
     const api = await startApi();
     try {
       expect((await cli(temp.dir, 'accounts', 'create', 'cli-co', '--tier', 'team')).code).toBe(0);
-      const created = await cli(temp.dir, 'keys', 'create', '--account', 'cli-co', '--markets', 'us,gb', '--endpoints', 'screen,attest', '--frameworks', 'shariah_aaoifi,service_consensus', '--json');
+      const created = await cli(
+        temp.dir,
+        'keys',
+        'create',
+        '--account',
+        'cli-co',
+        '--markets',
+        'us,gb',
+        '--endpoints',
+        'screen,attest',
+        '--frameworks',
+        'shariah_aaoifi,service_consensus',
+        '--json',
+      );
       expect(created.code).toBe(0);
       const key = JSON.parse(created.stdout) as { key: string; key_id: string; allowed_frameworks: string[] };
       expect(key.key).toMatch(/^fs_live_[0-9A-Za-z]{55}$/);

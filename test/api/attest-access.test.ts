@@ -10,7 +10,10 @@ describe('minting under real access control (fs_live_ keys in the same service.d
   let api: ServedAttestApi;
   let access: AccessSetup;
   const mint = async (ticker: string, standard: string, key?: string) => {
-    const response = await fetch(`${api.url}/api/attest/us/${ticker}?standard=${standard}`, { method: 'POST', headers: key ? { 'X-API-Key': key } : {} });
+    const response = await fetch(`${api.url}/api/attest/us/${ticker}?standard=${standard}`, {
+      method: 'POST',
+      headers: key ? { 'X-API-Key': key } : {},
+    });
     return { status: response.status, body: (await response.json()) as Json };
   };
 
@@ -31,7 +34,9 @@ describe('minting under real access control (fs_live_ keys in the same service.d
     const { key, keyId, account } = await keyFor(access, 'pro');
     const { status, body } = await mint(api.t.fresh[0]!, 'shariah_aaoifi', key);
     expect(status).toBe(200);
-    const row = await api.db.get<Json>('SELECT minted_by_key_id, minted_by_account FROM certificates WHERE cert_id = ?', [body.cert_id as string]);
+    const row = await api.db.get<Json>('SELECT minted_by_key_id, minted_by_account FROM certificates WHERE cert_id = ?', [
+      body.cert_id as string,
+    ]);
     expect(row).toMatchObject({ minted_by_key_id: keyId, minted_by_account: account });
     expect(body.key_id).not.toBe(keyId); // key_id names the signing key, not the API key
   });
@@ -79,8 +84,13 @@ describe('minting under real access control (fs_live_ keys in the same service.d
     expect(market.status).toBe(403);
     expect(market.body.detail).toMatch(/market 'us'/);
     // The refused mint was given back: the key's 5 units still cover one mint in its own market.
-    const gbTicker = api.reads.listings('gb').find((l) => api.reads.current('gb', l.ticker)?.statuses.shariah_djim !== 'insufficient_data')!.ticker;
-    expect((await fetch(`${api.url}/api/attest/gb/${gbTicker}?standard=shariah_djim`, { method: 'POST', headers: { 'X-API-Key': gbOnly.key } })).status).toBe(200);
+    const gbTicker = api.reads
+      .listings('gb')
+      .find((l) => api.reads.current('gb', l.ticker)?.statuses.shariah_djim !== 'insufficient_data')!.ticker;
+    expect(
+      (await fetch(`${api.url}/api/attest/gb/${gbTicker}?standard=shariah_djim`, { method: 'POST', headers: { 'X-API-Key': gbOnly.key } }))
+        .status,
+    ).toBe(200);
 
     const bri = await keyFor(access, 'partner', { frameworks: ['christian_bri'], endpoints: ['attest'] });
     const framework = await mint(api.t.fresh[2]!, 'shariah_djim', bri.key);

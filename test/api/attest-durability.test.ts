@@ -11,7 +11,10 @@ import { buildLake, type FixtureTickers } from './support/lake-fixture.ts';
 /** Starts the API as its own process on `dataDir` and resolves with its URL. */
 async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const script = new URL('./support/attest-server.ts', import.meta.url).pathname;
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...(await testServiceEnv(dataDir)) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, ...(await testServiceEnv(dataDir)) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -15,8 +15,23 @@ type Json = Record<string, any>;
 const canonicalize = canonicalizeModule as unknown as (input: unknown) => string;
 
 const CERTIFICATE_FIELDS = [
-  'cert_id', 'payload_version', 'ticker', 'market', 'standard', 'verdict', 'score', 'purification_per_share', 'as_of', 'minted_at',
-  'snapshot_ref', 'key_id', 'sig', 'company_name', 'issuer_type', 'verify_url', 'cert_url',
+  'cert_id',
+  'payload_version',
+  'ticker',
+  'market',
+  'standard',
+  'verdict',
+  'score',
+  'purification_per_share',
+  'as_of',
+  'minted_at',
+  'snapshot_ref',
+  'key_id',
+  'sig',
+  'company_name',
+  'issuer_type',
+  'verify_url',
+  'cert_url',
 ];
 const SIGNED = CERTIFICATE_FIELDS.filter((f) => !['sig', 'verify_url', 'cert_url'].includes(f));
 
@@ -68,12 +83,24 @@ describe('POST /api/attest/{market}/{ticker} over a real lake and service.db (no
     const { body } = await mint(`us/${api.t.fresh[1]}?standard=christian_bri`);
     const other = await openServiceDb(await testServiceState(api.dataDir));
     try {
-      const row = (await other.get<Json>('SELECT verdict, snapshot_day, snapshot_screened_at, snapshot_source, snapshot_pin, key_id FROM certificates WHERE cert_id = ?', [body.cert_id]))!;
-      expect(row).toMatchObject({ verdict: body.verdict, snapshot_day: TODAY, snapshot_screened_at: `${TODAY}T02:00:00.000`, snapshot_source: 'nightly', key_id: body.key_id });
+      const row = (await other.get<Json>(
+        'SELECT verdict, snapshot_day, snapshot_screened_at, snapshot_source, snapshot_pin, key_id FROM certificates WHERE cert_id = ?',
+        [body.cert_id],
+      ))!;
+      expect(row).toMatchObject({
+        verdict: body.verdict,
+        snapshot_day: TODAY,
+        snapshot_screened_at: `${TODAY}T02:00:00.000`,
+        snapshot_source: 'nightly',
+        key_id: body.key_id,
+      });
       expect(JSON.parse(row.snapshot_pin).statuses.christian_bri).toBe(body.verdict);
       // The signing secret is in its file only: no stored row holds it (and on libsql neither
       // service.db nor its WAL holds its bytes anywhere).
-      const secret = Buffer.from(readFileSync(path.join(api.dataDir, 'secrets', 'signing-keys', `${body.key_id}.key`), 'utf8').trim(), 'base64');
+      const secret = Buffer.from(
+        readFileSync(path.join(api.dataDir, 'secrets', 'signing-keys', `${body.key_id}.key`), 'utf8').trim(),
+        'base64',
+      );
       const rows = JSON.stringify([await other.all('SELECT * FROM certificates'), await other.all('SELECT * FROM signing_keys')]);
       expect(rows).toContain(body.key_id); // the rows are really there
       expect(rows).not.toContain(secret.toString('base64'));
@@ -113,7 +140,11 @@ describe('POST /api/attest/{market}/{ticker} over a real lake and service.db (no
     // Any fresh listing whose current verdict under some framework is insufficient_data.
     const undecided = api.t.fresh
       .map((ticker) => ({ ticker, statuses: api.reads.current('us', ticker)?.statuses ?? {} }))
-      .flatMap(({ ticker, statuses }) => Object.entries(statuses).filter(([, s]) => s === 'insufficient_data').map(([id]) => ({ ticker, id })))[0];
+      .flatMap(({ ticker, statuses }) =>
+        Object.entries(statuses)
+          .filter(([, s]) => s === 'insufficient_data')
+          .map(([id]) => ({ ticker, id })),
+      )[0];
     expect(undecided, 'the fixture has an insufficient_data verdict').toBeDefined();
     const { status, body } = await mint(`us/${undecided!.ticker}?standard=${undecided!.id}`);
     expect(status).toBe(422);
@@ -171,7 +202,9 @@ describe('POST /api/attest/{market}/{ticker} over a real lake and service.db (no
     expect(Object.keys(mintOp.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '422', '429']);
     const verifyOp = body.paths['/api/attest/verify/{cert_id}'].get;
     expect(Object.keys(verifyOp.responses).sort()).toEqual(['200', '404', '429']);
-    expect(verifyOp.description).toContain('revoked > unknown_signing_key > invalid_signature > valid_snapshot_missing > valid_snapshot_diverged > valid');
+    expect(verifyOp.description).toContain(
+      'revoked > unknown_signing_key > invalid_signature > valid_snapshot_missing > valid_snapshot_diverged > valid',
+    );
     expect(body.paths['/attest/{cert_id}'].get.responses['200'].content['text/html']).toBeDefined();
     expect(body.components.schemas.Attestation.description).toContain(SIGNED.join(', '));
   });
@@ -181,7 +214,10 @@ describe('POST /api/attest/{market}/{ticker} over a real lake and service.db (no
     await fetch(`${api.url}/api/attest/verify/${body.cert_id}`);
     const log = logLines.join('');
     expect(log).toContain(`"cert_id":"${body.cert_id}"`);
-    const secret = Buffer.from(readFileSync(path.join(api.dataDir, 'secrets', 'signing-keys', `${body.key_id}.key`), 'utf8').trim(), 'base64');
+    const secret = Buffer.from(
+      readFileSync(path.join(api.dataDir, 'secrets', 'signing-keys', `${body.key_id}.key`), 'utf8').trim(),
+      'base64',
+    );
     expect(log).not.toContain(secret.toString('base64'));
     expect(log).not.toContain(secret.toString('hex'));
   });

@@ -16,7 +16,10 @@ describe('the public certificate page /attest/{cert_id} in a real headless Chrom
   let certificate: Json;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: run npx faithscreen provision (it installs Debian's chromium) or set CHROMIUM_PATH`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `Chromium not found at ${CHROMIUM}: run npx faithscreen provision (it installs Debian's chromium) or set CHROMIUM_PATH`,
+      );
     api = await serveAttestApi();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     const response = await fetch(`${api.url}/api/attest/us/${api.t.fresh[0]}?standard=shariah_aaoifi`, { method: 'POST' });
@@ -73,7 +76,9 @@ describe('the public certificate page /attest/{cert_id} in a real headless Chrom
 
   it('when the certificate is revoked later, then a reload shows the revocation and its note (the status is live)', async () => {
     const page = await browser.newPage();
-    const revoked = (await (await fetch(`${api.url}/api/attest/us/${api.t.fresh[1]}?standard=christian_bri`, { method: 'POST' })).json()) as Json;
+    const revoked = (await (
+      await fetch(`${api.url}/api/attest/us/${api.t.fresh[1]}?standard=christian_bri`, { method: 'POST' })
+    ).json()) as Json;
     await page.goto(`${api.url}/attest/${revoked.cert_id}`);
     expect(await page.getAttribute('#status', 'data-status')).toBe('valid');
     await new CertificateStore(api.db).revoke(revoked.cert_id, 'purification inputs were wrong in the source filing');

@@ -10,12 +10,27 @@ import { TODAY } from './support/lake-fixture.ts';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
 type Json = Record<string, any>;
 
-const RESULT_FIELDS = ['cert_id', 'status', 'valid', 'sig_valid', 'snapshot_check', 'revoked', 'revoked_at', 'revocation_note', 'checked_at', 'attestation'];
+const RESULT_FIELDS = [
+  'cert_id',
+  'status',
+  'valid',
+  'sig_valid',
+  'snapshot_check',
+  'revoked',
+  'revoked_at',
+  'revocation_note',
+  'checked_at',
+  'attestation',
+];
 
 /** How someone with write access to each engine switches the append-only trigger off and on again. */
-const TRIGGER_OFF = { libsql: 'DROP TRIGGER certificates_append_only', postgres: 'ALTER TABLE certificates DISABLE TRIGGER certificates_append_only' };
+const TRIGGER_OFF = {
+  libsql: 'DROP TRIGGER certificates_append_only',
+  postgres: 'ALTER TABLE certificates DISABLE TRIGGER certificates_append_only',
+};
 const TRIGGER_ON = {
-  libsql: "CREATE TRIGGER certificates_append_only BEFORE UPDATE ON certificates BEGIN SELECT RAISE(ABORT, 'certificates are append-only: UPDATE is refused'); END",
+  libsql:
+    "CREATE TRIGGER certificates_append_only BEFORE UPDATE ON certificates BEGIN SELECT RAISE(ABORT, 'certificates are append-only: UPDATE is refused'); END",
   postgres: 'ALTER TABLE certificates ENABLE TRIGGER certificates_append_only',
 };
 
@@ -45,7 +60,16 @@ describe('GET /api/attest/verify/{cert_id}: the documented flow and every status
     expect(headers.get('cache-control')).toBe('no-store');
     expect([...headers.keys()].filter((h) => h.startsWith('x-ratelimit'))).toEqual([]);
     expect(Object.keys(body)).toEqual(RESULT_FIELDS);
-    expect(body).toMatchObject({ cert_id: certificate.cert_id, status: 'valid', valid: true, sig_valid: true, snapshot_check: 'match', revoked: false, revoked_at: null, revocation_note: null });
+    expect(body).toMatchObject({
+      cert_id: certificate.cert_id,
+      status: 'valid',
+      valid: true,
+      sig_valid: true,
+      snapshot_check: 'match',
+      revoked: false,
+      revoked_at: null,
+      revocation_note: null,
+    });
     expect(Math.abs(Date.parse(body.checked_at) - Date.now())).toBeLessThan(60_000);
     expect(body.attestation).toEqual(certificate);
   });
@@ -69,19 +93,37 @@ describe('GET /api/attest/verify/{cert_id}: the documented flow and every status
     const input = await inputOn(api.dataDir, 'us', ticker, TODAY);
     const filing = input.fundamentals!;
     // A restated filing lands during the day: debt five times higher, filed today; the API re-screens the ticker.
-    const restated = { ...input, fundamentals: { ...filing, totalDebt: (filing.totalDebt ?? 1_000_000) * 5, filedOn: TODAY, sourceRef: `${filing.sourceRef}-restated` } };
+    const restated = {
+      ...input,
+      fundamentals: {
+        ...filing,
+        totalDebt: (filing.totalDebt ?? 1_000_000) * 5,
+        filedOn: TODAY,
+        sourceRef: `${filing.sourceRef}-restated`,
+      },
+    };
     await publishScreen(api, restated, { source: 'refresh', runId: 'refresh-after-filing', screenedAt: `${TODAY}T14:30:00.000` });
     expect(api.reads.current('us', ticker)!.screenedAt).toBe(`${TODAY}T14:30:00.000`);
 
     const { body } = await verify(certificate.cert_id);
-    expect(body).toMatchObject({ status: 'valid_snapshot_diverged', valid: true, sig_valid: true, snapshot_check: 'diverged', revoked: false });
+    expect(body).toMatchObject({
+      status: 'valid_snapshot_diverged',
+      valid: true,
+      sig_valid: true,
+      snapshot_check: 'diverged',
+      revoked: false,
+    });
     expect(body.attestation.as_of).toBe(`${TODAY}T02:00:00.000Z`);
   });
 
   it('when the snapshot a certificate pinned is removed from the lake, then it is valid_snapshot_missing', async () => {
     const ticker = api.t.fresh[2]!;
     // This ticker's noon re-screen is published in its own file; the certificate pins it.
-    await publishScreen(api, await inputOn(api.dataDir, 'us', ticker, TODAY), { source: 'refresh', runId: 'refresh-noon', screenedAt: `${TODAY}T12:00:00.000` });
+    await publishScreen(api, await inputOn(api.dataDir, 'us', ticker, TODAY), {
+      source: 'refresh',
+      runId: 'refresh-noon',
+      screenedAt: `${TODAY}T12:00:00.000`,
+    });
     const certificate = await mint(ticker);
     expect(certificate.snapshot_ref).toEqual({ source: 'refresh', day: TODAY });
     // An operator deletes the file (bad batch); the earlier nightly snapshot of that day remains.
@@ -97,7 +139,9 @@ describe('GET /api/attest/verify/{cert_id}: the documented flow and every status
     const certificate = await mint(api.t.fresh[3]!);
     const flipped = certificate.verdict === 'compliant' ? 'non_compliant' : 'compliant';
     // Plain SQL is refused: certificates are append-only and permanent.
-    await expect(api.db.run('UPDATE certificates SET verdict = ? WHERE cert_id = ?', [flipped, certificate.cert_id])).rejects.toThrow(/append-only/);
+    await expect(api.db.run('UPDATE certificates SET verdict = ? WHERE cert_id = ?', [flipped, certificate.cert_id])).rejects.toThrow(
+      /append-only/,
+    );
     await expect(api.db.run('DELETE FROM certificates WHERE cert_id = ?', [certificate.cert_id])).rejects.toThrow(/permanent/);
     // Someone with write access to the database switches the trigger off and edits the verdict.
     await api.db.exec(TRIGGER_OFF[TEST_ENGINE]);
@@ -126,10 +170,20 @@ describe('GET /api/attest/verify/{cert_id}: the documented flow and every status
 
   it('when a signing key is distrusted after a compromise, then its certificates are unknown_signing_key at once, and new ones are signed with a fresh key', async () => {
     const certificate = await mint(api.t.fresh[6]!);
-    const distrusted = await runFaithscreen(api.dataDir, ['signing-keys', 'distrust', certificate.key_id, '--note', 'key file found in a public backup']);
+    const distrusted = await runFaithscreen(api.dataDir, [
+      'signing-keys',
+      'distrust',
+      certificate.key_id,
+      '--note',
+      'key file found in a public backup',
+    ]);
     expect(distrusted.code).toBe(0);
     const out = JSON.parse(distrusted.stdout) as Json;
-    expect(out.distrusted).toMatchObject({ key_id: certificate.key_id, status: 'distrusted', distrust_note: 'key file found in a public backup' });
+    expect(out.distrusted).toMatchObject({
+      key_id: certificate.key_id,
+      status: 'distrusted',
+      distrust_note: 'key file found in a public backup',
+    });
     expect(out.replacement.key_id).not.toBe(certificate.key_id);
 
     const { body } = await verify(certificate.cert_id);
@@ -176,7 +230,12 @@ describe('GET /api/attest/verify/{cert_id}: the documented flow and every status
     const ticker = api.t.fresh[1]!;
     const glob = path.join(api.dataDir, 'lake', 'snapshots', 'market=us', `year=${TODAY.slice(0, 4)}`, '*.parquet');
     const rows = await withDuckDB(':memory:', {}, async (c) =>
-      (await c.runAndReadAll(`SELECT strftime(screened_at, '%H:%M') AS hhmm FROM read_parquet('${glob}') WHERE ticker = $1 AND snapshot_date = CAST($2 AS DATE) ORDER BY hhmm`, [ticker, TODAY])).getRowsJS(),
+      (
+        await c.runAndReadAll(
+          `SELECT strftime(screened_at, '%H:%M') AS hhmm FROM read_parquet('${glob}') WHERE ticker = $1 AND snapshot_date = CAST($2 AS DATE) ORDER BY hhmm`,
+          [ticker, TODAY],
+        )
+      ).getRowsJS(),
     );
     expect(rows.map(([hhmm]) => hhmm)).toEqual(['02:00', '14:30']);
   });

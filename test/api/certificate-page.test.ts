@@ -49,7 +49,10 @@ describe('renderCertificatePage', () => {
   });
 
   it('when revoked, then the page shows the date and the note', () => {
-    const html = renderCertificatePage({ ...RESULT, status: 'revoked', valid: false, revoked: true, revoked_at: '2026-11-22T08:00:00.000Z', revocation_note: 'bad data' }, true);
+    const html = renderCertificatePage(
+      { ...RESULT, status: 'revoked', valid: false, revoked: true, revoked_at: '2026-11-22T08:00:00.000Z', revocation_note: 'bad data' },
+      true,
+    );
     expect(html).toContain('Revoked on 2026-11-22T08:00:00.000Z:</strong> bad data');
   });
 

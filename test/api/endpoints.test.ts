@@ -18,7 +18,11 @@ describe('batch, ETF, compare, reference lists, export and OpenAPI over real HTT
     return { status: response.status, body: (await response.json()) as Json };
   };
   const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${server.url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const response = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
     return { status: response.status, body: (await response.json()) as Json };
   };
 
@@ -30,7 +34,13 @@ describe('batch, ETF, compare, reference lists, export and OpenAPI over real HTT
 
   it('when a batch mixes good and bad items, then each bad item is an error entry and the others succeed', async () => {
     const { status, body } = await post('/api/screen/batch', {
-      tickers: [{ market: 'us', ticker: t.fresh[0] }, { market: 'mars', ticker: 'X' }, 'AAPL', { market: 'us', ticker: 'NOPE9' }, { market: 'us', ticker: t.fresh[1]!.toLowerCase() }],
+      tickers: [
+        { market: 'us', ticker: t.fresh[0] },
+        { market: 'mars', ticker: 'X' },
+        'AAPL',
+        { market: 'us', ticker: 'NOPE9' },
+        { market: 'us', ticker: t.fresh[1]!.toLowerCase() },
+      ],
       frameworks: ['shariah_djim'],
     });
     expect(status).toBe(200);
@@ -98,23 +108,38 @@ describe('batch, ETF, compare, reference lists, export and OpenAPI over real HTT
     expect(byName.body).toMatchObject({ query: word.toUpperCase(), count: expect.any(Number) });
     expect(byName.body.results.length).toBeLessThanOrEqual(3);
     expect(byName.body.results.some((r: Json) => r.name === listing.name)).toBe(true);
-    expect(byName.body.results[0]).toEqual({ ticker: expect.any(String), name: expect.any(String), market: expect.any(String), exchange: expect.any(String), kind: expect.any(String) });
+    expect(byName.body.results[0]).toEqual({
+      ticker: expect.any(String),
+      name: expect.any(String),
+      market: expect.any(String),
+      exchange: expect.any(String),
+      kind: expect.any(String),
+    });
   });
 
   it('exports current verdicts as an Arrow IPC stream that reads back with the right rows', async () => {
-    const response = await fetch(`${server.url}/api/export/verdicts?market=us`, { headers: { accept: 'application/vnd.apache.arrow.stream' } });
+    const response = await fetch(`${server.url}/api/export/verdicts?market=us`, {
+      headers: { accept: 'application/vnd.apache.arrow.stream' },
+    });
     expect(response.headers.get('content-type')).toBe('application/vnd.apache.arrow.stream');
     const table = tableFromIPC(new Uint8Array(await response.arrayBuffer()));
     const expected = (await api.reads.verdicts('us', null)).length;
     expect(table.numRows).toBe(expected);
     expect(table.numRows).toBe(t.fresh.length + 3);
-    expect(table.schema.fields.map((f) => f.name)).toEqual(expect.arrayContaining(['ticker', 'shariah_aaoifi_status', 'debt_to_assets', 'synthetic']));
+    expect(table.schema.fields.map((f) => f.name)).toEqual(
+      expect.arrayContaining(['ticker', 'shariah_aaoifi_status', 'debt_to_assets', 'synthetic']),
+    );
     expect(table.getChild('synthetic')?.get(0)).toBe(true);
   });
 
   it("exports a day's snapshots as JSON lines", async () => {
-    const response = await fetch(`${server.url}/api/export/verdicts?market=us&date=2015-06-30`, { headers: { accept: 'application/x-ndjson' } });
-    const lines = (await response.text()).trim().split('\n').map((l) => JSON.parse(l) as Json);
+    const response = await fetch(`${server.url}/api/export/verdicts?market=us&date=2015-06-30`, {
+      headers: { accept: 'application/x-ndjson' },
+    });
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Json);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ ticker: t.withHistory, snapshot_date: '2015-06-30', era: 'legacy', source: 'backfill' });
   });
@@ -125,7 +150,16 @@ describe('batch, ETF, compare, reference lists, export and OpenAPI over real HTT
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(body.openapi).toBe('3.1.0');
-    expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(['/api/screen/{market}/{ticker}', '/api/screen/batch', '/api/screen/etf', '/api/screen/compare', '/api/markets', '/api/universe/search']));
+    expect(Object.keys(body.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/screen/{market}/{ticker}',
+        '/api/screen/batch',
+        '/api/screen/etf',
+        '/api/screen/compare',
+        '/api/markets',
+        '/api/universe/search',
+      ]),
+    );
     const page = await (await fetch(`${server.url}/docs`)).text();
     expect(page).toContain('/docs/assets/swagger-ui-bundle.js');
     expect(page).not.toMatch(/https?:\/\//);
@@ -142,8 +176,14 @@ describe('batch, ETF, compare, reference lists, export and OpenAPI over real HTT
     const { withDuckDB } = await import('../../warehouse/duckdb.ts');
     const { loadScreeningInputs } = await import('../../warehouse/screening-inputs.ts');
     const today = new Date().toISOString().slice(0, 10);
-    const [input] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, lake.dataDir, { market: 'us', date: today, tickers: [t.unscreened] }));
-    await writeSnapshots(lake.dataDir, [snapshotRowFrom(input!, screenCompany(input!), { source: 'nightly', runId: 'late', screenedAt: `${today}T05:00:00.000` })], { fileStem: 'late' });
+    const [input] = await withDuckDB(':memory:', {}, (c) =>
+      loadScreeningInputs(c, lake.dataDir, { market: 'us', date: today, tickers: [t.unscreened] }),
+    );
+    await writeSnapshots(
+      lake.dataDir,
+      [snapshotRowFrom(input!, screenCompany(input!), { source: 'nightly', runId: 'late', screenedAt: `${today}T05:00:00.000` })],
+      { fileStem: 'late' },
+    );
     await api.reads.sync();
     expect(api.reads.stats().snapshots).toBe(before + 1);
     const { status, body } = await get(`/api/screen/us/${t.unscreened}`);
@@ -159,7 +199,9 @@ describe('batch, ETF, compare, reference lists, export and OpenAPI over real HTT
     const { loadScreeningInputs } = await import('../../warehouse/screening-inputs.ts');
     const today = new Date().toISOString().slice(0, 10);
     const ticker = t.fresh[2]!;
-    const [input] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, lake.dataDir, { market: 'us', date: today, tickers: [ticker] }));
+    const [input] = await withDuckDB(':memory:', {}, (c) =>
+      loadScreeningInputs(c, lake.dataDir, { market: 'us', date: today, tickers: [ticker] }),
+    );
     // A result as engine 1.0.0 stored it: its version, and a tolerance band on a ratio check.
     const result = screenCompany(input!);
     const legacy = structuredClone(result);
@@ -167,7 +209,11 @@ describe('batch, ETF, compare, reference lists, export and OpenAPI over real HTT
     const debt = legacy.frameworks.shariah_ftse!.reasons.find((r) => r.code === 'shariah_ftse.debt')!;
     delete debt.margin;
     delete debt.near_limit;
-    Object.assign(debt, { band_low: 0.32333, band_high: 0.34333, band_basis: 'service tolerance ±1 percentage point (data and definitional uncertainty)' });
+    Object.assign(debt, {
+      band_low: 0.32333,
+      band_high: 0.34333,
+      band_basis: 'service tolerance ±1 percentage point (data and definitional uncertainty)',
+    });
     const row = snapshotRowFrom(input!, legacy, { source: 'nightly', runId: 'engine-1', screenedAt: `${today}T06:00:00.000` });
     expect(row.engine_version).toBe('1.0.0');
     await writeSnapshots(lake.dataDir, [row], { fileStem: 'engine-1' });
@@ -177,6 +223,9 @@ describe('batch, ETF, compare, reference lists, export and OpenAPI over real HTT
     expect(ENGINE_VERSION).not.toBe('1.0.0');
     expect(body.report.financial_data.provenance.engine_version).toBe('1.0.0');
     expect(body.report.shariah_ftse.status).toBe(result.frameworks.shariah_ftse!.status);
-    expect(body.report.shariah_ftse.reasons.find((r: Json) => r.code === 'shariah_ftse.debt')).toMatchObject({ band_low: 0.32333, band_high: 0.34333 });
+    expect(body.report.shariah_ftse.reasons.find((r: Json) => r.code === 'shariah_ftse.debt')).toMatchObject({
+      band_low: 0.32333,
+      band_high: 0.34333,
+    });
   });
 });

@@ -8,7 +8,8 @@ import { type FixtureTickers, type ServedLakeApi, serveLakeApi } from './support
 const testGrant: Middleware = async (ctx, next) => {
   const frameworks = ctx.get('x-test-frameworks');
   const markets = ctx.get('x-test-markets');
-  if (frameworks || markets) ctx.state.grant = { allowedFrameworks: frameworks ? frameworks.split(',') : null, allowedMarkets: markets ? markets.split(',') : null };
+  if (frameworks || markets)
+    ctx.state.grant = { allowedFrameworks: frameworks ? frameworks.split(',') : null, allowedMarkets: markets ? markets.split(',') : null };
   await next();
 };
 
@@ -19,7 +20,11 @@ describe('every 4xx path answers JSON with a detail naming what is wrong', () =>
   const call = async (path: string, init?: RequestInit) => {
     const response = await fetch(`${server.url}${path}`, init);
     const text = await response.text();
-    return { status: response.status, type: response.headers.get('content-type'), detail: (JSON.parse(text) as { detail: unknown }).detail };
+    return {
+      status: response.status,
+      type: response.headers.get('content-type'),
+      detail: (JSON.parse(text) as { detail: unknown }).detail,
+    };
   };
   const post = (path: string, body: string, headers: Record<string, string> = {}) =>
     call(path, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
@@ -98,7 +103,10 @@ describe('every 4xx path answers JSON with a detail naming what is wrong', () =>
   });
 
   it('when a batch names an unknown framework, then 400 lists the valid ids', async () => {
-    const { status, detail } = await post('/api/screen/batch', JSON.stringify({ tickers: [{ market: 'us', ticker: 'A' }], frameworks: ['x'] }));
+    const { status, detail } = await post(
+      '/api/screen/batch',
+      JSON.stringify({ tickers: [{ market: 'us', ticker: 'A' }], frameworks: ['x'] }),
+    );
     expect(status).toBe(400);
     expect(String(detail)).toContain('valid ids');
   });
@@ -123,7 +131,9 @@ describe('every 4xx path answers JSON with a detail naming what is wrong', () =>
   });
 
   it('when the grant lacks a framework named explicitly, then 403 names the denied ids', async () => {
-    const { status, detail } = await call(`/api/screen/us/${t.fresh[0]}?framework=shariah_djim,service_consensus`, { headers: { 'x-test-frameworks': 'shariah_djim' } });
+    const { status, detail } = await call(`/api/screen/us/${t.fresh[0]}?framework=shariah_djim,service_consensus`, {
+      headers: { 'x-test-frameworks': 'shariah_djim' },
+    });
     expect(status).toBe(403);
     expect(String(detail)).toMatch(/service_consensus/);
     expect(String(detail)).not.toMatch(/framework\(s\) shariah_djim/);
@@ -151,6 +161,9 @@ describe('every 4xx path answers JSON with a detail naming what is wrong', () =>
   it('when the route does not exist, then 404 JSON; a wrong method gives 405 JSON', async () => {
     expect(await call('/api/nothing-here')).toMatchObject({ status: 404, detail: expect.stringMatching(/no route/) });
     expect(await call('/api/screen/batch')).toMatchObject({ status: 405, detail: expect.stringMatching(/allowed: POST/) });
-    expect(await call("/api/screen/frameworks", { method: "DELETE" })).toMatchObject({ status: 405, detail: expect.stringMatching(/not allowed.*GET/) });
+    expect(await call('/api/screen/frameworks', { method: 'DELETE' })).toMatchObject({
+      status: 405,
+      detail: expect.stringMatching(/not allowed.*GET/),
+    });
   });
 });

@@ -23,14 +23,22 @@ const HISTORY = ['2009-01-01', '2009-12-31', '2012-12-31'];
 const CHUNK = 10;
 
 async function inputsOn(dataDir: string, date: string, tickers?: string[]): Promise<ScreeningInput[]> {
-  return withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, dataDir, { market: 'us', date, kind: 'stock', ...(tickers ? { tickers } : {}) }));
+  return withDuckDB(':memory:', {}, (c) =>
+    loadScreeningInputs(c, dataDir, { market: 'us', date, kind: 'stock', ...(tickers ? { tickers } : {}) }),
+  );
 }
 
 async function publish(dataDir: string, inputs: ScreeningInput[], stem: string): Promise<void> {
   for (let start = 0; start < inputs.length; start += CHUNK) {
     const rows = inputs
       .slice(start, start + CHUNK)
-      .map((input) => snapshotRowFrom(input, screenCompany(input), { source: 'backfill', runId: stem, screenedAt: `${input.screeningDate}T02:00:00.000` }));
+      .map((input) =>
+        snapshotRowFrom(input, screenCompany(input), {
+          source: 'backfill',
+          runId: stem,
+          screenedAt: `${input.screeningDate}T02:00:00.000`,
+        }),
+      );
     await writeSnapshots(dataDir, rows, { fileStem: `${stem}-c${start / CHUNK}` });
   }
 }
@@ -66,7 +74,11 @@ describe('the API follows the lake through its change journal (a running API, fo
     for (const date of HISTORY) await publish(temp.dir, await inputsOn(temp.dir, date, early), `backfill-${date}`);
     const today = await inputsOn(temp.dir, TODAY);
     late = today.map((i) => i.listing.ticker).find((t) => !early.includes(t))!;
-    await publish(temp.dir, today.filter((i) => i.listing.ticker !== late), 'nightly-today');
+    await publish(
+      temp.dir,
+      today.filter((i) => i.listing.ticker !== late),
+      'nightly-today',
+    );
     reads = await openApiReads({ dataDir: temp.dir, sidecars: false });
     const app = createApp({
       logger: pino({ level: 'silent' }),
@@ -122,7 +134,11 @@ describe('the API follows the lake through its change journal (a running API, fo
     ];
     const answer = async (route: string) => {
       const { status, body } = await get(route);
-      return JSON.stringify({ status, date: body.snapshot_date, verdict: body.report?.shariah_aaoifi?.status ?? body.frameworks?.shariah_aaoifi?.status });
+      return JSON.stringify({
+        status,
+        date: body.snapshot_date,
+        verdict: body.report?.shariah_aaoifi?.status ?? body.frameworks?.shariah_aaoifi?.status,
+      });
     };
     const baseline = await Promise.all(routes.map(answer));
     expect(baseline.every((a) => a.startsWith('{"status":200'))).toBe(true);
@@ -161,7 +177,9 @@ describe('the API follows the lake through its change journal (a running API, fo
     await server.close();
     await reads.close();
     const today = await inputsOn(temp.dir, TODAY, [early[0]!]);
-    const rows = today.map((input) => snapshotRowFrom(input, screenCompany(input), { source: 'refresh', runId: 'down', screenedAt: `${TODAY}T09:00:00.000` }));
+    const rows = today.map((input) =>
+      snapshotRowFrom(input, screenCompany(input), { source: 'refresh', runId: 'down', screenedAt: `${TODAY}T09:00:00.000` }),
+    );
     await writeSnapshots(temp.dir, rows, { fileStem: 'refresh-while-down' });
 
     reads = await openApiReads({ dataDir: temp.dir, sidecars: false });

@@ -15,7 +15,12 @@ const SCORES = ['beneish_m_score', 'altman_z_score', 'piotroski_f_score', 'sloan
 
 /** Extra feed listings in the lake: a ticker listed in two non-US markets, a US ticker also listed in gb, a stock with no SIC and no filings. */
 async function addListings(dataDir: string, usTicker: string): Promise<void> {
-  const rows: Array<[string, string, string | null]> = [['gb', 'TWIN', '3560'], ['de', 'TWIN', '3560'], ['gb', usTicker, '3560'], ['us', 'NOFILE', null]];
+  const rows: Array<[string, string, string | null]> = [
+    ['gb', 'TWIN', '3560'],
+    ['de', 'TWIN', '3560'],
+    ['gb', usTicker, '3560'],
+    ['us', 'NOFILE', null],
+  ];
   await withDuckDB(':memory:', {}, async (c) => {
     for (const [market, ticker, sic] of rows) {
       const dir = path.join(lakeRoot(dataDir), 'listings', `market=${market}`);
@@ -112,7 +117,11 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
       const { body } = await call(`/api/forensic/${full}`);
       const used = body.scores.sloan_accrual_ratio.inputs.find((i: Json) => i.field === 'total_assets' && i.period === 'current');
       const [row] = await withDuckDB(':memory:', {}, async (c) =>
-        (await c.runAndReadAll(`SELECT total_assets FROM read_parquet('${lakeRoot(lake.dataDir)}/fundamentals/market=us/**/*.parquet') WHERE source_ref = '${used.source_ref}'`)).getRowObjectsJS(),
+        (
+          await c.runAndReadAll(
+            `SELECT total_assets FROM read_parquet('${lakeRoot(lake.dataDir)}/fundamentals/market=us/**/*.parquet') WHERE source_ref = '${used.source_ref}'`,
+          )
+        ).getRowObjectsJS(),
       );
       expect(row!.total_assets).toBe(used.value);
     });
@@ -124,7 +133,14 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
         const sic = Number(body.sic);
         const altman = body.scores.altman_z_score;
         const marketValue = altman.inputs.some((i: Json) => i.field === 'market_value_of_equity');
-        const expected = sic >= 6000 && sic <= 6799 ? 'not_applicable' : sic >= 2000 && sic <= 3999 ? (marketValue ? 'original' : 'private') : 'non_manufacturing';
+        const expected =
+          sic >= 6000 && sic <= 6799
+            ? 'not_applicable'
+            : sic >= 2000 && sic <= 3999
+              ? marketValue
+                ? 'original'
+                : 'private'
+              : 'non_manufacturing';
         seen.push([ticker, altman.status === 'not_applicable' ? 'not_applicable' : altman.components.variant, expected]);
       }
       expect(seen.map(([ticker, actual]) => [ticker, actual])).toEqual(seen.map(([ticker, , expected]) => [ticker, expected]));
@@ -142,7 +158,12 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
       const { status, body } = await call('/api/forensic/NOFILE');
       expect(status).toBe(200);
       for (const name of SCORES) expect(body.scores[name].status).toBe('insufficient_data');
-      expect(body.scores.beneish_m_score.missing).toContainEqual({ field: 'period', period: 'current', period_end: null, reason: 'no current period in the filings' });
+      expect(body.scores.beneish_m_score.missing).toContainEqual({
+        field: 'period',
+        period: 'current',
+        period_end: null,
+        reason: 'no current period in the filings',
+      });
       expect(body.health_score).toMatchObject({ status: 'insufficient_data', value: null, coverage: 0 });
       expect(body.provenance).toMatchObject({ synthetic: false, filings_considered: 0 });
     });
@@ -155,7 +176,13 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
       expect(health.body.health_score).toEqual(report.body.health_score);
       expect(health.body.health_score.value).toBeGreaterThanOrEqual(0);
       expect(health.body.health_score.value).toBeLessThanOrEqual(100);
-      expect(health.body.health_score.components.map((c: Json) => c.component)).toEqual(['altman', 'piotroski', 'beneish', 'sloan', 'benford']);
+      expect(health.body.health_score.components.map((c: Json) => c.component)).toEqual([
+        'altman',
+        'piotroski',
+        'beneish',
+        'sloan',
+        'benford',
+      ]);
       expect(health.body.scores).toBeUndefined();
       expect(health.body.provenance.synthetic).toBe(true);
     });
@@ -177,7 +204,9 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
       }
       const matches = body.peers.map((p: Json) => p.match);
       expect(matches).toEqual([...matches].sort((a: string, b: string) => (a === b ? 0 : a === 'sic4' ? -1 : 1)));
-      expect(body.ranking.widened_to_major_group ? body.ranking.note : 'not widened').toMatch(/fewer than 5 listings share SIC|not widened/);
+      expect(body.ranking.widened_to_major_group ? body.ranking.note : 'not widened').toMatch(
+        /fewer than 5 listings share SIC|not widened/,
+      );
     });
 
     it('when n = 50, then every stock of the major group with filings is returned and the shortfall is said', async () => {
@@ -300,6 +329,7 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
     expect(body.paths['/api/forensic/{ticker}/health-score'].get['x-unit-cost']).toBe('1');
     expect(body.paths['/api/forensic/{ticker}/peers'].get['x-unit-cost']).toMatch(/^1 \+ ceil\(n \/ 5\)/);
     expect(body.paths['/api/forensic/{ticker}/peers'].get.parameters.map((p: Json) => p.name)).toEqual(['ticker', 'market', 'as_of', 'n']);
-    for (const id of ['ForensicReport', 'ForensicScore', 'ForensicHealthScore', 'ForensicPeersResponse']) expect(body.components.schemas[id]).toBeDefined();
+    for (const id of ['ForensicReport', 'ForensicScore', 'ForensicHealthScore', 'ForensicPeersResponse'])
+      expect(body.components.schemas[id]).toBeDefined();
   });
 });

@@ -22,12 +22,22 @@ interface Answer {
 /** A GET from a chosen loopback source address (the limit is per peer address; Linux routes all of 127.0.0.0/8 to loopback). */
 function get(url: string, options: { from?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { localAddress: options.from ?? '127.0.0.1', headers: options.headers ?? {}, agent: false }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: text.startsWith('{') ? (JSON.parse(text) as Answer['body']) : {} }));
-    });
+    const request = http.get(
+      url,
+      { localAddress: options.from ?? '127.0.0.1', headers: options.headers ?? {}, agent: false },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode!,
+            headers: response.headers,
+            body: text.startsWith('{') ? (JSON.parse(text) as Answer['body']) : {},
+          }),
+        );
+      },
+    );
     request.on('error', reject);
   });
 }
@@ -54,7 +64,9 @@ describe('ipRateLimit: a sliding window per client address', () => {
     }
     const refused = await get(server.url);
     expect(refused.status).toBe(429);
-    expect(refused.body.detail).toMatch(/too many verification requests from 127\.0\.0\.1: the limit is 3 per 60 s per IP address; retry in 1 s/);
+    expect(refused.body.detail).toMatch(
+      /too many verification requests from 127\.0\.0\.1: the limit is 3 per 60 s per IP address; retry in 1 s/,
+    );
     expect(refused.headers['retry-after']).toBe('1');
     expect(Object.keys(refused.headers).filter((h) => h.startsWith('x-ratelimit'))).toEqual([]);
     clock = 1_060_001; // the first request left the window: exactly one more fits

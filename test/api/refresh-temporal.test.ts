@@ -8,7 +8,15 @@ import { bundleWorkflows } from '../../platform/worker.ts';
 import { listen } from '../support/http.ts';
 import { startTestTemporal } from '../support/temporal.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
-import { type FixtureTickers, type ServedLakeApi, TODAY, type TestApi, buildLake, createTestApi, serveLakeApi } from './support/lake-fixture.ts';
+import {
+  type FixtureTickers,
+  type ServedLakeApi,
+  TODAY,
+  type TestApi,
+  buildLake,
+  createTestApi,
+  serveLakeApi,
+} from './support/lake-fixture.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response JSON under test
 type Json = Record<string, any>;
@@ -56,7 +64,11 @@ describe('re-screening through refreshTicker on a real Temporal dev server with 
     const first = await get(server.url, `/api/screen/us/${t.unscreened}`);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ ticker: t.unscreened, from_cache: false, stale: false, cache_age_days: 0 });
-    expect(first.body.report.financial_data.provenance).toMatchObject({ snapshot_source: 'refresh', snapshot_date: TODAY, synthetic: true });
+    expect(first.body.report.financial_data.provenance).toMatchObject({
+      snapshot_source: 'refresh',
+      snapshot_date: TODAY,
+      synthetic: true,
+    });
     const second = await get(server.url, `/api/screen/us/${t.unscreened}`);
     expect(second.body).toMatchObject({ from_cache: true, stale: false });
   }, 60_000);
@@ -66,7 +78,9 @@ describe('re-screening through refreshTicker on a real Temporal dev server with 
     const otherServer = await listen(other.app);
     try {
       const bases = Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? server.url : otherServer.url));
-      const answers = await Promise.all(bases.map((base) => get(base, `/api/screen/us/${t.fresh[2]}?force_refresh=true&framework=lds_mormon`)));
+      const answers = await Promise.all(
+        bases.map((base) => get(base, `/api/screen/us/${t.fresh[2]}?force_refresh=true&framework=lds_mormon`)),
+      );
       expect(answers.every((a) => a.status === 200 && a.body.from_cache === false)).toBe(true);
       const screenedAt = new Set(answers.map((a) => a.body.report.financial_data.provenance.screened_at));
       expect(screenedAt.size).toBe(1);

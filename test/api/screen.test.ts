@@ -111,8 +111,15 @@ describe('GET /api/screen/{market}/{ticker} over a real lake', () => {
     // The 2020-12-31 backfill snapshot: some of its verdicts are not compliant, so deciding reasons exist.
     const { body } = await get(`/api/screen/us/${t.withHistory}?as_of=2021-01-15&reasons=true`);
     expect(body.reasons_kept).toBe('deciding');
-    expect(body.provenance.filing).toMatchObject({ source_ref: expect.any(String), period_end: expect.any(String), filed_on: expect.any(String) });
-    const [stored] = await catalogQuery(lake.dataDir, `SELECT result_json FROM snapshots WHERE ticker = '${t.withHistory}' AND snapshot_date = DATE '2020-12-31'`);
+    expect(body.provenance.filing).toMatchObject({
+      source_ref: expect.any(String),
+      period_end: expect.any(String),
+      filed_on: expect.any(String),
+    });
+    const [stored] = await catalogQuery(
+      lake.dataDir,
+      `SELECT result_json FROM snapshots WHERE ticker = '${t.withHistory}' AND snapshot_date = DATE '2020-12-31'`,
+    );
     const frameworks = (JSON.parse(String(stored!.result_json)) as Json).frameworks as Json;
     for (const id of FRAMEWORK_IDS) {
       const entry = body.frameworks[id];

@@ -62,7 +62,9 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
     const glob = path.join(lakeRoot(temp.dir), 'snapshots', 'market=us', '**', '*.parquet');
     await withDuckDB(':memory:', {}, async (c) => {
       const texts = await loadQuotedTexts(c, temp.dir);
-      for (const [ticker, json] of (await c.runAndReadAll(`SELECT ticker, result_json FROM read_parquet(${sqlString(glob)}) WHERE result_json IS NOT NULL`)).getRowsJS()) {
+      for (const [ticker, json] of (
+        await c.runAndReadAll(`SELECT ticker, result_json FROM read_parquet(${sqlString(glob)}) WHERE result_json IS NOT NULL`)
+      ).getRowsJS()) {
         stored.set(String(ticker), JSON.parse(expandResultJson(String(json), (id) => texts.get(id))) as ScreeningResult);
       }
     });
@@ -116,7 +118,10 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
   it('when a batch asks for 100 distinct tickers, then it answers 100 results in request order with one query per file', async () => {
     const api = await serve(temp.dir, { sidecars: false });
     try {
-      const tickers = lake.stocks.filter((_, i) => i % 3 === 0).slice(0, 100).map((s) => s.ticker);
+      const tickers = lake.stocks
+        .filter((_, i) => i % 3 === 0)
+        .slice(0, 100)
+        .map((s) => s.ticker);
       const response = await fetch(`${api.url}/api/screen/batch`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -144,7 +149,11 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
       answers.forEach((a, i) => a.status === 200 && expectStoredReport(tickers[i]!, a.body));
       const shed = answers.filter((a) => a.status === 503);
       expect(shed.map((a) => a.retryAfter)).toEqual(shed.map(() => '2'));
-      for (const a of shed) expect(a.body.detail).toMatchObject({ message: expect.stringMatching(/reading at capacity .*retry after 2 s/), retry_after_seconds: 2 });
+      for (const a of shed)
+        expect(a.body.detail).toMatchObject({
+          message: expect.stringMatching(/reading at capacity .*retry after 2 s/),
+          retry_after_seconds: 2,
+        });
     } finally {
       await api.close();
     }

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { UniverseIndex, foldText } from '../../warehouse/api-reads/api-reads-universe.ts';
 import type { Listing } from '../../warehouse/api-reads/api-reads-types.ts';
 
-const listing = (market: string, ticker: string, name: string): Listing => ({ market, ticker, name, exchange: 'XTST', kind: 'stock', currency: 'USD' });
+const listing = (market: string, ticker: string, name: string): Listing => ({
+  market,
+  ticker,
+  name,
+  exchange: 'XTST',
+  kind: 'stock',
+  currency: 'USD',
+});
 
 const index = new UniverseIndex([
   listing('ch', 'NESN', 'Nestlé S.A.'),

@@ -45,7 +45,10 @@ describe('HMAC-SHA-256 signature', () => {
   });
 
   it.each(SIGNED_FIELDS)('when the signed field %s is altered, then the signature no longer matches', (field) => {
-    const altered = { ...FIELDS, [field]: field === 'snapshot_ref' ? { source: 'nightly', day: '2026-11-20' } : typeof FIELDS[field] === 'number' ? 2 : 'altered' };
+    const altered = {
+      ...FIELDS,
+      [field]: field === 'snapshot_ref' ? { source: 'nightly', day: '2026-11-20' } : typeof FIELDS[field] === 'number' ? 2 : 'altered',
+    };
     expect(signatureMatches(altered as SignedFields, sig, SECRET)).toBe(false);
   });
 

@@ -8,7 +8,15 @@ import { openServiceDb, type ServiceDb } from '../../service-state/db.ts';
 import { testServiceState } from '../support/service-state.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
-const PIN = { day: '2026-11-21', screenedAt: '2026-11-21T02:00:00.000', source: 'nightly', dataSource: 'sample', synthetic: true, statuses: {}, ratios: {} };
+const PIN = {
+  day: '2026-11-21',
+  screenedAt: '2026-11-21T02:00:00.000',
+  source: 'nightly',
+  dataSource: 'sample',
+  synthetic: true,
+  statuses: {},
+  ratios: {},
+};
 const UNSIGNED = {
   cert_id: `fsc_${'2'.repeat(40)}`,
   payload_version: 1,
@@ -61,7 +69,9 @@ describe('signing keys and certificates in the real service state', () => {
 
   it('when the same cert_id is issued twice, then the second is refused: a certificate is never replaced', async () => {
     await certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
-    await expect(certificates.issue({ ...UNSIGNED, verdict: 'non_compliant' }, PIN, { keyId: null, account: null }, keys)).rejects.toThrow(/UNIQUE|duplicate key/);
+    await expect(certificates.issue({ ...UNSIGNED, verdict: 'non_compliant' }, PIN, { keyId: null, account: null }, keys)).rejects.toThrow(
+      /UNIQUE|duplicate key/,
+    );
     expect((await certificates.find(UNSIGNED.cert_id))!.fields.verdict).toBe('compliant');
   });
 

@@ -53,7 +53,12 @@ describe('checkSnapshot: the pin against the newest snapshot of its day', () => 
   });
   it('when the stored pin disagrees with the signed fields, then the signed identity and verdict are what is compared', () => {
     const tamperedPin = { ...pin, screenedAt: '2026-11-21T14:30:00.000', statuses: { ...pin.statuses, shariah_aaoifi: 'non_compliant' } };
-    const signed = { standard: 'shariah_aaoifi', verdict: 'compliant', as_of: '2026-11-21T02:00:00.000Z', snapshot_ref: { source: 'nightly', day: '2026-11-21' } };
+    const signed = {
+      standard: 'shariah_aaoifi',
+      verdict: 'compliant',
+      as_of: '2026-11-21T02:00:00.000Z',
+      snapshot_ref: { source: 'nightly', day: '2026-11-21' },
+    };
     expect(checkSnapshot(pinnedSnapshotOf(signed, tamperedPin), { ...ROW })).toBe('match');
     expect(checkSnapshot(pinnedSnapshotOf({ ...signed, verdict: 'questionable' }, pin), { ...ROW })).toBe('diverged');
   });

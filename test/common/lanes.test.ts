@@ -44,6 +44,10 @@ describe('inLanes', () => {
   });
 
   it('rejects with the first failure', async () => {
-    await expect(inLanes(4, 2, async (index) => { if (index === 2) throw new Error('chunk 2 failed'); })).rejects.toThrow('chunk 2 failed');
+    await expect(
+      inLanes(4, 2, async (index) => {
+        if (index === 2) throw new Error('chunk 2 failed');
+      }),
+    ).rejects.toThrow('chunk 2 failed');
   });
 });

@@ -45,7 +45,8 @@ describe('business-activity evidence', () => {
   it('when the SIC code names a bank and no row reports finance, then every Shariah methodology excludes it as a primary business', () => {
     const input = inputWith({ listing: { sic: '6022' } });
     const s = statuses(input);
-    for (const id of ['shariah_aaoifi', 'shariah_djim', 'shariah_sp', 'shariah_ftse', 'shariah_msci'] as const) expect(s[id], id).toBe('non_compliant');
+    for (const id of ['shariah_aaoifi', 'shariah_djim', 'shariah_sp', 'shariah_ftse', 'shariah_msci'] as const)
+      expect(s[id], id).toBe('non_compliant');
     const r = businessReasons(input, 'shariah_aaoifi').find((x) => x.code === 'shariah_aaoifi.business.conventional_finance')!;
     expect(r).toMatchObject({ result: 'fail', within_limit: false, filing_ref: 'sic:6022' });
     expect(r.message).toContain('primary business by industry code (SIC 6022)');
@@ -83,7 +84,8 @@ describe('business-activity evidence', () => {
     const none = businessReasons(input, 'shariah_ftse').find((r) => r.code.endsWith('none_reported'))!;
     expect(none).toMatchObject({ result: 'questionable', evidence_level: 'industry_code' });
     expect(none.message).toMatch(/SIC 2030, canned, frozen and preserved foods and specialties\) commonly includes pork revenue/);
-    for (const id of ['shariah_aaoifi', 'shariah_djim', 'shariah_sp', 'shariah_ftse', 'shariah_msci'] as const) expect(statuses(input)[id], id).toBe('questionable');
+    for (const id of ['shariah_aaoifi', 'shariah_djim', 'shariah_sp', 'shariah_ftse', 'shariah_msci'] as const)
+      expect(statuses(input)[id], id).toBe('questionable');
     // Neither the next class up (2040, grain mill products) nor the end of the range leaves doubt.
     expect(statuses(inputWith({ listing: { sic: '2040' } })).shariah_ftse).toBe('compliant');
     expect(statuses(inputWith({ listing: { sic: '2038' } })).shariah_ftse).toBe('questionable');
@@ -106,7 +108,15 @@ describe('business-activity evidence', () => {
   it('when only a filing concept reports an activity a framework does not screen, then the other activities are still uncovered', () => {
     const input = inputWith({
       listing: { sic: null },
-      exposures: [{ activity: 'media_entertainment', revenueShare: 0.6, asOf: '2025-03-01', sourceRef: 'edgar:acc us-gaap:AdmissionsRevenue', evidence: 'filing_concept' }],
+      exposures: [
+        {
+          activity: 'media_entertainment',
+          revenueShare: 0.6,
+          asOf: '2025-03-01',
+          sourceRef: 'edgar:acc us-gaap:AdmissionsRevenue',
+          evidence: 'filing_concept',
+        },
+      ],
     });
     expect(statuses(input).shariah_aaoifi).toBe('insufficient_data');
   });
@@ -126,7 +136,16 @@ describe('business-activity evidence', () => {
       activitiesReviewedOn: '2025-02-01',
     });
     const s = statuses(input);
-    for (const id of ['shariah_aaoifi', 'shariah_djim', 'shariah_sp', 'shariah_ftse', 'shariah_msci', 'christian_bri', 'catholic_usccb', 'lds_mormon'] as const) {
+    for (const id of [
+      'shariah_aaoifi',
+      'shariah_djim',
+      'shariah_sp',
+      'shariah_ftse',
+      'shariah_msci',
+      'christian_bri',
+      'catholic_usccb',
+      'lds_mormon',
+    ] as const) {
       expect(s[id], id).toBe('non_compliant');
     }
     const r = businessReasons(input, 'shariah_sp').find((x) => x.code === 'shariah_sp.business.gambling')!;

@@ -107,7 +107,8 @@ function withRatio(input: ScreeningInput, ratio: RatioKey, parts: readonly numbe
 const shariahRules: { id: FrameworkId; version: ShariahVersion; date: string; ratio: RatioKey; rule: ThresholdRule }[] = [];
 for (const [id, versions] of Object.entries(SHARIAH_VERSIONS)) {
   versions.forEach((version, i) => {
-    for (const rr of version.ratioRules) shariahRules.push({ id: id as FrameworkId, version, date: dateFor(versions, i), ratio: rr.ratio, rule: rr.rule });
+    for (const rr of version.ratioRules)
+      shariahRules.push({ id: id as FrameworkId, version, date: dateFor(versions, i), ratio: rr.ratio, rule: rr.rule });
   });
 }
 
@@ -135,8 +136,16 @@ describe('exact decimals', () => {
   });
 
   it('when the value is far from the limit, then the exact form is never built', () => {
-    expect(compareToLimit(0.2, 0.3, () => { throw new Error('built'); })).toBe(-1);
-    expect(compareToLimit(0.4, 0.3, () => { throw new Error('built'); })).toBe(1);
+    expect(
+      compareToLimit(0.2, 0.3, () => {
+        throw new Error('built');
+      }),
+    ).toBe(-1);
+    expect(
+      compareToLimit(0.4, 0.3, () => {
+        throw new Error('built');
+      }),
+    ).toBe(1);
   });
 });
 
@@ -145,28 +154,41 @@ describe('every ratio limit of every Shariah methodology', () => {
     it(`when ${rule.code} (${version.version}) straddles ${rule.operator} ${rule.threshold}, then a breach is non_compliant and the limit follows the operator`, () => {
       const limit = limitUnits(rule.threshold);
       fc.assert(
-        fc.property(fc.constantFrom(...OFFSETS), fc.integer({ min: 1, max: 6 }), fc.double({ min: 0, max: 1, noNaN: true }), (offset, digits, split) => {
-          // value = limit + offset (at most 12 decimals); numerator = value × denominator, kept within 15 significant digits.
-          const value = limit + offset;
-          const denominatorDigits = offset === 10n ** 3n || offset === -(10n ** 3n) ? Math.min(digits, 3) : digits;
-          const denominatorUnits = units(String(10 ** (denominatorDigits - 1) + Math.floor(split * 9 * 10 ** (denominatorDigits - 1))));
-          const numeratorUnits = (value * denominatorUnits) / UNIT;
-          // Sums split in two; the first part with two decimals so both parts stay exact doubles. Where cash
-          // only stands in for interest-bearing deposits, all of it goes to the securities: the named figure.
-          const cent = UNIT / 100n;
-          const firstUnits = rule.proxy === 'cash_for_interest_bearing_deposits' ? 0n : ((numeratorUnits * BigInt(Math.floor(split * 1000))) / 1000n / cent) * cent;
-          const singleFigure = ratio.startsWith('debt_') || ratio.startsWith('receivables_to_');
-          const parts = singleFigure ? [numeratorUnits] : [firstUnits, numeratorUnits - firstUnits];
-          const input = withRatio(zeroCompany(date), ratio, parts.map((u) => Number(decimalText(u))), Number(decimalText(denominatorUnits)));
-          const framework = screenCompany(input).frameworks[id]!;
-          expect(framework.methodology_version).toBe(version.version);
-          const reason = framework.reasons.find((r) => r.code === rule.code)!;
-          const expected = within(value, limit, rule.operator);
-          expect(reason.within_limit, `${decimalText(value)} ${rule.operator} ${rule.threshold}`).toBe(expected);
-          expect(reason.result).toBe(expected ? 'pass' : 'fail');
-          // A breach is decisive: the framework is non_compliant whatever its other checks say.
-          expect(expected || framework.status === 'non_compliant').toBe(true);
-        }),
+        fc.property(
+          fc.constantFrom(...OFFSETS),
+          fc.integer({ min: 1, max: 6 }),
+          fc.double({ min: 0, max: 1, noNaN: true }),
+          (offset, digits, split) => {
+            // value = limit + offset (at most 12 decimals); numerator = value × denominator, kept within 15 significant digits.
+            const value = limit + offset;
+            const denominatorDigits = offset === 10n ** 3n || offset === -(10n ** 3n) ? Math.min(digits, 3) : digits;
+            const denominatorUnits = units(String(10 ** (denominatorDigits - 1) + Math.floor(split * 9 * 10 ** (denominatorDigits - 1))));
+            const numeratorUnits = (value * denominatorUnits) / UNIT;
+            // Sums split in two; the first part with two decimals so both parts stay exact doubles. Where cash
+            // only stands in for interest-bearing deposits, all of it goes to the securities: the named figure.
+            const cent = UNIT / 100n;
+            const firstUnits =
+              rule.proxy === 'cash_for_interest_bearing_deposits'
+                ? 0n
+                : ((numeratorUnits * BigInt(Math.floor(split * 1000))) / 1000n / cent) * cent;
+            const singleFigure = ratio.startsWith('debt_') || ratio.startsWith('receivables_to_');
+            const parts = singleFigure ? [numeratorUnits] : [firstUnits, numeratorUnits - firstUnits];
+            const input = withRatio(
+              zeroCompany(date),
+              ratio,
+              parts.map((u) => Number(decimalText(u))),
+              Number(decimalText(denominatorUnits)),
+            );
+            const framework = screenCompany(input).frameworks[id]!;
+            expect(framework.methodology_version).toBe(version.version);
+            const reason = framework.reasons.find((r) => r.code === rule.code)!;
+            const expected = within(value, limit, rule.operator);
+            expect(reason.within_limit, `${decimalText(value)} ${rule.operator} ${rule.threshold}`).toBe(expected);
+            expect(reason.result).toBe(expected ? 'pass' : 'fail');
+            // A breach is decisive: the framework is non_compliant whatever its other checks say.
+            expect(expected || framework.status === 'non_compliant').toBe(true);
+          },
+        ),
         { seed: 15, numRuns: 120 },
       );
     });
@@ -210,7 +232,13 @@ describe('every income limit of every Shariah methodology', () => {
                 ...base,
                 fundamentals: { ...base.fundamentals!, totalRevenue: revenue, interestIncome },
                 // Retailers: the revenue-share limits decide (a producer is excluded at any share where the methodology says so).
-                exposures: activities.map((activity, k) => ({ activity, revenueShare: Number(decimalText(shares[k]!)), asOf: date, sourceRef: 'prop', involvement: 'retailer' as const })),
+                exposures: activities.map((activity, k) => ({
+                  activity,
+                  revenueShare: Number(decimalText(shares[k]!)),
+                  asOf: date,
+                  sourceRef: 'prop',
+                  involvement: 'retailer' as const,
+                })),
               };
               const framework = screenCompany(input).frameworks[id as FrameworkId]!;
               const reason = framework.reasons.find((r) => r.code === rule.code)!;
@@ -252,14 +280,28 @@ describe('every revenue limit of every exclusion table', () => {
           for (const offset of OFFSETS) {
             const share = limit + offset;
             if (share < 0n) continue;
-            const input = { ...zeroCompany(date), exposures: [{ activity: rule.activity, revenueShare: Number(decimalText(share)), asOf: date, sourceRef: 'prop', involvement: 'retailer' as const }] };
+            const input = {
+              ...zeroCompany(date),
+              exposures: [
+                {
+                  activity: rule.activity,
+                  revenueShare: Number(decimalText(share)),
+                  asOf: date,
+                  sourceRef: 'prop',
+                  involvement: 'retailer' as const,
+                },
+              ],
+            };
             const framework = screenCompany(input).frameworks[id]!;
             const reason = framework.reasons.find((r) => r.code === rule.code)!;
             const expected = within(share, limit, rule.operator);
             expect(reason.within_limit, `${decimalText(share)} ${rule.operator} ${rule.threshold}`).toBe(expected);
             // A breach takes the rule's stated outcome: fail (framework non_compliant), or questionable with the rule's doubt.
             const breach = expected ? null : { result: reason.result, doubt: reason.doubt, status: framework.status };
-            const stated = rule.onBreach === 'fail' ? { result: 'fail', doubt: undefined, status: 'non_compliant' } : { result: 'questionable', doubt: rule.doubt, status: framework.status };
+            const stated =
+              rule.onBreach === 'fail'
+                ? { result: 'fail', doubt: undefined, status: 'non_compliant' }
+                : { result: 'questionable', doubt: rule.doubt, status: framework.status };
             expect(breach).toEqual(expected ? null : stated);
           }
         });

@@ -7,7 +7,14 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { screenCompany, type CheckResult, type FrameworkId, type Doubt, type FrameworkResult, type VerdictStatus } from '../../engine/index.ts';
+import {
+  screenCompany,
+  type CheckResult,
+  type FrameworkId,
+  type Doubt,
+  type FrameworkResult,
+  type VerdictStatus,
+} from '../../engine/index.ts';
 import { applyPatch, inputWith, type Patch } from './fixtures.ts';
 
 interface CheckExpectation {
@@ -39,7 +46,6 @@ interface GoldenFile {
   base?: Patch;
   cases: GoldenCase[];
 }
-
 
 /** Round so that hand-computed decimals compare with computed doubles. */
 function round(x: number | null | undefined, digits: number): number | null | undefined {
@@ -95,7 +101,9 @@ function normalise(want: Expectation): Expectation {
 }
 
 function filesIn(dir: URL): string[] {
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
 }
 
 function load(dir: URL, name: string): GoldenFile {
@@ -125,7 +133,11 @@ it('has a golden table for every framework', () => {
 });
 
 it('has held-out cases for every framework but jewish_halakhic', () => {
-  expect(filesIn(heldOutDir).map((f) => load(heldOutDir, f).framework).sort()).toEqual(ALL_FRAMEWORKS.filter((f) => f !== 'jewish_halakhic'));
+  expect(
+    filesIn(heldOutDir)
+      .map((f) => load(heldOutDir, f).framework)
+      .sort(),
+  ).toEqual(ALL_FRAMEWORKS.filter((f) => f !== 'jewish_halakhic'));
 });
 
 function runCases(kind: string, dir: URL, minimum: number): void {

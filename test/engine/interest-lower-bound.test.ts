@@ -11,7 +11,11 @@ import { baseInput } from './fixtures.ts';
 /** Revenue 5,000; AAOIFI's limit on non-permissible income is 5% of it (250). */
 function withFloor(interestIncomeAtLeast: number | null | undefined): ScreeningInput {
   const input = baseInput();
-  input.fundamentals = { ...input.fundamentals!, interestIncome: null, ...(interestIncomeAtLeast === undefined ? {} : { interestIncomeAtLeast }) };
+  input.fundamentals = {
+    ...input.fundamentals!,
+    interestIncome: null,
+    ...(interestIncomeAtLeast === undefined ? {} : { interestIncomeAtLeast }),
+  };
   return input;
 }
 

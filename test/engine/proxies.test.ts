@@ -10,18 +10,24 @@ const withDebtSource = (source: string | undefined) => {
 };
 
 describe('debt totals as proxies', () => {
-  it('when the engine lists total-only debt concepts, then they are exactly the EDGAR adapter\'s totals', () => {
+  it("when the engine lists total-only debt concepts, then they are exactly the EDGAR adapter's totals", () => {
     expect([...TOTAL_ONLY_DEBT_CONCEPTS].sort()).toEqual(DEBT.total.flat().sort());
   });
 
   it('when the filing reports only a debt total, then the figure is a proxy', () => {
     expect(debtIsTotalOnly(withDebtSource('us-gaap:LongTermDebt @ 0000950170-25-000001'))).toBe(true);
-    expect(debtIsTotalOnly(withDebtSource('us-gaap:DebtInstrumentCarryingAmount + us-gaap:ShortTermBorrowings @ 0000950170-25-000001'))).toBe(true);
+    expect(
+      debtIsTotalOnly(withDebtSource('us-gaap:DebtInstrumentCarryingAmount + us-gaap:ShortTermBorrowings @ 0000950170-25-000001')),
+    ).toBe(true);
   });
 
   it('when the debt comes from borrowing lines, no source is recorded, or no filing, then it is not a proxy', () => {
     expect(debtIsTotalOnly(withDebtSource('us-gaap:LongTermDebtNoncurrent + us-gaap:DebtCurrent @ 0000950170-25-000001'))).toBe(false);
-    expect(debtIsTotalOnly(withDebtSource('us-gaap:LongTermDebtCurrent + us-gaap:LongTermDebtNoncurrent @ 0000950170-25-000001 (LongTermDebt not added)'))).toBe(false);
+    expect(
+      debtIsTotalOnly(
+        withDebtSource('us-gaap:LongTermDebtCurrent + us-gaap:LongTermDebtNoncurrent @ 0000950170-25-000001 (LongTermDebt not added)'),
+      ),
+    ).toBe(false);
     expect(debtIsTotalOnly(withDebtSource(undefined))).toBe(false);
     expect(debtIsTotalOnly(null)).toBe(false);
   });

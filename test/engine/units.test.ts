@@ -1,7 +1,15 @@
 /** Unit tests for the small pure helpers: dates, era, status combination, filter errors, views. */
 import { describe, expect, it } from 'vitest';
 import { dayNumber, isIsoDate, monthsBefore } from '../../engine/dates.ts';
-import { ENGINE_REVISION_DATE, FRAMEWORKS, FRAMEWORK_IDS, eraFor, filterFrameworks, isImprovement, screenCompany } from '../../engine/index.ts';
+import {
+  ENGINE_REVISION_DATE,
+  FRAMEWORKS,
+  FRAMEWORK_IDS,
+  eraFor,
+  filterFrameworks,
+  isImprovement,
+  screenCompany,
+} from '../../engine/index.ts';
 import { inputWith } from './fixtures.ts';
 
 describe('dates', () => {
@@ -77,7 +85,9 @@ describe('filterFrameworks', () => {
 
 describe('madhhab_views', () => {
   it('when book equity is negative, then asset-based methodologies fail on debt and the views show the split', () => {
-    const r = screenCompany(inputWith({ fundamentals: { totalAssets: 5000, totalDebt: 6000 }, marketCap: { spot: 100000, avg24m: 100000, avg36m: 100000 } }));
+    const r = screenCompany(
+      inputWith({ fundamentals: { totalAssets: 5000, totalDebt: 6000 }, marketCap: { spot: 100000, avg24m: 100000, avg36m: 100000 } }),
+    );
     const v = r.madhhab_views!;
     expect(v.by_framework.shariah_ftse).toBe('non_compliant');
     expect(v.by_framework.shariah_aaoifi).toBe('compliant');

@@ -36,6 +36,12 @@ describe("Benford's law first-digit test", () => {
   });
 
   it('reads the first significant digit of negative and large figures and skips those below ten', () => {
-    expect([firstDigit(-4_321), firstDigit(9.99), firstDigit(10), firstDigit(7.2e21), firstDigit(Number.NaN)]).toEqual([4, null, 1, 7, null]);
+    expect([firstDigit(-4_321), firstDigit(9.99), firstDigit(10), firstDigit(7.2e21), firstDigit(Number.NaN)]).toEqual([
+      4,
+      null,
+      1,
+      7,
+      null,
+    ]);
   });
 });

@@ -9,10 +9,24 @@ import type { ScoreResult } from '../../forensic/types.ts';
 
 const base = { method: { name: 'm', formula: 'f', source: 's' }, periods: [], inputs: [], thresholds: [], notes: [] };
 const ok = <C>(value: number, components: C): ScoreResult<C> => ({ ...base, status: 'ok', value, reading: 'r', components });
-const insufficient = <C>(): ScoreResult<C> => ({ ...base, status: 'insufficient_data', value: null, reading: null, missing: [], components: {} });
+const insufficient = <C>(): ScoreResult<C> => ({
+  ...base,
+  status: 'insufficient_data',
+  value: null,
+  reading: null,
+  missing: [],
+  components: {},
+});
 const notApplicable = <C>(): ScoreResult<C> => ({ ...base, status: 'not_applicable', value: null, reading: null, reason: 'bank' });
 
-const altman = ok<AltmanComponents>(2.4, { variant: 'original', x1_working_capital_to_assets: 0, x2_retained_earnings_to_assets: 0, x3_ebit_to_assets: 0, x4_equity_to_liabilities: 0, x5_sales_to_assets: 0 });
+const altman = ok<AltmanComponents>(2.4, {
+  variant: 'original',
+  x1_working_capital_to_assets: 0,
+  x2_retained_earnings_to_assets: 0,
+  x3_ebit_to_assets: 0,
+  x4_equity_to_liabilities: 0,
+  x5_sales_to_assets: 0,
+});
 const piotroski = ok<PiotroskiSignals>(6, {} as PiotroskiSignals);
 const beneish = ok<BeneishIndices>(-2.28, {} as BeneishIndices);
 const sloan = ok<SloanComponents>(-0.175, { accruals: 0, average_total_assets: 0 });
@@ -32,7 +46,13 @@ describe('health score', () => {
   });
 
   it('when Altman does not apply and Benford lacks data, then the weights renormalise over 0.6: (20 + 10 + 5) / 0.6 = 58.3', () => {
-    const health = healthScore({ altman: notApplicable(), piotroski, beneish, sloan, benford: insufficient<BenfordComponents>() as BenfordResult });
+    const health = healthScore({
+      altman: notApplicable(),
+      piotroski,
+      beneish,
+      sloan,
+      benford: insufficient<BenfordComponents>() as BenfordResult,
+    });
     expect(health.value).toBe(58.3);
     expect(health.coverage).toBe(0.6);
     expect(health.components.find((c) => c.component === 'altman')).toMatchObject({ status: 'not_applicable', sub_score: null });
@@ -42,13 +62,25 @@ describe('health score', () => {
     const half = healthScore({ altman: insufficient(), piotroski, beneish: insufficient(), sloan, benford });
     // (0.3·66.667 + 0.1·50 + 0.1·50) / 0.5 = 30 / 0.5 = 60
     expect(half).toMatchObject({ status: 'ok', value: 60, coverage: 0.5 });
-    const less = healthScore({ altman: insufficient(), piotroski, beneish: insufficient(), sloan, benford: insufficient<BenfordComponents>() as BenfordResult });
+    const less = healthScore({
+      altman: insufficient(),
+      piotroski,
+      beneish: insufficient(),
+      sloan,
+      benford: insufficient<BenfordComponents>() as BenfordResult,
+    });
     expect(less).toMatchObject({ status: 'insufficient_data', value: null, coverage: 0.4 });
   });
 
   it('when the blend is exactly 70, then it reads strong (70 and above)', () => {
     // Altman 2.99 → 100 (0.3·100 = 30), Piotroski 3 → 33.333 (10), Beneish −2.78 → 100 (20), Sloan 50 (5), Benford 50 (5) = 70.
-    const health = healthScore({ altman: { ...altman, value: 2.99 } as ScoreResult<AltmanComponents>, piotroski: ok<PiotroskiSignals>(3, {} as PiotroskiSignals), beneish: ok<BeneishIndices>(-2.78, {} as BeneishIndices), sloan, benford });
+    const health = healthScore({
+      altman: { ...altman, value: 2.99 } as ScoreResult<AltmanComponents>,
+      piotroski: ok<PiotroskiSignals>(3, {} as PiotroskiSignals),
+      beneish: ok<BeneishIndices>(-2.78, {} as BeneishIndices),
+      sloan,
+      benford,
+    });
     expect(health.value).toBe(70);
     expect(health.reading).toBe('strong');
   });

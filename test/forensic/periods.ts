@@ -3,7 +3,15 @@ import type { FigureName, Period, PeriodSet, ScoreInsufficient, ScoreOk, ScoreRe
 
 /** A hand-made period: figures in whole currency units, a `test:` filing reference. */
 export function period(periodEnd: string, figures: Partial<Record<FigureName, number | null>>, close: number | null = null): Period {
-  return { periodEnd, filedOn: periodEnd.replace(/-\d{2}-\d{2}$/, '-03-01').replace(/^(\d{4})/, (y) => String(Number(y) + 1)), sourceRef: `test:${periodEnd}`, currency: 'USD', figures, close, closeDate: close === null ? null : periodEnd };
+  return {
+    periodEnd,
+    filedOn: periodEnd.replace(/-\d{2}-\d{2}$/, '-03-01').replace(/^(\d{4})/, (y) => String(Number(y) + 1)),
+    sourceRef: `test:${periodEnd}`,
+    currency: 'USD',
+    figures,
+    close,
+    closeDate: close === null ? null : periodEnd,
+  };
 }
 
 export function set(current: Period | null, prior: Period | null = null, prior2: Period | null = null): PeriodSet {

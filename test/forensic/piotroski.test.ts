@@ -8,8 +8,28 @@ type Figures = Partial<Record<FigureName, number | null>>;
 // No published per-company worked example with figures was found; the nine signals follow Piotroski (2000) and are computed by hand.
 // Hand case: 2022 assets 1000; 2023 NI 50, CFO 60, LTD 300, CA 400, CL 200, 100 shares, GP 300 on sales 1000, assets 1000.
 const y2022 = period('2022-12-31', { total_assets: 1000 });
-const y2023 = period('2023-12-31', { total_assets: 1000, net_income: 50, operating_cash_flow: 60, long_term_debt: 300, current_assets: 400, current_liabilities: 200, shares_outstanding: 100, gross_profit: 300, total_revenue: 1000 });
-const strong: Figures = { total_assets: 1100, net_income: 80, operating_cash_flow: 120, long_term_debt: 250, current_assets: 500, current_liabilities: 200, shares_outstanding: 100, gross_profit: 340, total_revenue: 1100 };
+const y2023 = period('2023-12-31', {
+  total_assets: 1000,
+  net_income: 50,
+  operating_cash_flow: 60,
+  long_term_debt: 300,
+  current_assets: 400,
+  current_liabilities: 200,
+  shares_outstanding: 100,
+  gross_profit: 300,
+  total_revenue: 1000,
+});
+const strong: Figures = {
+  total_assets: 1100,
+  net_income: 80,
+  operating_cash_flow: 120,
+  long_term_debt: 250,
+  current_assets: 500,
+  current_liabilities: 200,
+  shares_outstanding: 100,
+  gross_profit: 340,
+  total_revenue: 1100,
+};
 
 const score = (figures: Figures) => piotroskiFScore(set(period('2024-12-31', figures), y2023, y2022));
 
@@ -34,7 +54,17 @@ describe('Piotroski F-Score', () => {
   });
 
   it('when every signal worsens, then F = 0 (low)', () => {
-    const result = score({ total_assets: 1100, net_income: -20, operating_cash_flow: -30, long_term_debt: 400, current_assets: 300, current_liabilities: 200, shares_outstanding: 120, gross_profit: 250, total_revenue: 900 });
+    const result = score({
+      total_assets: 1100,
+      net_income: -20,
+      operating_cash_flow: -30,
+      long_term_debt: 400,
+      current_assets: 300,
+      current_liabilities: 200,
+      shares_outstanding: 120,
+      gross_profit: 250,
+      total_revenue: 900,
+    });
     expect(result.value).toBe(0);
     expect(result.reading).toBe('low: weak fundamentals');
   });
@@ -56,7 +86,9 @@ describe('Piotroski F-Score', () => {
   it('when the period two years back is missing, then insufficient_data names it and the computable signals are still shown', () => {
     const result = piotroskiFScore(set(period('2024-12-31', strong), y2023, null));
     assertInsufficient(result);
-    expect(result.missing).toEqual([{ field: 'period', period: 'prior2', period_end: null, reason: 'no two-years-earlier period in the filings' }]);
+    expect(result.missing).toEqual([
+      { field: 'period', period: 'prior2', period_end: null, reason: 'no two-years-earlier period in the filings' },
+    ]);
     expect(result.components.roa?.score).toBe(1);
     expect(result.components.delta_roa?.score).toBeNull();
   });

@@ -38,7 +38,9 @@ describe('Sloan accrual ratio', () => {
   });
 
   it('when operating cash flow is missing, then insufficient_data names it', () => {
-    const score = sloanAccrualRatio(set(period('2024-12-31', { net_income: 1, total_assets: 10 }), period('2023-12-31', { total_assets: 10 })));
+    const score = sloanAccrualRatio(
+      set(period('2024-12-31', { net_income: 1, total_assets: 10 }), period('2023-12-31', { total_assets: 10 })),
+    );
     assertInsufficient(score);
     expect(score.missing.map((m) => m.field)).toEqual(['operating_cash_flow']);
   });

@@ -39,7 +39,14 @@ describe('the embedded dev server never outlives faithscreen', () => {
   /** `faithscreen dev-server` on the test's DATA_DIR; resolves once it logged that the server is ready. */
   async function faithscreenDevServer(): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
     const child = spawn(process.execPath, [BIN, 'dev-server'], {
-      env: { ...process.env, DATA_DIR: temp.dir, TEMPORAL_ADDRESS: '', TEMPORAL_DEV_PORT: String(port), TEMPORAL_UI_PORT: String(await freePort()), LOG_LEVEL: 'info' },
+      env: {
+        ...process.env,
+        DATA_DIR: temp.dir,
+        TEMPORAL_ADDRESS: '',
+        TEMPORAL_DEV_PORT: String(port),
+        TEMPORAL_UI_PORT: String(await freePort()),
+        LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     started.push(child);
@@ -61,47 +68,76 @@ describe('the embedded dev server never outlives faithscreen', () => {
     await temp.cleanup();
   });
 
-  it('when faithscreen is killed with SIGKILL, then its dev server stops within seconds and frees its port', { timeout: 180_000 }, async () => {
-    const { child } = await faithscreenDevServer();
-    const [server] = await devServersOf(devServerDbFile(temp.dir));
-    expect(server).toBeDefined();
-    expect(await listening(port)).toBe(true);
-    child.kill('SIGKILL');
-    const stoppedAfterMs = await until(async () => !isAlive(server!) && !(await listening(port)), 15_000);
-    expect(stoppedAfterMs).toBeLessThan(15_000);
-    expect(await devServersOf(devServerDbFile(temp.dir))).toEqual([]);
-  });
+  it(
+    'when faithscreen is killed with SIGKILL, then its dev server stops within seconds and frees its port',
+    { timeout: 180_000 },
+    async () => {
+      const { child } = await faithscreenDevServer();
+      const [server] = await devServersOf(devServerDbFile(temp.dir));
+      expect(server).toBeDefined();
+      expect(await listening(port)).toBe(true);
+      child.kill('SIGKILL');
+      const stoppedAfterMs = await until(async () => !isAlive(server!) && !(await listening(port)), 15_000);
+      expect(stoppedAfterMs).toBeLessThan(15_000);
+      expect(await devServersOf(devServerDbFile(temp.dir))).toEqual([]);
+    },
+  );
 
-  it('when a stale dev server of an earlier run holds this DATA_DIR, then the next start stops it, says so and starts its own', { timeout: 180_000 }, async () => {
-    // An orphan as an earlier build left it: started straight from the CLI, its parent long gone.
-    const cli = await provisionTemporalCli();
-    mkdirSync(path.dirname(devServerDbFile(temp.dir)), { recursive: true });
-    const orphan = spawn(cli.path, ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(await freePort()), '--db-filename', devServerDbFile(temp.dir), '--log-level', 'error'], {
-      detached: true,
-      stdio: 'ignore',
-    });
-    orphan.unref();
-    await until(() => listening(port), 60_000);
+  it(
+    'when a stale dev server of an earlier run holds this DATA_DIR, then the next start stops it, says so and starts its own',
+    { timeout: 180_000 },
+    async () => {
+      // An orphan as an earlier build left it: started straight from the CLI, its parent long gone.
+      const cli = await provisionTemporalCli();
+      mkdirSync(path.dirname(devServerDbFile(temp.dir)), { recursive: true });
+      const orphan = spawn(
+        cli.path,
+        [
+          'server',
+          'start-dev',
+          '--ip',
+          '127.0.0.1',
+          '--port',
+          String(port),
+          '--ui-port',
+          String(await freePort()),
+          '--db-filename',
+          devServerDbFile(temp.dir),
+          '--log-level',
+          'error',
+        ],
+        {
+          detached: true,
+          stdio: 'ignore',
+        },
+      );
+      orphan.unref();
+      await until(() => listening(port), 60_000);
 
-    const { child, output, exited } = await faithscreenDevServer();
-    expect(output()).toMatch(/stopping a stale Temporal dev server left on this DATA_DIR/);
-    expect(output()).toContain(`"pid":${orphan.pid}`);
-    expect(isAlive(orphan.pid!)).toBe(false);
-    const [replacement] = await devServersOf(devServerDbFile(temp.dir));
-    expect(replacement).not.toBe(orphan.pid);
-    expect(await listening(port)).toBe(true);
+      const { child, output, exited } = await faithscreenDevServer();
+      expect(output()).toMatch(/stopping a stale Temporal dev server left on this DATA_DIR/);
+      expect(output()).toContain(`"pid":${orphan.pid}`);
+      expect(isAlive(orphan.pid!)).toBe(false);
+      const [replacement] = await devServersOf(devServerDbFile(temp.dir));
+      expect(replacement).not.toBe(orphan.pid);
+      expect(await listening(port)).toBe(true);
 
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(await devServersOf(devServerDbFile(temp.dir))).toEqual([]);
-  });
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(await devServersOf(devServerDbFile(temp.dir))).toEqual([]);
+    },
+  );
 
-  it('when another running faithscreen owns the dev server of this DATA_DIR, then a second start is refused and the first keeps it', { timeout: 180_000 }, async () => {
-    const first = await faithscreenDevServer();
-    const [server] = await devServersOf(devServerDbFile(temp.dir));
-    const second = await faithscreenDevServer();
-    expect(await second.exited).not.toBe(0);
-    expect(second.output()).toMatch(new RegExp(`belongs to faithscreen pid ${first.child.pid}, which is still running`));
-    expect(isAlive(server!)).toBe(true);
-  });
+  it(
+    'when another running faithscreen owns the dev server of this DATA_DIR, then a second start is refused and the first keeps it',
+    { timeout: 180_000 },
+    async () => {
+      const first = await faithscreenDevServer();
+      const [server] = await devServersOf(devServerDbFile(temp.dir));
+      const second = await faithscreenDevServer();
+      expect(await second.exited).not.toBe(0);
+      expect(second.output()).toMatch(new RegExp(`belongs to faithscreen pid ${first.child.pid}, which is still running`));
+      expect(isAlive(server!)).toBe(true);
+    },
+  );
 });

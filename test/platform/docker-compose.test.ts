@@ -61,7 +61,10 @@ describe('docker-compose.yml', () => {
     const known = new Set(Object.keys(configSchema.shape));
     for (const [name, service] of Object.entries(services).filter(([, s]) => s.build)) {
       const env = service.environment ?? {};
-      expect(Object.keys(env).filter((key) => !known.has(key)), `${name} has unknown variables`).toEqual([]);
+      expect(
+        Object.keys(env).filter((key) => !known.has(key)),
+        `${name} has unknown variables`,
+      ).toEqual([]);
       const config = parseConfig(env);
       expect(config.embeddedTemporal, name).toBe(false);
       expect(config.temporalAddress, name).toBe('temporal:7233');

@@ -17,7 +17,11 @@ describe('terminal log lines', () => {
     const logger = createLogger('info', out.stream);
     logger.info({ url: 'http://127.0.0.1:8080', api_key: 'fs_live_secret' }, 'API listening');
     logger.warn({ pid: 4242, note: 'two words' }, 'stopping a stale Temporal dev server');
-    const lines = out.text().replace(/\u001b\[\d+m/g, '').split('\n').filter(Boolean);
+    const lines = out
+      .text()
+      .replace(/\u001b\[\d+m/g, '')
+      .split('\n')
+      .filter(Boolean);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d INFO {2}API listening {2}url=http:\/\/127\.0\.0\.1:8080 api_key=\[redacted\]$/);
     expect(lines[1]).toMatch(/WARN .* stopping a stale Temporal dev server/);
@@ -33,8 +37,16 @@ describe('terminal log lines', () => {
   });
 
   it('prints an error with its stack indented under the line, and passes text that is not JSON through', () => {
-    const line = JSON.stringify({ level: 50, time: '2026-11-23T19:04:05.000Z', msg: 'failed to stop cleanly', component: 'worker', err: { message: 'boom', stack: 'Error: boom\n    at stop (worker.ts:1:1)' } });
-    expect(formatLogLine(line, false)).toBe('19:04:05 ERROR failed to stop cleanly  component=worker\n    Error: boom\n        at stop (worker.ts:1:1)\n');
+    const line = JSON.stringify({
+      level: 50,
+      time: '2026-11-23T19:04:05.000Z',
+      msg: 'failed to stop cleanly',
+      component: 'worker',
+      err: { message: 'boom', stack: 'Error: boom\n    at stop (worker.ts:1:1)' },
+    });
+    expect(formatLogLine(line, false)).toBe(
+      '19:04:05 ERROR failed to stop cleanly  component=worker\n    Error: boom\n        at stop (worker.ts:1:1)\n',
+    );
     expect(formatLogLine('plain text', false)).toBe('plain text\n');
   });
 });

@@ -31,7 +31,9 @@ describe('recurring Schedules on a real Temporal dev server', () => {
     return scheduleRecurringRuns({ config, logger, lifecycle: new Lifecycle(logger) });
   };
   const cli = (...args: string[]) =>
-    run(process.execPath, [BIN, 'schedule', ...args], { env: { ...process.env, TEMPORAL_ADDRESS: env.address, DATA_DIR: temp.dir, LOG_LEVEL: 'silent' } });
+    run(process.execPath, [BIN, 'schedule', ...args], {
+      env: { ...process.env, TEMPORAL_ADDRESS: env.address, DATA_DIR: temp.dir, LOG_LEVEL: 'silent' },
+    });
   const scheduleIds = async () => {
     const ids: string[] = [];
     for await (const schedule of env.client.schedule.list()) ids.push(schedule.scheduleId);
@@ -41,7 +43,12 @@ describe('recurring Schedules on a real Temporal dev server', () => {
   beforeAll(async () => {
     const [started, bundle, dir] = await Promise.all([startTestTemporal(), bundleWorkflows(), makeTempDir('faithscreen-schedules-')]);
     [env, temp] = [started, dir];
-    worker = await Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, workflowBundle: bundle, activities: createActivities({ dataDir: temp.dir, source: { source: 'sample', scale: 0.001 } }) });
+    worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue: TASK_QUEUE,
+      workflowBundle: bundle,
+      activities: createActivities({ dataDir: temp.dir, source: { source: 'sample', scale: 0.001 } }),
+    });
     running = worker.run();
   }, 120_000);
   afterAll(async () => {
@@ -87,7 +94,10 @@ describe('recurring Schedules on a real Temporal dev server', () => {
 
   it('when `faithscreen schedule show` names no Schedule, then it shows both', async () => {
     const shown = JSON.parse((await cli('show')).stdout) as Array<{ name: string; id: string }>;
-    expect(shown.map((s) => [s.name, s.id])).toEqual([['nightly', NIGHTLY_SCHEDULE_ID], ['maintenance', MAINTENANCE_SCHEDULE_ID]]);
+    expect(shown.map((s) => [s.name, s.id])).toEqual([
+      ['nightly', NIGHTLY_SCHEDULE_ID],
+      ['maintenance', MAINTENANCE_SCHEDULE_ID],
+    ]);
   });
 
   it('when `faithscreen schedule` names an unknown Schedule or action, then it exits non-zero naming what is valid', async () => {

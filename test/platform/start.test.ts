@@ -36,51 +36,71 @@ describe('faithscreen start (the embedded default)', () => {
     await temp?.cleanup();
   });
 
-  it('when started on an empty warehouse, then the dev server, worker and API come up and the first screen is published; on SIGTERM everything stops and nothing is orphaned', { timeout: 240_000 }, async () => {
-    temp = await makeTempDir('faithscreen-start-');
-    const [port, devPort, uiPort] = [await freePort(), await freePort(), await freePort()];
-    let output = '';
-    child = spawn(process.execPath, [BIN, 'start'], {
-      env: { ...process.env, DATA_DIR: temp.dir, PORT: String(port), TEMPORAL_DEV_PORT: String(devPort), TEMPORAL_UI_PORT: String(uiPort), TEMPORAL_ADDRESS: '', SAMPLE_SCALE: '0.001', BOOTSTRAP_BACKFILL_YEARS: '5', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  it(
+    'when started on an empty warehouse, then the dev server, worker and API come up and the first screen is published; on SIGTERM everything stops and nothing is orphaned',
+    { timeout: 240_000 },
+    async () => {
+      temp = await makeTempDir('faithscreen-start-');
+      const [port, devPort, uiPort] = [await freePort(), await freePort(), await freePort()];
+      let output = '';
+      child = spawn(process.execPath, [BIN, 'start'], {
+        env: {
+          ...process.env,
+          DATA_DIR: temp.dir,
+          PORT: String(port),
+          TEMPORAL_DEV_PORT: String(devPort),
+          TEMPORAL_UI_PORT: String(uiPort),
+          TEMPORAL_ADDRESS: '',
+          SAMPLE_SCALE: '0.001',
+          BOOTSTRAP_BACKFILL_YEARS: '5',
+          LOG_LEVEL: 'info',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
 
-    const health = await waitForHttp(`http://127.0.0.1:${port}/healthz`, 120_000);
-    expect(health.status).toBe(200);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
-    expect(await ready.json()).toMatchObject({ status: 'ready' });
-    expect(output).toContain(`API          http://127.0.0.1:${port}`);
-    expect(output).toContain(`Temporal UI  http://127.0.0.1:${uiPort}`);
-    expect(output).toContain(`${temp.dir}/warehouse.duckdb`);
-    expect(await processesMentioning(temp.dir)).not.toEqual([]);
-    // The first start is the demo: with an empty warehouse it loads the sample and screens it.
-    const deadline = Date.now() + 120_000;
-    while (!output.includes('first universe screen published') && Date.now() < deadline) await sleep(500);
-    expect(output).toContain('first universe screen published');
-    expect(await withDuckDB(':memory:', {}, (c) => countSnapshots(c, temp!.dir))).toBeGreaterThan(0);
+      const health = await waitForHttp(`http://127.0.0.1:${port}/healthz`, 120_000);
+      expect(health.status).toBe(200);
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(await ready.json()).toMatchObject({ status: 'ready' });
+      expect(output).toContain(`API          http://127.0.0.1:${port}`);
+      expect(output).toContain(`Temporal UI  http://127.0.0.1:${uiPort}`);
+      expect(output).toContain(`${temp.dir}/warehouse.duckdb`);
+      expect(await processesMentioning(temp.dir)).not.toEqual([]);
+      // The first start is the demo: with an empty warehouse it loads the sample and screens it.
+      const deadline = Date.now() + 120_000;
+      while (!output.includes('first universe screen published') && Date.now() < deadline) await sleep(500);
+      expect(output).toContain('first universe screen published');
+      expect(await withDuckDB(':memory:', {}, (c) => countSnapshots(c, temp!.dir))).toBeGreaterThan(0);
 
-    // The demo's API key is in a 0600 file, not in the output, and the API accepts it.
-    const demoKey = readFileSync(`${temp.dir}/demo-api-key`, 'utf8').trim();
-    expect(statSync(`${temp.dir}/demo-api-key`).mode & 0o777).toBe(0o600);
-    expect(output).toContain(`API key      in ${temp.dir}/demo-api-key`);
-    expect(output).not.toContain(demoKey);
-    const scope = await fetch(`http://127.0.0.1:${port}/api/screen/frameworks`, { headers: { 'X-API-Key': demoKey } });
-    expect(((await scope.json()) as { key_scope?: unknown }).key_scope).toEqual({ allowed_frameworks: null, allowed_markets: null, allowed_endpoints: null });
-    expect((await fetch(`http://127.0.0.1:${port}/api/screen/us/AAPL`)).status).toBe(401);
+      // The demo's API key is in a 0600 file, not in the output, and the API accepts it.
+      const demoKey = readFileSync(`${temp.dir}/demo-api-key`, 'utf8').trim();
+      expect(statSync(`${temp.dir}/demo-api-key`).mode & 0o777).toBe(0o600);
+      expect(output).toContain(`API key      in ${temp.dir}/demo-api-key`);
+      expect(output).not.toContain(demoKey);
+      const scope = await fetch(`http://127.0.0.1:${port}/api/screen/frameworks`, { headers: { 'X-API-Key': demoKey } });
+      expect(((await scope.json()) as { key_scope?: unknown }).key_scope).toEqual({
+        allowed_frameworks: null,
+        allowed_markets: null,
+        allowed_endpoints: null,
+      });
+      expect((await fetch(`http://127.0.0.1:${port}/api/screen/us/AAPL`)).status).toBe(401);
 
-    // SIGTERM while the first-start backfill is still being followed: a clean stop, exit 0.
-    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(output).not.toMatch(/Channel has been shut down|Uncaught|unhandled/i);
-    expect(await processesMentioning(temp.dir)).toEqual([]);
-    expect(output).toMatch(/"component":"temporal-dev-server","msg":"stopped"/);
-  });
+      // SIGTERM while the first-start backfill is still being followed: a clean stop, exit 0.
+      const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(output).not.toMatch(/Channel has been shut down|Uncaught|unhandled/i);
+      expect(await processesMentioning(temp.dir)).toEqual([]);
+      expect(output).toMatch(/"component":"temporal-dev-server","msg":"stopped"/);
+    },
+  );
 
   it('when the configuration is invalid, then it exits 2 with one message listing every problem', async () => {
-    const failure = await run(process.execPath, [BIN, 'api'], { env: { ...process.env, PORT: 'x', LOG_LEVEL: 'loud' } }).catch((e: unknown) => e);
+    const failure = await run(process.execPath, [BIN, 'api'], { env: { ...process.env, PORT: 'x', LOG_LEVEL: 'loud' } }).catch(
+      (e: unknown) => e,
+    );
     const { code, stderr } = failure as { code: number; stderr: string };
     expect(code).toBe(2);
     expect(stderr).toMatch(/invalid configuration/);

@@ -1,7 +1,13 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHROMIUM, installPlan, MissingDependencyError, provisionSystemDependencies, type SystemDependency } from '../../platform/system-deps.ts';
+import {
+  CHROMIUM,
+  installPlan,
+  MissingDependencyError,
+  provisionSystemDependencies,
+  type SystemDependency,
+} from '../../platform/system-deps.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 const ROOT = { isRoot: true, passwordlessSudo: false, hasAptGet: true };
@@ -11,7 +17,17 @@ describe('installPlan', () => {
     expect(installPlan(['chromium', 'postgresql-15'], ROOT)).toEqual({
       commands: [
         ['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'update', '-qq'],
-        ['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '-qq', '--no-install-recommends', 'chromium', 'postgresql-15'],
+        [
+          'env',
+          'DEBIAN_FRONTEND=noninteractive',
+          'apt-get',
+          'install',
+          '-y',
+          '-qq',
+          '--no-install-recommends',
+          'chromium',
+          'postgresql-15',
+        ],
       ],
     });
   });
@@ -22,8 +38,12 @@ describe('installPlan', () => {
   });
 
   it('when there is no apt-get, or neither root nor passwordless sudo, then it refuses and says why', () => {
-    expect(installPlan(['chromium'], { ...ROOT, hasAptGet: false })).toEqual({ refusal: expect.stringMatching(/apt-get is not available/) });
-    expect(installPlan(['chromium'], { isRoot: false, passwordlessSudo: false, hasAptGet: true })).toEqual({ refusal: expect.stringMatching(/needs root or sudo/) });
+    expect(installPlan(['chromium'], { ...ROOT, hasAptGet: false })).toEqual({
+      refusal: expect.stringMatching(/apt-get is not available/),
+    });
+    expect(installPlan(['chromium'], { isRoot: false, passwordlessSudo: false, hasAptGet: true })).toEqual({
+      refusal: expect.stringMatching(/needs root or sudo/),
+    });
   });
 });
 
@@ -44,7 +64,13 @@ describe('provisionSystemDependencies', () => {
 
   it('when everything is found, then nothing is installed and it says where each is', async () => {
     const executed: string[][] = [];
-    const found = await provisionSystemDependencies([fake({ done: true })], () => undefined, {}, ROOT, async (command) => void executed.push(command));
+    const found = await provisionSystemDependencies(
+      [fake({ done: true })],
+      () => undefined,
+      {},
+      ROOT,
+      async (command) => void executed.push(command),
+    );
     expect(found).toEqual({ Widget: path.join(temp.dir, 'widget') });
     expect(executed).toEqual([]);
   });
@@ -53,23 +79,44 @@ describe('provisionSystemDependencies', () => {
     const installed = { done: false };
     const executed: string[][] = [];
     const lines: string[] = [];
-    const found = await provisionSystemDependencies([fake(installed)], (line) => lines.push(line), {}, ROOT, async (command) => {
-      executed.push(command);
-      if (command.includes('install')) installed.done = true;
-    });
+    const found = await provisionSystemDependencies(
+      [fake(installed)],
+      (line) => lines.push(line),
+      {},
+      ROOT,
+      async (command) => {
+        executed.push(command);
+        if (command.includes('install')) installed.done = true;
+      },
+    );
     expect(found.Widget).toBe(path.join(temp.dir, 'widget'));
     expect(executed.map((c) => c.slice(2, 4).join(' '))).toEqual(['apt-get update', 'apt-get install']);
     expect(lines.join('\n')).toMatch(/installing widget with apt-get/);
   });
 
   it('when something is missing and it may not install, then one message names it and what to install', async () => {
-    const attempt = provisionSystemDependencies([fake({ done: false })], () => undefined, {}, { isRoot: false, passwordlessSudo: false, hasAptGet: true });
+    const attempt = provisionSystemDependencies(
+      [fake({ done: false })],
+      () => undefined,
+      {},
+      { isRoot: false, passwordlessSudo: false, hasAptGet: true },
+    );
     await expect(attempt).rejects.toThrow(MissingDependencyError);
-    await expect(attempt).rejects.toThrow(/missing: Widget\. installing needs root or sudo without a password prompt: install the widget package/);
+    await expect(attempt).rejects.toThrow(
+      /missing: Widget\. installing needs root or sudo without a password prompt: install the widget package/,
+    );
   });
 
   it('when apt-get ran but the program is still not there, then it says so', async () => {
-    await expect(provisionSystemDependencies([fake({ done: false })], () => undefined, {}, ROOT, async () => undefined)).rejects.toThrow(/still not found/);
+    await expect(
+      provisionSystemDependencies(
+        [fake({ done: false })],
+        () => undefined,
+        {},
+        ROOT,
+        async () => undefined,
+      ),
+    ).rejects.toThrow(/still not found/);
   });
 
   it('finds Chromium at CHROMIUM_PATH when that is an executable, and not when it is not', async () => {

@@ -27,7 +27,9 @@ describe('provisionTemporalCli', () => {
   });
 
   it('when TEMPORAL_CLI_PATH is not executable, then it fails naming the path', async () => {
-    await expect(provisionTemporalCli({ TEMPORAL_CLI_PATH: path.join(temp.dir, 'missing') })).rejects.toThrow(/missing is not an executable/);
+    await expect(provisionTemporalCli({ TEMPORAL_CLI_PATH: path.join(temp.dir, 'missing') })).rejects.toThrow(
+      /missing is not an executable/,
+    );
   });
 
   it('when temporal is on PATH, then it is used before the cache', async () => {

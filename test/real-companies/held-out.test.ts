@@ -17,7 +17,6 @@ import { screenUsOn } from './support/real-lake.ts';
 import { serveRealLake, type Json, type ServedRealLake } from './support/served-real-lake.ts';
 import { ingestHeldOutCompanies } from './support/held-out-lake.ts';
 
-
 const DATE = '2020-11-30';
 const LEVERAGE_SCREENED = ['shariah_aaoifi', 'shariah_djim', 'shariah_sp'] as const;
 const DEBT_REASON: Record<(typeof LEVERAGE_SCREENED)[number], string> = {
@@ -90,11 +89,16 @@ describe('held-out real companies screened as of 2020-11-30', () => {
     }
     // MiMedx reports interest only net of interest expense: every methodology but AAOIFI, whose
     // income limit counts interest income, decides (see the next test).
-    for (const id of SHARIAH_FRAMEWORK_IDS.filter((f) => f !== 'shariah_aaoifi')) expect(await status('MDXG', id), `MDXG ${id}`).not.toBe('insufficient_data');
+    for (const id of SHARIAH_FRAMEWORK_IDS.filter((f) => f !== 'shariah_aaoifi'))
+      expect(await status('MDXG', id), `MDXG ${id}`).not.toBe('insufficient_data');
   });
 
-  it('when a filer reports interest only net of interest expense (Nike, Under Armour, MiMedx), then AAOIFI\'s income limit is insufficient_data naming the net line, never a pass', async () => {
-    for (const [ticker, concept] of [['NKE', 'InterestIncomeExpenseNonoperatingNet'], ['UA', 'InterestIncomeExpenseNet'], ['MDXG', 'InterestIncomeExpenseNet']] as const) {
+  it("when a filer reports interest only net of interest expense (Nike, Under Armour, MiMedx), then AAOIFI's income limit is insufficient_data naming the net line, never a pass", async () => {
+    for (const [ticker, concept] of [
+      ['NKE', 'InterestIncomeExpenseNonoperatingNet'],
+      ['UA', 'InterestIncomeExpenseNet'],
+      ['MDXG', 'InterestIncomeExpenseNet'],
+    ] as const) {
       expect(await status(ticker, 'shariah_aaoifi'), ticker).toBe('insufficient_data');
       const income = await reason(ticker, 'shariah_aaoifi', 'shariah_aaoifi.non_permissible_income');
       expect(income.result, ticker).toBe('insufficient_data');
@@ -104,7 +108,7 @@ describe('held-out real companies screened as of 2020-11-30', () => {
     }
   });
 
-  it('when Home Depot\'s 10-Ks tag no interest income, then its nine months to date are a lower bound: AAOIFI counts them and stays insufficient_data', async () => {
+  it("when Home Depot's 10-Ks tag no interest income, then its nine months to date are a lower bound: AAOIFI counts them and stays insufficient_data", async () => {
     // Interest income is tagged in its 10-Qs (37 M for 2020-02-03..2020-11-01) but in none of its
     // 10-Ks for fiscal 2014-2020, so the fourth quarter of the year to 2020-02-02 is unknown.
     expect(await status('HD', 'shariah_aaoifi')).toBe('insufficient_data');
@@ -128,7 +132,8 @@ describe('held-out real companies screened as of 2020-11-30', () => {
 
   it('when a company lists two share classes (Under Armour UAA and UA), then both classes get the filings and a decided DJIM and S&P verdict', async () => {
     for (const ticker of ['UAA', 'UA']) {
-      for (const id of ['shariah_djim', 'shariah_sp'] as const) expect(await status(ticker, id), `${ticker} ${id}`).not.toBe('insufficient_data');
+      for (const id of ['shariah_djim', 'shariah_sp'] as const)
+        expect(await status(ticker, id), `${ticker} ${id}`).not.toBe('insufficient_data');
     }
   });
 
@@ -143,7 +148,9 @@ describe('held-out real companies screened as of 2020-11-30', () => {
 
   it('when prices end after the screening date, then the market cap is the close of the day times the filing cover count', async () => {
     // TXN closed at 161.25 on 2020-11-30; its 10-Q cover counts about 917 million shares.
-    const [txn] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, lake.dataDir, { market: 'us', date: DATE, tickers: ['TXN'] }));
+    const [txn] = await withDuckDB(':memory:', {}, (c) =>
+      loadScreeningInputs(c, lake.dataDir, { market: 'us', date: DATE, tickers: ['TXN'] }),
+    );
     expect(txn!.marketCap.spot! / 1e9).toBeGreaterThan(140);
     expect(txn!.marketCap.spot! / 1e9).toBeLessThan(155);
   });

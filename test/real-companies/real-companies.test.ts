@@ -11,7 +11,6 @@ import { loadScreeningInputs } from '../../warehouse/screening-inputs.ts';
 import { ingestRealCompanies, screenUsOn } from './support/real-lake.ts';
 import { serveRealLake, type Json, type ServedRealLake } from './support/served-real-lake.ts';
 
-
 const DATE = '2024-02-29';
 const FAITH_EXCLUSIONS = ['christian_bri', 'catholic_usccb'] as const;
 
@@ -52,12 +51,14 @@ describe('real companies screened as of 2024-02-29', () => {
   });
 
   it('when the leaf-tobacco merchant is screened, then the curated list excludes it under Shariah, BRI, the Word of Wisdom and USCCB 2021', async () => {
-    for (const id of [...SHARIAH_FRAMEWORK_IDS, ...FAITH_EXCLUSIONS, 'lds_mormon'] as const) expect(await status('UVV', id), id).toBe('non_compliant');
+    for (const id of [...SHARIAH_FRAMEWORK_IDS, ...FAITH_EXCLUSIONS, 'lds_mormon'] as const)
+      expect(await status('UVV', id), id).toBe('non_compliant');
   });
 
   it('when Apple and NVIDIA are screened, then they are compliant under AAOIFI, DJIM and S&P', async () => {
     for (const ticker of ['AAPL', 'NVDA']) {
-      for (const id of ['shariah_aaoifi', 'shariah_djim', 'shariah_sp'] as const) expect(await status(ticker, id), `${ticker} ${id}`).toBe('compliant');
+      for (const id of ['shariah_aaoifi', 'shariah_djim', 'shariah_sp'] as const)
+        expect(await status(ticker, id), `${ticker} ${id}`).toBe('compliant');
     }
     const business = (await report('AAPL')).shariah_aaoifi.reasons.find((r: Json) => r.code === 'shariah_aaoifi.business.none_reported');
     expect(business).toMatchObject({ result: 'pass', evidence_level: 'industry_code' });
@@ -98,10 +99,14 @@ describe('real companies screened as of 2024-02-29', () => {
   it('when prices are split-adjusted and the filing counts shares before the split, then the market cap is on one split basis', async () => {
     // Apple on 2020-06-30: Yahoo's close 91.20 (adjusted for the 4-for-1 split of August 2020),
     // 4,334,335,000 shares on the cover of the 10-Q filed 2020-05-01: about 1.58 trillion USD.
-    const [input] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, lake.dataDir, { market: 'us', date: '2020-06-30', tickers: ['AAPL'] }));
+    const [input] = await withDuckDB(':memory:', {}, (c) =>
+      loadScreeningInputs(c, lake.dataDir, { market: 'us', date: '2020-06-30', tickers: ['AAPL'] }),
+    );
     expect(input!.marketCap.spot! / 1e12).toBeCloseTo(1.58, 1);
     // Walmart's 3-for-1 split of February 2024 falls between its last 10-Q and 2024-02-29.
-    const [wmt] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, lake.dataDir, { market: 'us', date: DATE, tickers: ['WMT'] }));
+    const [wmt] = await withDuckDB(':memory:', {}, (c) =>
+      loadScreeningInputs(c, lake.dataDir, { market: 'us', date: DATE, tickers: ['WMT'] }),
+    );
     expect(wmt!.marketCap.spot! / 1e9).toBeGreaterThan(420);
     expect(wmt!.marketCap.spot! / 1e9).toBeLessThan(520);
   });

@@ -16,7 +16,15 @@ const run = promisify(execFile);
 const BIN = new URL('../../bin/faithscreen.js', import.meta.url).pathname;
 const T0 = Date.parse('2026-11-21T10:00:00Z');
 
-const PIN = { day: '2026-11-21', screenedAt: '2026-11-21T02:00:00.000', source: 'nightly', dataSource: 'sample', synthetic: true, statuses: {}, ratios: {} };
+const PIN = {
+  day: '2026-11-21',
+  screenedAt: '2026-11-21T02:00:00.000',
+  source: 'nightly',
+  dataSource: 'sample',
+  synthetic: true,
+  statuses: {},
+  ratios: {},
+};
 const UNSIGNED = {
   cert_id: `fsc_${'3'.repeat(40)}`,
   payload_version: 1,
@@ -56,14 +64,23 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
     // The embedded deployment: an account, a metered key, a certificate and a revocation in service.db.
     const access: AccessSetup = await openAccess({ dataDir: embedded.dir, upgradeUrl: 'https://x.test/upgrade' });
     await createAccount(access.store, 'acme', 'partner');
-    ({ key, key_id: keyId } = await createKey(access.store, access.hashSecret, { account: 'acme', dailyLimit: 100, endpoints: ['screen', 'attest'] }));
+    ({ key, key_id: keyId } = await createKey(access.store, access.hashSecret, {
+      account: 'acme',
+      dailyLimit: 100,
+      endpoints: ['screen', 'attest'],
+    }));
     const charged = await access.meter.charge((await access.store.key(keyId))!, 'partner', 7, T0);
     if (!charged.ok) throw new Error('the embedded key could not be charged');
     await access.close();
     const db = await openServiceDb({ dataDir: embedded.dir });
     const certificates = new CertificateStore(db);
     await certificates.issue(UNSIGNED, PIN, { keyId, account: 'acme' }, new SigningKeys(db, embedded.dir));
-    await certificates.issue({ ...UNSIGNED, cert_id: `fsc_${'4'.repeat(40)}` }, PIN, { keyId, account: 'acme' }, new SigningKeys(db, embedded.dir));
+    await certificates.issue(
+      { ...UNSIGNED, cert_id: `fsc_${'4'.repeat(40)}` },
+      PIN,
+      { keyId, account: 'acme' },
+      new SigningKeys(db, embedded.dir),
+    );
     await certificates.revoke(`fsc_${'4'.repeat(40)}`, 'wrong filing');
     await db.close();
     const { databaseUrl } = await testServiceState(path.join(embedded.dir, 'postgres-target'));
@@ -71,43 +88,63 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
   }, 120_000);
   afterAll(() => embedded?.cleanup());
 
-  it('when the embedded state is exported and imported into PostgreSQL, then keys, usage, certificates and revocations hold there', { timeout: 120_000 }, async () => {
-    const file = path.join(embedded.dir, 'state.jsonl');
-    const exported = await faithscreen({ DATA_DIR: embedded.dir }, 'state', 'export', file);
-    expect(exported.code).toBe(0);
-    expect(JSON.parse(exported.stdout).exported).toEqual({ accounts: 1, api_keys: 1, quota_windows: 1, signing_keys: 1, certificates: 2, revocations: 1 });
-    expect(statSync(file).mode & 0o777).toBe(0o600);
+  it(
+    'when the embedded state is exported and imported into PostgreSQL, then keys, usage, certificates and revocations hold there',
+    { timeout: 120_000 },
+    async () => {
+      const file = path.join(embedded.dir, 'state.jsonl');
+      const exported = await faithscreen({ DATA_DIR: embedded.dir }, 'state', 'export', file);
+      expect(exported.code).toBe(0);
+      expect(JSON.parse(exported.stdout).exported).toEqual({
+        accounts: 1,
+        api_keys: 1,
+        quota_windows: 1,
+        signing_keys: 1,
+        certificates: 2,
+        revocations: 1,
+      });
+      expect(statSync(file).mode & 0o777).toBe(0o600);
 
-    const imported = await faithscreen({ DATA_DIR: embedded.dir, DATABASE_URL: target.databaseUrl }, 'state', 'import', file);
-    expect(imported.code).toBe(0);
-    expect(JSON.parse(imported.stdout).imported).toEqual({ accounts: 1, api_keys: 1, quota_windows: 1, signing_keys: 1, certificates: 2, revocations: 1 });
+      const imported = await faithscreen({ DATA_DIR: embedded.dir, DATABASE_URL: target.databaseUrl }, 'state', 'import', file);
+      expect(imported.code).toBe(0);
+      expect(JSON.parse(imported.stdout).imported).toEqual({
+        accounts: 1,
+        api_keys: 1,
+        quota_windows: 1,
+        signing_keys: 1,
+        certificates: 2,
+        revocations: 1,
+      });
 
-    // The same key authenticates and its usage carried over (7 units charged, plus the spare block returned at close).
-    const access = await openAccess({ dataDir: embedded.dir, databaseUrl: target.databaseUrl, upgradeUrl: 'https://x.test/upgrade' });
-    try {
-      const stored = (await access.store.key(keyId))!;
-      expect(stored.account).toBe('acme');
-      expect((await access.store.window(keyId, 'daily'))?.used).toBe(7);
-      expect(key.startsWith('fs_live_')).toBe(true);
-    } finally {
-      await access.close();
-    }
-    const db = await openServiceDb({ dataDir: embedded.dir, databaseUrl: target.databaseUrl });
-    try {
-      const certificate = (await new CertificateStore(db).find(UNSIGNED.cert_id))!;
-      expect(certificate.fields).toMatchObject({ verdict: 'compliant', score: 87.5, purification_per_share: 0.0125 });
-      const keys = new SigningKeys(db, embedded.dir);
-      expect(signatureMatches(certificate.fields, certificate.sig, keys.trustedSecret(certificate.fields.key_id, certificate.keyStatus)!)).toBe(true);
-      expect((await new CertificateStore(db).find(`fsc_${'4'.repeat(40)}`))!.revocation?.note).toBe('wrong filing');
-    } finally {
-      await db.close();
-    }
+      // The same key authenticates and its usage carried over (7 units charged, plus the spare block returned at close).
+      const access = await openAccess({ dataDir: embedded.dir, databaseUrl: target.databaseUrl, upgradeUrl: 'https://x.test/upgrade' });
+      try {
+        const stored = (await access.store.key(keyId))!;
+        expect(stored.account).toBe('acme');
+        expect((await access.store.window(keyId, 'daily'))?.used).toBe(7);
+        expect(key.startsWith('fs_live_')).toBe(true);
+      } finally {
+        await access.close();
+      }
+      const db = await openServiceDb({ dataDir: embedded.dir, databaseUrl: target.databaseUrl });
+      try {
+        const certificate = (await new CertificateStore(db).find(UNSIGNED.cert_id))!;
+        expect(certificate.fields).toMatchObject({ verdict: 'compliant', score: 87.5, purification_per_share: 0.0125 });
+        const keys = new SigningKeys(db, embedded.dir);
+        expect(
+          signatureMatches(certificate.fields, certificate.sig, keys.trustedSecret(certificate.fields.key_id, certificate.keyStatus)!),
+        ).toBe(true);
+        expect((await new CertificateStore(db).find(`fsc_${'4'.repeat(40)}`))!.revocation?.note).toBe('wrong filing');
+      } finally {
+        await db.close();
+      }
 
-    // A second import is refused: the target is no longer empty, and nothing changes.
-    const again = await faithscreen({ DATA_DIR: embedded.dir, DATABASE_URL: target.databaseUrl }, 'state', 'import', file);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/already holds accounts rows; import only into an empty service state/);
-  });
+      // A second import is refused: the target is no longer empty, and nothing changes.
+      const again = await faithscreen({ DATA_DIR: embedded.dir, DATABASE_URL: target.databaseUrl }, 'state', 'import', file);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/already holds accounts rows; import only into an empty service state/);
+    },
+  );
 
   it('when the file is not an export or the export file exists already, then the command exits 1 saying so', async () => {
     const bogus = path.join(embedded.dir, 'bogus.jsonl');
@@ -121,9 +158,15 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
   });
 
   it('when DATABASE_URL points at nothing, then the command stops naming the address without its password', async () => {
-    const failed = await faithscreen({ DATA_DIR: path.join(embedded.dir, 'unreachable'), DATABASE_URL: 'postgresql://faithscreen:hunter2@127.0.0.1:1/faithscreen' }, 'keys', 'list');
+    const failed = await faithscreen(
+      { DATA_DIR: path.join(embedded.dir, 'unreachable'), DATABASE_URL: 'postgresql://faithscreen:hunter2@127.0.0.1:1/faithscreen' },
+      'keys',
+      'list',
+    );
     expect(failed.code).not.toBe(0);
-    expect(failed.stderr).toMatch(/the service state at postgresql:\/\/faithscreen:\*\*\*@127\.0\.0\.1:1\/faithscreen could not be opened: .*ECONNREFUSED/);
+    expect(failed.stderr).toMatch(
+      /the service state at postgresql:\/\/faithscreen:\*\*\*@127\.0\.0\.1:1\/faithscreen could not be opened: .*ECONNREFUSED/,
+    );
     expect(failed.stderr).not.toContain('hunter2');
   });
 });

@@ -16,13 +16,23 @@ interface ApiProcess {
 /** `faithscreen api` as its own process on DATA_DIR and DATABASE_URL; Temporal is never called (the lazy client only connects for refreshes). */
 async function startApiProcess(dataDir: string): Promise<ApiProcess> {
   const port = await freePort();
-  const env = { ...process.env, ...(await testServiceEnv(dataDir)), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` };
+  const env = {
+    ...process.env,
+    ...(await testServiceEnv(dataDir)),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
+  };
   const child = spawn(process.execPath, [BIN, 'api'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`faithscreen api exited with ${child.exitCode} before answering`);
-    const up = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const up = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) return { url, child };
     if (Date.now() > deadline) throw new Error('faithscreen api did not answer /healthz within 60 s');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -76,23 +86,32 @@ describe('two API processes on one PostgreSQL', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(290);
     // The store agrees: 10 units used, none left (spare units go back within a second).
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const [listed] = JSON.parse(await cli(temp.dir, 'keys', 'list', '--account', 'ten-units', '--json')) as Array<{ usage: Array<{ window: string; used: number }> }>;
+    const [listed] = JSON.parse(await cli(temp.dir, 'keys', 'list', '--account', 'ten-units', '--json')) as Array<{
+      usage: Array<{ window: string; used: number }>;
+    }>;
     expect(listed!.usage.find((u) => u.window === 'daily')?.used).toBe(10);
   }, 60_000);
 
   it('when a certificate is minted on one process, then the other verifies it as valid', async () => {
     const { key } = await newKey(temp.dir, 'minter', '--daily-limit', '100', '--endpoints', 'screen,attest');
-    const minted = await fetch(`${apis[0]!.url}/api/attest/us/${t.fresh[0]}?standard=shariah_aaoifi`, { method: 'POST', headers: { 'X-API-Key': key } });
+    const minted = await fetch(`${apis[0]!.url}/api/attest/us/${t.fresh[0]}?standard=shariah_aaoifi`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key },
+    });
     expect(minted.status).toBe(200);
     const certificate = (await minted.json()) as { cert_id: string; sig: string };
-    const verified = (await (await fetch(`${apis[1]!.url}/api/attest/verify/${certificate.cert_id}`)).json()) as { status: string; attestation: { sig: string } };
+    const verified = (await (await fetch(`${apis[1]!.url}/api/attest/verify/${certificate.cert_id}`)).json()) as {
+      status: string;
+      attestation: { sig: string };
+    };
     expect(verified.status).toBe('valid');
     expect(verified.attestation.sig).toBe(certificate.sig);
   });
 
   it('when a key is revoked through the CLI, then both processes refuse it within 2 s (their key checks are cached for 1 s)', async () => {
     const { key, key_id } = await newKey(temp.dir, 'to-revoke', '--daily-limit', '1000');
-    const status = async (api: ApiProcess) => (await fetch(`${api.url}/api/screen/us/${t.fresh[0]}`, { headers: { 'X-API-Key': key } })).status;
+    const status = async (api: ApiProcess) =>
+      (await fetch(`${api.url}/api/screen/us/${t.fresh[0]}`, { headers: { 'X-API-Key': key } })).status;
     expect(await Promise.all(apis.map(status))).toEqual([200, 200]);
     await cli(temp.dir, 'keys', 'revoke', key_id);
     const revokedAt = performance.now();

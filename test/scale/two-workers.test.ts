@@ -15,7 +15,14 @@ const QUEUE = 'two-workers';
 /** `faithscreen worker` as its own process on the shared DATA_DIR (the lake volume of docker-compose.yml). */
 function startWorkerProcess(env: TestWorkflowEnvironment, dataDir: string): ChildProcess {
   return spawn(process.execPath, [BIN, 'worker'], {
-    env: { ...process.env, DATA_DIR: dataDir, TEMPORAL_ADDRESS: env.address, TEMPORAL_TASK_QUEUE: QUEUE, SAMPLE_SCALE: String(TEST_SCALE), LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      TEMPORAL_ADDRESS: env.address,
+      TEMPORAL_TASK_QUEUE: QUEUE,
+      SAMPLE_SCALE: String(TEST_SCALE),
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
@@ -35,29 +42,43 @@ describe('two worker processes on one task queue', () => {
     await temp?.cleanup();
   });
 
-  it('when a nightly run starts, then both workers take chunks of it and every stock is published exactly once', { timeout: 300_000 }, async () => {
-    workers.push(startWorkerProcess(env, temp.dir), startWorkerProcess(env, temp.dir));
-    const [row] = await catalogQuery(temp.dir, "SELECT count(DISTINCT (market, ticker))::INT AS n FROM universe WHERE kind = 'stock'");
-    const listings = Number(row?.n);
-    // Both workers poll the activity queue before the run starts, so neither finds it already taken.
-    for (;;) {
-      const queue = await env.client.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: QUEUE }, taskQueueType: 2 /* ACTIVITY */ });
-      if ((queue.pollers ?? []).length >= 2) break;
-      await sleep(250);
-    }
-    const handle = await env.client.workflow.start('nightlyScreen', { taskQueue: QUEUE, workflowId: 'nightly-two-workers', args: [{ date: DATE, ingest: false, chunkSize: 5 }] });
-    const result = (await handle.result()) as RunProgress;
-    expect(result).toMatchObject({ phase: 'done', published: listings, failedCount: 0 });
+  it(
+    'when a nightly run starts, then both workers take chunks of it and every stock is published exactly once',
+    { timeout: 300_000 },
+    async () => {
+      workers.push(startWorkerProcess(env, temp.dir), startWorkerProcess(env, temp.dir));
+      const [row] = await catalogQuery(temp.dir, "SELECT count(DISTINCT (market, ticker))::INT AS n FROM universe WHERE kind = 'stock'");
+      const listings = Number(row?.n);
+      // Both workers poll the activity queue before the run starts, so neither finds it already taken.
+      for (;;) {
+        const queue = await env.client.workflowService.describeTaskQueue({
+          namespace: 'default',
+          taskQueue: { name: QUEUE },
+          taskQueueType: 2 /* ACTIVITY */,
+        });
+        if ((queue.pollers ?? []).length >= 2) break;
+        await sleep(250);
+      }
+      const handle = await env.client.workflow.start('nightlyScreen', {
+        taskQueue: QUEUE,
+        workflowId: 'nightly-two-workers',
+        args: [{ date: DATE, ingest: false, chunkSize: 5 }],
+      });
+      const result = (await handle.result()) as RunProgress;
+      expect(result).toMatchObject({ phase: 'done', published: listings, failedCount: 0 });
 
-    // Which worker ran each activity: Temporal records the worker's identity (pid@host) when it starts one.
-    const history = await handle.fetchHistory();
-    const identities = new Set(history.events!.map((e) => e.activityTaskStartedEventAttributes?.identity).filter((identity): identity is string => !!identity));
-    expect(identities.size).toBe(2);
+      // Which worker ran each activity: Temporal records the worker's identity (pid@host) when it starts one.
+      const history = await handle.fetchHistory();
+      const identities = new Set(
+        history.events!.map((e) => e.activityTaskStartedEventAttributes?.identity).filter((identity): identity is string => !!identity),
+      );
+      expect(identities.size).toBe(2);
 
-    const [counts] = await catalogQuery(
-      temp.dir,
-      `SELECT count(*)::INT AS n, count(DISTINCT (market, ticker))::INT AS k FROM snapshots WHERE source = 'nightly' AND snapshot_date = DATE '${DATE}'`,
-    );
-    expect(counts).toEqual({ n: listings, k: listings });
-  });
+      const [counts] = await catalogQuery(
+        temp.dir,
+        `SELECT count(*)::INT AS n, count(DISTINCT (market, ticker))::INT AS k FROM snapshots WHERE source = 'nightly' AND snapshot_date = DATE '${DATE}'`,
+      );
+      expect(counts).toEqual({ n: listings, k: listings });
+    },
+  );
 });

@@ -19,13 +19,15 @@ function facts(cik: number): CompanyFacts {
 }
 
 describe('activity evidence from filing concepts', () => {
-  it("when a bank reports deposits, then its operating interest income is conventional finance, as a share of interest plus non-interest income", () => {
+  it('when a bank reports deposits, then its operating interest income is conventional finance, as a share of interest plus non-interest income', () => {
     const rows = exposuresFromCompanyFacts(facts(36377)).filter((r) => r.activity === 'conventional_finance');
     const fy2023 = rows.find((r) => r.period_end === '2023-12-31')!;
     // First Hawaiian 2023: Revenues (net of interest expense) 836.9 M < interest income 923.6 M.
     expect(fy2023.revenue_share).toBeGreaterThan(0.75);
     expect(fy2023.revenue_share).toBeLessThanOrEqual(1);
-    expect(fy2023.source_ref).toMatch(/us-gaap:InterestAndDividendIncomeOperating \/ us-gaap:InterestAndDividendIncomeOperating \+ NoninterestIncome FY2023$/);
+    expect(fy2023.source_ref).toMatch(
+      /us-gaap:InterestAndDividendIncomeOperating \/ us-gaap:InterestAndDividendIncomeOperating \+ NoninterestIncome FY2023$/,
+    );
     expect(fy2023.evidence).toBe('filing_concept');
   });
 
@@ -87,7 +89,7 @@ describe('the curated list', () => {
     for (const e of entries) expect(e.citation.length).toBeGreaterThan(10);
   });
 
-  it("when rows are made for a company, then each entry holds on its first day and on every annual report after it", () => {
+  it('when rows are made for a company, then each entry holds on its first day and on every annual report after it', () => {
     const rows = curatedExposureRows(102037, ['2008-06-01', '2023-05-25', '2024-05-29']);
     const tobacco = rows.filter((r) => r.activity === 'tobacco').map((r) => r.as_of);
     expect(tobacco).toEqual(['2009-01-01', '2023-05-25', '2024-05-29']);
@@ -95,12 +97,22 @@ describe('the curated list', () => {
   });
 
   it('when an entry is malformed, then reading the list fails naming the entry and what is wrong', () => {
-    const entry = { cik: 1, ticker: 'X', activity: 'tobacco', revenue_share: 0.5, from: '2020-01-01', basis: 'a basis text', citation: 'a citation text' };
+    const entry = {
+      cik: 1,
+      ticker: 'X',
+      activity: 'tobacco',
+      revenue_share: 0.5,
+      from: '2020-01-01',
+      basis: 'a basis text',
+      citation: 'a citation text',
+    };
     const list = (e: object) => JSON.stringify({ about: 'test', entries: [entry, e] });
     expect(() => parseCuratedActivities(list({ ...entry, activity: 'smoking' }), 'list.json')).toThrow(/list\.json: entries\.1\.activity/);
     expect(() => parseCuratedActivities(list({ ...entry, revenue_share: 1.5 }), 'list.json')).toThrow(/entries\.1\.revenue_share/);
     expect(() => parseCuratedActivities(list({ ...entry, citation: '' }), 'list.json')).toThrow(/entries\.1\.citation/);
-    expect(() => parseCuratedActivities(list({ ...entry, activity: 'none' }), 'list.json')).toThrow(/X 'none' entry must have revenue_share 0/);
+    expect(() => parseCuratedActivities(list({ ...entry, activity: 'none' }), 'list.json')).toThrow(
+      /X 'none' entry must have revenue_share 0/,
+    );
     expect(() => parseCuratedActivities(list({ ...entry, from: '2020-1-1' }), 'list.json')).toThrow(/entries\.1\.from/);
   });
 });

@@ -62,7 +62,9 @@ describe('faithscreen fetch edgar (the real CLI against a local SEC replay serve
 
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('3 companies; files downloaded 4, skipped (already complete) 0, failed 1\n2 companies failed:');
-    expect(run.stdout).toContain('CZR (CIK0001590895): submissions/CIK0001590895.json: HTTP 404 (the SEC has no such file for this company)');
+    expect(run.stdout).toContain(
+      'CZR (CIK0001590895): submissions/CIK0001590895.json: HTTP 404 (the SEC has no such file for this company)',
+    );
     expect(run.stdout).toMatch(/QQZZX: ticker 'QQZZX' is not in company_tickers_exchange.json/);
     expect(await readdir(path.join(out, 'companyfacts'))).toEqual(['CIK0000320193.json', 'CIK0001590895.json']);
   });
@@ -97,7 +99,9 @@ describe('fetch edgar option parsing', () => {
   /** The command as registered, parsing in process; subcommands inherit the captured output and exit override. */
   async function parse(args: string[]): Promise<{ code: number | null; stderr: string }> {
     let stderr = '';
-    const program = new Command('faithscreen').exitOverride().configureOutput({ writeErr: (text) => (stderr += text), writeOut: () => undefined });
+    const program = new Command('faithscreen')
+      .exitOverride()
+      .configureOutput({ writeErr: (text) => (stderr += text), writeOut: () => undefined });
     registerFetchCommand(program);
     try {
       await program.parseAsync(['node', 'faithscreen', 'fetch', 'edgar', ...args]);

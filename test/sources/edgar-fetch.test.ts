@@ -31,7 +31,14 @@ describe('fetchEdgar against a local SEC replay server', () => {
 
   /** Fast retries for tests; pacing stays real (10/s). */
   const client = (options: Partial<EdgarClientOptions> = {}) =>
-    createEdgarClient({ userAgent: USER_AGENT, maxPerSecond: 10, baseUrls: { www: server.url, data: server.url }, backoffMs: 5, maxTries: 3, ...options });
+    createEdgarClient({
+      userAgent: USER_AGENT,
+      maxPerSecond: 10,
+      baseUrls: { www: server.url, data: server.url },
+      backoffMs: 5,
+      maxTries: 3,
+      ...options,
+    });
   const fetchInto = (selection: EdgarSelection, options: Partial<EdgarClientOptions> & { force?: boolean } = {}) => {
     const { force, ...clientOptions } = options;
     return fetchEdgar({ client: client(clientOptions), outDir: temp.dir, selection, force });
@@ -44,7 +51,9 @@ describe('fetchEdgar against a local SEC replay server', () => {
     expect(summary).toMatchObject({ companies: 2, downloaded: 5, skipped: 0, failed: 0, failures: [] });
     expect(server.requests.map((r) => r.path)).toEqual(expect.arrayContaining([TICKERS_LIST, AAPL_SUBMISSIONS, AAPL_FACTS]));
     expect(server.requests[0]!.path).toBe(TICKERS_LIST);
-    expect(await readFile(path.join(temp.dir, 'companyfacts/CIK0000320193.json'), 'utf8')).toBe(recorded('companyfacts/CIK0000320193.json'));
+    expect(await readFile(path.join(temp.dir, 'companyfacts/CIK0000320193.json'), 'utf8')).toBe(
+      recorded('companyfacts/CIK0000320193.json'),
+    );
     expect((await readdir(path.join(temp.dir, 'submissions'))).sort()).toEqual(['CIK0000320193.json', 'CIK0001045810.json']);
     const folder = await readEdgarFolder(temp.dir);
     expect(folder.listings.get('AAPL')).toEqual({ sourceRef: 'edgar:CIK0000320193', sic: '3571' });
@@ -84,7 +93,9 @@ describe('fetchEdgar against a local SEC replay server', () => {
     server.script(AAPL_FACTS, { status: 503 }, { status: 503 }, { status: 503 });
     const summary = await fetchInto({ ciks: ['320193'] });
     expect(requestsFor(AAPL_FACTS)).toHaveLength(3);
-    expect(summary.failures).toEqual([{ company: 'CIK0000320193', cik: '0000320193', reason: 'companyfacts/CIK0000320193.json: HTTP 503 after 3 tries' }]);
+    expect(summary.failures).toEqual([
+      { company: 'CIK0000320193', cik: '0000320193', reason: 'companyfacts/CIK0000320193.json: HTTP 503 after 3 tries' },
+    ]);
   });
 
   it('when the SEC has no file for a company (404), then it is failed with the reason, once, and the other company still lands', async () => {
@@ -93,7 +104,9 @@ describe('fetchEdgar against a local SEC replay server', () => {
       {
         company: 'MSFT',
         cik: '0000789019',
-        reason: expect.stringMatching(/^submissions\/CIK0000789019\.json: HTTP 404 .*; companyfacts\/CIK0000789019\.json: HTTP 404 /) as unknown,
+        reason: expect.stringMatching(
+          /^submissions\/CIK0000789019\.json: HTTP 404 .*; companyfacts\/CIK0000789019\.json: HTTP 404 /,
+        ) as unknown,
       },
       { company: 'CZR', cik: '0001590895', reason: 'submissions/CIK0001590895.json: HTTP 404 (the SEC has no such file for this company)' },
     ]);
@@ -103,7 +116,9 @@ describe('fetchEdgar against a local SEC replay server', () => {
 
   it('when a ticker is not in the tickers list, then it fails naming the ticker and the others are fetched', async () => {
     const summary = await fetchInto({ tickers: ['AAPL', 'QQZZX'] });
-    expect(summary.failures).toEqual([{ company: 'QQZZX', cik: null, reason: expect.stringContaining("ticker 'QQZZX' is not in company_tickers_exchange.json") as unknown }]);
+    expect(summary.failures).toEqual([
+      { company: 'QQZZX', cik: null, reason: expect.stringContaining("ticker 'QQZZX' is not in company_tickers_exchange.json") as unknown },
+    ]);
     expect(summary.downloaded).toBe(3);
   });
 
@@ -132,30 +147,42 @@ describe('fetchEdgar against a local SEC replay server', () => {
     const resumed = await fetchInto({ tickers: ['AAPL', 'NVDA'] });
     expect(resumed).toMatchObject({ downloaded: 1, skipped: 4, failed: 0 });
     expect(server.requests.map((r) => r.path)).toEqual([AAPL_FACTS]);
-    expect(await readFile(path.join(temp.dir, 'companyfacts/CIK0000320193.json'), 'utf8')).toBe(recorded('companyfacts/CIK0000320193.json'));
+    expect(await readFile(path.join(temp.dir, 'companyfacts/CIK0000320193.json'), 'utf8')).toBe(
+      recorded('companyfacts/CIK0000320193.json'),
+    );
 
     const forced = await fetchInto({ tickers: ['AAPL', 'NVDA'] }, { force: true });
     expect(forced).toMatchObject({ downloaded: 5, skipped: 0 });
   });
 
   it('when a body is not the SEC format (an HTML page, JSON of another shape), then it is refused naming the file, and a complete file is kept', async () => {
-    server.script(AAPL_SUBMISSIONS, { status: 200, headers: { 'Content-Type': 'text/html' }, body: '<html>Request Rate Threshold Exceeded</html>' });
+    server.script(AAPL_SUBMISSIONS, {
+      status: 200,
+      headers: { 'Content-Type': 'text/html' },
+      body: '<html>Request Rate Threshold Exceeded</html>',
+    });
     server.script(AAPL_FACTS, { status: 200, headers: { 'Content-Type': 'application/json' }, body: '{"error":"not here"}' });
     const summary = await fetchInto({ ciks: ['320193'] });
-    expect(summary.failures[0]!.reason).toMatch(/^submissions\/CIK0000320193\.json: not JSON .*; companyfacts\/CIK0000320193\.json: not in the EDGAR format: cik/);
+    expect(summary.failures[0]!.reason).toMatch(
+      /^submissions\/CIK0000320193\.json: not JSON .*; companyfacts\/CIK0000320193\.json: not in the EDGAR format: cik/,
+    );
     expect(await readdir(temp.dir)).toEqual(['company_tickers_exchange.json']);
 
     await fetchInto({ ciks: ['320193'] });
     server.script(AAPL_FACTS, { status: 200, body: '{"cik": 320193}' });
     const forced = await fetchInto({ ciks: ['320193'] }, { force: true });
     expect(forced.failures[0]!.reason).toMatch(/companyfacts\/CIK0000320193\.json: not in the EDGAR format/);
-    expect(await readFile(path.join(temp.dir, 'companyfacts/CIK0000320193.json'), 'utf8')).toBe(recorded('companyfacts/CIK0000320193.json'));
+    expect(await readFile(path.join(temp.dir, 'companyfacts/CIK0000320193.json'), 'utf8')).toBe(
+      recorded('companyfacts/CIK0000320193.json'),
+    );
     expect((await readdir(path.join(temp.dir, 'companyfacts'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('when the tickers list itself cannot be had, then the run stops saying so', async () => {
     server.script(TICKERS_LIST, { status: 200, body: '{"fields":["cik"],"data":[]}' });
-    await expect(fetchInto({ tickers: ['AAPL'] })).rejects.toThrow(/cannot get the tickers list: company_tickers_exchange.json: not in the EDGAR format/);
+    await expect(fetchInto({ tickers: ['AAPL'] })).rejects.toThrow(
+      /cannot get the tickers list: company_tickers_exchange.json: not in the EDGAR format/,
+    );
   });
 });
 
@@ -164,13 +191,19 @@ describe('runFetchEdgar options', () => {
 
   it('when no User-Agent is given, then it refuses saying the SEC requires a name and a contact e-mail', async () => {
     await expect(runFetchEdgar(base, {})).rejects.toThrow(FetchUsageError);
-    await expect(runFetchEdgar(base, {})).rejects.toThrow(/SEC requires a User-Agent with a name and a contact e-mail.*--user-agent.*SEC_USER_AGENT/);
+    await expect(runFetchEdgar(base, {})).rejects.toThrow(
+      /SEC requires a User-Agent with a name and a contact e-mail.*--user-agent.*SEC_USER_AGENT/,
+    );
     await expect(runFetchEdgar({ ...base, userAgent: 'ops@example.com' }, {})).rejects.toThrow(/has no name/);
     await expect(runFetchEdgar(base, { SEC_USER_AGENT: 'Faithscreen Tests' })).rejects.toThrow(/has no contact e-mail/);
   });
 
   it('when the selection is missing or doubled, then it names the three choices', async () => {
-    await expect(runFetchEdgar({ rate: 8, userAgent: USER_AGENT }, {})).rejects.toThrow(/exactly one of --tickers AAPL,CZR, --ciks 320193,1590895 or --all/);
-    await expect(runFetchEdgar({ rate: 8, userAgent: USER_AGENT, tickers: ['AAPL'], all: true }, {})).rejects.toThrow(/got --tickers and --all/);
+    await expect(runFetchEdgar({ rate: 8, userAgent: USER_AGENT }, {})).rejects.toThrow(
+      /exactly one of --tickers AAPL,CZR, --ciks 320193,1590895 or --all/,
+    );
+    await expect(runFetchEdgar({ rate: 8, userAgent: USER_AGENT, tickers: ['AAPL'], all: true }, {})).rejects.toThrow(
+      /got --tickers and --all/,
+    );
   });
 });

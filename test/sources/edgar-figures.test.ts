@@ -36,24 +36,35 @@ describe('EDGAR figures of real filers, as of 2024-02-29', () => {
     expect(row.interest_bearing_investments).toBe(131_815_000_000);
     expect(row.accounts_receivable).toBe(23_194_000_000);
     expect(row.shares_outstanding).toBe(15_441_881_000);
-    expect(sourcesOf(row).total_debt).toBe('us-gaap:LongTermDebtCurrent + us-gaap:CommercialPaper + us-gaap:LongTermDebtNoncurrent @ 0000320193-24-000006');
+    expect(sourcesOf(row).total_debt).toBe(
+      'us-gaap:LongTermDebtCurrent + us-gaap:CommercialPaper + us-gaap:LongTermDebtNoncurrent @ 0000320193-24-000006',
+    );
   });
 
   it('when Apple reports revenue year to date, then TTM = FY2023 383,285 + Q1 FY2024 119,575 − Q1 FY2023 117,154, naming both accessions', () => {
     const row = rowAt('0000320193', 'AAPL', '2024-02-29');
     expect(row.total_revenue).toBe(385_706_000_000);
-    expect(sourcesOf(row).total_revenue).toMatch(/^us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax @ 0000320193-23-000106, 0000320193-24-000006 \(TTM = fiscal year to 2023-09-30/);
+    expect(sourcesOf(row).total_revenue).toMatch(
+      /^us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax @ 0000320193-23-000106, 0000320193-24-000006 \(TTM = fiscal year to 2023-09-30/,
+    );
   });
 
   it('when Apple reports interest and dividend income only for the fiscal year, then that latest year is used and the source says so', () => {
     const row = rowAt('0000320193', 'AAPL', '2024-02-29');
     expect(row.interest_income).toBe(3_750_000_000);
-    expect(sourcesOf(row).interest_income).toMatch(/InvestmentIncomeInterestAndDividend @ 0000320193-23-000106 .*latest twelve months reported, 2023-09-30 \(not 2023-12-30\)/);
+    expect(sourcesOf(row).interest_income).toMatch(
+      /InvestmentIncomeInterestAndDividend @ 0000320193-23-000106 .*latest twelve months reported, 2023-09-30 \(not 2023-12-30\)/,
+    );
   });
 
   it('when NVIDIA files its 10-K, then debt is DebtCurrent + LongTermDebtNoncurrent and securities the current marketable ones', () => {
     const row = rowAt('0001045810', 'NVDA', '2024-02-29');
-    expect(row).toMatchObject({ period_end: '2024-01-28', total_debt: 9_709_000_000, cash_and_equivalents: 7_280_000_000, interest_bearing_investments: 18_704_000_000 });
+    expect(row).toMatchObject({
+      period_end: '2024-01-28',
+      total_debt: 9_709_000_000,
+      cash_and_equivalents: 7_280_000_000,
+      interest_bearing_investments: 18_704_000_000,
+    });
     expect(row).toMatchObject({ total_revenue: 60_922_000_000, interest_income: 866_000_000 });
   });
 
@@ -72,10 +83,12 @@ describe('EDGAR figures of real filers, as of 2024-02-29', () => {
     expect(row.interest_income).toBe(234_630_000);
     expect(row.total_debt).toBe(575_000_000 + 2_841_000);
     expect(row.interest_bearing_investments).toBe(4_319_336_000 + 178_491_000);
-    expect(sourcesOf(row).interest_bearing_investments).toMatch(/not counted, generic investments \(usually equity\): us-gaap:Investments 5,228,520,000/);
+    expect(sourcesOf(row).interest_bearing_investments).toMatch(
+      /not counted, generic investments \(usually equity\): us-gaap:Investments 5,228,520,000/,
+    );
   });
 
-  it('when a filer reports DebtCurrent, CommercialPaper, LongTermDebt and certificates of deposit inside cash (McDonald\'s), then none is counted twice', () => {
+  it("when a filer reports DebtCurrent, CommercialPaper, LongTermDebt and certificates of deposit inside cash (McDonald's), then none is counted twice", () => {
     const row = rowAt('0000063908', 'MCD', '2024-02-29');
     // DebtCurrent 2,192.4 + LongTermDebtNoncurrent 37,152.9 + FinanceLeaseLiability 1,575.5 ($M); not CommercialPaper 347.6 nor LongTermDebt 39,345.3.
     expect(row.total_debt).toBe(40_920_800_000);
@@ -92,13 +105,17 @@ describe('EDGAR figures of real filers, as of 2024-02-29', () => {
   it('when a debt-free filer (National Beverage) tags no debt and no interest expense, then debt is 0 and the source says why', () => {
     const row = rowAt('0000069891', 'FIZZ', '2024-02-29');
     expect(row.total_debt).toBe(0);
-    expect(sourcesOf(row).total_debt).toBe('no concept @ 0001437749-23-033873 (no debt or finance lease line on the balance sheet and no interest expense: counted as 0)');
+    expect(sourcesOf(row).total_debt).toBe(
+      'no concept @ 0001437749-23-033873 (no debt or finance lease line on the balance sheet and no interest expense: counted as 0)',
+    );
   });
 
   it('when a combined filing has no us-gaap:Assets (Cinemark 2023), then it still gets its row, and figures needing the balance sheet stay null with a reason', () => {
     const row = rowAt('0001385280', 'CNK', '2024-02-29');
     expect(row).toMatchObject({ period_end: '2023-12-31', filed_on: '2024-02-16', total_assets: null, interest_bearing_investments: null });
-    expect(sourcesOf(row).interest_bearing_investments).toBe('not reported: no securities concept and no balance sheet (us-gaap:Assets) at the period end');
+    expect(sourcesOf(row).interest_bearing_investments).toBe(
+      'not reported: no securities concept and no balance sheet (us-gaap:Assets) at the period end',
+    );
     expect(sourcesOf(row).shares_outstanding).toMatch(/WeightedAverageNumberOfSharesOutstandingBasic/);
   });
 
@@ -112,9 +129,15 @@ describe('EDGAR figures of real filers, as of 2024-02-29', () => {
 });
 
 /** A fictional filer in the companyfacts format, written here: only the facts a test names. */
-function fictional(facts: Record<string, Array<{ val: number; start?: string; end: string; form: string; filed: string; accn: string }>>): CompanyFacts {
+function fictional(
+  facts: Record<string, Array<{ val: number; start?: string; end: string; form: string; filed: string; accn: string }>>,
+): CompanyFacts {
   const usGaap = Object.fromEntries(Object.entries(facts).map(([concept, list]) => [concept, { label: concept, units: { USD: list } }]));
-  return parseEdgarJson(CompanyFactsSchema, JSON.stringify({ cik: 9999906, entityName: 'FICTIONAL PERIOD WORKS', facts: { 'us-gaap': usGaap } }), 'fictional');
+  return parseEdgarJson(
+    CompanyFactsSchema,
+    JSON.stringify({ cik: 9999906, entityName: 'FICTIONAL PERIOD WORKS', facts: { 'us-gaap': usGaap } }),
+    'fictional',
+  );
 }
 
 const K24 = { form: '10-K', filed: '2025-02-20', accn: '0009999906-25-000001' };
@@ -170,7 +193,9 @@ describe('EDGAR trailing twelve months and restatements, point in time', () => {
 function heldOutRowAt(cik: string, ticker: string, date: string): EdgarFundamentals {
   const file = path.resolve(`test/fixtures/realdata-heldout/companyfacts/CIK${cik}.json.gz`);
   const facts = parseEdgarJson(CompanyFactsSchema, gunzipSync(readFileSync(file)).toString('utf8'), file);
-  return fundamentalsFromCompanyFacts(facts, ticker).filter((r) => r.filed_on <= date).at(-1)!;
+  return fundamentalsFromCompanyFacts(facts, ticker)
+    .filter((r) => r.filed_on <= date)
+    .at(-1)!;
 }
 
 describe('EDGAR interest income that is unknown, and its lower bound', () => {
@@ -181,12 +206,17 @@ describe('EDGAR interest income that is unknown, and its lower bound', () => {
     expect(row).toMatchObject({ period_end: '2020-11-01', interest_income: null });
     const sources = JSON.parse(row.figure_sources) as Record<string, unknown>;
     expect(sources.interest_income_at_least).toBe(37_000_000);
-    expect(sources.interest_income).toContain('us-gaap:InvestmentIncomeInterestAndDividend @ 0000354950-20-000103 (year to date 2020-02-03..2020-11-01)');
+    expect(sources.interest_income).toContain(
+      'us-gaap:InvestmentIncomeInterestAndDividend @ 0000354950-20-000103 (year to date 2020-02-03..2020-11-01)',
+    );
     expect(sources.interest_income).toContain('never a pass');
   });
 
   it('when Nike and Under Armour report only interest net of interest expense, and it is negative, then interest income is unknown with no bound, and the non-operating proxy is not used', () => {
-    for (const [cik, ticker, concept] of [['0000320187', 'NKE', 'InterestIncomeExpenseNonoperatingNet'], ['0001336917', 'UA', 'InterestIncomeExpenseNet']] as const) {
+    for (const [cik, ticker, concept] of [
+      ['0000320187', 'NKE', 'InterestIncomeExpenseNonoperatingNet'],
+      ['0001336917', 'UA', 'InterestIncomeExpenseNet'],
+    ] as const) {
       const row = heldOutRowAt(cik, ticker, '2020-11-30');
       const sources = JSON.parse(row.figure_sources) as Record<string, unknown>;
       expect(row.interest_income, ticker).toBeNull();
@@ -231,14 +261,28 @@ describe('EDGAR files that cannot give figures', () => {
     const file = path.resolve('test/fixtures/edgar/handmade-ifrs-only-companyfacts.json');
     const rows = fundamentalsFromCompanyFacts(parseEdgarJson(CompanyFactsSchema, readFileSync(file, 'utf8'), file), 'QZIF');
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ period_end: '2024-12-31', filed_on: '2025-03-14', currency: 'EUR', total_assets: null, total_debt: null, total_revenue: null, interest_income: null, shares_outstanding: null });
+    expect(rows[0]).toMatchObject({
+      period_end: '2024-12-31',
+      filed_on: '2025-03-14',
+      currency: 'EUR',
+      total_assets: null,
+      total_debt: null,
+      total_revenue: null,
+      interest_income: null,
+      shares_outstanding: null,
+    });
     expect(sourcesOf(rows[0]!).total_debt).toMatch(/^not mapped: the filer reports in IFRS/);
   });
 
   it('when a companyfacts file in the folder is not in the SEC format, then ingesting the folder fails naming that file', async () => {
     await mkdir(path.join(temp.dir, 'companyfacts'), { recursive: true });
-    await writeFile(path.join(temp.dir, 'companyfacts', 'CIK0009999907.json'), JSON.stringify({ cik: '9999907', name: 'not companyfacts', filings: {} }));
+    await writeFile(
+      path.join(temp.dir, 'companyfacts', 'CIK0009999907.json'),
+      JSON.stringify({ cik: '9999907', name: 'not companyfacts', filings: {} }),
+    );
     const source = createEdgarSource(temp.dir);
-    await expect(source.chunks(undefined as never, undefined)).rejects.toThrow(/companyfacts\/CIK0009999907\.json: not in the EDGAR format: cik/);
+    await expect(source.chunks(undefined as never, undefined)).rejects.toThrow(
+      /companyfacts\/CIK0009999907\.json: not in the EDGAR format: cik/,
+    );
   });
 });

@@ -8,19 +8,32 @@ import { CompanyFactsSchema, parseEdgarJson } from '../../sources/edgar/edgar-fo
 function tenK(facts: Record<string, Array<{ val: number; start?: string; end?: string }>>) {
   const base = { accn: '0009999902-26-000001', fy: 2025, fp: 'FY', form: '10-K', filed: '2026-02-20' };
   const usGaap = Object.fromEntries(
-    Object.entries({ Assets: [{ val: 5_000 }], ...facts }).map(([concept, values]) => [concept, { label: concept, units: { USD: values.map((v) => ({ ...base, end: '2025-12-31', ...v })) } }]),
+    Object.entries({ Assets: [{ val: 5_000 }], ...facts }).map(([concept, values]) => [
+      concept,
+      { label: concept, units: { USD: values.map((v) => ({ ...base, end: '2025-12-31', ...v })) } },
+    ]),
   );
-  return parseEdgarJson(CompanyFactsSchema, JSON.stringify({ cik: 9999902, entityName: 'FICTIONAL TEST WORKS', facts: { 'us-gaap': usGaap } }), 'companyfacts');
+  return parseEdgarJson(
+    CompanyFactsSchema,
+    JSON.stringify({ cik: 9999902, entityName: 'FICTIONAL TEST WORKS', facts: { 'us-gaap': usGaap } }),
+    'companyfacts',
+  );
 }
 
 const year = { start: '2025-01-01', end: '2025-12-31' };
 
 describe('EDGAR concepts for the forensic inputs', () => {
   it('when the recorded fixture reports LongTermDebtNoncurrent, then long_term_debt is that non-current amount and unreported inputs stay null', () => {
-    const facts = parseEdgarJson(CompanyFactsSchema, readFileSync(path.resolve('test/fixtures/edgar/folder/companyfacts/CIK0009999901.json'), 'utf8'), 'companyfacts');
+    const facts = parseEdgarJson(
+      CompanyFactsSchema,
+      readFileSync(path.resolve('test/fixtures/edgar/folder/companyfacts/CIK0009999901.json'), 'utf8'),
+      'companyfacts',
+    );
     const rows = fundamentalsFromCompanyFacts(facts, 'QZQT');
     expect(rows.map((r) => r.long_term_debt)).toEqual([420_000_000, 415_000_000, 410_000_000, 610_000_000]);
-    expect(rows.map((r) => [r.ppe_net, r.depreciation, r.sga_expense, r.long_term_investments])).toEqual(rows.map(() => [null, null, null, null]));
+    expect(rows.map((r) => [r.ppe_net, r.depreciation, r.sga_expense, r.long_term_investments])).toEqual(
+      rows.map(() => [null, null, null, null]),
+    );
   });
 
   it('when a 10-K reports PP&E, securities, D&A and SG&A, then they map to ppe_net, long_term_investments, depreciation and sga_expense', () => {

@@ -42,14 +42,30 @@ describe('EDGAR parsers', () => {
 
   it('when submissions and company_tickers_exchange are read, then SIC, title and exchange MICs come through', () => {
     const sub = listingsFromSubmissions(parseEdgarJson(SubmissionsSchema, read('submissions/CIK0009999901.json'), 's'));
-    expect(sub).toEqual([{ cik: '0009999901', ticker: 'QZQT', name: 'FICTIONAL QUARRY TOOLS CORP', exchange_mic: 'XNAS', sic: '3420', sic_description: 'Cutlery, Handtools & General Hardware' }]);
+    expect(sub).toEqual([
+      {
+        cik: '0009999901',
+        ticker: 'QZQT',
+        name: 'FICTIONAL QUARRY TOOLS CORP',
+        exchange_mic: 'XNAS',
+        sic: '3420',
+        sic_description: 'Cutlery, Handtools & General Hardware',
+      },
+    ]);
     const tickers = listingsFromCompanyTickers(parseEdgarJson(CompanyTickersExchangeSchema, read('company_tickers_exchange.json'), 't'));
-    expect(tickers.map((t) => [t.ticker, t.exchange_mic])).toEqual([['QZQT', 'XNAS'], ['QZLV', 'XNYS'], ['QZOX', 'OTCM'], ['QZNX', null]]);
+    expect(tickers.map((t) => [t.ticker, t.exchange_mic])).toEqual([
+      ['QZQT', 'XNAS'],
+      ['QZLV', 'XNYS'],
+      ['QZOX', 'OTCM'],
+      ['QZNX', null],
+    ]);
   });
 
   it('when a file breaks the published format, then the error names the file and the field', () => {
     const bad = readFileSync(path.resolve('test/fixtures/edgar/bad-companyfacts.json'), 'utf8');
-    expect(() => parseEdgarJson(CompanyFactsSchema, bad, 'bad-companyfacts.json')).toThrow(/bad-companyfacts.json: not in the EDGAR format: cik/);
+    expect(() => parseEdgarJson(CompanyFactsSchema, bad, 'bad-companyfacts.json')).toThrow(
+      /bad-companyfacts.json: not in the EDGAR format: cik/,
+    );
     expect(() => parseEdgarJson(CompanyFactsSchema, '{', 'x.json')).toThrow(/x.json: not JSON/);
   });
 });
@@ -87,10 +103,14 @@ describe('EDGAR source', () => {
   it('when a folder of EDGAR files is ingested, then listings and point-in-time fundamentals reach the screening inputs', async () => {
     const summary = await ingestSource({ dataDir: temp.dir, source: 'edgar', path: folder });
     expect(summary.rows).toMatchObject({ listings: 4, fundamentals: 4, prices: 0 });
-    const [input] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, temp.dir, { date: '2025-08-15', market: 'us', tickers: ['QZQT'] }));
+    const [input] = await withDuckDB(':memory:', {}, (c) =>
+      loadScreeningInputs(c, temp.dir, { date: '2025-08-15', market: 'us', tickers: ['QZQT'] }),
+    );
     expect(input!.listing).toMatchObject({ name: 'FICTIONAL QUARRY TOOLS CORP', sic: '3420', exchangeMic: 'XNAS' });
     expect(input!.fundamentals).toMatchObject({ periodEnd: '2025-06-30', sourceRef: 'edgar:0009999901-25-000019', totalDebt: 460_000_000 });
-    expect(input!.fundamentals!.figureSources?.total_debt).toBe('us-gaap:ShortTermBorrowings + us-gaap:LongTermDebtNoncurrent @ 0009999901-25-000019');
+    expect(input!.fundamentals!.figureSources?.total_debt).toBe(
+      'us-gaap:ShortTermBorrowings + us-gaap:LongTermDebtNoncurrent @ 0009999901-25-000019',
+    );
     expect(input!.synthetic).toBe(false);
   });
 });

@@ -56,7 +56,8 @@ interface PriceRow {
 
 async function publishedPrices(dataDir: string, market: string): Promise<PriceRow[]> {
   return withDuckDB(':memory:', {}, async (c) => {
-    const read = await c.runAndReadAll(`SELECT ticker, strftime(date, '%Y-%m-%d') AS date, close, currency, strftime(split_adjusted_through, '%Y-%m-%d') AS split_adjusted_through,
+    const read =
+      await c.runAndReadAll(`SELECT ticker, strftime(date, '%Y-%m-%d') AS date, close, currency, strftime(split_adjusted_through, '%Y-%m-%d') AS split_adjusted_through,
       data_source, synthetic FROM read_parquet('${lakeRoot(dataDir)}/prices/market=${market}/feed-*.parquet') ORDER BY ticker, date`);
     return read.getRowObjectsJS() as unknown as PriceRow[];
   });
@@ -110,7 +111,9 @@ describe('feed contract: Yahoo-style daily price files', () => {
     // Downloaded on 2024-03-08 (adjusted through that day) but cut at 2024-02-29 by the user.
     const aapl = await realMonthEnds('AAPL', '2021-06-01', '2024-02-29');
     // NVDA's as-traded closes: Yahoo's closes before its 4-for-1 split of 2021-07-20, times 4.
-    const nvda = (await realMonthEnds('NVDA', '2021-05-01', '2021-08-31')).map((r) => (r.date < '2021-07-20' ? { ...r, close: String(Number(r.close) * 4) } : r));
+    const nvda = (await realMonthEnds('NVDA', '2021-05-01', '2021-08-31')).map((r) =>
+      r.date < '2021-07-20' ? { ...r, close: String(Number(r.close) * 4) } : r,
+    );
     await writeDelivery(folder, {
       'prices-daily/us/AAPL.csv': yahooCsv(aapl),
       'prices-daily/us/NVDA.csv': yahooCsv(nvda),
@@ -124,8 +127,15 @@ describe('feed contract: Yahoo-style daily price files', () => {
 
     const us = await publishedPrices(temp.dir, 'us');
     expect(new Set(us.filter((r) => r.ticker === 'AAPL').map((r) => r.split_adjusted_through))).toEqual(new Set(['2024-03-08']));
-    expect(us.find((r) => r.ticker === 'NVDA' && r.date === '2021-06-30')).toMatchObject({ close: 800.099976, split_adjusted_through: null });
-    expect((await publishedPrices(temp.dir, 'gb'))[0]).toMatchObject({ ticker: 'QZXG', currency: 'USD', split_adjusted_through: '2024-02-29' });
+    expect(us.find((r) => r.ticker === 'NVDA' && r.date === '2021-06-30')).toMatchObject({
+      close: 800.099976,
+      split_adjusted_through: null,
+    });
+    expect((await publishedPrices(temp.dir, 'gb'))[0]).toMatchObject({
+      ticker: 'QZXG',
+      currency: 'USD',
+      split_adjusted_through: '2024-02-29',
+    });
     expect((await publishedPrices(temp.dir, 'de'))[0]).toMatchObject({ ticker: 'QZXD', currency: 'EUR', close: 8.25 });
   });
 
@@ -136,7 +146,14 @@ describe('feed contract: Yahoo-style daily price files', () => {
       'prices-daily/xx/AAPL.csv': `${YAHOO_HEADER}\n`,
       'prices-daily/us/aapl.csv': `${YAHOO_HEADER}\n`,
       'prices-daily/us/NVDA.csv': 'Date,Open,High,Low,Adj Close,Volume\n2024-02-29,1,1,1,1,1\n',
-      'prices-daily/us/AAPL.csv': [YAHOO_HEADER, '2024-02-28,,,,181.42,181.42,1', '2024-02-30,,,,180.75,180.75,1', '2024-03-01,,,,abc,1,1', '2024-03-04,,,,,1,1', '2024-02-28,,,,181.42,181.42,1'].join('\n'),
+      'prices-daily/us/AAPL.csv': [
+        YAHOO_HEADER,
+        '2024-02-28,,,,181.42,181.42,1',
+        '2024-02-30,,,,180.75,180.75,1',
+        '2024-03-01,,,,abc,1,1',
+        '2024-03-04,,,,,1,1',
+        '2024-02-28,,,,181.42,181.42,1',
+      ].join('\n'),
       'prices-daily/us/COST.csv': `${YAHOO_HEADER}\n2024-02-29,null,null,null,null,null,null\n`,
       'prices-daily/us/QZXR.csv': `${YAHOO_HEADER}\n2024-02-29,1,1,1,1,1,1,1\n`,
       'prices-daily/overrides.csv': 'market,ticker,split_adjusted_through\nus,MSFT,\nus,AAPL,2024-01-01\nus,AAPL,\nus,,yesterday\n',
@@ -148,7 +165,9 @@ describe('feed contract: Yahoo-style daily price files', () => {
     expect(errors).toEqual(
       expect.arrayContaining([
         'prices-daily/AAPL.csv:0: not a prices-daily file: files go in prices-daily/<market>/<TICKER>.csv (or overrides.csv)',
-        expect.stringMatching(/^prices-daily\/xx:0: 'xx' is not a market key \(docs\/data\/markets.md\): files go in prices-daily\/<market>\/<TICKER>.csv, market one of us, ca, /),
+        expect.stringMatching(
+          /^prices-daily\/xx:0: 'xx' is not a market key \(docs\/data\/markets.md\): files go in prices-daily\/<market>\/<TICKER>.csv, market one of us, ca, /,
+        ),
         'prices-daily/us/aapl.csv:0: the file name must be the listed ticker in capitals plus .csv, e.g. AAPL.csv or BRK-B.csv: files go in prices-daily/<market>/<TICKER>.csv',
         'prices-daily/us/NVDA.csv:1: missing column(s) Close of a daily price file: expected the header Date,Open,High,Low,Close,Adj Close,Volume (only Date and Close are read), got Date,Open,High,Low,Adj Close,Volume',
         "prices-daily/us/AAPL.csv:3: 'Date' must be a date YYYY-MM-DD, got '2024-02-30'",
@@ -161,7 +180,7 @@ describe('feed contract: Yahoo-style daily price files', () => {
         'prices-daily/overrides.csv:3: split_adjusted_through 2024-01-01 is before the last date 2024-03-04 of prices-daily/us/AAPL.csv: a file is adjusted through the day it was downloaded',
         'prices-daily/overrides.csv:4: duplicate override for us/AAPL (first on line 3)',
         "prices-daily/overrides.csv:5: 'split_adjusted_through' must be a date YYYY-MM-DD or 'as_traded', got 'yesterday'",
-        'prices-daily/us/AAPL.csv:0: us/AAPL also has rows in prices.csv: give each ticker\'s prices in one place (their split bases may differ)',
+        "prices-daily/us/AAPL.csv:0: us/AAPL also has rows in prices.csv: give each ticker's prices in one place (their split bases may differ)",
       ]),
     );
     expect(errors).toHaveLength(15);
@@ -171,6 +190,8 @@ describe('feed contract: Yahoo-style daily price files', () => {
   it('when the prices-daily folder holds no files, then the load is rejected saying where they go', async () => {
     const folder = path.join(temp.dir, 'empty-daily');
     await mkdir(path.join(folder, 'prices-daily'), { recursive: true });
-    expect(await rejection(temp.dir, folder)).toEqual(['prices-daily:0: no daily price files: expected prices-daily/<market>/<TICKER>.csv']);
+    expect(await rejection(temp.dir, folder)).toEqual([
+      'prices-daily:0: no daily price files: expected prices-daily/<market>/<TICKER>.csv',
+    ]);
   });
 });

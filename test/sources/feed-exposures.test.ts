@@ -33,7 +33,11 @@ describe("feed contract: 'none' exposures and their evidence", () => {
     expect((await ingestSource({ dataDir: temp.dir, source: 'feed', path: folder })).rows.exposures).toBe(3);
 
     const rows = await withDuckDB(':memory:', {}, async (c) =>
-      (await c.runAndReadAll(`SELECT ticker, activity, revenue_share, evidence FROM read_parquet('${lakeRoot(temp.dir)}/exposures/market=us/feed-*.parquet') ORDER BY ticker, activity`)).getRowObjectsJS(),
+      (
+        await c.runAndReadAll(
+          `SELECT ticker, activity, revenue_share, evidence FROM read_parquet('${lakeRoot(temp.dir)}/exposures/market=us/feed-*.parquet') ORDER BY ticker, activity`,
+        )
+      ).getRowObjectsJS(),
     );
     expect(rows).toEqual([
       { ticker: 'QZXA', activity: 'alcohol', revenue_share: 0.048, evidence: null },

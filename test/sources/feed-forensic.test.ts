@@ -30,10 +30,20 @@ describe('feed contract: forensic inputs', () => {
     const folder = await deliveryWith(temp.dir, ['300000000,40000000,200000000,30000000,90000000']);
     await ingestSource({ dataDir: temp.dir, source: 'feed', path: folder });
     const rows = await withDuckDB(':memory:', {}, async (c) =>
-      (await c.runAndReadAll(`SELECT ${FORENSIC.join(', ')} FROM read_parquet('${lakeRoot(temp.dir)}/fundamentals/market=us/*.parquet') ORDER BY period_end LIMIT 2`)).getRowObjectsJS(),
+      (
+        await c.runAndReadAll(
+          `SELECT ${FORENSIC.join(', ')} FROM read_parquet('${lakeRoot(temp.dir)}/fundamentals/market=us/*.parquet') ORDER BY period_end LIMIT 2`,
+        )
+      ).getRowObjectsJS(),
     );
     expect(rows).toEqual([
-      { ppe_net: 300_000_000, long_term_investments: 40_000_000, long_term_debt: 200_000_000, depreciation: 30_000_000, sga_expense: 90_000_000 },
+      {
+        ppe_net: 300_000_000,
+        long_term_investments: 40_000_000,
+        long_term_debt: 200_000_000,
+        depreciation: 30_000_000,
+        sga_expense: 90_000_000,
+      },
       { ppe_net: null, long_term_investments: null, long_term_debt: null, depreciation: null, sga_expense: null },
     ]);
   });
@@ -43,7 +53,10 @@ describe('feed contract: forensic inputs', () => {
     const error = await ingestSource({ dataDir: temp.dir, source: 'feed', path: folder }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FeedValidationError);
     expect((error as FeedValidationError).errors.map((e) => `${e.file}:${e.line}: ${e.reason}`)).toEqual(
-      expect.arrayContaining(["fundamentals.csv:2: 'ppe_net' must be a number >= 0, got '-5'", "fundamentals.csv:3: 'depreciation' must be a number >= 0, got 'abc'"]),
+      expect.arrayContaining([
+        "fundamentals.csv:2: 'ppe_net' must be a number >= 0, got '-5'",
+        "fundamentals.csv:3: 'depreciation' must be a number >= 0, got 'abc'",
+      ]),
     );
   });
 });

@@ -95,7 +95,9 @@ describe('feed contract: involvement of exposures and Jewish control of listings
             await rm(file);
             continue;
           }
-          await c.run(`COPY (SELECT * EXCLUDE (${column}) FROM read_parquet('${file}', hive_partitioning = false)) TO '${file}.tmp' (FORMAT parquet)`);
+          await c.run(
+            `COPY (SELECT * EXCLUDE (${column}) FROM read_parquet('${file}', hive_partitioning = false)) TO '${file}.tmp' (FORMAT parquet)`,
+          );
           await rename(`${file}.tmp`, file);
         }
       }
@@ -114,7 +116,9 @@ describe('feed contract: involvement of exposures and Jewish control of listings
     const folder = await deliveryWith(
       temp.dir,
       'bad',
-      ['market,ticker,as_of,activity,revenue_share,source_ref,involvement', 'us,QZXA,2026-03-31,alcohol,0.02,vendor:QZXA,maker'].join('\n') + '\n',
+      ['market,ticker,as_of,activity,revenue_share,source_ref,involvement', 'us,QZXA,2026-03-31,alcohol,0.02,vendor:QZXA,maker'].join(
+        '\n',
+      ) + '\n',
     );
 
     const error = await ingestSource({ dataDir: temp.dir, source: 'feed', path: folder }).catch((e: unknown) => e);

@@ -29,15 +29,19 @@ describe('feed contract: splits and the split basis of prices', () => {
     const folder = path.join(temp.dir, 'splits-good');
     await writeDelivery(folder, {
       // Apple's 7-for-1 (2014) and 4-for-1 (2020) splits, NVIDIA's 4-for-1 (2021) and 10-for-1 (2024); QZXR is fictional.
-      'splits.csv': 'market,ticker,ex_date,ratio,source_ref\nus,AAPL,2014-06-09,7,8-K 2014\nus,AAPL,2020-08-31,4:1,\nus,QZXR,2023-05-02,1:10,\n',
+      'splits.csv':
+        'market,ticker,ex_date,ratio,source_ref\nus,AAPL,2014-06-09,7,8-K 2014\nus,AAPL,2020-08-31,4:1,\nus,QZXR,2023-05-02,1:10,\n',
       'split-events/us/NVDA.csv': 'Date,Stock Splits\n2021-07-20,4:1\n2024-06-10,10.0\n',
     });
 
     const summary = await ingestSource({ dataDir: temp.dir, source: 'feed', path: folder });
 
     expect(summary.rows.splits).toBe(5);
-    const rows = await published(temp.dir, `SELECT ticker, strftime(ex_date, '%Y-%m-%d') AS ex_date, ratio, source_ref, data_source
-      FROM read_parquet('LAKE/splits/market=us/feed-*.parquet') ORDER BY ticker, ex_date`);
+    const rows = await published(
+      temp.dir,
+      `SELECT ticker, strftime(ex_date, '%Y-%m-%d') AS ex_date, ratio, source_ref, data_source
+      FROM read_parquet('LAKE/splits/market=us/feed-*.parquet') ORDER BY ticker, ex_date`,
+    );
     expect(rows).toEqual([
       { ticker: 'AAPL', ex_date: '2014-06-09', ratio: 7, source_ref: '8-K 2014', data_source: 'feed' },
       { ticker: 'AAPL', ex_date: '2020-08-31', ratio: 4, source_ref: 'feed:splits.csv:3', data_source: 'feed' },
@@ -84,17 +88,26 @@ describe('feed contract: splits and the split basis of prices', () => {
   it('when the prices table carries split_adjusted_through, then it is published; empty means as traded; a bad date is rejected', async () => {
     const folder = path.join(temp.dir, 'prices-basis');
     await writeDelivery(folder, {
-      'prices.csv': 'market,ticker,date,close,currency,split_adjusted_through\nus,AAPL,2020-06-30,91.199997,USD,2024-03-08\nus,QZXA,2026-09-30,19.75,USD,\n',
+      'prices.csv':
+        'market,ticker,date,close,currency,split_adjusted_through\nus,AAPL,2020-06-30,91.199997,USD,2024-03-08\nus,QZXA,2026-09-30,19.75,USD,\n',
     });
 
     await ingestSource({ dataDir: temp.dir, source: 'feed', path: folder });
 
-    const rows = await published(temp.dir, `SELECT ticker, strftime(split_adjusted_through, '%Y-%m-%d') AS basis FROM read_parquet('LAKE/prices/market=us/feed-*.parquet') ORDER BY ticker`);
+    const rows = await published(
+      temp.dir,
+      `SELECT ticker, strftime(split_adjusted_through, '%Y-%m-%d') AS basis FROM read_parquet('LAKE/prices/market=us/feed-*.parquet') ORDER BY ticker`,
+    );
     expect(rows).toEqual([
       { ticker: 'AAPL', basis: '2024-03-08' },
       { ticker: 'QZXA', basis: null },
     ]);
-    await writeFile(path.join(folder, 'prices.csv'), 'market,ticker,date,close,currency,split_adjusted_through\nus,AAPL,2020-06-30,91.199997,USD,08/03/2024\n');
-    await expect(ingestSource({ dataDir: temp.dir, source: 'feed', path: folder })).rejects.toThrow(/prices.csv:2: 'split_adjusted_through' must be a date YYYY-MM-DD, got '08\/03\/2024'/);
+    await writeFile(
+      path.join(folder, 'prices.csv'),
+      'market,ticker,date,close,currency,split_adjusted_through\nus,AAPL,2020-06-30,91.199997,USD,08/03/2024\n',
+    );
+    await expect(ingestSource({ dataDir: temp.dir, source: 'feed', path: folder })).rejects.toThrow(
+      /prices.csv:2: 'split_adjusted_through' must be a date YYYY-MM-DD, got '08\/03\/2024'/,
+    );
   });
 });

@@ -27,7 +27,9 @@ describe('feed source', () => {
     expect(summary.synthetic).toBe(false);
     expect(await lakeFiles(temp.dir)).toContain(path.join('listings', 'market=us', 'feed-good.parquet'));
     const rows = await withDuckDB(':memory:', {}, async (c) =>
-      (await c.runAndReadAll(`SELECT data_source, synthetic, sic FROM read_parquet('${lakeRoot(temp.dir)}/listings/market=my/*.parquet')`)).getRowObjectsJS(),
+      (
+        await c.runAndReadAll(`SELECT data_source, synthetic, sic FROM read_parquet('${lakeRoot(temp.dir)}/listings/market=my/*.parquet')`)
+      ).getRowObjectsJS(),
     );
     expect(rows).toEqual([{ data_source: 'feed', synthetic: false, sic: null }]);
   });
@@ -54,17 +56,23 @@ describe('feed source', () => {
     const folder = path.join(temp.dir, 'parquet-delivery');
     await mkdir(folder);
     await withDuckDB(':memory:', {}, async (c) => {
-      await c.run(`COPY (SELECT * FROM read_csv('${fixtures}/good/prices.csv', all_varchar = true)) TO '${folder}/prices.parquet' (FORMAT parquet)`);
+      await c.run(
+        `COPY (SELECT * FROM read_csv('${fixtures}/good/prices.csv', all_varchar = true)) TO '${folder}/prices.parquet' (FORMAT parquet)`,
+      );
     });
     expect((await ingestSource({ dataDir: temp.dir, source: 'feed', path: folder })).rows.prices).toBe(5);
     await withDuckDB(':memory:', {}, async (c) => {
       await c.run(`COPY (SELECT market, ticker, date, CASE WHEN close = '21.0' THEN '-1' ELSE close END AS close, currency
         FROM read_csv('${fixtures}/good/prices.csv', all_varchar = true)) TO '${folder}/prices.parquet' (FORMAT parquet)`);
     });
-    await expect(ingestSource({ dataDir: temp.dir, source: 'feed', path: folder })).rejects.toThrow(/prices.parquet:2: 'close' must be a number >= 0, got '-1'/);
+    await expect(ingestSource({ dataDir: temp.dir, source: 'feed', path: folder })).rejects.toThrow(
+      /prices.parquet:2: 'close' must be a number >= 0, got '-1'/,
+    );
   });
 
   it('when the folder has no feed files, then the load is rejected with what was expected', async () => {
-    await expect(ingestSource({ dataDir: temp.dir, source: 'feed', path: temp.dir })).rejects.toThrow(/no feed files: expected listings.csv\|parquet/);
+    await expect(ingestSource({ dataDir: temp.dir, source: 'feed', path: temp.dir })).rejects.toThrow(
+      /no feed files: expected listings.csv\|parquet/,
+    );
   });
 });

@@ -14,7 +14,8 @@ describe('markets', () => {
   });
 
   it('when faith investors look for their markets, then the US, UK, Canada, the Gulf, Malaysia, Indonesia, Pakistan, Turkey and India are there', () => {
-    for (const key of ['us', 'gb', 'ca', 'sa', 'ae', 'qa', 'kw', 'bh', 'om', 'my', 'id', 'pk', 'tr', 'in']) expect(getMarket(key).marketKey).toBe(key);
+    for (const key of ['us', 'gb', 'ca', 'sa', 'ae', 'qa', 'kw', 'bh', 'om', 'my', 'id', 'pk', 'tr', 'in'])
+      expect(getMarket(key).marketKey).toBe(key);
     expect(getMarket('us').exchanges.map((e) => e.mic)).toContain('XNYS');
     expect(marketOfMic('XKLS')?.marketKey).toBe('my');
     expect(() => getMarket('zz')).toThrow(/valid markets are us, ca/);

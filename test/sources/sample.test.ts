@@ -16,7 +16,7 @@ describe('sample source', () => {
   beforeAll(async () => {
     instance = await openDuckDB(':memory:');
     c = await instance.connect();
-    [us] = await source.chunks(c, ['us']) as [SourceChunk];
+    [us] = (await source.chunks(c, ['us'])) as [SourceChunk];
     await source.listings(us, { connection: c, table: 'l' });
     await source.fundamentals(us, { connection: c, table: 'f' });
     await source.prices(us, { connection: c, table: 'p' });
@@ -39,14 +39,16 @@ describe('sample source', () => {
   });
 
   it('when listed, then every row is marked synthetic with a sample:v1 reference and tickers are unique letter strings', async () => {
-    const [check] = await rows(`SELECT bool_and(synthetic) AS s, bool_and(source_ref LIKE 'sample:v1:us:%') AS r, count(*) = count(DISTINCT ticker) AS u,
+    const [check] =
+      await rows(`SELECT bool_and(synthetic) AS s, bool_and(source_ref LIKE 'sample:v1:us:%') AS r, count(*) = count(DISTINCT ticker) AS u,
       bool_and(regexp_full_match(ticker, '[A-Z]{4}')) AS t, sum((kind = 'fund')::INT)::INTEGER AS funds FROM l`);
     expect(check).toMatchObject({ s: true, r: true, u: true, t: true });
     expect(Number(check!.funds)).toBeGreaterThan(0);
   });
 
   it('when fundamentals are generated, then they run quarterly from 2009 to the run date, never filed after it, with negative equity, zero revenue and gaps present', async () => {
-    const [f] = await rows(`SELECT min(period_end)::VARCHAR AS first, max(filed_on)::VARCHAR AS last, bool_and(filed_on > period_end) AS after,
+    const [f] =
+      await rows(`SELECT min(period_end)::VARCHAR AS first, max(filed_on)::VARCHAR AS last, bool_and(filed_on > period_end) AS after,
       sum((total_equity < 0)::INT)::INTEGER AS neg, sum((total_revenue = 0)::INT)::INTEGER AS zero, sum((accounts_receivable IS NULL)::INT)::INTEGER AS gaps,
       sum((filed_on - period_end > 120)::INT)::INTEGER AS late FROM f`);
     expect(f!.first).toBe('2009-03-31');
@@ -72,7 +74,8 @@ describe('sample source', () => {
   });
 
   it('when exposures are generated, then shares are in 0..1 and some sit near the 5% and 33% thresholds', async () => {
-    const [e] = await rows(`SELECT min(revenue_share) >= 0 AND max(revenue_share) <= 1 AS bounded, count(DISTINCT activity)::INTEGER AS activities,
+    const [e] =
+      await rows(`SELECT min(revenue_share) >= 0 AND max(revenue_share) <= 1 AS bounded, count(DISTINCT activity)::INTEGER AS activities,
       sum((revenue_share BETWEEN 0.04 AND 0.06)::INT)::INTEGER AS near5, sum((revenue_share BETWEEN 0.31 AND 0.35)::INT)::INTEGER AS near33 FROM e`);
     expect(e!.bounded).toBe(true);
     expect(Number(e!.activities)).toBeGreaterThan(10);
@@ -81,7 +84,9 @@ describe('sample source', () => {
   });
 
   it('when fund holdings are generated, then each fund-date sums to at most 1 and holds listed tickers', async () => {
-    const [h] = await rows(`SELECT max(total) AS top, min(total) AS low FROM (SELECT sum(weight) AS total FROM h GROUP BY fund_ticker, as_of)`);
+    const [h] = await rows(
+      `SELECT max(total) AS top, min(total) AS low FROM (SELECT sum(weight) AS total FROM h GROUP BY fund_ticker, as_of)`,
+    );
     expect(Number(h!.top)).toBeLessThanOrEqual(1);
     expect(Number(h!.low)).toBeGreaterThan(0.9);
     const [known] = await rows(`SELECT count(*)::INTEGER AS n FROM h WHERE market = 'us' AND ticker NOT IN (SELECT ticker FROM l)`);

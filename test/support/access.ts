@@ -30,7 +30,11 @@ export async function keyFor(
   await createAccount(access.store, account, tier);
   const { lapsed, ...rest } = request;
   const dailyLimit = tier === 'partner' ? (rest.dailyLimit ?? 1_000) : rest.dailyLimit;
-  const created = await createKey(access.store, access.hashSecret, { account, ...rest, ...(dailyLimit !== undefined ? { dailyLimit } : {}) });
+  const created = await createKey(access.store, access.hashSecret, {
+    account,
+    ...rest,
+    ...(dailyLimit !== undefined ? { dailyLimit } : {}),
+  });
   if (lapsed) await lapseAccount(access.store, account);
   return { key: created.key, keyId: created.key_id, account };
 }

@@ -17,9 +17,16 @@ export async function readEdgarFolder(folder: string): Promise<EdgarFolderConten
     await source.listings(chunk, { connection, table: 'staged_listings' });
     await source.fundamentals(chunk, { connection, table: 'staged_fundamentals' });
     const listings = (await connection.runAndReadAll('SELECT ticker, source_ref, sic FROM staged_listings')).getRowsJS();
-    const fundamentals = (await connection.runAndReadAll('SELECT ticker, count(*)::INTEGER FROM staged_fundamentals GROUP BY ticker')).getRowsJS();
+    const fundamentals = (
+      await connection.runAndReadAll('SELECT ticker, count(*)::INTEGER FROM staged_fundamentals GROUP BY ticker')
+    ).getRowsJS();
     return {
-      listings: new Map(listings.map(([ticker, sourceRef, sic]) => [String(ticker), { sourceRef: String(sourceRef), sic: sic === null ? null : String(sic) }])),
+      listings: new Map(
+        listings.map(([ticker, sourceRef, sic]) => [
+          String(ticker),
+          { sourceRef: String(sourceRef), sic: sic === null ? null : String(sic) },
+        ]),
+      ),
       fundamentals: new Map(fundamentals.map(([ticker, n]) => [String(ticker), Number(n)])),
     };
   });

@@ -37,5 +37,9 @@ export function createTestWorker(
 
 /** Runs one read-only query against the catalog researchers open. */
 export async function catalogQuery(dataDir: string, sql: string): Promise<Array<Record<string, unknown>>> {
-  return withDuckDB(catalogPath(dataDir), { readOnly: true }, async (c) => (await c.runAndReadAll(sql)).getRowObjectsJson() as Array<Record<string, unknown>>);
+  return withDuckDB(
+    catalogPath(dataDir),
+    { readOnly: true },
+    async (c) => (await c.runAndReadAll(sql)).getRowObjectsJson() as Array<Record<string, unknown>>,
+  );
 }

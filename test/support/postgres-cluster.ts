@@ -25,7 +25,10 @@ export interface PostgresCluster {
  */
 export async function startPostgresCluster(): Promise<PostgresCluster> {
   const binDir = findPostgresBinDir();
-  if (binDir === null) throw new Error('PostgreSQL server programs (initdb, pg_ctl) not found; run `npx faithscreen provision` (Debian/Ubuntu: the postgresql-15 package)');
+  if (binDir === null)
+    throw new Error(
+      'PostgreSQL server programs (initdb, pg_ctl) not found; run `npx faithscreen provision` (Debian/Ubuntu: the postgresql-15 package)',
+    );
   const runAs = postgresRunAs();
   if ('error' in runAs) throw new Error(runAs.error);
   const root = await mkdtemp(path.join(os.tmpdir(), 'faithscreen-pg-'));

@@ -51,7 +51,8 @@ async function serveRecorded(req: IncomingMessage, res: ServerResponse, urlPath:
     res.writeHead(404, { 'Content-Type': 'text/html' }).end('<html><body><h1>Not Found</h1></body></html>');
     return;
   }
-  if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }).end(gz);
+  if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? ''))
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }).end(gz);
   else res.writeHead(200, { 'Content-Type': 'application/json' }).end(gunzipSync(gz));
 }
 

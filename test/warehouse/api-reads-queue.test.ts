@@ -46,7 +46,10 @@ describe('PointReadQueue over real Parquet files', () => {
       const queue = new PointReadQueue(pool, { maxQueued: 3, retryAfterSeconds: 5 });
       const file = path.join(temp.dir, lake.fileOf.get(lake.stocks[0]!.ticker)!);
       const running = queue.readMany(file, [keyOf(lake.stocks[0]!.ticker)]);
-      const refused = queue.readMany(file, lake.stocks.slice(1, 5).map((s) => keyOf(s.ticker)));
+      const refused = queue.readMany(
+        file,
+        lake.stocks.slice(1, 5).map((s) => keyOf(s.ticker)),
+      );
       await expect(refused).rejects.toBeInstanceOf(ReadsSaturatedError);
       await expect(refused).rejects.toMatchObject({ retryAfterSeconds: 5 });
       expect((await running)[0]).not.toBeNull();

@@ -22,7 +22,9 @@ describe('docs/warehouse.md worked queries', () => {
     );
     const rows = [...tickers, { market: 'us', ticker: 'ABCD' }].flatMap((t, i) =>
       ['2024-12-31', '2025-12-31', '2026-11-20'].map((date, k) =>
-        snapshotRow(String(t.market), String(t.ticker), date, `${date}T02:00:00`, STATUSES[(i + k * (i % 3)) % STATUSES.length]!, { debt_to_market_cap: 0.25 + ((i * 7 + k) % 15) / 100 }),
+        snapshotRow(String(t.market), String(t.ticker), date, `${date}T02:00:00`, STATUSES[(i + k * (i % 3)) % STATUSES.length]!, {
+          debt_to_market_cap: 0.25 + ((i * 7 + k) % 15) / 100,
+        }),
       ),
     );
     // A ticker last screened in the legacy era (its verdict still carries the data-quality warning).

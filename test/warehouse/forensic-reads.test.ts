@@ -35,7 +35,11 @@ describe('forensic reads over the lake', () => {
     await ingestSource({ source: 'sample', scale: 0.002, dataDir: temp.dir, asOf: TODAY, markets: ['us'], concurrency: 1 });
     reads = new ForensicReads(temp.dir);
     const rows = await withDuckDB(':memory:', {}, async (c) =>
-      (await c.runAndReadAll(`SELECT ticker FROM read_parquet('${lakeRoot(temp.dir)}/fundamentals/market=us/**/*.parquet') GROUP BY ticker HAVING min(period_end) <= DATE '2012-12-31' ORDER BY ticker LIMIT 1`)).getRowObjectsJS(),
+      (
+        await c.runAndReadAll(
+          `SELECT ticker FROM read_parquet('${lakeRoot(temp.dir)}/fundamentals/market=us/**/*.parquet') GROUP BY ticker HAVING min(period_end) <= DATE '2012-12-31' ORDER BY ticker LIMIT 1`,
+        )
+      ).getRowObjectsJS(),
     );
     ticker = String(rows[0]!.ticker);
   });
@@ -84,7 +88,14 @@ describe('forensic reads over the lake', () => {
   it('when a lake was written before the forensic columns existed, then they read as null and the catalog view still binds after migration 3', async () => {
     await writeOldFundamentals(temp.dir, 'gb');
     const old = (await reads.filings('gb', ['OLDCO'], TODAY)).get('OLDCO')!;
-    expect(old.periods[0]!.figures).toMatchObject({ total_assets: 1000, ppe_net: null, long_term_debt: null, depreciation: null, sga_expense: null, long_term_investments: null });
+    expect(old.periods[0]!.figures).toMatchObject({
+      total_assets: 1000,
+      ppe_net: null,
+      long_term_debt: null,
+      depreciation: null,
+      sga_expense: null,
+      long_term_investments: null,
+    });
     expect(old.periods[0]!.close).toBeNull();
     // An old catalog: migrations 1–2 laid with a seed that lacks the new columns, then brought up to date.
     const other = await makeTempDir();

@@ -30,8 +30,15 @@ describe('ingestSource', () => {
     expect(second.rows).toEqual(first.rows);
     expect(await lakeFiles(temp.dir)).toEqual(files);
     expect(files).toContain('listings/market=us/sample-us-p000.parquet');
-    const counts = await withDuckDB(catalogPath(temp.dir), { readOnly: true }, async (c) =>
-      (await c.runAndReadAll(`SELECT (SELECT count(*) FROM universe)::INTEGER AS u, (SELECT count(*) FROM prices)::INTEGER AS p, (SELECT bool_and(synthetic) FROM fundamentals) AS s`)).getRowObjectsJS()[0],
+    const counts = await withDuckDB(
+      catalogPath(temp.dir),
+      { readOnly: true },
+      async (c) =>
+        (
+          await c.runAndReadAll(
+            `SELECT (SELECT count(*) FROM universe)::INTEGER AS u, (SELECT count(*) FROM prices)::INTEGER AS p, (SELECT bool_and(synthetic) FROM fundamentals) AS s`,
+          )
+        ).getRowObjectsJS()[0],
     );
     expect(counts).toEqual({ u: first.rows.listings, p: first.rows.prices, s: true });
   });

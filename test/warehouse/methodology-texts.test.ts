@@ -12,7 +12,14 @@ import { migrateCatalog } from '../../warehouse/catalog.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { ingestSource } from '../../sources/ingest.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
-import { expandResultJson, packResult, referencedTextIds, TEXTS_PER_CONTEXT, TextBook, UnknownTextError } from '../../warehouse/methodology-texts.ts';
+import {
+  expandResultJson,
+  packResult,
+  referencedTextIds,
+  TEXTS_PER_CONTEXT,
+  TextBook,
+  UnknownTextError,
+} from '../../warehouse/methodology-texts.ts';
 import { loadQuotedTexts, MethodologyTexts } from '../../warehouse/methodology-texts-lake.ts';
 import { loadScreeningInputs } from '../../warehouse/screening-inputs.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
@@ -40,7 +47,10 @@ describe('methodology texts stored once, referenced from result_json', () => {
   beforeAll(async () => {
     temp = await makeTempDir('faithscreen-texts-');
     await ingestSource({ source: 'sample', scale: 0.002, dataDir: temp.dir, asOf: DATE, markets: ['us'], concurrency: 2 });
-    inputs = (await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, temp.dir, { market: 'us', date: DATE, kind: 'stock' }))).slice(0, 40);
+    inputs = (await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, temp.dir, { market: 'us', date: DATE, kind: 'stock' }))).slice(
+      0,
+      40,
+    );
   }, 120_000);
   afterAll(() => temp?.cleanup());
 
@@ -65,19 +75,31 @@ describe('methodology texts stored once, referenced from result_json', () => {
     expect(book.rows.length).toBeLessThan(inputs.length * 40);
     expect(new Set(book.rows.map((r) => `${r.methodology_version}|${r.code}|${r.field}|${r.text_id}`)).size).toBe(book.rows.length);
     const perContext = new Map<string, number>();
-    for (const r of book.rows) perContext.set(`${r.methodology_version}|${r.code}|${r.field}`, (perContext.get(`${r.methodology_version}|${r.code}|${r.field}`) ?? 0) + 1);
+    for (const r of book.rows)
+      perContext.set(
+        `${r.methodology_version}|${r.code}|${r.field}`,
+        (perContext.get(`${r.methodology_version}|${r.code}|${r.field}`) ?? 0) + 1,
+      );
     expect(Math.max(...perContext.values())).toBeLessThanOrEqual(TEXTS_PER_CONTEXT);
   });
 
   it('when a context meets more distinct texts than it may reference (texts carrying figures), then the rest stay inline and the book stays bounded', () => {
     const book = new TextBook();
-    const stored = Array.from({ length: 40 }, (_, i) => book.reference('1.0.0', 'aaoifi-ss21', 'shariah_aaoifi.business.alcohol', 'message', `Alcohol is ${i}.00% of revenue.`));
+    const stored = Array.from({ length: 40 }, (_, i) =>
+      book.reference('1.0.0', 'aaoifi-ss21', 'shariah_aaoifi.business.alcohol', 'message', `Alcohol is ${i}.00% of revenue.`),
+    );
     expect(stored.filter((s) => s.startsWith('\u0000'))).toHaveLength(TEXTS_PER_CONTEXT);
-    expect(stored.slice(TEXTS_PER_CONTEXT)).toEqual(Array.from({ length: 40 - TEXTS_PER_CONTEXT }, (_, i) => `Alcohol is ${i + TEXTS_PER_CONTEXT}.00% of revenue.`));
+    expect(stored.slice(TEXTS_PER_CONTEXT)).toEqual(
+      Array.from({ length: 40 - TEXTS_PER_CONTEXT }, (_, i) => `Alcohol is ${i + TEXTS_PER_CONTEXT}.00% of revenue.`),
+    );
     expect(book.rows).toHaveLength(TEXTS_PER_CONTEXT);
     // A known text is still referenced; another context has its own allowance.
-    expect(book.reference('1.0.0', 'aaoifi-ss21', 'shariah_aaoifi.business.alcohol', 'message', 'Alcohol is 0.00% of revenue.')).toBe(stored[0]);
-    expect(book.reference('1.0.0', 'aaoifi-ss21', 'shariah_aaoifi.business.gambling', 'message', 'Gambling is 1.00% of revenue.')).toMatch(/^\u0000[0-9a-f]{12}$/);
+    expect(book.reference('1.0.0', 'aaoifi-ss21', 'shariah_aaoifi.business.alcohol', 'message', 'Alcohol is 0.00% of revenue.')).toBe(
+      stored[0],
+    );
+    expect(book.reference('1.0.0', 'aaoifi-ss21', 'shariah_aaoifi.business.gambling', 'message', 'Gambling is 1.00% of revenue.')).toMatch(
+      /^\u0000[0-9a-f]{12}$/,
+    );
   });
 
   it('when a stored result references a text the reader does not know, then expansion fails naming it rather than serve a hole', () => {
@@ -100,13 +122,22 @@ describe('methodology texts stored once, referenced from result_json', () => {
     await migrateCatalog(temp.dir);
 
     const viewed = await catalogQuery(temp.dir, `SELECT ticker, result_json FROM snapshots WHERE run_id = 'texts' ORDER BY ticker`);
-    const expected = new Map([...results.map(({ result }) => [result.ticker, JSON.stringify(result)] as const), [oldResult.ticker, JSON.stringify(oldResult)]]);
+    const expected = new Map([
+      ...results.map(({ result }) => [result.ticker, JSON.stringify(result)] as const),
+      [oldResult.ticker, JSON.stringify(oldResult)],
+    ]);
     expect(viewed.map((r) => r.ticker)).toEqual([...expected.keys()].sort());
     for (const row of viewed) expect(row.result_json).toBe(expected.get(String(row.ticker)));
-    const stored = await catalogQuery(temp.dir, `SELECT sum(length(result_json))::BIGINT AS n FROM stored_snapshots WHERE run_id = 'texts'`);
+    const stored = await catalogQuery(
+      temp.dir,
+      `SELECT sum(length(result_json))::BIGINT AS n FROM stored_snapshots WHERE run_id = 'texts'`,
+    );
     const expanded = await catalogQuery(temp.dir, `SELECT sum(length(result_json))::BIGINT AS n FROM snapshots WHERE run_id = 'texts'`);
     expect(Number(stored[0]!.n)).toBeLessThan(Number(expanded[0]!.n) * 0.75);
-    const texts = await catalogQuery(temp.dir, `SELECT count(*)::INT AS n, count(DISTINCT engine_version)::INT AS engines FROM methodology_texts WHERE field = 'source'`);
+    const texts = await catalogQuery(
+      temp.dir,
+      `SELECT count(*)::INT AS n, count(DISTINCT engine_version)::INT AS engines FROM methodology_texts WHERE field = 'source'`,
+    );
     expect(texts[0]).toMatchObject({ engines: 1 });
     expect(Number(texts[0]!.n)).toBeGreaterThan(10);
   }, 60_000);
@@ -116,7 +147,9 @@ describe('methodology texts stored once, referenced from result_json', () => {
     row.result_json = row.result_json.replace(/\\u0000[0-9a-f]{12}/, '\\u0000ffffffffffff');
     await writeSnapshots(temp.dir, [row], { fileStem: 'texts-orphan' });
     await migrateCatalog(temp.dir);
-    await expect(catalogQuery(temp.dir, `SELECT result_json FROM snapshots WHERE run_id = 'orphan'`)).rejects.toThrow(/methodology text ffffffffffff/);
+    await expect(catalogQuery(temp.dir, `SELECT result_json FROM snapshots WHERE run_id = 'orphan'`)).rejects.toThrow(
+      /methodology text ffffffffffff/,
+    );
     const reader = new MethodologyTexts(temp.dir, (work) => withDuckDB(':memory:', {}, work));
     await expect(reader.expandAll([row.result_json])).rejects.toThrow(UnknownTextError);
     // The lake's other texts were loaded on the way: a known reference expands.
@@ -130,12 +163,21 @@ describe('methodology texts stored once, referenced from result_json', () => {
       const results = picked.map((input) => ({ input, result: screenCompany(input) }));
       // Both lakes carry the same universe; only the snapshots' storage differs.
       await ingestSource({ source: 'sample', scale: 0.002, dataDir: before.dir, asOf: DATE, markets: ['us'], concurrency: 2 });
-      await writeSnapshots(before.dir, results.map(({ input, result }) => ({ ...snapshotRowFrom(input, result, META), result_json: JSON.stringify(result) })), { fileStem: 'before' });
-      await writeSnapshots(temp.dir, results.map(({ input, result }) => snapshotRowFrom(input, result, META)), { fileStem: 'after' });
+      await writeSnapshots(
+        before.dir,
+        results.map(({ input, result }) => ({ ...snapshotRowFrom(input, result, META), result_json: JSON.stringify(result) })),
+        { fileStem: 'before' },
+      );
+      await writeSnapshots(
+        temp.dir,
+        results.map(({ input, result }) => snapshotRowFrom(input, result, META)),
+        { fileStem: 'after' },
+      );
       const [a, b] = await Promise.all([serveReports(before.dir), serveReports(temp.dir)]);
       try {
         for (const { result } of results) {
-          const report = async (api: { url: string }): Promise<Json> => (await fetch(`${api.url}/api/screen/us/${result.ticker}`)).json() as Promise<Json>;
+          const report = async (api: { url: string }): Promise<Json> =>
+            (await fetch(`${api.url}/api/screen/us/${result.ticker}`)).json() as Promise<Json>;
           const [was, is] = await Promise.all([report(a), report(b)]);
           expect(is).toEqual(was);
           expect(is.report.shariah_aaoifi.reasons.length).toBeGreaterThan(0);

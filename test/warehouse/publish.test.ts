@@ -24,7 +24,10 @@ describe('publishFile', () => {
   afterEach(() => temp.cleanup());
 
   it('when eight writers publish the same file concurrently while a reader polls, then every read sees one complete version', async () => {
-    const dir = partitionDir(temp.dir, 'snapshots', [['market', 'us'], ['year', '2026']]);
+    const dir = partitionDir(temp.dir, 'snapshots', [
+      ['market', 'us'],
+      ['year', '2026'],
+    ]);
     const target = partitionFile(dir, 'nightly-chunk-0001.parquet');
     const glob = tableGlob(temp.dir, 'snapshots');
     let writing = true;
@@ -33,7 +36,9 @@ describe('publishFile', () => {
       while (writing) {
         const files = await readdir(dir).catch(() => []);
         if (files.some((f) => f.endsWith('.parquet'))) {
-          const result = await c.runAndReadAll(`SELECT count(*)::INT AS rows, count(DISTINCT writer)::INT AS writers FROM read_parquet(${sqlString(glob)})`);
+          const result = await c.runAndReadAll(
+            `SELECT count(*)::INT AS rows, count(DISTINCT writer)::INT AS writers FROM read_parquet(${sqlString(glob)})`,
+          );
           observed.push(result.getRowObjectsJson()[0] as { rows: number; writers: number });
         }
         await new Promise((r) => setTimeout(r, 2));
@@ -87,8 +92,15 @@ describe('publishFile', () => {
     const orphans = (await readdir(dir)).filter((f) => f.startsWith(TEMP_PREFIX));
     expect(orphans).toHaveLength(1);
     expect(tempFileOwner(orphans[0]!)).toBe(child.pid);
-    const rows = await withDuckDB(':memory:', {}, async (c) =>
-      (await c.runAndReadAll(`SELECT count(*)::INT AS n, min(writer)::INT AS w FROM read_parquet(${sqlString(tableGlob(temp.dir, 'prices'))})`)).getRowObjectsJson()[0],
+    const rows = await withDuckDB(
+      ':memory:',
+      {},
+      async (c) =>
+        (
+          await c.runAndReadAll(
+            `SELECT count(*)::INT AS n, min(writer)::INT AS w FROM read_parquet(${sqlString(tableGlob(temp.dir, 'prices'))})`,
+          )
+        ).getRowObjectsJson()[0],
     );
     expect(rows).toEqual({ n: ROWS, w: 1 });
 

@@ -13,7 +13,8 @@ describe('loadScreeningInputs', () => {
     await ingestSource({ dataDir: temp.dir, source: 'sample', scale: 0.01, seed: 5, asOf: '2026-11-21', markets: ['qa'] });
   });
   afterAll(() => temp.cleanup());
-  const load = (date: string, tickers: string[]) => withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, temp.dir, { date, market: 'us', tickers }));
+  const load = (date: string, tickers: string[]) =>
+    withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, temp.dir, { date, market: 'us', tickers }));
 
   it('when a filing is not yet filed on the date, then the earlier filing is used (point in time)', async () => {
     const [before] = await load('2026-08-04', ['QZXA']);
@@ -24,8 +25,18 @@ describe('loadScreeningInputs', () => {
 
   it('when month-end closes exist, then spot = latest close × shares and the averages count their months', async () => {
     const [input] = await load('2026-10-01', ['QZXA']);
-    expect(input!.marketCap).toEqual({ spot: 1_975_000_000, spotPriceDate: '2026-09-30', avg24m: 6_125_000_000 / 3, avg36m: 6_125_000_000 / 3, months24: 3, months36: 3 });
-    expect(input!.exposures.map((e) => [e.activity, e.revenueShare])).toEqual([['alcohol', 0.048], ['pork', 0.021]]);
+    expect(input!.marketCap).toEqual({
+      spot: 1_975_000_000,
+      spotPriceDate: '2026-09-30',
+      avg24m: 6_125_000_000 / 3,
+      avg36m: 6_125_000_000 / 3,
+      months24: 3,
+      months36: 3,
+    });
+    expect(input!.exposures.map((e) => [e.activity, e.revenueShare])).toEqual([
+      ['alcohol', 0.048],
+      ['pork', 0.021],
+    ]);
   });
 
   it('when nothing is filed yet, then fundamentals are null and exposures empty', async () => {
@@ -35,7 +46,9 @@ describe('loadScreeningInputs', () => {
   });
 
   it('when a sample market is loaded for many dates, then each listing has one input per date since it listed, with 24 and 36 months of history', async () => {
-    const inputs = await withDuckDB(':memory:', {}, (c) => loadScreeningInputsForDates(c, temp.dir, { market: 'qa', dates: ['2015-12-31', '2026-11-21'], offset: 0, limit: 3 }));
+    const inputs = await withDuckDB(':memory:', {}, (c) =>
+      loadScreeningInputsForDates(c, temp.dir, { market: 'qa', dates: ['2015-12-31', '2026-11-21'], offset: 0, limit: 3 }),
+    );
     expect(inputs.every((i) => i.synthetic && i.dataSource.includes('synthetic'))).toBe(true);
     const latest = inputs.filter((i) => i.screeningDate === '2026-11-21');
     expect(latest).toHaveLength(3);

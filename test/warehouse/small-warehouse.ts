@@ -2,8 +2,18 @@ import { SNAPSHOT_FRAMEWORKS } from '../../warehouse/lake-schemas.ts';
 import { eraOf, type SnapshotRow, type SnapshotStatus } from '../../warehouse/snapshot-schema.ts';
 
 /** A synthetic snapshot row for tests: every framework `status`, ratios from `debt`. */
-export function snapshotRow(market: string, ticker: string, date: string, screenedAt: string, status: SnapshotStatus, extra: Partial<SnapshotRow> = {}): SnapshotRow {
-  const statuses = Object.fromEntries(SNAPSHOT_FRAMEWORKS.map((id) => [`${id}_status`, status])) as Pick<SnapshotRow, `${(typeof SNAPSHOT_FRAMEWORKS)[number]}_status`>;
+export function snapshotRow(
+  market: string,
+  ticker: string,
+  date: string,
+  screenedAt: string,
+  status: SnapshotStatus,
+  extra: Partial<SnapshotRow> = {},
+): SnapshotRow {
+  const statuses = Object.fromEntries(SNAPSHOT_FRAMEWORKS.map((id) => [`${id}_status`, status])) as Pick<
+    SnapshotRow,
+    `${(typeof SNAPSHOT_FRAMEWORKS)[number]}_status`
+  >;
   return {
     market,
     ticker,

@@ -17,18 +17,34 @@ describe('snapshots and verdict views', () => {
     await migrateCatalog(temp.dir);
   });
   afterEach(() => temp.cleanup());
-  const query = (sql: string) => withDuckDB(catalogPath(temp.dir), { readOnly: true }, async (c) => (await c.runAndReadAll(sql)).getRowObjectsJS());
+  const query = (sql: string) =>
+    withDuckDB(catalogPath(temp.dir), { readOnly: true }, async (c) => (await c.runAndReadAll(sql)).getRowObjectsJS());
 
   it('when nothing is published yet, then every view answers with zero rows', async () => {
-    for (const view of ['universe', 'fundamentals', 'prices', 'exposures', 'fund_holdings', 'snapshots', 'current_verdicts', 'verdict_changes']) {
+    for (const view of [
+      'universe',
+      'fundamentals',
+      'prices',
+      'exposures',
+      'fund_holdings',
+      'snapshots',
+      'current_verdicts',
+      'verdict_changes',
+    ]) {
       expect(await query(`SELECT count(*)::INTEGER AS n FROM ${view}`)).toEqual([{ n: 0 }]);
     }
   });
 
   it('when rows span years, then one file per (market, year) is published and a retry replaces it', async () => {
-    const rows = [snapshotRow('us', 'QZAA', '2025-12-31', '2026-01-01T02:00:00', 'compliant'), snapshotRow('us', 'QZAA', '2026-11-20', '2026-11-20T02:00:00', 'compliant')];
+    const rows = [
+      snapshotRow('us', 'QZAA', '2025-12-31', '2026-01-01T02:00:00', 'compliant'),
+      snapshotRow('us', 'QZAA', '2026-11-20', '2026-11-20T02:00:00', 'compliant'),
+    ];
     const first = await writeSnapshots(temp.dir, rows, { fileStem: 'nightly-r1-c0' });
-    expect(first.files).toEqual(['lake/snapshots/market=us/year=2025/nightly-r1-c0.parquet', 'lake/snapshots/market=us/year=2026/nightly-r1-c0.parquet']);
+    expect(first.files).toEqual([
+      'lake/snapshots/market=us/year=2025/nightly-r1-c0.parquet',
+      'lake/snapshots/market=us/year=2026/nightly-r1-c0.parquet',
+    ]);
     await writeSnapshots(temp.dir, rows, { fileStem: 'nightly-r1-c0' });
     expect(await query('SELECT count(*)::INTEGER AS n FROM snapshots')).toEqual([{ n: 2 }]);
     expect(await query(`SELECT era FROM snapshots ORDER BY snapshot_date`)).toEqual([{ era: 'legacy' }, { era: 'current' }]);
@@ -45,9 +61,16 @@ describe('snapshots and verdict views', () => {
     const written = await writeSnapshots(temp.dir, rows, { fileStem: 'unordered' });
     const file = path.join(temp.dir, written.files[0]!);
     const inFile = await withDuckDB(':memory:', {}, async (c) =>
-      (await c.runAndReadAll(`SELECT ticker, snapshot_date::VARCHAR AS d, strftime(screened_at, '%H') AS h FROM read_parquet('${file}')`)).getRowObjectsJS());
+      (
+        await c.runAndReadAll(`SELECT ticker, snapshot_date::VARCHAR AS d, strftime(screened_at, '%H') AS h FROM read_parquet('${file}')`)
+      ).getRowObjectsJS(),
+    );
     expect(inFile.map((r) => `${String(r.ticker)} ${String(r.d)} ${String(r.h)}`)).toEqual([
-      'QZAB 2026-06-30 02', 'QZAB 2026-11-20 02', 'QZAB 2026-11-20 15', 'QZZA 2026-11-20 02', 'QZZB 2026-11-20 02',
+      'QZAB 2026-06-30 02',
+      'QZAB 2026-11-20 02',
+      'QZAB 2026-11-20 15',
+      'QZZA 2026-11-20 02',
+      'QZZB 2026-11-20 02',
     ]);
   });
 
@@ -61,25 +84,47 @@ describe('snapshots and verdict views', () => {
   });
 
   it('when a ticker is re-screened the same day, then the newest screen is current, history keeps both, and changes carry dates', async () => {
-    await writeSnapshots(temp.dir, [
-      snapshotRow('us', 'QZCC', '2024-12-31', '2025-01-01T02:00:00', 'compliant'),
-      snapshotRow('us', 'QZCC', '2025-12-31', '2026-01-01T02:00:00', 'compliant'),
-      snapshotRow('us', 'QZCC', '2026-11-20', '2026-11-20T02:00:00', 'compliant'),
-    ], { fileStem: 'a' });
-    await writeSnapshots(temp.dir, [snapshotRow('us', 'QZCC', '2026-11-20', '2026-11-20T15:30:00', 'non_compliant', { source: 'refresh', run_id: 'r2' })], { fileStem: 'b' });
-    expect(await query(`SELECT shariah_aaoifi_status AS s, source FROM current_verdicts WHERE ticker = 'QZCC'`)).toEqual([{ s: 'non_compliant', source: 'refresh' }]);
-    expect(await query(`SELECT count(*)::INTEGER AS n FROM snapshots WHERE ticker = 'QZCC' AND snapshot_date = DATE '2026-11-20'`)).toEqual([{ n: 2 }]);
-    const changes = await query(`SELECT framework, from_status, to_status, previous_snapshot_date::VARCHAR AS prev, changed_on::VARCHAR AS on FROM verdict_changes WHERE framework = 'shariah_djim'`);
-    expect(changes).toEqual([{ framework: 'shariah_djim', from_status: 'compliant', to_status: 'non_compliant', prev: '2025-12-31', on: '2026-11-20' }]);
+    await writeSnapshots(
+      temp.dir,
+      [
+        snapshotRow('us', 'QZCC', '2024-12-31', '2025-01-01T02:00:00', 'compliant'),
+        snapshotRow('us', 'QZCC', '2025-12-31', '2026-01-01T02:00:00', 'compliant'),
+        snapshotRow('us', 'QZCC', '2026-11-20', '2026-11-20T02:00:00', 'compliant'),
+      ],
+      { fileStem: 'a' },
+    );
+    await writeSnapshots(
+      temp.dir,
+      [snapshotRow('us', 'QZCC', '2026-11-20', '2026-11-20T15:30:00', 'non_compliant', { source: 'refresh', run_id: 'r2' })],
+      { fileStem: 'b' },
+    );
+    expect(await query(`SELECT shariah_aaoifi_status AS s, source FROM current_verdicts WHERE ticker = 'QZCC'`)).toEqual([
+      { s: 'non_compliant', source: 'refresh' },
+    ]);
+    expect(await query(`SELECT count(*)::INTEGER AS n FROM snapshots WHERE ticker = 'QZCC' AND snapshot_date = DATE '2026-11-20'`)).toEqual(
+      [{ n: 2 }],
+    );
+    const changes = await query(
+      `SELECT framework, from_status, to_status, previous_snapshot_date::VARCHAR AS prev, changed_on::VARCHAR AS on FROM verdict_changes WHERE framework = 'shariah_djim'`,
+    );
+    expect(changes).toEqual([
+      { framework: 'shariah_djim', from_status: 'compliant', to_status: 'non_compliant', prev: '2025-12-31', on: '2026-11-20' },
+    ]);
     expect(await query(`SELECT snapshot_date::VARCHAR AS d FROM verdict_as_of('us', 'QZCC', '2026-06-30')`)).toEqual([{ d: '2025-12-31' }]);
     expect(await query(`SELECT count(*)::INTEGER AS n FROM verdict_as_of('us', 'QZCC', '2020-01-01')`)).toEqual([{ n: 0 }]);
-    const keys = await withDuckDB(':memory:', {}, (c) => listPublishedSnapshotKeys(c, temp.dir, { market: 'us', tickers: ['QZCC'], dates: ['2025-12-31', '2023-12-31'], source: 'backfill' }));
+    const keys = await withDuckDB(':memory:', {}, (c) =>
+      listPublishedSnapshotKeys(c, temp.dir, { market: 'us', tickers: ['QZCC'], dates: ['2025-12-31', '2023-12-31'], source: 'backfill' }),
+    );
     expect([...keys]).toEqual(['QZCC|2025-12-31']);
   });
 
   it('when a partition has many old files, then compaction merges them into one without losing or duplicating rows, and a rerun is a no-op', async () => {
     for (let i = 0; i < 10; i += 1) {
-      await writeSnapshots(temp.dir, [snapshotRow('my', `QZD${String.fromCharCode(65 + i)}`, '2026-11-20', '2026-11-20T02:00:00', 'compliant')], { fileStem: `nightly-r1-c${i}` });
+      await writeSnapshots(
+        temp.dir,
+        [snapshotRow('my', `QZD${String.fromCharCode(65 + i)}`, '2026-11-20', '2026-11-20T02:00:00', 'compliant')],
+        { fileStem: `nightly-r1-c${i}` },
+      );
     }
     const result = await compactSnapshots(temp.dir, { minFiles: 4, minAgeMs: 0 });
     expect(result).toMatchObject({ filesAfter: 1, rows: 10 });

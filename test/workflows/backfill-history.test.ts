@@ -24,7 +24,12 @@ describe('history from the first day: a backfill from 2009-01-01 through Tempora
   let veteran: string;
   let bundle: WorkflowBundleWithSourceMap;
   const createWorker = (): Promise<Worker> =>
-    Worker.create({ connection: env.nativeConnection, taskQueue: 'history', workflowBundle: bundle, activities: createActivities({ dataDir: temp.dir, source: testSource }) });
+    Worker.create({
+      connection: env.nativeConnection,
+      taskQueue: 'history',
+      workflowBundle: bundle,
+      activities: createActivities({ dataDir: temp.dir, source: testSource }),
+    });
   const backfill2009 = (workflowId: string): Promise<RunProgress> =>
     env.client.workflow.execute('backfill', {
       taskQueue: 'history',
@@ -42,7 +47,10 @@ describe('history from the first day: a backfill from 2009-01-01 through Tempora
     await ingestSource({ ...testSource, dataDir: temp.dir, asOf: '2010-12-31', markets: ['us'], concurrency: 2 });
     bundle = workflows;
     result = await (await createWorker()).runUntil(backfill2009('backfill-year-end-2009-01-01-2010-12-31-us'));
-    const [row] = await catalogQuery(temp.dir, "SELECT ticker FROM universe WHERE market = 'us' AND kind = 'stock' AND listed_on < DATE '2009-01-01' ORDER BY ticker LIMIT 1");
+    const [row] = await catalogQuery(
+      temp.dir,
+      "SELECT ticker FROM universe WHERE market = 'us' AND kind = 'stock' AND listed_on < DATE '2009-01-01' ORDER BY ticker LIMIT 1",
+    );
     veteran = String(row?.ticker);
     api = await createTestApi(temp.dir);
     server = await listen(api.app);
@@ -68,7 +76,14 @@ describe('history from the first day: a backfill from 2009-01-01 through Tempora
   it('when as_of is 2009-01-02 for a company listed before 2009, then the API answers 200 with the 2009-01-01 snapshot', async () => {
     const { status, body } = await get(`/api/screen/us/${veteran}?as_of=2009-01-02`);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ ticker: veteran, as_of: '2009-01-02', snapshot_date: '2009-01-01', source: 'backfill', era: 'legacy', historical: true });
+    expect(body).toMatchObject({
+      ticker: veteran,
+      as_of: '2009-01-02',
+      snapshot_date: '2009-01-01',
+      source: 'backfill',
+      era: 'legacy',
+      historical: true,
+    });
   });
 
   it('when as_of is 2009-01-02 for a company listed later in 2009 or after, then 404 names its first snapshot date', async () => {
@@ -93,7 +108,10 @@ describe('history from the first day: a backfill from 2009-01-01 through Tempora
     // A worker runs once: the re-run gets its own.
     const again = await (await createWorker()).runUntil(backfill2009('backfill-again'));
     expect(again).toMatchObject({ phase: 'done', published: 0, skipped: result.published, failedCount: 0 });
-    const [day] = await catalogQuery(temp.dir, "SELECT count(*)::INT AS rows, count(DISTINCT ticker)::INT AS tickers FROM snapshots WHERE snapshot_date = DATE '2009-01-01'");
+    const [day] = await catalogQuery(
+      temp.dir,
+      "SELECT count(*)::INT AS rows, count(DISTINCT ticker)::INT AS tickers FROM snapshots WHERE snapshot_date = DATE '2009-01-01'",
+    );
     expect(day!.rows).toBe(day!.tickers);
   });
 });

@@ -3,7 +3,13 @@ import { CADENCES, backfillChunkSize, cadenceDates } from '../../workflows/caden
 
 describe('cadenceDates', () => {
   it('when the cadence is month-end, then the first day and every month end in the range are taken, leap years included', () => {
-    expect(cadenceDates('2024-01-01', '2024-04-30', 'month-end')).toEqual(['2024-01-01', '2024-01-31', '2024-02-29', '2024-03-31', '2024-04-30']);
+    expect(cadenceDates('2024-01-01', '2024-04-30', 'month-end')).toEqual([
+      '2024-01-01',
+      '2024-01-31',
+      '2024-02-29',
+      '2024-03-31',
+      '2024-04-30',
+    ]);
   });
 
   it('when the range ends mid-period, then its last day is added', () => {
@@ -11,7 +17,13 @@ describe('cadenceDates', () => {
   });
 
   it('when the cadence is quarter-end, then the first day and the March, June, September and December ends are taken', () => {
-    expect(cadenceDates('2009-01-01', '2009-12-31', 'quarter-end')).toEqual(['2009-01-01', '2009-03-31', '2009-06-30', '2009-09-30', '2009-12-31']);
+    expect(cadenceDates('2009-01-01', '2009-12-31', 'quarter-end')).toEqual([
+      '2009-01-01',
+      '2009-03-31',
+      '2009-06-30',
+      '2009-09-30',
+      '2009-12-31',
+    ]);
   });
 
   it('when the cadence is year-end from 2009, then history starts on 2009-01-01, then one date per year plus today', () => {

@@ -51,7 +51,12 @@ describe('lakeMaintenance workflow on a real Temporal dev server', () => {
   let bundle: WorkflowBundleWithSourceMap;
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
   const createWorker = (taskQueue: string, dataDir: string): Promise<Worker> =>
-    Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities: createActivities({ dataDir, source: testSource }) });
+    Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities: createActivities({ dataDir, source: testSource }),
+    });
 
   beforeAll(async () => {
     [env, bundle, temp] = await Promise.all([startTestTemporal(), bundleWorkflows(), makeTempDir()]);
@@ -120,7 +125,14 @@ describe('lakeMaintenance workflow on a real Temporal dev server', () => {
         const response = await fetch(`${server.url}/api/screen/us/${ticker}?as_of=${date}`);
         return `${response.status} ${String(((await response.json()) as { snapshot_date?: string }).snapshot_date)}`;
       };
-      const youngRows = Number((await catalogQuery(lake.dir, `SELECT count(*)::INT AS n FROM read_parquet('${path.join(lakeRoot(lake.dir), 'snapshots', young)}')`))[0]?.n);
+      const youngRows = Number(
+        (
+          await catalogQuery(
+            lake.dir,
+            `SELECT count(*)::INT AS n FROM read_parquet('${path.join(lakeRoot(lake.dir), 'snapshots', young)}')`,
+          )
+        )[0]?.n,
+      );
       const apiBaseline = [await asOf('2010-06-30'), await asOf('2012-12-31')];
       expect(before.length).toBeGreaterThan(4 * 8);
       expect(apiBaseline).toEqual(['200 2009-12-31', '200 2012-12-31']);
@@ -141,12 +153,23 @@ describe('lakeMaintenance workflow on a real Temporal dev server', () => {
       })();
       const worker = await createWorker('maintenance-compact', lake.dir);
       const result: LakeMaintenanceResult = await worker
-        .runUntil(env.client.workflow.execute('lakeMaintenance', { taskQueue: 'maintenance-compact', workflowId: 'maintenance-compact', args: [{}] }))
+        .runUntil(
+          env.client.workflow.execute('lakeMaintenance', {
+            taskQueue: 'maintenance-compact',
+            workflowId: 'maintenance-compact',
+            args: [{}],
+          }),
+        )
         .finally(() => (running = false));
       await Promise.all([researcher, client]);
 
       const after = await snapshotFiles(lake.dir);
-      expect(result.compaction).toMatchObject({ partitions: 4, filesBefore: before.length, filesAfter: 5, rows: Number(baseline.raw) - youngRows });
+      expect(result.compaction).toMatchObject({
+        partitions: 4,
+        filesBefore: before.length,
+        filesAfter: 5,
+        rows: Number(baseline.raw) - youngRows,
+      });
       expect(after.filter((f) => f.includes('/compact-'))).toHaveLength(4);
       expect(after).toContain(young);
       // Researchers' views and the API answer exactly as before, during and after.

@@ -35,7 +35,11 @@ describe('pipelines on a real Temporal dev server', () => {
   it('when the nightly screen runs, then every stock gets exactly one nightly snapshot for the day, all 10 frameworks filled', async () => {
     const worker = await createTestWorker(env, bundle, temp.dir, 'nightly');
     const result = await worker.runUntil(
-      env.client.workflow.execute('nightlyScreen', { taskQueue: 'nightly', workflowId: 'nightly-test', args: [{ date: DATE, ingest: false, chunkSize: 7 }] }),
+      env.client.workflow.execute('nightlyScreen', {
+        taskQueue: 'nightly',
+        workflowId: 'nightly-test',
+        args: [{ date: DATE, ingest: false, chunkSize: 7 }],
+      }),
     );
     expect(result).toMatchObject({ phase: 'done', totalTickers: listings, doneTickers: listings, published: listings, failedCount: 0 });
     const [counts] = await catalogQuery(
@@ -58,7 +62,11 @@ describe('pipelines on a real Temporal dev server', () => {
       },
     }));
     const result: RunProgress = await worker.runUntil(
-      env.client.workflow.execute('nightlyScreen', { taskQueue: 'bad-ticker', workflowId: 'nightly-bad', args: [{ date: '2026-11-19', ingest: false, chunkSize: 50 }] }),
+      env.client.workflow.execute('nightlyScreen', {
+        taskQueue: 'bad-ticker',
+        workflowId: 'nightly-bad',
+        args: [{ date: '2026-11-19', ingest: false, chunkSize: 50 }],
+      }),
     );
     expect(result.phase).toBe('done');
     expect(result.failedCount).toBe(1);
@@ -84,8 +92,14 @@ describe('pipelines on a real Temporal dev server', () => {
       "SELECT count(*)::INT AS rows, count(DISTINCT (market, ticker, snapshot_date))::INT AS keys FROM snapshots WHERE source = 'backfill'",
     );
     expect(dupes).toEqual({ rows: first.published, keys: first.published });
-    const eras = await catalogQuery(temp.dir, "SELECT DISTINCT era, snapshot_date < DATE '2026-07-04' AS before FROM snapshots WHERE source = 'backfill' ORDER BY era");
-    expect(eras).toEqual([{ era: 'current', before: false }, { era: 'legacy', before: true }]);
+    const eras = await catalogQuery(
+      temp.dir,
+      "SELECT DISTINCT era, snapshot_date < DATE '2026-07-04' AS before FROM snapshots WHERE source = 'backfill' ORDER BY era",
+    );
+    expect(eras).toEqual([
+      { era: 'current', before: false },
+      { era: 'legacy', before: true },
+    ]);
   });
 
   it('when the progress query is asked mid-run, then it reports done out of total', async () => {
@@ -109,7 +123,10 @@ describe('pipelines on a real Temporal dev server', () => {
   });
 
   it('when 100 refreshes of one ticker start at once, then one workflow runs and all get its result', async () => {
-    const [listing] = await catalogQuery(temp.dir, "SELECT market, ticker FROM universe WHERE kind = 'stock' ORDER BY market, ticker LIMIT 1");
+    const [listing] = await catalogQuery(
+      temp.dir,
+      "SELECT market, ticker FROM universe WHERE kind = 'stock' ORDER BY market, ticker LIMIT 1",
+    );
     const market = String(listing?.market);
     const ticker = String(listing?.ticker);
     const worker = await createTestWorker(env, bundle, temp.dir, 'refresh');
@@ -128,9 +145,15 @@ describe('pipelines on a real Temporal dev server', () => {
     );
     expect(new Set(results.map((r) => r.screenedAt)).size).toBe(1);
     expect(results[0]).toMatchObject({ market, ticker, source: 'refresh', snapshotDate: DATE });
-    const [count] = await catalogQuery(temp.dir, `SELECT count(*)::INT AS n FROM snapshots WHERE source = 'refresh' AND ticker = '${ticker}'`);
+    const [count] = await catalogQuery(
+      temp.dir,
+      `SELECT count(*)::INT AS n FROM snapshots WHERE source = 'refresh' AND ticker = '${ticker}'`,
+    );
     expect(count?.n).toBe(1);
-    const [current] = await catalogQuery(temp.dir, `SELECT source FROM current_verdicts WHERE market = '${market}' AND ticker = '${ticker}'`);
+    const [current] = await catalogQuery(
+      temp.dir,
+      `SELECT source FROM current_verdicts WHERE market = '${market}' AND ticker = '${ticker}'`,
+    );
     expect(current?.source).toBe('refresh');
   });
 
@@ -138,8 +161,15 @@ describe('pipelines on a real Temporal dev server', () => {
     const worker = await createTestWorker(env, bundle, temp.dir, 'refresh-unknown');
     const outcome = await worker.runUntil(
       env.client.workflow
-        .execute('refreshTicker', { taskQueue: 'refresh-unknown', workflowId: 'refresh-us-NOPE', args: [{ market: 'us', ticker: 'NOPE', date: DATE }] })
-        .then(() => 'completed', (error: Error) => String(((error.cause as Error | undefined)?.cause as Error | undefined)?.message)),
+        .execute('refreshTicker', {
+          taskQueue: 'refresh-unknown',
+          workflowId: 'refresh-us-NOPE',
+          args: [{ market: 'us', ticker: 'NOPE', date: DATE }],
+        })
+        .then(
+          () => 'completed',
+          (error: Error) => String(((error.cause as Error | undefined)?.cause as Error | undefined)?.message),
+        ),
     );
     expect(outcome).toMatch(/us\/NOPE is not a listed ticker/);
   });

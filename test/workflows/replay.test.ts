@@ -22,7 +22,7 @@ describe('workflow replay (determinism)', () => {
     expect(files).toEqual(['backfill.json', 'lake-maintenance.json', 'nightly-screen.json', 'refresh-ticker.json']);
   });
 
-  it.each(files)('when the recorded %s is replayed against today\'s code, then it replays cleanly', async (file) => {
+  it.each(files)("when the recorded %s is replayed against today's code, then it replays cleanly", async (file) => {
     await expect(Worker.runReplayHistory({ workflowBundle: bundle }, await loadHistory(file), file)).resolves.toBeUndefined();
   });
 
@@ -34,6 +34,8 @@ describe('workflow replay (determinism)', () => {
     const text = JSON.stringify(await loadHistory(file));
     const tampered = JSON.parse(text.replaceAll(`"name":"${activity}"`, '"name":"compactSnapshotFiles"')) as Record<string, unknown>;
     expect(JSON.stringify(tampered)).not.toContain(`"name":"${activity}"`);
-    await expect(Worker.runReplayHistory({ workflowBundle: bundle }, tampered, `tampered-${file}`)).rejects.toBeInstanceOf(DeterminismViolationError);
+    await expect(Worker.runReplayHistory({ workflowBundle: bundle }, tampered, `tampered-${file}`)).rejects.toBeInstanceOf(
+      DeterminismViolationError,
+    );
   });
 });

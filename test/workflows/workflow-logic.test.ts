@@ -17,14 +17,27 @@ import { startTestTemporal } from '../support/temporal.ts';
  */
 
 function planOf(date: string, chunks: number, perChunk: number): ScreenPlan {
-  const list: TickerChunk[] = Array.from({ length: chunks }, (_, index) => ({ index, market: 'us', offset: index * perChunk, limit: perChunk }));
+  const list: TickerChunk[] = Array.from({ length: chunks }, (_, index) => ({
+    index,
+    market: 'us',
+    offset: index * perChunk,
+    limit: perChunk,
+  }));
   return { date, totalTickers: chunks * perChunk, chunks: list };
 }
 
 function outcomeOf(request: ScreenChunkRequest, failedChunks: ReadonlySet<number>): ChunkOutcome {
   const { chunk, dates } = request;
   const failed = failedChunks.has(chunk.index) ? [{ market: chunk.market, ticker: `T${chunk.offset}`, reason: 'stub: bad input row' }] : [];
-  return { index: chunk.index, screened: chunk.limit, published: (chunk.limit - failed.length) * dates.length, skipped: 0, failed, failedCount: failed.length, files: [] };
+  return {
+    index: chunk.index,
+    screened: chunk.limit,
+    published: (chunk.limit - failed.length) * dates.length,
+    skipped: 0,
+    failed,
+    failedCount: failed.length,
+    files: [],
+  };
 }
 
 interface StubRecord {
@@ -82,7 +95,13 @@ describe('workflow logic with stub activities (real Temporal dev server)', () =>
     await env?.teardown();
   });
 
-  async function run<T>(taskQueue: string, activities: object, workflow: string, workflowId: string, input: object): Promise<{ result: T; runs: number }> {
+  async function run<T>(
+    taskQueue: string,
+    activities: object,
+    workflow: string,
+    workflowId: string,
+    input: object,
+  ): Promise<{ result: T; runs: number }> {
     const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
     return worker.runUntil(async () => {
       const handle = await env.client.workflow.start(workflow, { taskQueue, workflowId, args: [input] });
@@ -98,11 +117,22 @@ describe('workflow logic with stub activities (real Temporal dev server)', () =>
   it('a nightly run longer than CHUNKS_PER_RUN continues as new and still screens every chunk exactly once', async () => {
     const chunks = CHUNKS_PER_RUN + 25;
     const { activities, record } = stubActivities(planOf('2024-02-29', chunks, 3), { failedChunks: new Set([7, CHUNKS_PER_RUN + 3]) });
-    const { result, runs } = await run<RunProgress>('logic-can', activities, 'nightlyScreen', 'logic-continue-as-new', { date: '2024-02-29', ingest: false, concurrency: 4 });
+    const { result, runs } = await run<RunProgress>('logic-can', activities, 'nightlyScreen', 'logic-continue-as-new', {
+      date: '2024-02-29',
+      ingest: false,
+      concurrency: 4,
+    });
 
     expect(runs).toBe(2);
     expect(record.screened.map((r) => r.chunk.index).sort((a, b) => a - b)).toEqual(Array.from({ length: chunks }, (_, i) => i));
-    expect(result).toMatchObject({ phase: 'done', totalChunks: chunks, doneChunks: chunks, totalTickers: chunks * 3, doneTickers: chunks * 3, failedCount: 2 });
+    expect(result).toMatchObject({
+      phase: 'done',
+      totalChunks: chunks,
+      doneChunks: chunks,
+      totalTickers: chunks * 3,
+      doneTickers: chunks * 3,
+      failedCount: 2,
+    });
     expect(result.published).toBe(chunks * 3 - 2);
     // The failure of the second run was carried across continue-as-new with the first run's.
     expect(result.failedSample.map((f) => f.ticker)).toEqual(['T21', `T${(CHUNKS_PER_RUN + 3) * 3}`]);
@@ -111,7 +141,10 @@ describe('workflow logic with stub activities (real Temporal dev server)', () =>
 
   it('ingests every source chunk in at most `concurrency` lanes before it plans the screen', async () => {
     const { activities, record } = stubActivities(planOf('2024-03-29', 2, 5), { ingestChunks: 9 });
-    const { result } = await run<RunProgress>('logic-ingest', activities, 'nightlyScreen', 'logic-ingest', { date: '2024-03-29', concurrency: 3 });
+    const { result } = await run<RunProgress>('logic-ingest', activities, 'nightlyScreen', 'logic-ingest', {
+      date: '2024-03-29',
+      concurrency: 3,
+    });
 
     expect(record.ingested.sort()).toEqual(Array.from({ length: 9 }, (_, i) => `part-${i}`).sort());
     expect(record.peakIngest).toBe(3);
@@ -120,7 +153,12 @@ describe('workflow logic with stub activities (real Temporal dev server)', () =>
 
   it('a backfill screens each chunk once for all its cadence dates, `from` included', async () => {
     const { activities, record } = stubActivities(planOf('2011-06-30', 3, 2));
-    const { result } = await run<RunProgress>('logic-backfill', activities, 'backfill', 'logic-backfill', { from: '2009-01-01', to: '2011-06-30', cadence: 'year-end', concurrency: 2 });
+    const { result } = await run<RunProgress>('logic-backfill', activities, 'backfill', 'logic-backfill', {
+      from: '2009-01-01',
+      to: '2011-06-30',
+      cadence: 'year-end',
+      concurrency: 2,
+    });
 
     expect(record.screened).toHaveLength(3);
     expect(record.screened[0]!.dates).toEqual(['2009-01-01', '2009-12-31', '2010-12-31', '2011-06-30']);
@@ -130,7 +168,10 @@ describe('workflow logic with stub activities (real Temporal dev server)', () =>
 
   it('an empty plan finishes at once with nothing screened', async () => {
     const { activities, record } = stubActivities(planOf('2024-04-30', 0, 1));
-    const { result, runs } = await run<RunProgress>('logic-empty', activities, 'nightlyScreen', 'logic-empty', { date: '2024-04-30', ingest: false });
+    const { result, runs } = await run<RunProgress>('logic-empty', activities, 'nightlyScreen', 'logic-empty', {
+      date: '2024-04-30',
+      ingest: false,
+    });
 
     expect(runs).toBe(1);
     expect(record.screened).toEqual([]);

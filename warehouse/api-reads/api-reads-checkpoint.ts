@@ -68,7 +68,12 @@ export async function loadCheckpoint(dataDir: string): Promise<Checkpoint | null
       offset += n;
     }
     if (offset !== bytes.length) return null;
-    return { store: CurrentStore.importState(header, columns), files: header.readFiles, generation: header.generation, journalIdentity: header.journalIdentity };
+    return {
+      store: CurrentStore.importState(header, columns),
+      files: header.readFiles,
+      generation: header.generation,
+      journalIdentity: header.journalIdentity,
+    };
   } catch {
     return null;
   }

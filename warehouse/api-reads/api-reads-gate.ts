@@ -18,7 +18,10 @@ export class BoundedGate {
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.running >= this.concurrency) {
       if (this.line.length >= this.maxQueued) {
-        throw new ReadsSaturatedError(`${this.line.length} ${this.what} are already waiting (limit ${this.maxQueued})`, this.retryAfterSeconds);
+        throw new ReadsSaturatedError(
+          `${this.line.length} ${this.what} are already waiting (limit ${this.maxQueued})`,
+          this.retryAfterSeconds,
+        );
       }
       await new Promise<void>((resolve) => this.line.push(resolve));
     } else {

@@ -58,7 +58,9 @@ export class ConnectionPool {
     const pool = new ConnectionPool(instance, Math.max(1, options.maxActive ?? 2));
     // No external file cache: it would keep read Parquet pages in DuckDB's memory, up to the limit, for files the OS already caches.
     await pool.use((c) =>
-      c.run(`SET memory_limit = '${options.memoryLimitMiB ?? 384}MB'; SET parquet_metadata_cache = ${options.metadataCache ?? true}; SET enable_external_file_cache = false`),
+      c.run(
+        `SET memory_limit = '${options.memoryLimitMiB ?? 384}MB'; SET parquet_metadata_cache = ${options.metadataCache ?? true}; SET enable_external_file_cache = false`,
+      ),
     );
     return pool;
   }
@@ -114,7 +116,12 @@ function rawOf(columns: ReadonlyArray<ReadonlyArray<unknown>>, i: number, withFi
 }
 
 /** Streams a query's rows chunk by chunk (no full result in memory). */
-async function streamRows(connection: DuckDBConnection, sql: string, withFirstDay: boolean, each: (raw: RawSnapshot) => void): Promise<number> {
+async function streamRows(
+  connection: DuckDBConnection,
+  sql: string,
+  withFirstDay: boolean,
+  each: (raw: RawSnapshot) => void,
+): Promise<number> {
   const result = await connection.stream(sql);
   let rows = 0;
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {

@@ -119,7 +119,9 @@ export class PointReadQueue {
       }
       for (const w of waiters) w.resolve(found.get(rowKeyString(w.key)) ?? null);
     } catch (error) {
-      const reason = isOutOfMemory(error) ? new ReadsSaturatedError('the snapshot reader is out of memory for now', this.retryAfterSeconds) : error;
+      const reason = isOutOfMemory(error)
+        ? new ReadsSaturatedError('the snapshot reader is out of memory for now', this.retryAfterSeconds)
+        : error;
       for (const w of waiters) w.reject(reason);
     }
   }

@@ -133,7 +133,13 @@ export class ResultSidecars {
     const indexPath = path.join(this.options.dir, `${id}.idx.json`);
     let index = await this.readIndex(binPath, indexPath);
     if (!index) {
-      this.builder ??= new Piscina({ filename: new URL('./api-reads-results-thread-entry.mjs', import.meta.url).href, execArgv: [], minThreads: 0, maxThreads: 1, idleTimeout: 30_000 });
+      this.builder ??= new Piscina({
+        filename: new URL('./api-reads-results-thread-entry.mjs', import.meta.url).href,
+        execArgv: [],
+        minThreads: 0,
+        maxThreads: 1,
+        idleTimeout: 30_000,
+      });
       await this.builder.run({ file, tickers: want.tickers, binPath, indexPath } satisfies SidecarTask);
       index = await this.readIndex(binPath, indexPath);
       if (!index) throw new Error(`result sidecar of ${file} was built but cannot be read`);

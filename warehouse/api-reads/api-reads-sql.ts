@@ -20,7 +20,18 @@ function statusBitsSql(): string {
 }
 
 /** Column order of `snapshotIndexSql` (the loader reads by position). */
-export const INDEX_COLUMNS = ['market', 'ticker', 'day', 'at_ms', 'bits', ...SNAPSHOT_RATIOS, 'source', 'data_source', 'synthetic', 'file'] as const;
+export const INDEX_COLUMNS = [
+  'market',
+  'ticker',
+  'day',
+  'at_ms',
+  'bits',
+  ...SNAPSHOT_RATIOS,
+  'source',
+  'data_source',
+  'synthetic',
+  'file',
+] as const;
 
 /** The index columns of the snapshots in `files` (absolute Parquet paths), without `result_json`; `where` filters the stored columns. */
 export function snapshotIndexSql(files: readonly string[], where = ''): string {

@@ -150,10 +150,21 @@ export class CurrentStore {
     const n = this.count;
     const bytes = (array: Int32Array | Float64Array | Uint32Array | Uint8Array | Uint16Array, width = 1) =>
       Buffer.from(array.buffer, array.byteOffset, n * width * array.BYTES_PER_ELEMENT);
-    const markets = [...this.byMarket].map(([market, tickers]) => [market, [...tickers.keys()], [...tickers.values()]] as [string, string[], number[]]);
+    const markets = [...this.byMarket].map(
+      ([market, tickers]) => [market, [...tickers.keys()], [...tickers.values()]] as [string, string[], number[]],
+    );
     return {
       header: { count: n, strings: [...this.strings.all()], files: [...this.files.all()], markets },
-      columns: [bytes(this.day), bytes(this.first), bytes(this.at), bytes(this.bits), bytes(this.ratio, RATIO_COUNT), bytes(this.flags), bytes(this.file), bytes(this.meta, 2)],
+      columns: [
+        bytes(this.day),
+        bytes(this.first),
+        bytes(this.at),
+        bytes(this.bits),
+        bytes(this.ratio, RATIO_COUNT),
+        bytes(this.flags),
+        bytes(this.file),
+        bytes(this.meta, 2),
+      ],
     };
   }
 
@@ -164,7 +175,9 @@ export class CurrentStore {
     store.count = header.count;
     const fill = (target: Int32Array | Float64Array | Uint32Array | Uint8Array | Uint16Array, source: Buffer) =>
       new Uint8Array(target.buffer, target.byteOffset, source.length).set(source);
-    [store.day, store.first, store.at, store.bits, store.ratio, store.flags, store.file, store.meta].forEach((target, i) => fill(target, columns[i]!));
+    [store.day, store.first, store.at, store.bits, store.ratio, store.flags, store.file, store.meta].forEach((target, i) =>
+      fill(target, columns[i]!),
+    );
     store.strings = StringTable.of(header.strings, 65_535);
     store.files = StringTable.of(header.files, 2 ** 31 - 1);
     for (const [market, tickers, ids] of header.markets) store.byMarket.set(market, new Map(tickers.map((t, i) => [t, ids[i]!])));
@@ -282,7 +295,11 @@ export class CurrentStore {
   }
 
   private grow(capacity: number): void {
-    const copy = <T extends Int32Array | Float64Array | Uint32Array | Uint8Array | Uint16Array>(old: T, make: (n: number) => T, width = 1): T => {
+    const copy = <T extends Int32Array | Float64Array | Uint32Array | Uint8Array | Uint16Array>(
+      old: T,
+      make: (n: number) => T,
+      width = 1,
+    ): T => {
       const next = make(capacity * width);
       next.set(old);
       return next;

@@ -44,9 +44,7 @@ export interface FundHoldings {
 }
 
 /** Outcome of looking a verdict up at or before a date. */
-export type AsOfLookup =
-  | { found: true; row: VerdictRow }
-  | { found: false; firstSnapshotDate: string | null };
+export type AsOfLookup = { found: true; row: VerdictRow } | { found: false; firstSnapshotDate: string | null };
 
 /** A snapshot the API published itself through a refresh, known before the next file scan. */
 export interface RefreshedSnapshot {

@@ -191,7 +191,14 @@ export class ApiReads {
   }
 
   /** One older snapshot from the lake's partitions of years `from`..`to`; remembered for this generation. */
-  private async historyRow(market: string, ticker: string, date: string, from: number, to: number, exactDay: boolean): Promise<RawSnapshot | undefined> {
+  private async historyRow(
+    market: string,
+    ticker: string,
+    date: string,
+    from: number,
+    to: number,
+    exactDay: boolean,
+  ): Promise<RawSnapshot | undefined> {
     if (from > to) return undefined;
     const key = `${market}/${ticker}|${date}|${from}-${to}|${exactDay}`;
     const known = this.history.get(key);
@@ -333,9 +340,14 @@ export class ApiReads {
     });
     for (const [file, indexes] of byFile) {
       pending.push(
-        this.queue.readMany(file, indexes.map((i) => rowKeyOf(rows[i]!))).then((found) => {
-          indexes.forEach((i, n) => (out[i] = found[n] ?? null));
-        }),
+        this.queue
+          .readMany(
+            file,
+            indexes.map((i) => rowKeyOf(rows[i]!)),
+          )
+          .then((found) => {
+            indexes.forEach((i, n) => (out[i] = found[n] ?? null));
+          }),
       );
     }
     await Promise.all(pending);
@@ -350,7 +362,9 @@ export class ApiReads {
   /** A fund's latest holdings, heaviest first, at most `limit`; undefined when the fund has none. */
   async fundHoldings(fundMarket: string, fundTicker: string, limit: number): Promise<FundHoldings | undefined> {
     if (!existsSync(fundHoldingsDir(this.options.dataDir, fundMarket))) return undefined;
-    const rows = await this.pool.use(async (c) => (await c.runAndReadAll(fundHoldingsSql(this.options.dataDir, fundMarket), [fundTicker, limit])).getRowsJS());
+    const rows = await this.pool.use(async (c) =>
+      (await c.runAndReadAll(fundHoldingsSql(this.options.dataDir, fundMarket), [fundTicker, limit])).getRowsJS(),
+    );
     if (rows.length === 0) return undefined;
     return {
       fundMarket,
@@ -413,7 +427,12 @@ export class ApiReads {
     const fromHistory = this.historyFiles.get(row);
     if (fromHistory !== undefined) return fromHistory;
     const id = this.store.latest(row.market, row.ticker);
-    if (id === undefined || this.store.dayOf(id) !== dayNumber(row.snapshotDate) || this.store.screenedAtMsOf(id) !== Date.parse(`${row.screenedAt}Z`)) return null;
+    if (
+      id === undefined ||
+      this.store.dayOf(id) !== dayNumber(row.snapshotDate) ||
+      this.store.screenedAtMsOf(id) !== Date.parse(`${row.screenedAt}Z`)
+    )
+      return null;
     return this.store.fileOf(id);
   }
 
@@ -441,7 +460,10 @@ export class ApiReads {
   /** Lists every file of the lake's folders and loads those not yet known or changed since. */
   private async scanAll(): Promise<void> {
     await this.journal.skipToEnd();
-    const [snapshots, listings] = await Promise.all([scanTableFiles(this.options.dataDir, 'snapshots'), scanTableFiles(this.options.dataDir, 'listings')]);
+    const [snapshots, listings] = await Promise.all([
+      scanTableFiles(this.options.dataDir, 'snapshots'),
+      scanTableFiles(this.options.dataDir, 'listings'),
+    ]);
     this.lakeScans += 1;
     if (!sameFiles(listings, this.listingFiles)) await this.reloadUniverse(listings);
     const vanished = [...this.snapshotFiles.entries()].filter(([file]) => !snapshots.has(file));
@@ -501,7 +523,10 @@ export class ApiReads {
   }
 
   private async loadSnapshotFiles(files: Array<[string, string]>): Promise<void> {
-    const changed = await this.loadInto(this.store, files.map(([file]) => file));
+    const changed = await this.loadInto(
+      this.store,
+      files.map(([file]) => file),
+    );
     if (files.length > 0) {
       for (const [file, signature] of files) this.snapshotFiles.set(file, signature);
       this.snapshotFilesLoaded += files.length;
@@ -553,7 +578,9 @@ const BULK_LOAD_FILES = 64;
 function verdictRowOf(s: RefreshedSnapshot): VerdictRow {
   const { result } = s;
   const ratios = snapshotRatiosOf(result);
-  const statuses = Object.fromEntries(SNAPSHOT_FRAMEWORKS.map((id) => [id, result.frameworks[id]?.status ?? 'insufficient_data'])) as VerdictRow['statuses'];
+  const statuses = Object.fromEntries(
+    SNAPSHOT_FRAMEWORKS.map((id) => [id, result.frameworks[id]?.status ?? 'insufficient_data']),
+  ) as VerdictRow['statuses'];
   return {
     market: s.market,
     ticker: s.ticker,
@@ -582,7 +609,10 @@ function sameFiles(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string
 
 /** Opens the API's reads over `dataDir`, loads the current verdicts once and starts following the change journal. */
 export async function openApiReads(options: ApiReadsOptions): Promise<ApiReads> {
-  const reads = new ApiReads(await ConnectionPool.open(options.memoryLimitMiB === undefined ? {} : { memoryLimitMiB: options.memoryLimitMiB }), options);
+  const reads = new ApiReads(
+    await ConnectionPool.open(options.memoryLimitMiB === undefined ? {} : { memoryLimitMiB: options.memoryLimitMiB }),
+    options,
+  );
   try {
     await reads.start();
   } catch (error) {

@@ -4,7 +4,5 @@ import type { Migration } from './migration.ts';
 export const catalogMeta: Migration = {
   version: 1,
   name: 'catalog-meta',
-  statements: () => [
-    `CREATE TABLE IF NOT EXISTS catalog_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)`,
-  ],
+  statements: () => [`CREATE TABLE IF NOT EXISTS catalog_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)`],
 };

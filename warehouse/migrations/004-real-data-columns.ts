@@ -29,6 +29,9 @@ export const realDataColumns: Migration = {
       const schema = TABLE_SCHEMAS[table];
       const dir = path.join(context.lakeRoot, table, ...seedPartitions(schema).map(([k, v]) => `${k}=${v}`));
       mkdirSync(dir, { recursive: true });
-      return [copyToParquetSql(emptyRowsSql(schema), path.join(dir, REAL_DATA_SEED_FILE)), `CREATE OR REPLACE VIEW ${view} AS ${tableViewSql(context.lakeRoot, table)}`];
+      return [
+        copyToParquetSql(emptyRowsSql(schema), path.join(dir, REAL_DATA_SEED_FILE)),
+        `CREATE OR REPLACE VIEW ${view} AS ${tableViewSql(context.lakeRoot, table)}`,
+      ];
     }),
 };

@@ -7,4 +7,11 @@ import { methodologyTexts } from './006-methodology-texts.ts';
 import type { Migration } from './migration.ts';
 
 /** Every catalog migration, in version order. Append only: never edit a released migration. */
-export const MIGRATIONS: readonly Migration[] = [catalogMeta, lakeViews, forensicColumns, realDataColumns, involvementColumns, methodologyTexts];
+export const MIGRATIONS: readonly Migration[] = [
+  catalogMeta,
+  lakeViews,
+  forensicColumns,
+  realDataColumns,
+  involvementColumns,
+  methodologyTexts,
+];

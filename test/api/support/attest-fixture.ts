@@ -43,7 +43,9 @@ export async function serveAttestApi(options: AttestApiOptions = {}): Promise<Se
   const db = await openServiceDb(await testServiceState(temp.dir));
   const access = await options.accessFor?.(temp.dir);
   const app = createApp({
-    logger: options.logLines ? pino({ level: 'info' }, { write: (line: string) => options.logLines!.push(line) }) : pino({ level: 'silent' }),
+    logger: options.logLines
+      ? pino({ level: 'info' }, { write: (line: string) => options.logLines!.push(line) })
+      : pino({ level: 'silent' }),
     metrics: createMetrics(),
     readiness: {},
     screen: { reads, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
@@ -69,7 +71,9 @@ export async function serveAttestApi(options: AttestApiOptions = {}): Promise<Se
 
 /** The ticker's screening input on `date`, loaded from the lake as the pipelines load it. */
 export async function inputOn(dataDir: string, market: string, ticker: string, date: string): Promise<ScreeningInput> {
-  const [input] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, dataDir, { market, date, kind: 'stock', tickers: [ticker] }));
+  const [input] = await withDuckDB(':memory:', {}, (c) =>
+    loadScreeningInputs(c, dataDir, { market, date, kind: 'stock', tickers: [ticker] }),
+  );
   if (!input) throw new Error(`no screening input for ${market}/${ticker} on ${date}`);
   return input;
 }
@@ -78,11 +82,7 @@ export async function inputOn(dataDir: string, market: string, ticker: string, d
  * Screens `input` with the real engine and publishes the snapshot with the pipelines' writer
  * (its own file), then lets the API's reads see it.
  */
-export async function publishScreen(
-  api: ServedAttestApi,
-  input: ScreeningInput,
-  meta: SnapshotMeta,
-): Promise<void> {
+export async function publishScreen(api: ServedAttestApi, input: ScreeningInput, meta: SnapshotMeta): Promise<void> {
   const row = snapshotRowFrom(input, screenCompany(input), meta);
   await writeSnapshots(api.dataDir, [row], { fileStem: meta.runId });
   await api.reads.sync();

@@ -34,14 +34,20 @@ export interface FixtureTickers {
 }
 
 async function inputsOn(dataDir: string, market: string, date: string, tickers?: string[]): Promise<ScreeningInput[]> {
-  return withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, dataDir, { market, date, kind: 'stock', ...(tickers ? { tickers } : {}) }));
+  return withDuckDB(':memory:', {}, (c) =>
+    loadScreeningInputs(c, dataDir, { market, date, kind: 'stock', ...(tickers ? { tickers } : {}) }),
+  );
 }
 
 function rowsOf(inputs: ScreeningInput[], source: 'nightly' | 'backfill', runId: string): SnapshotRow[] {
   // Backfill stores the compact result, as the pipelines' chunk work does.
   return inputs.map((input) => {
     const result = screenCompany(input);
-    return snapshotRowFrom(input, source === 'backfill' ? compactResult(result) : result, { source, runId, screenedAt: `${input.screeningDate}T02:00:00.000` });
+    return snapshotRowFrom(input, source === 'backfill' ? compactResult(result) : result, {
+      source,
+      runId,
+      screenedAt: `${input.screeningDate}T02:00:00.000`,
+    });
   });
 }
 
@@ -57,9 +63,18 @@ export async function buildLake(dataDir: string): Promise<FixtureTickers> {
   const tickers = today.map((i) => i.listing.ticker);
   const [stale, expired, unscreened, withHistory] = tickers.slice(-4) as [string, string, string, string];
   const fresh = tickers.slice(0, -4);
-  const rows = rowsOf(today.filter((i) => fresh.includes(i.listing.ticker)), 'nightly', 'nightly-today');
-  for (const [ticker, date] of [[stale, daysAgo(3)], [expired, daysAgo(30)]] as const) rows.push(...rowsOf(await inputsOn(dataDir, 'us', date, [ticker]), 'nightly', `nightly-${date}`));
-  for (const date of ['2015-06-30', '2020-12-31']) rows.push(...rowsOf(await inputsOn(dataDir, 'us', date, [withHistory]), 'backfill', `backfill-${date}`));
+  const rows = rowsOf(
+    today.filter((i) => fresh.includes(i.listing.ticker)),
+    'nightly',
+    'nightly-today',
+  );
+  for (const [ticker, date] of [
+    [stale, daysAgo(3)],
+    [expired, daysAgo(30)],
+  ] as const)
+    rows.push(...rowsOf(await inputsOn(dataDir, 'us', date, [ticker]), 'nightly', `nightly-${date}`));
+  for (const date of ['2015-06-30', '2020-12-31'])
+    rows.push(...rowsOf(await inputsOn(dataDir, 'us', date, [withHistory]), 'backfill', `backfill-${date}`));
   const gb = await inputsOn(dataDir, 'gb', TODAY);
   rows.push(...rowsOf(gb, 'nightly', 'nightly-today'));
   await writeSnapshots(dataDir, rows, { fileStem: 'fixture' });
@@ -76,7 +91,11 @@ export interface TestApi {
 }
 
 /** The Koa app over a lake, with the given refresher (default: none available). */
-export async function createTestApi(dataDir: string, refresher: Refresher = unavailableRefresher, accessControl?: Middleware[]): Promise<TestApi> {
+export async function createTestApi(
+  dataDir: string,
+  refresher: Refresher = unavailableRefresher,
+  accessControl?: Middleware[],
+): Promise<TestApi> {
   const reads = await openApiReads({ dataDir, followIntervalMs: 0 });
   const forensic = new ForensicReads(dataDir);
   const app = createApp({

@@ -42,7 +42,9 @@ export async function buildSpreadLake(dataDir: string, options: SpreadLakeOption
     for (let start = 0; start < inputs.length; start += chunkSize) {
       const rows: SnapshotRow[] = inputs
         .slice(start, start + chunkSize)
-        .map((input) => snapshotRowFrom(input, screenCompany(input), { source: 'nightly', runId: 'spread', screenedAt: `${date}T02:00:00.000` }));
+        .map((input) =>
+          snapshotRowFrom(input, screenCompany(input), { source: 'nightly', runId: 'spread', screenedAt: `${date}T02:00:00.000` }),
+        );
       const written = await writeSnapshots(dataDir, rows, { fileStem: `nightly-spread-${market}-c${start / chunkSize}` });
       files += written.files.length;
       stocks.push(...rows.map((r) => ({ market: r.market, ticker: r.ticker })));

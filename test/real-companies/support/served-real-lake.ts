@@ -55,7 +55,10 @@ export async function serveRealLake(date: string, load: (dataDir: string) => Pro
     status: async (ticker, id) => String((await verdicts(ticker)).frameworks[id].status),
     report: async (ticker) => (await verdicts(ticker)).frameworks as Json,
     async stored(ticker) {
-      const [row] = await catalogQuery(temp.dir, `SELECT result_json FROM snapshots WHERE ticker = '${ticker}' AND snapshot_date = DATE '${date}'`);
+      const [row] = await catalogQuery(
+        temp.dir,
+        `SELECT result_json FROM snapshots WHERE ticker = '${ticker}' AND snapshot_date = DATE '${date}'`,
+      );
       return (JSON.parse(String(row!.result_json)) as Json).frameworks as Json;
     },
     async close() {
