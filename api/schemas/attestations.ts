@@ -28,12 +28,9 @@ export const attestationSchema = z
     standard: z.enum(FRAMEWORK_IDS),
     verdict: z.enum(['compliant', 'non_compliant', 'questionable']),
     score: z.number().nullable().meta({ description: "the framework's 0..100 score; null for frameworks without one" }),
-    purification_per_share: z
-      .number()
-      .nullable()
-      .meta({
-        description: 'in the listing currency; 0 when the standard has no purification rule; null only when the rule lacked an input',
-      }),
+    purification_per_share: z.number().nullable().meta({
+      description: 'in the listing currency; 0 when the standard has no purification rule; null only when the rule lacked an input',
+    }),
     as_of: z.string().meta({ description: 'ISO 8601 UTC: when the certified verdict was screened (the snapshot’s screened_at)' }),
     minted_at: z.string().meta({ description: 'ISO 8601 UTC' }),
     snapshot_ref: z

@@ -12,11 +12,9 @@ export const FORENSIC_PEERS_DEFAULT = 5;
 export const forensicPathSchema = z.object({ ticker: tickerSchema });
 
 export const forensicQuerySchema = z.object({
-  market: marketSchema
-    .optional()
-    .meta({
-      description: 'market key: picks the listing when the ticker is listed in several markets (default: US first, else the only one)',
-    }),
+  market: marketSchema.optional().meta({
+    description: 'market key: picks the listing when the ticker is listed in several markets (default: US first, else the only one)',
+  }),
   as_of: dateSchema
     .optional()
     .meta({ description: 'YYYY-MM-DD from 2009-01-01 to today: use only filings filed on or before it (default today, UTC)' }),

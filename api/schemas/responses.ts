@@ -41,20 +41,14 @@ export const reasonSchema = z
     threshold: z.number().optional(),
     operator: z.enum(['<', '<=', '>', '>=']).optional().meta({ description: 'passing condition: value <operator> threshold passes' }),
     within_limit: z.boolean().optional().meta({ description: 'value <operator> threshold, compared exactly on the input decimals' }),
-    margin: z
-      .number()
-      .optional()
-      .meta({
-        description:
-          'signed distance from value to threshold, in the value units: positive inside the limit, negative beyond it (engine 2.0.0 on)',
-      }),
-    near_limit: z
-      .boolean()
-      .optional()
-      .meta({
-        description:
-          'value within 1 percentage point of a balance-sheet limit, or within 5% of a revenue limit; data only, never sets the result (engine 2.0.0 on)',
-      }),
+    margin: z.number().optional().meta({
+      description:
+        'signed distance from value to threshold, in the value units: positive inside the limit, negative beyond it (engine 2.0.0 on)',
+    }),
+    near_limit: z.boolean().optional().meta({
+      description:
+        'value within 1 percentage point of a balance-sheet limit, or within 5% of a revenue limit; data only, never sets the result (engine 2.0.0 on)',
+    }),
     doubt: z
       .enum(DOUBTS)
       .optional()

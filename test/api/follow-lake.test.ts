@@ -30,15 +30,13 @@ async function inputsOn(dataDir: string, date: string, tickers?: string[]): Prom
 
 async function publish(dataDir: string, inputs: ScreeningInput[], stem: string): Promise<void> {
   for (let start = 0; start < inputs.length; start += CHUNK) {
-    const rows = inputs
-      .slice(start, start + CHUNK)
-      .map((input) =>
-        snapshotRowFrom(input, screenCompany(input), {
-          source: 'backfill',
-          runId: stem,
-          screenedAt: `${input.screeningDate}T02:00:00.000`,
-        }),
-      );
+    const rows = inputs.slice(start, start + CHUNK).map((input) =>
+      snapshotRowFrom(input, screenCompany(input), {
+        source: 'backfill',
+        runId: stem,
+        screenedAt: `${input.screeningDate}T02:00:00.000`,
+      }),
+    );
     await writeSnapshots(dataDir, rows, { fileStem: `${stem}-c${start / CHUNK}` });
   }
 }
