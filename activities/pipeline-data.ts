@@ -1,5 +1,6 @@
 import type { ScreeningInput } from '../engine/index.ts';
-import type { SnapshotSource, TickerChunk } from './pipeline-types.ts';
+import type { TickerChunk } from './pipeline-types.ts';
+import type { SnapshotSource } from '../warehouse/snapshot-schema.ts';
 
 /** One input the loader produced, or why it could not (a ticker with no usable listing row). */
 export type LoadedInput = { ok: true; input: ScreeningInput } | { ok: false; market: string; ticker: string; date: string; reason: string };

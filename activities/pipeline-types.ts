@@ -3,7 +3,7 @@
  * bulk data stays in the lake, named by partition and file.
  */
 
-export type SnapshotSource = 'nightly' | 'backfill' | 'refresh';
+import type { SnapshotSource } from '../warehouse/snapshot-schema.ts';
 
 /** A slice of one market's listings, in ticker order. */
 export interface TickerChunk {
@@ -64,16 +64,4 @@ export interface TickerRequest {
   market: string;
   ticker: string;
   date: string;
-}
-
-/** The result of screening one ticker on demand: the snapshot's identity and the engine's full result. */
-export interface RefreshedScreen {
-  market: string;
-  ticker: string;
-  snapshotDate: string;
-  /** ISO 8601 timestamp without zone (UTC). */
-  screenedAt: string;
-  source: SnapshotSource;
-  /** The engine result, as stored in the snapshot's `result_json`. */
-  result: unknown;
 }

@@ -4,15 +4,8 @@ import { screenCompany } from '../engine/index.ts';
 import { writeSnapshots } from '../warehouse/snapshot-writer.ts';
 import { inlineChunkRunner, type ChunkRunner } from './chunk-runner.ts';
 import type { PipelineData } from './pipeline-data.ts';
-import type {
-  ChunkOutcome,
-  PlanRequest,
-  RefreshedScreen,
-  ScreenChunkRequest,
-  ScreenPlan,
-  TickerChunk,
-  TickerRequest,
-} from './pipeline-types.ts';
+import type { ChunkOutcome, PlanRequest, ScreenChunkRequest, ScreenPlan, TickerChunk, TickerRequest } from './pipeline-types.ts';
+import type { RefreshedScreen } from '../warehouse/snapshot-schema.ts';
 import { screenedAtNow, snapshotRowFrom } from './snapshot-rows.ts';
 import { beat } from './heartbeat.ts';
 

@@ -3,7 +3,7 @@ import type { Reason } from '../engine/result-types.ts';
 import { SNAPSHOT_FRAMEWORKS } from '../warehouse/lake-schemas.ts';
 import { packResult } from '../warehouse/methodology-texts.ts';
 import { eraOf, snapshotRatiosOf, statusColumn, type SnapshotRow } from '../warehouse/snapshot-schema.ts';
-import type { SnapshotSource } from './pipeline-types.ts';
+import type { SnapshotSource } from '../warehouse/snapshot-schema.ts';
 
 export interface SnapshotMeta {
   source: SnapshotSource;

@@ -3,16 +3,7 @@
  * The real implementation (api/temporal-refresher.ts) starts the `refreshTicker` workflow.
  */
 
-/** A re-screen's outcome; `result` is the engine's ScreeningResult as stored in `result_json`. */
-export interface RefreshedScreen {
-  market: string;
-  ticker: string;
-  snapshotDate: string;
-  /** ISO 8601 timestamp in UTC without zone. */
-  screenedAt: string;
-  source: string;
-  result: unknown;
-}
+import type { RefreshedScreen } from '../warehouse/snapshot-schema.ts';
 
 /** What happened to a background refresh request. */
 export type BackgroundRefresh = 'started' | 'already_running' | 'unavailable';

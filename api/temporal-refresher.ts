@@ -2,13 +2,8 @@ import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporal
 import { ApplicationFailure, WorkflowIdConflictPolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
 import { refreshWorkflowId, type refreshTicker } from '../workflows/index.ts';
-import {
-  RefreshUnavailableError,
-  TickerNotListedError,
-  type BackgroundRefresh,
-  type RefreshedScreen,
-  type Refresher,
-} from './refresher.ts';
+import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh, type Refresher } from './refresher.ts';
+import { type RefreshedScreen } from '../warehouse/snapshot-schema.ts';
 
 export interface TemporalRefresherOptions {
   client: Client;

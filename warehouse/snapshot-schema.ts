@@ -9,6 +9,20 @@ export type SnapshotRatio = (typeof SNAPSHOT_RATIOS)[number];
 export type SnapshotStatus = 'compliant' | 'non_compliant' | 'questionable' | 'insufficient_data';
 export type SnapshotEra = 'legacy' | 'current';
 
+/** Which run wrote a snapshot: its `source` column. */
+export type SnapshotSource = 'nightly' | 'backfill' | 'refresh';
+
+/** One ticker screened on demand: the snapshot's identity and the engine's full result (stored as `result_json`). */
+export interface RefreshedScreen {
+  market: string;
+  ticker: string;
+  snapshotDate: string;
+  /** ISO 8601 timestamp in UTC, without zone. */
+  screenedAt: string;
+  source: SnapshotSource;
+  result: ScreeningResult;
+}
+
 type StatusColumns = { [K in SnapshotFramework as `${K}_status`]: SnapshotStatus };
 type RatioColumns = { [K in SnapshotRatio]: number | null };
 

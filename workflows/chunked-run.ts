@@ -1,6 +1,7 @@
 import { continueAsNew, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { ScreenPlan, SnapshotSource } from '../activities/pipeline-types.ts';
+import type { ScreenPlan } from '../activities/pipeline-types.ts';
+import type { SnapshotSource } from '../warehouse/snapshot-schema.ts';
 import { addChunkOutcome, type RunProgress } from './run-progress.ts';
 import { inLanes } from '../common/lanes.ts';
 

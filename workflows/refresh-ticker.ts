@@ -1,6 +1,6 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { RefreshedScreen } from '../activities/pipeline-types.ts';
+import type { RefreshedScreen } from '../warehouse/snapshot-schema.ts';
 import { utcDay } from '../engine/dates.ts';
 import { runIdFrom } from './run-id.ts';
 

@@ -3,7 +3,8 @@ import type { FrameworkId, ScreeningResult } from '../../engine/index.ts';
 import { ReadsSaturatedError } from '../../warehouse/api-reads/api-reads-queue.ts';
 import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
 import { notFound, readsSaturated, serviceUnavailable } from '../../common/app-error.ts';
-import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh, type RefreshedScreen } from '../refresher.ts';
+import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh } from '../refresher.ts';
+import { type RefreshedScreen } from '../../warehouse/snapshot-schema.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { buildScreenReport, type SnapshotIdentity } from './screen-report.ts';
 
@@ -52,8 +53,8 @@ async function rescreenOrRefreshError(ctx: ScreenContext, market: string, ticker
     if (error instanceof TickerNotListedError) throw notFound(`ticker '${ticker}' is not listed in market '${market}'`, 'ticker_not_found');
     throw error;
   }
-  const result = screen.result as ScreeningResult;
-  const row = ctx.reads.remember({ ...screen, market, result });
+  const result = screen.result;
+  const row = ctx.reads.remember({ ...screen, market });
   ctx.results.set(identity(row), result);
   return row;
 }

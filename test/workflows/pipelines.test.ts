@@ -4,7 +4,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WorkflowIdConflictPolicy } from '@temporalio/client';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RefreshedScreen } from '../../activities/pipeline-types.ts';
+import type { RefreshedScreen } from '../../warehouse/snapshot-schema.ts';
 import { bundleWorkflows } from '../../platform/worker.ts';
 import { ingestSource } from '../../sources/ingest.ts';
 import type { RunProgress } from '../../workflows/run-progress.ts';

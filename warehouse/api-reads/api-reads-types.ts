@@ -1,4 +1,3 @@
-import type { ScreeningResult } from '../../engine/index.ts';
 import type { SnapshotFramework, SnapshotRatio, SnapshotStatus } from '../snapshot-schema.ts';
 
 /**
@@ -45,13 +44,3 @@ export interface FundHoldings {
 
 /** Outcome of looking a verdict up at or before a date. */
 export type AsOfLookup = { found: true; row: VerdictRow } | { found: false; firstSnapshotDate: string | null };
-
-/** A snapshot the API published itself through a refresh, known before the next file scan. */
-export interface RefreshedSnapshot {
-  market: string;
-  ticker: string;
-  snapshotDate: string;
-  screenedAt: string;
-  source: string;
-  result: ScreeningResult;
-}

@@ -8,7 +8,8 @@ import { PointReadQueue, type PointReadLimits, type RowKey } from './api-reads-q
 import { ResultSidecars, type SidecarWant } from './api-reads-results.ts';
 import { CurrentStore, dayNumber, dayString, packStatuses, verdictRowOfRaw, type RawSnapshot } from './api-reads-store.ts';
 import { dayRowsSql, fundHoldingsDir, fundHoldingsSql, historyRowSql, snapshotPartitionDir } from './api-reads-sql.ts';
-import type { AsOfLookup, FundHoldings, Listing, RefreshedSnapshot, VerdictRow } from './api-reads-types.ts';
+import type { AsOfLookup, FundHoldings, Listing, VerdictRow } from './api-reads-types.ts';
+import type { RefreshedScreen } from '../snapshot-schema.ts';
 import { UniverseIndex } from './api-reads-universe.ts';
 import { LakeJournalReader, type LakeChange } from '../lake-journal.ts';
 import { lakeRoot } from '../lake-paths.ts';
@@ -376,7 +377,7 @@ export class ApiReads {
   }
 
   /** Records a snapshot the API just published through a refresh, so reads see it before the next scan. */
-  remember(snapshot: RefreshedSnapshot): VerdictRow {
+  remember(snapshot: RefreshedScreen): VerdictRow {
     const row = verdictRowOf(snapshot);
     if (this.known.size >= 1_000) this.known.delete(this.known.keys().next().value!);
     this.known.set(knownKey(row), JSON.stringify(snapshot.result));
@@ -575,7 +576,7 @@ async function signatureOf(file: string): Promise<string | null> {
 const BULK_LOAD_FILES = 64;
 
 /** The snapshot columns of an engine result, mapped as the pipelines write them (market-cap ratios on the 24-month average). */
-function verdictRowOf(s: RefreshedSnapshot): VerdictRow {
+function verdictRowOf(s: RefreshedScreen): VerdictRow {
   const { result } = s;
   const ratios = snapshotRatiosOf(result);
   const statuses = Object.fromEntries(
