@@ -14,7 +14,7 @@ import { forensicRoutes } from './routes/forensic.ts';
 import { opsRoutes, type ReadinessCheck } from './routes/ops.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { screenRoutes } from './routes/screen.ts';
-import { createScreenContext, type ScreenDeps } from './screen-context.ts';
+import { createScreenService, type ScreenDeps } from './screen-service.ts';
 
 export interface AppDeps {
   logger: Logger;
@@ -59,7 +59,7 @@ export function createApp(deps: AppDeps): Koa {
   const ops = opsRoutes({ metrics: deps.metrics, readiness: deps.readiness });
   app.use(ops.routes()).use(ops.allowedMethods());
   if (deps.screen) {
-    const context = createScreenContext({ logger: deps.logger, ...deps.screen });
+    const context = createScreenService({ logger: deps.logger, ...deps.screen });
     const access = deps.accessControl ?? [];
     app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '64kb', encoding: 'utf-8', onError: bodyError }));
     for (const router of [screenRoutes(context, access), referenceRoutes(context, access), docsRoutes(deps.baseUrl ?? '')]) {

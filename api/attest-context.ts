@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { CertificateStore } from '../attest/certificate-store.ts';
 import { SigningKeys } from '../attest/signing-keys.ts';
 import type { ServiceDb } from '../service-state/db.ts';
-import type { ScreenContext } from './screen-context.ts';
+import type { ScreenService } from './screen-service.ts';
 
 /** What the platform passes the attestation routes: the service database and where the signing secrets live. */
 export interface AttestDeps {
@@ -16,7 +16,7 @@ export interface AttestDeps {
 
 /** The attestation use-cases' context: certificates, signing keys, the screening reads and the links' base URL. */
 export interface AttestContext {
-  screen: ScreenContext;
+  screen: ScreenService;
   certificates: CertificateStore;
   keys: SigningKeys;
   baseUrl: string;
@@ -24,7 +24,7 @@ export interface AttestContext {
   logger?: Logger;
 }
 
-export function createAttestContext(deps: AttestDeps, screen: ScreenContext, baseUrl: string): AttestContext {
+export function createAttestContext(deps: AttestDeps, screen: ScreenService, baseUrl: string): AttestContext {
   return {
     screen,
     certificates: new CertificateStore(deps.db),

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ApiReads } from '../warehouse/api-reads/api-reads.ts';
 import type { ForensicReads } from '../warehouse/forensic-reads.ts';
-import type { ScreenContext } from './screen-context.ts';
+import type { ScreenService } from './screen-service.ts';
 
 /** What the platform passes the forensic endpoints: their reads of the lake. */
 export interface ForensicDeps {
@@ -16,6 +16,6 @@ export interface ForensicContext {
   logger?: Logger;
 }
 
-export function createForensicContext(deps: ForensicDeps, screen: ScreenContext): ForensicContext {
+export function createForensicContext(deps: ForensicDeps, screen: ScreenService): ForensicContext {
   return { universe: screen.reads, lake: deps.lake, now: screen.now, ...(screen.logger ? { logger: screen.logger } : {}) };
 }

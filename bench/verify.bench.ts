@@ -23,7 +23,7 @@ import { snapshotRowFrom } from '../activities/snapshot-rows.ts';
 import { createApp } from '../api/app.ts';
 import { createAttestContext } from '../api/attest-context.ts';
 import { unavailableRefresher } from '../api/refresher.ts';
-import { createScreenContext } from '../api/screen-context.ts';
+import { createScreenService } from '../api/screen-service.ts';
 import { verifyAttestation } from '../api/use-cases/verify-attestation.ts';
 import { screenCompany } from '../engine/index.ts';
 import { createMetrics } from '../api/metrics.ts';
@@ -122,7 +122,7 @@ export async function runVerifyBench(
       }
       const mintMsEach = (performance.now() - started) / wanted;
       const inProcess = await timeInProcess(
-        createAttestContext({ db, dataDir }, createScreenContext({ reads, refresher: unavailableRefresher, cache: CACHE }), api.url),
+        createAttestContext({ db, dataDir }, createScreenService({ reads, refresher: unavailableRefresher, cache: CACHE }), api.url),
         ids,
       );
 

@@ -25,7 +25,7 @@ function checkStandard(standard: string | undefined): FrameworkId {
  * the certificate's public page outside /api. Verification and the page share one per-IP limit:
  * the page runs the same verification.
  */
-export function attestRoutes(ctx0: AttestContext, access: Middleware[], verifyLimit: Middleware): Router {
+export function attestRoutes(service: AttestContext, access: Middleware[], verifyLimit: Middleware): Router {
   const router = new Router();
 
   router.post(
@@ -40,7 +40,7 @@ export function attestRoutes(ctx0: AttestContext, access: Middleware[], verifyLi
       const grant = grantOf(ctx);
       assertMarketGranted(market, grant);
       scopeFrameworks([standard], grant);
-      ctx.body = await mintAttestation(ctx0, { market, ticker, standard, grant });
+      ctx.body = await mintAttestation(service, { market, ticker, standard, grant });
     },
   );
 
@@ -51,7 +51,7 @@ export function attestRoutes(ctx0: AttestContext, access: Middleware[], verifyLi
     ...access,
     async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = await verifyAttestation(ctx0, ctx.params.cert_id!);
+      ctx.body = await verifyAttestation(service, ctx.params.cert_id!);
     },
   );
 
@@ -69,7 +69,7 @@ export function attestRoutes(ctx0: AttestContext, access: Middleware[], verifyLi
       ctx.type = 'text/html; charset=utf-8';
       const certId = ctx.params.cert_id!;
       try {
-        const { result, synthetic } = await checkCertificate(ctx0, certId);
+        const { result, synthetic } = await checkCertificate(service, certId);
         ctx.body = renderCertificatePage(result, synthetic);
       } catch (error) {
         // A person opened this address: answer in HTML, not in the API's JSON error shape.

@@ -19,16 +19,16 @@ function requestedPeers(ctx: Context): number {
 }
 
 /** The ticker's listing and the as-of date of a forensic request; 400/404 as `resolveForensicListing` says, 403 outside the key's markets. */
-function target(ctx: Context, ctx0: ForensicContext, query: { market?: string | undefined; as_of?: string | undefined }) {
+function target(ctx: Context, service: ForensicContext, query: { market?: string | undefined; as_of?: string | undefined }) {
   const ticker = normaliseTicker(ctx.params.ticker!);
-  const listing = resolveForensicListing(ctx0.universe, ticker, query.market ?? null);
+  const listing = resolveForensicListing(service.universe, ticker, query.market ?? null);
   assertMarketGranted(listing.market, grantOf(ctx));
-  const asOf = query.as_of === undefined ? utcDay(ctx0.now()) : checkAsOf(query.as_of, ctx0.now());
+  const asOf = query.as_of === undefined ? utcDay(service.now()) : checkAsOf(query.as_of, service.now());
   return { listing, asOf };
 }
 
 /** The forensic accounting endpoints (docs/forensic.md), tag `forensic`. */
-export function forensicRoutes(ctx0: ForensicContext, access: Middleware[]): Router {
+export function forensicRoutes(service: ForensicContext, access: Middleware[]): Router {
   const router = new Router({ prefix: '/api/forensic' });
 
   router.get(
@@ -36,8 +36,8 @@ export function forensicRoutes(ctx0: ForensicContext, access: Middleware[]): Rou
     declareEndpoint(() => ({ tag: 'forensic', cost: FORENSIC_COSTS.report })),
     ...access,
     async (ctx) => {
-      const { listing, asOf } = target(ctx, ctx0, parseRequest(forensicQuerySchema, ctx.query, 'query'));
-      ctx.body = forensicReportResponse(await analyseCompany(ctx0, listing, asOf));
+      const { listing, asOf } = target(ctx, service, parseRequest(forensicQuerySchema, ctx.query, 'query'));
+      ctx.body = forensicReportResponse(await analyseCompany(service, listing, asOf));
     },
   );
 
@@ -46,8 +46,8 @@ export function forensicRoutes(ctx0: ForensicContext, access: Middleware[]): Rou
     declareEndpoint(() => ({ tag: 'forensic', cost: FORENSIC_COSTS.healthScore })),
     ...access,
     async (ctx) => {
-      const { listing, asOf } = target(ctx, ctx0, parseRequest(forensicQuerySchema, ctx.query, 'query'));
-      ctx.body = healthScoreResponse(await analyseCompany(ctx0, listing, asOf));
+      const { listing, asOf } = target(ctx, service, parseRequest(forensicQuerySchema, ctx.query, 'query'));
+      ctx.body = healthScoreResponse(await analyseCompany(service, listing, asOf));
     },
   );
 
@@ -57,8 +57,8 @@ export function forensicRoutes(ctx0: ForensicContext, access: Middleware[]): Rou
     ...access,
     async (ctx) => {
       const query = parseRequest(forensicPeersQuerySchema, ctx.query, 'query');
-      const { listing, asOf } = target(ctx, ctx0, query);
-      ctx.body = await forensicPeers(ctx0, listing, asOf, query.n);
+      const { listing, asOf } = target(ctx, service, query);
+      ctx.body = await forensicPeers(service, listing, asOf, query.n);
     },
   );
 

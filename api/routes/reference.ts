@@ -3,13 +3,13 @@ import type { Middleware } from 'koa';
 import { assertMarketGranted, declareEndpoint, grantOf, scopeFrameworks } from '../access-scope.ts';
 import { AppError } from '../../common/app-error.ts';
 import { exportQuerySchema, searchQuerySchema } from '../schemas/requests.ts';
-import type { ScreenContext } from '../screen-context.ts';
+import type { ScreenService } from '../screen-service.ts';
 import { ARROW_STREAM, NDJSON, exportRows, toArrowStream, toNdjsonStream } from '../use-cases/export-verdicts.ts';
 import { listMarkets, searchUniverse } from '../use-cases/reference-lists.ts';
 import { checkAsOf, parseRequest } from '../validation.ts';
 
 /** Markets, universe search and the researchers' verdict export. */
-export function referenceRoutes(ctx0: ScreenContext, access: Middleware[]): Router {
+export function referenceRoutes(service: ScreenService, access: Middleware[]): Router {
   const router = new Router({ prefix: '/api' });
 
   router.get(
@@ -17,7 +17,7 @@ export function referenceRoutes(ctx0: ScreenContext, access: Middleware[]): Rout
     declareEndpoint(() => ({ tag: 'public', cost: 0 })),
     ...access,
     (ctx) => {
-      ctx.body = listMarkets(ctx0.reads);
+      ctx.body = listMarkets(service.reads);
     },
   );
 
@@ -27,7 +27,7 @@ export function referenceRoutes(ctx0: ScreenContext, access: Middleware[]): Rout
     ...access,
     (ctx) => {
       const query = parseRequest(searchQuerySchema, ctx.query, 'query');
-      ctx.body = searchUniverse(ctx0.reads, query.q, query.market ?? null, query.limit);
+      ctx.body = searchUniverse(service.reads, query.q, query.market ?? null, query.limit);
     },
   );
 
@@ -38,11 +38,11 @@ export function referenceRoutes(ctx0: ScreenContext, access: Middleware[]): Rout
     async (ctx) => {
       const query = parseRequest(exportQuerySchema, ctx.query, 'query');
       assertMarketGranted(query.market, grantOf(ctx));
-      const date = query.date === undefined ? null : checkAsOf(query.date, ctx0.now());
+      const date = query.date === undefined ? null : checkAsOf(query.date, service.now());
       const type = ctx.accepts(NDJSON, ARROW_STREAM);
       if (type === false)
         throw new AppError(406, 'not_acceptable', `this export is available as ${ARROW_STREAM} or ${NDJSON}; send one of them in Accept`);
-      const rows = await exportRows(ctx0.reads, query.market, date);
+      const rows = await exportRows(service.reads, query.market, date);
       const frameworks = scopeFrameworks(null, grantOf(ctx));
       ctx.set('X-Row-Count', String(rows.length));
       if (type === ARROW_STREAM) {

@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type { ApiState } from '../../common/grants.ts';
 import { assertMarketGranted, declareEndpoint, grantOf, scopeFrameworks } from '../access-scope.ts';
 import { BATCH_MAX, batchEnvelopeSchema, compareQuerySchema, etfBodySchema, screenQuerySchema } from '../schemas/requests.ts';
-import type { ScreenContext } from '../screen-context.ts';
+import type { ScreenService } from '../screen-service.ts';
 import { compareTickers, parseCompareTickers } from '../use-cases/compare-tickers.ts';
 import { listFrameworks } from '../use-cases/reference-lists.ts';
 import { screenBatch } from '../use-cases/screen-batch.ts';
@@ -40,7 +40,7 @@ function etfCost(ctx: Context): number {
  * `access` (access control, when configured) runs next; handlers only parse, call one
  * use-case and send its result.
  */
-export function screenRoutes(ctx0: ScreenContext, access: Middleware[]): Router {
+export function screenRoutes(service: ScreenService, access: Middleware[]): Router {
   const router = new Router({ prefix: '/api/screen' });
 
   router.get(
@@ -60,7 +60,7 @@ export function screenRoutes(ctx0: ScreenContext, access: Middleware[]): Router 
       const query = parseRequest(compareQuerySchema, ctx.query, 'query');
       assertMarketGranted(query.market, grantOf(ctx));
       const frameworks = scopeFrameworks(parseFrameworks(query.framework), grantOf(ctx));
-      ctx.body = await compareTickers(ctx0, { market: query.market, tickers: parseCompareTickers(query.tickers), frameworks });
+      ctx.body = await compareTickers(service, { market: query.market, tickers: parseCompareTickers(query.tickers), frameworks });
     },
   );
 
@@ -71,7 +71,7 @@ export function screenRoutes(ctx0: ScreenContext, access: Middleware[]): Router 
     async (ctx) => {
       const body = parseRequest(batchEnvelopeSchema, ctx.request.body, 'body');
       const frameworks = scopeFrameworks(parseFrameworks(body.frameworks, 'frameworks'), grantOf(ctx));
-      const outcome = await screenBatch(ctx0, {
+      const outcome = await screenBatch(service, {
         items: body.tickers,
         frameworks,
         forceRefresh: body.force_refresh ?? false,
@@ -90,7 +90,7 @@ export function screenRoutes(ctx0: ScreenContext, access: Middleware[]): Router 
       const body = parseRequest(etfBodySchema, ctx.request.body, 'body');
       assertMarketGranted(body.market, grantOf(ctx));
       const frameworks = scopeFrameworks(null, grantOf(ctx));
-      ctx.body = await screenEtf(ctx0, {
+      ctx.body = await screenEtf(service, {
         etfTicker: normaliseTicker(body.etf_ticker, 'etf_ticker'),
         market: body.market,
         maxHoldings: body.max_holdings,
@@ -109,7 +109,7 @@ export function screenRoutes(ctx0: ScreenContext, access: Middleware[]): Router 
     const frameworks = scopeFrameworks(parseFrameworks(query.framework), grantOf(ctx));
     if (query.as_of !== undefined) {
       const withReasons = parseFlag(query.reasons);
-      ctx.body = await snapshotAsOf(ctx0, { market, ticker, asOf: checkAsOf(query.as_of, ctx0.now()), frameworks, withReasons });
+      ctx.body = await snapshotAsOf(service, { market, ticker, asOf: checkAsOf(query.as_of, service.now()), frameworks, withReasons });
       return;
     }
     if (query.reasons !== undefined)
@@ -117,9 +117,9 @@ export function screenRoutes(ctx0: ScreenContext, access: Middleware[]): Router 
         'reasons: valid only with as_of (a screen report always carries its reasons); use ?as_of=YYYY-MM-DD&reasons=true',
         'invalid_value',
       );
-    const outcome = await screenTicker(ctx0, { market, ticker, forceRefresh: parseFlag(query.force_refresh) });
+    const outcome = await screenTicker(service, { market, ticker, forceRefresh: parseFlag(query.force_refresh) });
     if (outcome.refresh) ctx.set('X-Refresh', outcome.refresh);
-    sendJsonText(ctx, await screenResponseJson(ctx0, outcome, frameworks));
+    sendJsonText(ctx, await screenResponseJson(service, outcome, frameworks));
   });
 
   return router;

@@ -1,6 +1,6 @@
 import type { FrameworkId, RatioKey, VerdictStatus } from '../../engine/index.ts';
 import { badRequest } from '../../common/app-error.ts';
-import type { ScreenContext } from '../screen-context.ts';
+import type { ScreenService } from '../screen-service.ts';
 import { normaliseTicker } from '../validation.ts';
 import { loadResults, screenTicker } from './screen-ticker.ts';
 
@@ -30,7 +30,7 @@ export function parseCompareTickers(text: string): string[] {
  * status of each ticker and whether they agree, per ratio the value of each ticker, and a
  * `differences` list of the frameworks where they disagree.
  */
-export async function compareTickers(ctx: ScreenContext, request: CompareRequest): Promise<Record<string, unknown>> {
+export async function compareTickers(ctx: ScreenService, request: CompareRequest): Promise<Record<string, unknown>> {
   const outcomes = await Promise.all(
     request.tickers.map((ticker) => screenTicker(ctx, { market: request.market, ticker, forceRefresh: false })),
   );

@@ -3,7 +3,7 @@ import type { Grant } from '../../common/grants.ts';
 import { assertMarketGranted } from '../access-scope.ts';
 import { AppError } from '../../common/app-error.ts';
 import { batchItemSchema } from '../schemas/requests.ts';
-import type { ScreenContext } from '../screen-context.ts';
+import type { ScreenService } from '../screen-service.ts';
 import { checkMarket, normaliseTicker, parseRequest } from '../validation.ts';
 import { loadResultTexts, reportCached, screenResponseJson, screenTicker, type ScreenOutcome } from './screen-ticker.ts';
 import { inLanes } from '../../common/lanes.ts';
@@ -32,7 +32,7 @@ function textField(item: unknown, field: string): string | null {
 }
 
 /** Every failure becomes that item's error entry, never the batch's. */
-function itemError(ctx: ScreenContext, item: unknown, index: number, error: unknown): BatchError {
+function itemError(ctx: ScreenService, item: unknown, index: number, error: unknown): BatchError {
   const known = error instanceof AppError;
   if (!known) ctx.logger?.error({ err: error, index }, 'batch item failed');
   return {
@@ -45,7 +45,7 @@ function itemError(ctx: ScreenContext, item: unknown, index: number, error: unkn
 }
 
 /** Which snapshot answers one item (memory, or a re-screen). */
-async function resolveItem(ctx: ScreenContext, request: BatchRequest, item: unknown, index: number): Promise<ScreenOutcome | BatchError> {
+async function resolveItem(ctx: ScreenService, request: BatchRequest, item: unknown, index: number): Promise<ScreenOutcome | BatchError> {
   try {
     const parsed = parseRequest(batchItemSchema, item, 'body');
     const market = checkMarket(parsed.market, 'market');
@@ -73,7 +73,7 @@ function isError(value: unknown): value is BatchError {
  * order. Items are resolved first, then the results the report cache lacks are read together
  * (one query per Parquet file, not one per item); saturated reads fail the whole batch with 503.
  */
-export async function screenBatch(ctx: ScreenContext, request: BatchRequest): Promise<BatchOutcome> {
+export async function screenBatch(ctx: ScreenService, request: BatchRequest): Promise<BatchOutcome> {
   const resolved = new Array<ScreenOutcome | BatchError>(request.items.length);
   await inLanes(request.items.length, CONCURRENCY, async (index) => {
     resolved[index] = await resolveItem(ctx, request, request.items[index], index);

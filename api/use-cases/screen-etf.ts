@@ -1,6 +1,6 @@
 import type { FrameworkId, VerdictStatus } from '../../engine/index.ts';
 import { notFound } from '../../common/app-error.ts';
-import type { ScreenContext } from '../screen-context.ts';
+import type { ScreenService } from '../screen-service.ts';
 
 export interface EtfRequest {
   etfTicker: string;
@@ -35,7 +35,7 @@ const round = (value: number) => Math.round(value * 1e6) / 1e6;
  * count and fund-weight share of pass / fail / questionable / unknown holdings. A holding never
  * screened counts as unknown with `verdicts: null`.
  */
-export async function screenEtf(ctx: ScreenContext, request: EtfRequest): Promise<Record<string, unknown>> {
+export async function screenEtf(ctx: ScreenService, request: EtfRequest): Promise<Record<string, unknown>> {
   const fund = await ctx.reads.fundHoldings(request.market, request.etfTicker, request.maxHoldings);
   if (!fund) throw notFound(`no fund '${request.etfTicker}' with holdings in market '${request.market}'`, 'fund_not_found');
   const stats = Object.fromEntries(

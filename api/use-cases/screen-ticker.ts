@@ -5,7 +5,7 @@ import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
 import { notFound, readsSaturated, serviceUnavailable } from '../../common/app-error.ts';
 import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh } from '../refresher.ts';
 import { type RefreshedScreen } from '../../warehouse/snapshot-schema.ts';
-import type { ScreenContext } from '../screen-context.ts';
+import type { ScreenService } from '../screen-service.ts';
 import { buildScreenReport, type SnapshotIdentity } from './screen-report.ts';
 
 export interface ScreenRequest {
@@ -33,7 +33,7 @@ function ageInDays(snapshotDate: string, now: Date): number {
 }
 
 /** Re-screens through the refresher and records the new snapshot; 404 / 503 when it cannot. */
-async function rescreen(ctx: ScreenContext, market: string, ticker: string): Promise<VerdictRow> {
+async function rescreen(ctx: ScreenService, market: string, ticker: string): Promise<VerdictRow> {
   try {
     return await rescreenOrRefreshError(ctx, market, ticker);
   } catch (error) {
@@ -45,7 +45,7 @@ async function rescreen(ctx: ScreenContext, market: string, ticker: string): Pro
 }
 
 /** As `rescreen`, but a refresh that cannot run stays a RefreshUnavailableError for the caller to handle. */
-async function rescreenOrRefreshError(ctx: ScreenContext, market: string, ticker: string): Promise<VerdictRow> {
+async function rescreenOrRefreshError(ctx: ScreenService, market: string, ticker: string): Promise<VerdictRow> {
   let screen: RefreshedScreen;
   try {
     screen = await ctx.refresher.refresh(market, ticker);
@@ -65,7 +65,7 @@ async function rescreenOrRefreshError(ctx: ScreenContext, market: string, ticker
  * refresh runs; older or never screened is re-screened; `force_refresh` always re-screens.
  * When a re-screen cannot run, existing data is still served, marked stale, saying so.
  */
-export async function screenTicker(ctx: ScreenContext, request: ScreenRequest): Promise<ScreenOutcome> {
+export async function screenTicker(ctx: ScreenService, request: ScreenRequest): Promise<ScreenOutcome> {
   const { market, ticker } = request;
   const listing = ctx.reads.listing(market, ticker);
   const current = ctx.reads.current(market, ticker);
@@ -107,7 +107,7 @@ function identity(row: VerdictRow): string {
 }
 
 /** Stored results as JSON text, read together; saturated reads become 503 with `Retry-After`. */
-export async function loadResultTexts(ctx: ScreenContext, rows: readonly VerdictRow[]): Promise<string[]> {
+export async function loadResultTexts(ctx: ScreenService, rows: readonly VerdictRow[]): Promise<string[]> {
   try {
     return await ctx.reads.resultJsons(rows);
   } catch (error) {
@@ -117,12 +117,12 @@ export async function loadResultTexts(ctx: ScreenContext, rows: readonly Verdict
 }
 
 /** The engine's full result of a snapshot (parsed once, then kept in a small LRU). */
-export async function loadResult(ctx: ScreenContext, row: VerdictRow): Promise<ScreeningResult> {
+export async function loadResult(ctx: ScreenService, row: VerdictRow): Promise<ScreeningResult> {
   return (await loadResults(ctx, [row]))[0]!;
 }
 
 /** The engine's full results of many snapshots, read together (one query per Parquet file for what neither the LRU nor a sidecar holds). */
-export async function loadResults(ctx: ScreenContext, rows: readonly VerdictRow[]): Promise<ScreeningResult[]> {
+export async function loadResults(ctx: ScreenService, rows: readonly VerdictRow[]): Promise<ScreeningResult[]> {
   const results = rows.map((row) => ctx.results.get(identity(row)));
   const missing = rows.filter((_, i) => results[i] === undefined);
   if (missing.length > 0) {
@@ -144,7 +144,7 @@ export async function loadResults(ctx: ScreenContext, rows: readonly VerdictRow[
  * known parsed (a refresh) renders here; one read from the lake renders in a render thread.
  */
 export async function reportJson(
-  ctx: ScreenContext,
+  ctx: ScreenService,
   outcome: ScreenOutcome,
   frameworks: readonly FrameworkId[],
   stored?: string,
@@ -168,7 +168,7 @@ function snapshotOf(row: VerdictRow): SnapshotIdentity {
 }
 
 /** Whether the outcome's report is rendered already (nothing to read from the lake). */
-export function reportCached(ctx: ScreenContext, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): boolean {
+export function reportCached(ctx: ScreenService, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): boolean {
   return ctx.reports.get(reportKey(outcome, frameworks)) !== undefined;
 }
 
@@ -178,7 +178,7 @@ function reportKey(outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): 
 
 /** The screen response (docs/api.md) as JSON text: `ticker, market, report, from_cache, cache_age_days, stale` (+ `refresh`). */
 export async function screenResponseJson(
-  ctx: ScreenContext,
+  ctx: ScreenService,
   outcome: ScreenOutcome,
   frameworks: readonly FrameworkId[],
   stored?: string,

@@ -2,7 +2,7 @@ import { ENGINE_REVISION_DATE, type FrameworkId, type ScreeningResult } from '..
 import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
 import type { SnapshotRatio } from '../../warehouse/snapshot-schema.ts';
 import { notFound } from '../../common/app-error.ts';
-import type { ScreenContext } from '../screen-context.ts';
+import type { ScreenService } from '../screen-service.ts';
 import { SYNTHETIC_NOTICE } from './screen-report.ts';
 import { loadResult } from './screen-ticker.ts';
 
@@ -55,7 +55,7 @@ export interface AsOfRequest {
  * the reasons stored with it (docs/api.md, "as_of"). 404 when the ticker has no snapshot at or
  * before `as_of`.
  */
-export async function snapshotAsOf(ctx: ScreenContext, request: AsOfRequest): Promise<Record<string, unknown>> {
+export async function snapshotAsOf(ctx: ScreenService, request: AsOfRequest): Promise<Record<string, unknown>> {
   const { market, ticker, asOf } = request;
   const lookup = await ctx.reads.asOf(market, ticker, asOf);
   if (!lookup.found) {

@@ -21,7 +21,7 @@ export interface ScreenDeps {
 }
 
 /** The deps plus the process's in-memory caches, shared by every screening use-case. */
-export interface ScreenContext extends ScreenDeps {
+export interface ScreenService extends ScreenDeps {
   now: () => Date;
   /** Parsed engine results by snapshot identity. */
   results: LruCache<ScreeningResult>;
@@ -30,7 +30,7 @@ export interface ScreenContext extends ScreenDeps {
   renderer: ReportRenderer;
 }
 
-export function createScreenContext(deps: ScreenDeps): ScreenContext {
+export function createScreenService(deps: ScreenDeps): ScreenService {
   return {
     ...deps,
     now: deps.now ?? (() => new Date()),
