@@ -11,58 +11,16 @@ import type { ServiceDb, SqlValue } from './service-db.ts';
  * under DATA_DIR/secrets, copied on their own); it is written with mode 0600.
  */
 const TABLES = [
-  { name: 'accounts', columns: ['name', 'tier', 'lapsed_at', 'created_at'], order: 'name' },
-  {
-    name: 'api_keys',
-    columns: [
-      'key_id',
-      'account',
-      'secret_hash',
-      'allowed_markets',
-      'allowed_endpoints',
-      'allowed_frameworks',
-      'daily_limit',
-      'monthly_quota',
-      'cost_weights',
-      'created_at',
-      'revoked_at',
-    ],
-    order: 'key_id',
-  },
-  { name: 'quota_windows', columns: ['key_id', 'window', 'started_at_ms', 'used'], order: 'key_id, "window"' },
-  {
-    name: 'signing_keys',
-    columns: ['key_id', 'status', 'created_at', 'retired_at', 'distrusted_at', 'distrust_note'],
-    order: 'created_at, key_id',
-  },
-  {
-    name: 'certificates',
-    columns: [
-      'cert_id',
-      'payload_version',
-      'market',
-      'ticker',
-      'standard',
-      'verdict',
-      'score',
-      'purification_per_share',
-      'as_of',
-      'minted_at',
-      'snapshot_source',
-      'snapshot_day',
-      'key_id',
-      'sig',
-      'company_name',
-      'issuer_type',
-      'snapshot_screened_at',
-      'snapshot_pin',
-      'minted_by_key_id',
-      'minted_by_account',
-    ],
-    order: 'cert_id',
-  },
-  { name: 'revocations', columns: ['cert_id', 'revoked_at', 'note'], order: 'cert_id' },
+  { name: 'accounts', order: 'name' },
+  { name: 'api_keys', order: 'key_id' },
+  { name: 'quota_windows', order: 'key_id, "window"' },
+  { name: 'signing_keys', order: 'created_at, key_id' },
+  { name: 'certificates', order: 'cert_id' },
+  { name: 'revocations', order: 'cert_id' },
 ] as const;
+
+/** Column names as the migrations write them; anything else in a file is refused before it reaches SQL. */
+const COLUMN_NAME = /^[a-z][a-z0-9_]*$/;
 
 const FORMAT = 'faithscreen-service-state';
 const SCHEMA_VERSION = Math.max(...SERVICE_MIGRATIONS.map((m) => m.version));
@@ -86,9 +44,7 @@ export async function exportState(db: ServiceDb, file: string): Promise<RowCount
     // One transaction: a consistent snapshot even while an API keeps metering.
     await db.transaction(async (tx) => {
       for (const table of TABLES) {
-        const rows = await tx.all<Record<string, SqlValue>>(
-          `SELECT ${table.columns.map(quoted).join(', ')} FROM ${table.name} ORDER BY ${table.order}`,
-        );
+        const rows = await tx.all<Record<string, SqlValue>>(`SELECT * FROM ${table.name} ORDER BY ${table.order}`);
         counts[table.name] = rows.length;
         for (const row of rows) await out.write(`${JSON.stringify({ table: table.name, row })}\n`);
       }
@@ -129,7 +85,10 @@ export async function importState(db: ServiceDb, file: string): Promise<RowCount
       const table = TABLES.find((t) => t.name === parsed.table);
       if (!table || !parsed.row)
         throw new TransferError(`line ${lineNumber}: unknown table '${parsed.table}'; known: ${TABLES.map((t) => t.name).join(', ')}`);
-      const columns = table.columns as readonly string[];
+      // Each row names its own columns (the export wrote every column of the table).
+      const columns = Object.keys(parsed.row);
+      const unsafe = columns.find((column) => !COLUMN_NAME.test(column));
+      if (unsafe !== undefined) throw new TransferError(`line ${lineNumber}: '${unsafe}' is not a column name of ${table.name}`);
       const values = columns.map((column) => parsed.row![column] ?? null);
       await tx.run(`INSERT INTO ${table.name} (${columns.map(quoted).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, values);
       counts[table.name]! += 1;
