@@ -12,7 +12,8 @@ export {
 } from './frameworks.ts';
 export { ENGINE_VERSION, ENGINE_REVISION_DATE, eraFor, type Era } from './version.ts';
 export { STALENESS_LIMITS } from './input-quality.ts';
-export { STATUS_RANK, isImprovement } from './status.ts';
+export { STATUS_RANK, decidingReasons, isImprovement } from './status.ts';
+export { statusChanges, type ScreenStatuses, type StatusChange } from './status-changes.ts';
 export { CONSENSUS_WEIGHTS } from './consensus.ts';
 export { ACTIVITY_CODES, INVOLVEMENTS } from './inputs.ts';
 export { DOUBTS } from './result-types.ts';

@@ -19,6 +19,22 @@ export function combineReasons(reasons: readonly Reason[]): VerdictStatus {
 }
 
 /**
+ * The reasons that set `status`, by the rule of `combineReasons`: the failing checks of a
+ * non_compliant verdict, the checks without usable data of an insufficient_data one, the
+ * questionable checks of a questionable one. A compliant verdict has none: every check passed.
+ */
+export function decidingReasons(status: VerdictStatus, reasons: readonly Reason[]): Reason[] {
+  const decides: Record<VerdictStatus, Reason['result'] | null> = {
+    non_compliant: 'fail',
+    insufficient_data: 'insufficient_data',
+    questionable: 'questionable',
+    compliant: null,
+  };
+  const result = decides[status];
+  return result === null ? [] : reasons.filter((reason) => reason.result === result);
+}
+
+/**
  * Order of statuses from least to most favourable, used for the strict and lenient views.
  * For "never improves" guarantees use `isImprovement`: insufficient_data is "unknown", not a
  * rung on this ladder.
