@@ -72,14 +72,29 @@ export function parseFlag(value: string | undefined): boolean {
   return value === 'true' || value === '1';
 }
 
+/** A date of the history (`as_of`, `from`, `to`): a real calendar date from 2009-01-01 to today (UTC); otherwise 400 naming `field`. */
+export function checkHistoryDate(date: string, now: Date, field = 'as_of'): string {
+  const parsed = new Date(`${date}T00:00:00Z`);
+  const code = `invalid_${field}`;
+  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date) {
+    throw badRequest(`${field}: '${date}' is not a calendar date; expected YYYY-MM-DD`, code);
+  }
+  if (date < HISTORY_START) throw badRequest(`${field}: ${date} is before ${HISTORY_START}, where compliance history starts`, code);
+  const today = utcDay(now);
+  if (date > today) throw badRequest(`${field}: ${date} is in the future; the latest valid date is today, ${today} (UTC)`, code);
+  return date;
+}
+
 /** An `as_of` date: a real calendar date from 2009-01-01 to today (UTC); otherwise 400. */
 export function checkAsOf(date: string, now: Date): string {
-  const parsed = new Date(`${date}T00:00:00Z`);
-  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date) {
-    throw badRequest(`as_of: '${date}' is not a calendar date; expected YYYY-MM-DD`, 'invalid_as_of');
-  }
-  if (date < HISTORY_START) throw badRequest(`as_of: ${date} is before ${HISTORY_START}, where compliance history starts`, 'invalid_as_of');
-  const today = utcDay(now);
-  if (date > today) throw badRequest(`as_of: ${date} is in the future; the latest valid date is today, ${today} (UTC)`, 'invalid_as_of');
-  return date;
+  return checkHistoryDate(date, now, 'as_of');
+}
+
+/** A `from`..`to` range of history dates (each checked as a history date; `to` defaults to today); from after to is 400. */
+export function checkDateRange(from: string | undefined, to: string | undefined, now: Date): { from: string | null; to: string } {
+  const checkedFrom = from === undefined ? null : checkHistoryDate(from, now, 'from');
+  const checkedTo = to === undefined ? utcDay(now) : checkHistoryDate(to, now, 'to');
+  if (checkedFrom !== null && checkedFrom > checkedTo)
+    throw badRequest(`from: ${checkedFrom} is after to=${checkedTo}; from must be on or before to`, 'invalid_date_range');
+  return { from: checkedFrom, to: checkedTo };
 }

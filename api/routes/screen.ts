@@ -2,7 +2,14 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { ApiState } from '../../common/grants.ts';
 import { assertMarketGranted, declareEndpoint, grantOf, scopeFrameworks } from '../access-scope.ts';
-import { BATCH_MAX, batchEnvelopeSchema, compareQuerySchema, etfBodySchema, screenQuerySchema } from '../schemas/requests.ts';
+import {
+  BATCH_MAX,
+  batchEnvelopeSchema,
+  compareQuerySchema,
+  etfBodySchema,
+  screenQuerySchema,
+  timelineQuerySchema,
+} from '../schemas/requests.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { compareTickers, parseCompareTickers } from '../use-cases/compare-tickers.ts';
 import { listFrameworks } from '../use-cases/reference-lists.ts';
@@ -10,7 +17,8 @@ import { screenBatch } from '../use-cases/screen-batch.ts';
 import { screenEtf } from '../use-cases/screen-etf.ts';
 import { screenResponseJson, screenTicker } from '../use-cases/screen-ticker.ts';
 import { snapshotAsOf } from '../use-cases/snapshot-as-of.ts';
-import { checkAsOf, checkMarket, normaliseTicker, parseFlag, parseFrameworks, parseRequest } from '../validation.ts';
+import { statusTimeline } from '../use-cases/status-timeline.ts';
+import { checkAsOf, checkDateRange, checkMarket, normaliseTicker, parseFlag, parseFrameworks, parseRequest } from '../validation.ts';
 import { badRequest } from '../../common/app-error.ts';
 
 function sendJsonText(ctx: Context, json: string): void {
@@ -34,6 +42,9 @@ function etfCost(ctx: Context): number {
   const holdings = typeof requested === 'number' && Number.isInteger(requested) && requested >= 1 && requested <= 50 ? requested : 15;
   return Math.ceil(holdings / 10);
 }
+
+/** A timeline reads the ticker's whole history and the stored reasons of each change: more than one as_of (2). */
+export const TIMELINE_COST = 3;
 
 /**
  * The screening endpoints (docs/api.md). Each route declares its endpoint tag and cost first;
@@ -121,6 +132,21 @@ export function screenRoutes(service: ScreenService, access: Middleware[]): Rout
     if (outcome.refresh) ctx.set('X-Refresh', outcome.refresh);
     sendJsonText(ctx, await screenResponseJson(service, outcome, frameworks));
   });
+
+  router.get(
+    '/:market/:ticker/timeline',
+    declareEndpoint(() => ({ tag: 'screen/history', cost: TIMELINE_COST })),
+    ...access,
+    async (ctx) => {
+      const market = checkMarket(ctx.params.market!);
+      const ticker = normaliseTicker(ctx.params.ticker!);
+      const query = parseRequest(timelineQuerySchema, ctx.query, 'query');
+      assertMarketGranted(market, grantOf(ctx));
+      const frameworks = scopeFrameworks(parseFrameworks(query.framework), grantOf(ctx));
+      const range = checkDateRange(query.from, query.to, service.now());
+      ctx.body = await statusTimeline(service, { market, ticker, frameworks, ...range });
+    },
+  );
 
   return router;
 }

@@ -43,6 +43,20 @@ export const screenQuerySchema = z.object({
   }),
 });
 
+export const timelineQuerySchema = z.object({
+  framework: z
+    .string()
+    .max(400)
+    .optional()
+    .meta({ description: `comma-separated framework ids (response filter only): ${FRAMEWORK_IDS.join(', ')}` }),
+  from: dateSchema
+    .optional()
+    .meta({ description: "YYYY-MM-DD from 2009-01-01 to today: first day of the range (default: the ticker's first snapshot)" }),
+  to: dateSchema
+    .optional()
+    .meta({ description: 'YYYY-MM-DD from 2009-01-01 to today, on or after from: last day of the range (default: today)' }),
+});
+
 export const batchItemSchema = z
   .object({ market: z.string(), ticker: z.string() })
   .meta({ description: 'one ticker to screen; market is a market key' });

@@ -121,8 +121,9 @@ async function streamRows(
   sql: string,
   withFirstDay: boolean,
   each: (raw: RawSnapshot) => void,
+  params: string[] = [],
 ): Promise<number> {
-  const result = await connection.stream(sql);
+  const result = await connection.stream(sql, params);
   let rows = 0;
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     const columns = chunk.getColumns();
@@ -157,11 +158,11 @@ export async function loadCurrent(pool: ConnectionPool, files: readonly string[]
   });
 }
 
-/** The rows of a history query (`historyRowSql`, `dayRowsSql`). */
-export async function queryRows(pool: ConnectionPool, sql: string): Promise<RawSnapshot[]> {
+/** The rows of a history query (`historyRowSql`, `dayRowsSql`, `tickerHistorySql` with its bound `params`). */
+export async function queryRows(pool: ConnectionPool, sql: string, params: string[] = []): Promise<RawSnapshot[]> {
   return pool.use(async (connection) => {
     const out: RawSnapshot[] = [];
-    await streamRows(connection, sql, false, (raw) => out.push(raw));
+    await streamRows(connection, sql, false, (raw) => out.push(raw), params);
     return out;
   });
 }

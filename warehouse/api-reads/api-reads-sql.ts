@@ -82,6 +82,18 @@ export function historyRowSql(files: readonly string[], ticker: string, date: st
     ORDER BY day DESC, at_ms DESC LIMIT 1`;
 }
 
+/**
+ * Every snapshot of one ticker in `files`, the newest of each day, oldest first. Parameter `$1`
+ * is the ticker: DuckDB pushes it into the Parquet reader as a filter, so row groups of other
+ * tickers are skipped by their statistics as with a literal.
+ */
+export function tickerHistorySql(files: readonly string[]): string {
+  return `
+    SELECT * FROM (${snapshotIndexSql(files, 'ticker = $1')})
+    QUALIFY row_number() OVER (PARTITION BY day ORDER BY at_ms DESC) = 1
+    ORDER BY day`;
+}
+
 /** Each ticker's newest snapshot dated exactly `date` in `files`, in ticker order. */
 export function dayRowsSql(files: readonly string[], date: string): string {
   return `

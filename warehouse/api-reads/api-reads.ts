@@ -7,7 +7,7 @@ import { ConnectionPool, loadCurrent, loadListings, queryRows, scanTableFiles } 
 import { PointReadQueue, type PointReadLimits, type RowKey } from './api-reads-queue.ts';
 import { ResultSidecars, type SidecarWant } from './api-reads-results.ts';
 import { CurrentStore, dayNumber, dayString, packStatuses, verdictRowOfRaw, type RawSnapshot } from './api-reads-store.ts';
-import { dayRowsSql, fundHoldingsDir, fundHoldingsSql, historyRowSql, snapshotPartitionDir } from './api-reads-sql.ts';
+import { dayRowsSql, fundHoldingsDir, fundHoldingsSql, historyRowSql, snapshotPartitionDir, tickerHistorySql } from './api-reads-sql.ts';
 import type { AsOfLookup, FundHoldings, Listing, VerdictRow } from './api-reads-types.ts';
 import type { RefreshedScreen } from '../snapshot-schema.ts';
 import { UniverseIndex } from './api-reads-universe.ts';
@@ -260,6 +260,31 @@ export class ApiReads {
     const year = Number(date.slice(0, 4));
     const raw = await this.historyRow(market, ticker, date, year, year, true);
     return raw ? this.rowOf(raw) : undefined;
+  }
+
+  /**
+   * Every snapshot of a ticker, the newest of each day, oldest first (empty when it has none):
+   * one query over its market's partitions from its first year to its current one, ticker bound
+   * as a parameter. The current snapshot comes from memory, so a refresh the API published
+   * moments ago is included before the journal announces it.
+   */
+  async tickerHistory(market: string, ticker: string): Promise<VerdictRow[]> {
+    const id = this.store.latest(market, ticker);
+    if (id === undefined) return [];
+    const firstYear = Number(dayString(this.store.firstDay(market, ticker)!).slice(0, 4));
+    const lastYear = Number(dayString(this.store.dayOf(id)).slice(0, 4));
+    const raws = await this.withRemovedFileRetry(async () => {
+      const files = this.snapshotFiles.filesOf(market, firstYear, lastYear);
+      if (files.length === 0) return [];
+      this.historyQueries += 1;
+      return queryRows(this.pool, tickerHistorySql(files), [ticker]);
+    });
+    const rows = raws.map((raw) => this.rowOf(raw));
+    const current = this.store.decode(id, market, ticker);
+    const newest = rows.at(-1);
+    if (!newest || newest.snapshotDate < current.snapshotDate) rows.push(current);
+    else if (newest.snapshotDate === current.snapshotDate && newest.screenedAt < current.screenedAt) rows[rows.length - 1] = current;
+    return rows;
   }
 
   /** Current verdict of every ticker of a market, or each ticker's snapshot of one day (newest of that day, read from the lake). */

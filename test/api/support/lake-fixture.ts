@@ -33,13 +33,15 @@ export interface FixtureTickers {
   fund: { market: string; ticker: string };
 }
 
-async function inputsOn(dataDir: string, market: string, date: string, tickers?: string[]): Promise<ScreeningInput[]> {
+/** The screening inputs of `market`'s stocks on `date` (all, or only `tickers`), loaded as the pipelines load them. */
+export async function inputsOn(dataDir: string, market: string, date: string, tickers?: string[]): Promise<ScreeningInput[]> {
   return withDuckDB(':memory:', {}, (c) =>
     loadScreeningInputs(c, dataDir, { market, date, kind: 'stock', ...(tickers ? { tickers } : {}) }),
   );
 }
 
-function rowsOf(inputs: ScreeningInput[], source: 'nightly' | 'backfill', runId: string): SnapshotRow[] {
+/** Snapshot rows of `inputs` screened now, as a nightly or backfill run writes them. */
+export function rowsOf(inputs: ScreeningInput[], source: 'nightly' | 'backfill', runId: string): SnapshotRow[] {
   // Backfill stores the compact result, as the pipelines' chunk work does.
   return inputs.map((input) => {
     const result = screenCompany(input);
