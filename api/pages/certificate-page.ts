@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import escapeHtml from 'escape-html';
 import { STATUS_MEANINGS } from '../../attest/status-meanings.ts';
 import { FRAMEWORKS } from '../../engine/index.ts';
+import { formatMoney } from '../../common/money.ts';
 import type { VerificationResult } from '../use-cases/verify-attestation.ts';
 
 /** The page's one stylesheet, inline (no external assets); the print rules make it a one-page A4 document. */
@@ -48,8 +49,10 @@ function row(name: string, value: string): string {
   return `<tr><th scope="row">${h(name)}</th><td>${value}</td></tr>`;
 }
 
-function amount(value: number | null): string {
-  return value === null ? 'not computable (an input was missing)' : h(value);
+/** An amount as a person reads it (currency code, sensible precision); the exact figure stays in `data-amount`. */
+function amount(id: string, value: number | null, currency: string | null): string {
+  if (value === null) return `<span id="${id}">not computable (an input was missing)</span>`;
+  return `<span id="${id}" data-amount="${h(value)}" data-currency="${h(currency ?? '')}">${h(formatMoney(value, currency))}</span>`;
 }
 
 function document(title: string, body: string): string {
@@ -88,7 +91,7 @@ ${row('Security', `${h(a.ticker)} · market ${h(a.market)}`)}
 ${row('Standard', `${h(labelOf(a.standard))} <span class="mono">(${h(a.standard)})</span>`)}
 ${row('Verdict', `<span class="verdict" id="verdict">${h(a.verdict.replace('_', ' '))}</span>`)}
 ${row('Score', a.score === null ? 'none (this standard has no score)' : h(a.score))}
-${row('Purification per share', `${amount(a.purification_per_share)} <span class="mono">(listing currency)</span>`)}
+${row('Purification per share', amount('purification', a.purification_per_share, result.currency))}
 ${row('Verdict as of', h(a.as_of))}
 ${row('Screening', `${h(a.snapshot_ref.day)} (${h(a.snapshot_ref.source)})`)}
 ${row('Minted', h(a.minted_at))}

@@ -63,6 +63,10 @@ export const verificationResultSchema = z
     revoked_at: z.string().nullable(),
     revocation_note: z.string().nullable(),
     checked_at: z.string(),
+    currency: z.string().nullable().meta({
+      description: "ISO 4217 code of the certificate's amounts (purification_per_share): the listing's currency; not signed",
+      example: 'USD',
+    }),
     attestation: attestationSchema,
   })
   .meta({ id: 'VerificationResult' });

@@ -4,6 +4,7 @@ import { checkSnapshot, pinnedSnapshotOf, type SnapshotCheck } from '../../attes
 import { decideStatus, type VerificationStatus } from '../../attest/verification-status.ts';
 import type { AttestContext } from '../attest-context.ts';
 import { notFound } from '../../common/app-error.ts';
+import { findMarket } from '../../common/markets.ts';
 
 /** The verification result (docs/attestations.md). */
 export interface VerificationResult {
@@ -16,7 +17,14 @@ export interface VerificationResult {
   revoked_at: string | null;
   revocation_note: string | null;
   checked_at: string;
+  /** ISO 4217 code of the certificate's amounts (`purification_per_share`): the listing's currency; not signed. */
+  currency: string | null;
   attestation: Certificate;
+}
+
+/** The listing's currency (the universe's listing, else its market's), in which a certificate states its amounts. */
+function listingCurrency(ctx: AttestContext, market: string, ticker: string): string | null {
+  return ctx.screen.reads.listing(market, ticker)?.currency || findMarket(market)?.currency || null;
 }
 
 /**
@@ -63,6 +71,7 @@ export async function checkCertificate(ctx: AttestContext, certId: string): Prom
     revoked_at: stored.revocation?.revoked_at ?? null,
     revocation_note: stored.revocation?.note ?? null,
     checked_at: ctx.now().toISOString(),
+    currency: listingCurrency(ctx, fields.market, fields.ticker),
     attestation: publicCertificate(fields, stored.sig, ctx.baseUrl),
   };
   return { result, synthetic: stored.pin.synthetic };

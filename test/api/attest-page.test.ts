@@ -52,6 +52,9 @@ describe('the public certificate page /attest/{cert_id} in a real headless Chrom
     expect((await page.textContent('#verdict'))!.toLowerCase()).toBe(certificate.verdict.replace('_', ' '));
     expect(await page.textContent('body')).toContain(certificate.company_name);
     expect(await page.isVisible('#synthetic-notice')).toBe(true);
+    // The amount reads with its currency code and a readable precision; the exact figure stays in data-amount.
+    expect(await page.getAttribute('#purification', 'data-amount')).toBe(String(certificate.purification_per_share));
+    expect((await page.textContent('#purification'))!.replaceAll('\u00a0', ' ')).toMatch(/^USD \d[\d,]*\.\d{2,}$/);
     // No external assets: the document is the only thing fetched, and nothing was blocked by the CSP.
     expect(requested.filter((url) => !url.endsWith('/favicon.ico'))).toEqual([`${api.url}/attest/${certificate.cert_id}`]);
     expect(violations).toEqual([]);

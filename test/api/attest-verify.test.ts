@@ -20,6 +20,7 @@ const RESULT_FIELDS = [
   'revoked_at',
   'revocation_note',
   'checked_at',
+  'currency',
   'attestation',
 ];
 
@@ -69,6 +70,7 @@ describe('GET /api/attest/verify/{cert_id}: the documented flow and every status
       revoked: false,
       revoked_at: null,
       revocation_note: null,
+      currency: 'USD',
     });
     expect(Math.abs(Date.parse(body.checked_at) - Date.now())).toBeLessThan(60_000);
     expect(body.attestation).toEqual(certificate);

@@ -13,6 +13,7 @@ const RESULT: VerificationResult = {
   revoked_at: null,
   revocation_note: null,
   checked_at: '2026-11-21T10:00:00.000Z',
+  currency: 'USD',
   attestation: {
     cert_id: `fsc_${'3'.repeat(40)}`,
     payload_version: 1,
@@ -54,6 +55,29 @@ describe('renderCertificatePage', () => {
       true,
     );
     expect(html).toContain('Revoked on 2026-11-22T08:00:00.000Z:</strong> bad data');
+  });
+
+  it('when the certificate states an amount, then the page shows it with its currency code and a readable precision, the exact figure kept', () => {
+    const html = renderCertificatePage(
+      { ...RESULT, attestation: { ...RESULT.attestation, purification_per_share: 0.07124257966959159 } },
+      true,
+    ).replaceAll('\u00a0', ' ');
+    expect(html).toContain('<span id="purification" data-amount="0.07124257966959159" data-currency="USD">USD 0.0712</span>');
+    expect(html).not.toContain('listing currency');
+    const yen = renderCertificatePage(
+      { ...RESULT, currency: 'JPY', attestation: { ...RESULT.attestation, purification_per_share: 12.5 } },
+      true,
+    ).replaceAll('\u00a0', ' ');
+    expect(yen).toContain('>JPY 13</span>');
+  });
+
+  it('when the amount could not be computed or its currency is unknown, then the page says so instead of guessing', () => {
+    expect(renderCertificatePage(RESULT, true)).toContain('<span id="purification">not computable (an input was missing)</span>');
+    const unknown = renderCertificatePage(
+      { ...RESULT, currency: null, attestation: { ...RESULT.attestation, purification_per_share: 0.5 } },
+      true,
+    );
+    expect(unknown).toContain('>0.5 (currency unknown)</span>');
   });
 
   it('when served, then the CSP allows only the inline stylesheet by its hash', () => {
