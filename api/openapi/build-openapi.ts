@@ -3,6 +3,7 @@ import * as attestations from '../schemas/attestations.ts';
 import * as forensic from '../schemas/forensic.ts';
 import * as requests from '../schemas/requests.ts';
 import * as responses from '../schemas/responses.ts';
+import * as timeline from '../schemas/timeline.ts';
 import { API_DESCRIPTION } from './description.ts';
 
 type JsonObject = Record<string, unknown>;
@@ -220,6 +221,14 @@ export function buildOpenApi(baseUrl: string): JsonObject {
             },
             ...errors(400, 403, 404, 422, 503),
           },
+        }),
+      },
+      '/api/screen/{market}/{ticker}/timeline': {
+        get: op('Status timeline: when each verdict changed, why, and how close each limit is now', 'screen/history', '3', {
+          description:
+            "For each framework (filtered and scoped as the screen endpoint), the status changes between consecutive snapshots dated from `from` to `to`, each with the checks that decided it and their values; `flips`, the status at `to` and `since` when it holds, and each limit's latest margin. Read from the lake's point-in-time history (docs/api.md, Status timeline). Malformed, non-calendar, pre-2009 or future dates and from after to: 400; unknown ticker, or `to` before the ticker's first snapshot (named): 404.",
+          parameters: [...screenParams, ...parameters(requests.timelineQuerySchema, 'query')],
+          responses: { ...ok('the status timeline', timeline.timelineResponseSchema), ...errors(400, 403, 404, 422, 503) },
         }),
       },
       '/api/screen/batch': {

@@ -4,6 +4,7 @@ import { DOUBTS, FRAMEWORK_IDS } from '../../engine/index.ts';
 /** Response schemas: they document the API in /openapi.json (responses are built by the use-cases). */
 
 const status = z.enum(['compliant', 'non_compliant', 'questionable', 'insufficient_data']).meta({ id: 'VerdictStatus' });
+export const verdictStatusSchema = status;
 const nullableNumber = z.number().nullable();
 
 export const errorSchema = z

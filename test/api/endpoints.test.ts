@@ -153,6 +153,7 @@ describe('batch, ETF, compare, reference lists, export and OpenAPI over real HTT
     expect(Object.keys(body.paths)).toEqual(
       expect.arrayContaining([
         '/api/screen/{market}/{ticker}',
+        '/api/screen/{market}/{ticker}/timeline',
         '/api/screen/batch',
         '/api/screen/etf',
         '/api/screen/compare',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { timelineResponseSchema } from '../../api/schemas/timeline.ts';
 import { FRAMEWORK_IDS, type FrameworkId, type Reason, type ScreeningResult, type VerdictStatus } from '../../engine/index.ts';
 import type { AccessSetup } from '../../access/open-access.ts';
 import { ingestSource } from '../../sources/ingest.ts';
@@ -135,6 +136,8 @@ describe('GET /api/screen/{market}/{ticker}/timeline over a real lake with sever
       provenance: { synthetic: true, notice: expect.stringMatching(/Synthetic sample data/) },
     });
     expect(Object.keys(body.frameworks)).toEqual([...FRAMEWORK_IDS]);
+    // The documented schema (OpenAPI) describes the answer exactly: no field more, none missing.
+    expect(timelineResponseSchema.safeParse(body).error?.issues ?? []).toEqual([]);
     let total = 0;
     for (const id of FRAMEWORK_IDS) {
       const expected = expectedChanges(shots, id, BACKFILL_DATES[0]!, TODAY);
@@ -200,6 +203,7 @@ describe('GET /api/screen/{market}/{ticker}/timeline over a real lake with sever
     const [from, to] = ['2021-06-30', '2024-03-15'];
     const { status, body } = await call(`/api/screen/us/${ticker}/timeline?from=${from}&to=${to}`);
     expect(status).toBe(200);
+    expect(timelineResponseSchema.safeParse(body).error?.issues ?? []).toEqual([]);
     expect(body).toMatchObject({ from, to, snapshots_in_range: 6, latest_snapshot: { date: '2023-12-31', reasons_kept: 'deciding' } });
     const atTo = shots.find((shot) => shot.date === '2023-12-31')!;
     for (const id of FRAMEWORK_IDS) {
