@@ -51,3 +51,7 @@ for (const line of formatQuotaChargeBench(await runQuotaChargeBench())) console.
 // (HISTORY_BENCH_SIZES, default a quarter and the whole of 2009 → today; about 15 minutes).
 const { runApiHistoryBench, formatApiHistoryBench } = await import('./api-history.bench.ts');
 for (const line of formatApiHistoryBench(await runApiHistoryBench())) console.log(line);
+
+// Status timeline over 73 quarter ends of a small synthetic US sample, beside as_of with reasons (about a minute).
+const { runTimelineBench, formatTimelineBench } = await import('./timeline.bench.ts');
+for (const line of formatTimelineBench(await runTimelineBench())) console.log(line);
