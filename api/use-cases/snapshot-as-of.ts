@@ -29,6 +29,11 @@ const KEY_RATIOS: Partial<Record<FrameworkId, Record<string, SnapshotRatio>>> = 
   shariah_msci: ASSET_RATIOS,
 };
 
+/** What a snapshot's stored result keeps: a backfill stores only the reasons that decided each verdict (passing checks dropped). */
+export function reasonsKept(row: VerdictRow): 'all' | 'deciding' {
+  return row.source === 'backfill' ? 'deciding' : 'all';
+}
+
 /** Status and key ratios of one framework, with its methodology version and stored reasons when a result was read. */
 function frameworkEntry(row: VerdictRow, result: ScreeningResult | null, id: FrameworkId): Record<string, unknown> {
   const names = KEY_RATIOS[id] ?? {};
@@ -76,7 +81,7 @@ export async function snapshotAsOf(ctx: ScreenService, request: AsOfRequest): Pr
     source: row.source,
     era: row.era,
     ...(row.era === 'legacy' ? { data_quality: { warning: LEGACY_WARNING, engine_current_since: ENGINE_REVISION_DATE } } : {}),
-    ...(result ? { reasons_kept: row.source === 'backfill' ? 'deciding' : 'all' } : {}),
+    ...(result ? { reasons_kept: reasonsKept(row) } : {}),
     frameworks: Object.fromEntries(request.frameworks.map((id) => [id, frameworkEntry(row, result, id)])),
     market_cap: { spot: row.ratios.market_cap, avg_24m: row.ratios.avg_market_cap_24m, avg_36m: row.ratios.avg_market_cap_36m },
     provenance: {

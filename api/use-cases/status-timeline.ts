@@ -10,6 +10,7 @@ import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
 import { notFound } from '../../common/app-error.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { SYNTHETIC_NOTICE } from './screen-report.ts';
+import { reasonsKept } from './snapshot-as-of.ts';
 import { loadResults } from './screen-ticker.ts';
 
 export interface TimelineRequest {
@@ -26,11 +27,6 @@ export interface TimelineRequest {
 interface FoundChange extends StatusChange {
   at: VerdictRow;
   before: VerdictRow;
-}
-
-/** What a backfill snapshot stored: the reasons that decided each verdict, passing checks dropped (docs/api.md, "Report"). */
-function reasonsKept(row: VerdictRow): 'all' | 'deciding' {
-  return row.source === 'backfill' ? 'deciding' : 'all';
 }
 
 function reasonsOf(result: ScreeningResult | undefined, id: FrameworkId): readonly Reason[] {
