@@ -121,6 +121,9 @@ export async function statusTimeline(service: ScreenService, request: TimelineRe
       .map((change) => {
         // The checks that had set the earlier status, as they stood in the earlier snapshot.
         const cleared = decidingReasons(change.from, reasonsOf(resultOf(change.before), id));
+        const versions = [resultOf(change.before), resultOf(change.at)].map(
+          (result) => result?.frameworks[id]?.methodology_version ?? null,
+        );
         return {
           date: change.at.snapshotDate,
           previous_date: change.before.snapshotDate,
@@ -128,6 +131,9 @@ export async function statusTimeline(service: ScreenService, request: TimelineRe
           to: change.to,
           reasons: changeReasons(change, resultOf(change.at), cleared),
           cleared,
+          // A flip may come from a new rule text rather than new figures: both versions say which.
+          methodology_version: versions[1],
+          previous_methodology_version: versions[0],
           source: change.at.source,
           reasons_kept: reasonsKept(change.at),
         };

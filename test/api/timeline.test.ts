@@ -170,6 +170,10 @@ describe('GET /api/screen/{market}/{ticker}/timeline over a real lake with sever
             : settingReasons(change.at, id, change.to);
         expect(codesAndValues(served.reasons)).toEqual(codesAndValues(decided));
         expect(codesAndValues(served.cleared)).toEqual(codesAndValues(cleared));
+        expect([served.previous_methodology_version, served.methodology_version]).toEqual([
+          change.before.result.frameworks[id]!.methodology_version,
+          change.at.result.frameworks[id]!.methodology_version,
+        ]);
         withReasons += served.reasons.length;
       });
     }
