@@ -226,6 +226,51 @@ describe('GET /api/screen/{market}/{ticker}/timeline over a real lake with sever
     expect(body.frameworks[first.id].changes[0]).toMatchObject({ date: first.date, previous_date: first.previous_date });
   });
 
+  it('when a refresh was published moments ago and is known only in memory, then the timeline ends with it', async () => {
+    const other = [...history.keys()].find((candidate) => candidate !== ticker)!;
+    const [before, today] = history.get(other)!.slice(-2) as [Shot, Shot];
+    const result = structuredClone(today.result);
+    const lds = result.frameworks.lds_mormon!;
+    // The opposite of the snapshot before today, so the refresh is a change whatever the nightly said.
+    const flipped: VerdictStatus = before.statuses.lds_mormon === 'non_compliant' ? 'compliant' : 'non_compliant';
+    const failing: Reason = {
+      code: 'lds_mormon.refresh_probe',
+      result: 'fail',
+      message: 'a check that failed on re-screening',
+      value: 0.5,
+    };
+    lds.status = flipped;
+    lds.reasons = flipped === 'non_compliant' ? [...lds.reasons, failing] : lds.reasons.filter((reason) => reason.result !== 'fail');
+    api.reads.remember({
+      market: 'us',
+      ticker: other,
+      snapshotDate: TODAY,
+      screenedAt: `${TODAY}T09:30:00.000`,
+      source: 'refresh',
+      result,
+    });
+
+    const { body } = await call(`/api/screen/us/${other}/timeline?framework=lds_mormon`);
+    expect(body.latest_snapshot).toMatchObject({
+      date: TODAY,
+      screened_at: `${TODAY}T09:30:00.000`,
+      source: 'refresh',
+      reasons_kept: 'all',
+    });
+    expect(body.frameworks.lds_mormon.current_status).toBe(flipped);
+    const last = body.frameworks.lds_mormon.changes.at(-1);
+    // The refresh supersedes the nightly screen of the same day: it is compared with the snapshot before today.
+    expect(last).toMatchObject({
+      date: TODAY,
+      previous_date: before.date,
+      from: before.statuses.lds_mormon,
+      to: flipped,
+      source: 'refresh',
+    });
+    const served = last.reasons.map((r: Json) => r.code);
+    expect(served.includes('lds_mormon.refresh_probe')).toBe(flipped === 'non_compliant');
+  });
+
   describe('bad input', () => {
     it.each([
       ['from=2021-13-01', /query\.from: expected a date YYYY-MM-DD|from: '2021-13-01' is not a calendar date/],
