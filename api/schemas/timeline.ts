@@ -24,12 +24,9 @@ const statusChangeSchema = z
       .array(reasonSchema)
       .meta({ description: 'the checks that had set the old status, as they stood in the earlier snapshot (none when it was compliant)' }),
     methodology_version: z.string().nullable().meta({ description: "the framework's methodology version at the later snapshot" }),
-    previous_methodology_version: z
-      .string()
-      .nullable()
-      .meta({
-        description: 'at the earlier snapshot: when the two differ, a new rule text may have caused the change rather than new figures',
-      }),
+    previous_methodology_version: z.string().nullable().meta({
+      description: 'at the earlier snapshot: when the two differ, a new rule text may have caused the change rather than new figures',
+    }),
     source: z.string().meta({ description: 'run that wrote the later snapshot: nightly, backfill or refresh' }),
     reasons_kept: reasonsKept,
   })
