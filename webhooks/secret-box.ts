@@ -42,7 +42,9 @@ export function sealSecret(key: Buffer, subscriptionId: string, secret: string):
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(subscriptionId, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return [VERSION, iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+  return [VERSION, iv, cipher.getAuthTag(), ciphertext]
+    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+    .join('.');
 }
 
 /** The secret sealed for `subscriptionId`; throws when the key is wrong or the value was altered. */
@@ -56,6 +58,8 @@ export function openSecret(key: Buffer, subscriptionId: string, sealed: string):
   try {
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
   } catch {
-    throw new Error(`webhook secret of ${subscriptionId} cannot be opened: WEBHOOK_SECRET_KEY (or DATA_DIR/secrets/webhook-secret.key) is not the key it was sealed with`);
+    throw new Error(
+      `webhook secret of ${subscriptionId} cannot be opened: WEBHOOK_SECRET_KEY (or DATA_DIR/secrets/webhook-secret.key) is not the key it was sealed with`,
+    );
   }
 }

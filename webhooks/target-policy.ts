@@ -119,7 +119,10 @@ export async function checkTarget(policy: TargetPolicy, text: string): Promise<U
   try {
     addresses = isIP(host) !== 0 ? [host] : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
   } catch (error) {
-    throw new TargetRefused(`url: host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'lookup failed'})`, 'not_allowed');
+    throw new TargetRefused(
+      `url: host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'lookup failed'})`,
+      'not_allowed',
+    );
   }
   for (const address of addresses) checkAddress(policy, host, address);
   return url;

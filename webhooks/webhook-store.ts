@@ -216,7 +216,9 @@ export class WebhookStore {
   /** Appends an attempt, numbered after the event's previous ones. */
   async recordAttempt(eventId: string, attempt: Omit<AttemptRecord, 'attempt'>): Promise<number> {
     return this.db.transaction(async (tx) => {
-      const last = await tx.get<{ n: number | string | null }>('SELECT max(attempt) AS n FROM webhook_attempts WHERE event_id = ?', [eventId]);
+      const last = await tx.get<{ n: number | string | null }>('SELECT max(attempt) AS n FROM webhook_attempts WHERE event_id = ?', [
+        eventId,
+      ]);
       const number = Number(last?.n ?? 0) + 1;
       await tx.run(
         'INSERT INTO webhook_attempts (event_id, attempt, attempted_at, status_code, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)',
@@ -228,7 +230,11 @@ export class WebhookStore {
 
   /** Ends a pending event as delivered or failed. */
   async finishEvent(eventId: string, status: Exclude<EventStatus, 'pending'>, at: string): Promise<void> {
-    await this.db.run("UPDATE webhook_events SET status = ?, finished_at = ? WHERE event_id = ? AND status = 'pending'", [status, at, eventId]);
+    await this.db.run("UPDATE webhook_events SET status = ?, finished_at = ? WHERE event_id = ? AND status = 'pending'", [
+      status,
+      at,
+      eventId,
+    ]);
   }
 
   /** The subscription's newest events with every attempt of each, newest event first. */

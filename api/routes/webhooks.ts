@@ -2,12 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { declareEndpoint, grantOf } from '../access-scope.ts';
 import { createWebhookBodySchema, webhookDeliveriesQuerySchema } from '../schemas/webhooks.ts';
-import {
-  createSubscription,
-  deleteSubscription,
-  listSubscriptions,
-  subscriptionDeliveries,
-} from '../use-cases/manage-webhooks.ts';
+import { createSubscription, deleteSubscription, listSubscriptions, subscriptionDeliveries } from '../use-cases/manage-webhooks.ts';
 import { parseRequest } from '../validation.ts';
 import type { WebhookContext } from '../webhooks-context.ts';
 
@@ -26,19 +21,37 @@ export function webhookRoutes(service: WebhookContext, access: Middleware[]): Ro
     await next();
   };
 
-  router.post('/', declareEndpoint(() => ({ tag: 'webhooks', cost: WEBHOOK_COSTS.create })), ...access, noStore, async (ctx) => {
-    const body = parseRequest(createWebhookBodySchema, ctx.request.body ?? {}, 'body');
-    ctx.status = 201;
-    ctx.body = await createSubscription(service, body, grantOf(ctx));
-  });
+  router.post(
+    '/',
+    declareEndpoint(() => ({ tag: 'webhooks', cost: WEBHOOK_COSTS.create })),
+    ...access,
+    noStore,
+    async (ctx) => {
+      const body = parseRequest(createWebhookBodySchema, ctx.request.body ?? {}, 'body');
+      ctx.status = 201;
+      ctx.body = await createSubscription(service, body, grantOf(ctx));
+    },
+  );
 
-  router.get('/', declareEndpoint(() => ({ tag: 'webhooks', cost: WEBHOOK_COSTS.list })), ...access, noStore, async (ctx) => {
-    ctx.body = await listSubscriptions(service, grantOf(ctx));
-  });
+  router.get(
+    '/',
+    declareEndpoint(() => ({ tag: 'webhooks', cost: WEBHOOK_COSTS.list })),
+    ...access,
+    noStore,
+    async (ctx) => {
+      ctx.body = await listSubscriptions(service, grantOf(ctx));
+    },
+  );
 
-  router.delete('/:id', declareEndpoint(() => ({ tag: 'webhooks', cost: WEBHOOK_COSTS.delete })), ...access, noStore, async (ctx) => {
-    ctx.body = await deleteSubscription(service, ctx.params.id!, grantOf(ctx));
-  });
+  router.delete(
+    '/:id',
+    declareEndpoint(() => ({ tag: 'webhooks', cost: WEBHOOK_COSTS.delete })),
+    ...access,
+    noStore,
+    async (ctx) => {
+      ctx.body = await deleteSubscription(service, ctx.params.id!, grantOf(ctx));
+    },
+  );
 
   router.get(
     '/:id/deliveries',

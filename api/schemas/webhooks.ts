@@ -10,12 +10,20 @@ export const WEBHOOK_DELIVERIES_DEFAULT = 50;
 export const WEBHOOK_DELIVERIES_MAX = 200;
 
 export const createWebhookBodySchema = z.strictObject({
-  url: z.string().meta({ description: 'where deliveries are POSTed: https, a public host (docs/webhooks.md)', example: 'https://hooks.example.com/faithscreen' }),
+  url: z
+    .string()
+    .meta({
+      description: 'where deliveries are POSTed: https, a public host (docs/webhooks.md)',
+      example: 'https://hooks.example.com/faithscreen',
+    }),
   market: z.string().optional().meta({ description: 'every ticker of one market; give this or `tickers`', example: 'us' }),
   tickers: z
     .array(z.string())
     .optional()
-    .meta({ description: `up to ${WEBHOOK_TICKERS_PER_SUBSCRIPTION} tickers as market/TICKER; give this or \`market\``, example: ['us/AAPL'] }),
+    .meta({
+      description: `up to ${WEBHOOK_TICKERS_PER_SUBSCRIPTION} tickers as market/TICKER; give this or \`market\``,
+      example: ['us/AAPL'],
+    }),
   frameworks: z
     .array(z.string())
     .meta({ description: `framework ids whose status changes are sent: ${FRAMEWORK_IDS.join(', ')}`, example: ['shariah_aaoifi'] }),
@@ -71,7 +79,8 @@ export const webhookDeliveriesSchema = z
         market: z.string(),
         ticker: z.string(),
         status: z.enum(['pending', 'delivered', 'failed']).meta({
-          description: 'pending: being delivered or waiting for a retry; delivered: a 2xx came back; failed: retries ran out (a day) or the target was refused',
+          description:
+            'pending: being delivered or waiting for a retry; delivered: a 2xx came back; failed: retries ran out (a day) or the target was refused',
         }),
         created_at: z.string(),
         finished_at: z.string().nullable(),

@@ -28,9 +28,13 @@ function accountOf(grant: Grant | undefined): { account: string; keyId: string }
 
 /** `market/TICKER` entries, each checked and normalised, without repeats. */
 function checkTickers(entries: readonly string[]): string[] {
-  if (entries.length === 0) throw badRequest('body.tickers: name at least one market/TICKER, or subscribe a whole market with `market`', 'invalid_tickers');
+  if (entries.length === 0)
+    throw badRequest('body.tickers: name at least one market/TICKER, or subscribe a whole market with `market`', 'invalid_tickers');
   if (entries.length > WEBHOOK_TICKERS_PER_SUBSCRIPTION)
-    throw badRequest(`body.tickers: ${entries.length} given; at most ${WEBHOOK_TICKERS_PER_SUBSCRIPTION} per subscription`, 'invalid_tickers');
+    throw badRequest(
+      `body.tickers: ${entries.length} given; at most ${WEBHOOK_TICKERS_PER_SUBSCRIPTION} per subscription`,
+      'invalid_tickers',
+    );
   const checked = entries.map((entry, index) => {
     const [market, ticker, ...rest] = entry.split('/');
     if (market === undefined || ticker === undefined || rest.length > 0)
@@ -71,7 +75,10 @@ export function subscriptionView(record: SubscriptionRecord) {
 export async function createSubscription(context: WebhookContext, body: CreateBody, grant: Grant | undefined) {
   const { account, keyId } = accountOf(grant);
   if ((body.market === undefined) === (body.tickers === undefined))
-    throw badRequest('body: give either `market` (every ticker of one market) or `tickers` (market/TICKER entries), not both or neither', 'invalid_target');
+    throw badRequest(
+      'body: give either `market` (every ticker of one market) or `tickers` (market/TICKER entries), not both or neither',
+      'invalid_target',
+    );
   const market = body.market === undefined ? null : checkMarket(body.market, 'body.market');
   const tickers = body.tickers === undefined ? null : checkTickers(body.tickers);
   const frameworks = parseFrameworks(body.frameworks, 'body.frameworks') ?? [...FRAMEWORK_IDS];
@@ -115,7 +122,10 @@ export async function listSubscriptions(context: WebhookContext, grant: Grant | 
 
 /** 404 for an id that is malformed, unknown, deleted or another account's: the answer never says which. */
 function unknownSubscription(id: string) {
-  return notFound(`no webhook subscription '${id}' for this account; GET /api/webhooks lists yours (ids look like whs_ + 24 hex digits)`, 'unknown_subscription');
+  return notFound(
+    `no webhook subscription '${id}' for this account; GET /api/webhooks lists yours (ids look like whs_ + 24 hex digits)`,
+    'unknown_subscription',
+  );
 }
 
 async function ownSubscription(context: WebhookContext, id: string, account: string): Promise<SubscriptionRecord> {
