@@ -37,6 +37,30 @@ async function inputOn(dataDir: string, ticker: string, date: string): Promise<S
   return input!;
 }
 
+/**
+ * Writes a screen of `ticker` dated yesterday that says the opposite of today's screen about
+ * AAOIFI and the same as today's about every other framework, so today's re-screen changes
+ * exactly one status. Returns AAOIFI's status before and now.
+ */
+async function flippedYesterday(dataDir: string, ticker: string): Promise<{ before: string; now: string }> {
+  const todayInput = await inputOn(dataDir, ticker, TODAY);
+  const today = snapshotRowFrom(todayInput, screenCompany(todayInput), {
+    source: 'refresh',
+    runId: 'probe',
+    screenedAt: `${TODAY}T00:00:00.000`,
+  });
+  const yesterdayInput = await inputOn(dataDir, ticker, daysAgo(1));
+  const yesterday = snapshotRowFrom(yesterdayInput, screenCompany(yesterdayInput), {
+    source: 'nightly',
+    runId: 'nightly-yesterday',
+    screenedAt: `${daysAgo(1)}T02:00:00.000`,
+  });
+  for (const [column, value] of Object.entries(today)) if (column.endsWith('_status')) Object.assign(yesterday, { [column]: value });
+  yesterday.shariah_aaoifi_status = flip(today.shariah_aaoifi_status) as typeof yesterday.shariah_aaoifi_status;
+  await writeSnapshots(dataDir, [yesterday], { fileStem: `yesterday-${ticker}` });
+  return { before: yesterday.shariah_aaoifi_status, now: today.shariah_aaoifi_status };
+}
+
 async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -75,24 +99,7 @@ describe('status-change webhooks through a real Temporal dev server, real HTTP a
     env = started;
     temp = dir;
     t = await buildLake(temp.dir);
-    // The ticker's previous screen (yesterday) said the opposite of today's about AAOIFI, and
-    // the same as today's about every other framework: today's re-screen changes exactly one status.
-    const today = snapshotRowFrom(...((input) => [input, screenCompany(input)] as const)(await inputOn(temp.dir, t.stale, TODAY)), {
-      source: 'refresh',
-      runId: 'probe',
-      screenedAt: `${TODAY}T00:00:00.000`,
-    });
-    const yesterdayInput = await inputOn(temp.dir, t.stale, daysAgo(1));
-    const yesterday = snapshotRowFrom(yesterdayInput, screenCompany(yesterdayInput), {
-      source: 'nightly',
-      runId: 'nightly-yesterday',
-      screenedAt: `${daysAgo(1)}T02:00:00.000`,
-    });
-    for (const [column, value] of Object.entries(today)) if (column.endsWith('_status')) Object.assign(yesterday, { [column]: value });
-    aaoifiNow = today.shariah_aaoifi_status;
-    aaoifiBefore = flip(aaoifiNow);
-    yesterday.shariah_aaoifi_status = aaoifiBefore as typeof yesterday.shariah_aaoifi_status;
-    await writeSnapshots(temp.dir, [yesterday], { fileStem: 'yesterday' });
+    ({ before: aaoifiBefore, now: aaoifiNow } = await flippedYesterday(temp.dir, t.stale));
 
     access = await openTestAccess(temp.dir);
     api = await serveWebhookApi(temp.dir, access, LOCAL_POLICY, {
@@ -212,4 +219,34 @@ describe('status-change webhooks through a real Temporal dev server, real HTTP a
     expect(result).toEqual({ events: 0, delivered: 0, failed: 0 });
     expect(receiver.received.length).toBe(before);
   }, 60_000);
+
+  it('when the nightly screen publishes a changed status, then the subscription to that ticker gets it, signed', async () => {
+    const carol = await keyFor(access, 'pro');
+    const change = await flippedYesterday(temp.dir, t.unscreened);
+    const subscription = await subscribe(carol.key, {
+      url: `${receiver.url}/nightly`,
+      tickers: [`us/${t.unscreened}`],
+      frameworks: ['shariah_aaoifi'],
+    });
+    await env.client.workflow.execute('nightlyScreen', {
+      taskQueue: TASK_QUEUE,
+      workflowId: `nightly-webhooks-${Date.now()}`,
+      args: [{ date: TODAY, markets: ['us'], ingest: false }],
+    });
+    const [delivery] = await until('the nightly delivery', () =>
+      receiver.on('/nightly').length > 0 ? receiver.on('/nightly') : undefined,
+    );
+    expect(verifySignature(subscription.secret, delivery!.headers['faithscreen-signature'] as string, delivery!.body).valid).toBe(true);
+    expect(JSON.parse(delivery!.body)).toMatchObject({
+      subscription_id: subscription.id,
+      data: {
+        ticker: t.unscreened,
+        changes: [{ framework: 'shariah_aaoifi', from: change.before, to: change.now }],
+        snapshot: { date: TODAY, source: 'nightly' },
+        previous_snapshot: { date: daysAgo(1) },
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(receiver.on('/nightly')).toHaveLength(1);
+  }, 180_000);
 });
