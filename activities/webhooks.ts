@@ -17,7 +17,7 @@ export interface WebhookWorkerDeps {
 }
 
 export interface FindEventsRequest {
-  /** The screening run whose published snapshots are compared with the ones they superseded. */
+  /** The screening run whose published snapshots are compared with the ones just before them. */
   runId: string;
   /** Markets the run screened; null for all. */
   markets: string[] | null;
@@ -59,7 +59,7 @@ export function createWebhookActivities(dataDir: string, deps?: WebhookWorkerDep
   const retry = deps?.retry ?? DEFAULT_WEBHOOK_RETRY;
   return {
     /**
-     * Compares the run's snapshots with the ones they superseded for every subscribed ticker and
+     * Compares the run's snapshots with the ones just before them for every subscribed ticker and
      * records one event per subscription and ticker that changed in the subscription's
      * frameworks. Idempotent: a retried call finds the events already recorded.
      */

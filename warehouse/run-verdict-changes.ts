@@ -4,7 +4,7 @@ import { readTableSql } from './lake-sql.ts';
 import { SNAPSHOT_FRAMEWORKS } from './lake-schemas.ts';
 import { statusColumn, type SnapshotFramework, type SnapshotStatus } from './snapshot-schema.ts';
 
-/** One ticker whose verdicts a screening run changed: the run's snapshot against the one it superseded. */
+/** One ticker whose verdicts a screening run changed: the run's snapshot against the one just before it. */
 export interface RunVerdictChange {
   market: string;
   ticker: string;
@@ -21,10 +21,10 @@ const STATUS_COLUMNS = SNAPSHOT_FRAMEWORKS.map(statusColumn);
 
 /**
  * The verdict changes `runId` published in one market (optionally only some tickers): for each
- * ticker whose newest snapshot is the run's, the statuses that differ from the snapshot it
- * superseded, ordered as the API orders snapshots (day, then screening time, then run). A
- * ticker screened for the first time has nothing to differ from; a run whose snapshot is not
- * the newest (a backfill of past days) changed nobody's current verdict.
+ * ticker the run screened, the statuses of the run's snapshot that differ from the snapshot just
+ * before it, in the order the API reads snapshots (day, then screening time, then run). Later
+ * snapshots do not hide the run's change, so deliveries found late still find it. A ticker
+ * screened for the first time has nothing to differ from.
  */
 export async function findRunVerdictChanges(
   connection: DuckDBConnection,
@@ -37,13 +37,15 @@ export async function findRunVerdictChanges(
     `WITH ranked AS (
        SELECT ticker, strftime(snapshot_date, '%Y-%m-%d') AS snapshot_date, strftime(screened_at, '%Y-%m-%dT%H:%M:%S.%g') AS screened_at,
               run_id, source, synthetic, ${STATUS_COLUMNS.join(', ')},
-              row_number() OVER (PARTITION BY ticker ORDER BY snapshot_date DESC, screened_at DESC, run_id DESC) AS newest
+              row_number() OVER (PARTITION BY ticker ORDER BY snapshot_date DESC, screened_at DESC, run_id DESC) AS position
        FROM ${readTableSql(lakeRoot(dataDir), 'snapshots', options.market)}
        WHERE market = ? ${tickerFilter}
+     ), run AS (
+       SELECT ticker, min(position) AS position FROM ranked WHERE run_id = ? GROUP BY ticker
      )
-     SELECT * FROM ranked
-     WHERE newest <= 2 AND ticker IN (SELECT ticker FROM ranked WHERE newest = 1 AND run_id = ?)
-     ORDER BY ticker, newest`,
+     SELECT ranked.*, ranked.position = run.position AS is_run
+     FROM ranked JOIN run ON ranked.ticker = run.ticker AND ranked.position IN (run.position, run.position + 1)
+     ORDER BY ranked.ticker, ranked.position`,
     [options.market, ...(options.tickers ?? []), options.runId],
   );
   const rows = result.getRowObjectsJS() as Array<Record<string, unknown>>;
@@ -51,7 +53,7 @@ export async function findRunVerdictChanges(
   for (let i = 0; i + 1 < rows.length; i += 1) {
     const current = rows[i]!;
     const previous = rows[i + 1]!;
-    if (Number(current.newest) !== 1 || previous.ticker !== current.ticker) continue;
+    if (current.is_run !== true || previous.ticker !== current.ticker) continue;
     const differing = SNAPSHOT_FRAMEWORKS.filter((id) => current[statusColumn(id)] !== previous[statusColumn(id)]).map((framework) => ({
       framework,
       from: previous[statusColumn(framework)] as SnapshotStatus,

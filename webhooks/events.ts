@@ -14,7 +14,7 @@ export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString(
 export const SUBSCRIPTION_ID_PATTERN = /^whs_[0-9a-f]{24}$/;
 
 /**
- * The JSON body of a `status.changed` event: the ticker's new snapshot, the one it superseded
+ * The JSON body of a `status.changed` event: the ticker's new snapshot, the one just before it
  * and, for the subscription's frameworks only, each status that changed. The body is fixed when
  * the event is recorded, so every attempt (and every duplicate) carries the same bytes and id.
  */

@@ -118,7 +118,7 @@ describe('status-change webhooks through a real Temporal dev server, real HTTP a
       }),
     });
     running = worker.run();
-    receiver = await startReceiver((path, count) => (path === '/flaky' && count < 2 ? 500 : 200));
+    receiver = await startReceiver((path, count) => (path === '/down' ? 503 : path === '/flaky' && count < 2 ? 500 : 200));
   }, 240_000);
   afterAll(async () => {
     worker?.shutdown();
@@ -249,4 +249,44 @@ describe('status-change webhooks through a real Temporal dev server, real HTTP a
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(receiver.on('/nightly')).toHaveLength(1);
   }, 180_000);
+
+  it('when a receiver keeps failing until the retry window closes, then the event ends failed with every attempt recorded', async () => {
+    // A second worker whose schedule gives up after 1.5 s, on a queue of its own.
+    const quick = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue: `${TASK_QUEUE}-quick`,
+      workflowBundle: await bundleWorkflows(),
+      activities: createActivities({
+        dataDir: temp.dir,
+        source: { source: 'sample', scale: 0.002 },
+        webhooks: {
+          store: new WebhookStore(workerDb),
+          secretKey: api.secretKey,
+          policy: LOCAL_POLICY,
+          retry: { initialIntervalMs: 100, maximumIntervalMs: 200, giveUpAfterMs: 1_500 },
+        },
+      }),
+    });
+    const dave = await keyFor(access, 'pro');
+    const down = await subscribe(dave.key, { url: `${receiver.url}/down`, tickers: [`us/${t.stale}`], frameworks: ['shariah_aaoifi'] });
+    const [refreshRun] = await api.db.all<{ run_id: string }>(
+      "SELECT DISTINCT run_id FROM webhook_events WHERE ticker = ? AND run_id LIKE 'refresh-%'",
+      [t.stale],
+    );
+    const result = await quick.runUntil(
+      env.client.workflow.execute('deliverStatusChanges', {
+        taskQueue: `${TASK_QUEUE}-quick`,
+        workflowId: `webhooks-give-up-${Date.now()}`,
+        args: [{ runId: refreshRun!.run_id, markets: ['us'] }],
+      }),
+    );
+    expect(result).toEqual({ events: 1, delivered: 0, failed: 1 });
+    const log = await call(`/api/webhooks/${down.id}/deliveries`, dave.key);
+    const [entry] = log.body.deliveries as Json[];
+    expect(entry!.status).toBe('failed');
+    expect(entry!.finished_at).toEqual(expect.any(String));
+    expect(entry!.attempts.length).toBeGreaterThanOrEqual(2);
+    expect(entry!.attempts.every((a: Json) => a.status_code === 503 && a.error === 'receiver answered 503')).toBe(true);
+    expect(receiver.on('/down')).toHaveLength(entry!.attempts.length);
+  }, 60_000);
 });
