@@ -10,12 +10,10 @@ export const WEBHOOK_DELIVERIES_DEFAULT = 50;
 export const WEBHOOK_DELIVERIES_MAX = 200;
 
 export const createWebhookBodySchema = z.strictObject({
-  url: z
-    .string()
-    .meta({
-      description: 'where deliveries are POSTed: https, a public host (docs/webhooks.md)',
-      example: 'https://hooks.example.com/faithscreen',
-    }),
+  url: z.string().meta({
+    description: 'where deliveries are POSTed: https, a public host (docs/webhooks.md)',
+    example: 'https://hooks.example.com/faithscreen',
+  }),
   market: z.string().optional().meta({ description: 'every ticker of one market; give this or `tickers`', example: 'us' }),
   tickers: z
     .array(z.string())
