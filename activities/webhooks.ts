@@ -65,7 +65,7 @@ export function createWebhookActivities(dataDir: string, deps?: WebhookWorkerDep
      */
     async findWebhookEvents(request: FindEventsRequest): Promise<FoundEvents> {
       if (!deps) return { eventIds: [], retry };
-      const subscriptions = (await deps.store.liveSubscriptions()).filter((s) => s.events.includes('status.changed'));
+      const subscriptions = (await deps.store.deliverableSubscriptions()).filter((s) => s.events.includes('status.changed'));
       const scopes = marketScopes(subscriptions, request.markets);
       const eventIds: string[] = [];
       for (const [market, tickers] of scopes) {

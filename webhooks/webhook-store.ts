@@ -166,10 +166,17 @@ export class WebhookStore {
     return rows.map(subscriptionFrom);
   }
 
-  /** Every live subscription (what the change finder matches against). */
-  async liveSubscriptions(): Promise<SubscriptionRecord[]> {
+  /**
+   * Live subscriptions of accounts that may use the API now (a paid tier, not lapsed): what the
+   * change finder matches against. A lapsed account's subscriptions stay, silent, until it is reinstated.
+   */
+  async deliverableSubscriptions(): Promise<SubscriptionRecord[]> {
+    const columns = SUBSCRIPTION_COLUMNS.split(', ')
+      .map((column) => `s.${column}`)
+      .join(', ');
     const rows = await this.db.all<SubscriptionRow>(
-      `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE deleted_at IS NULL ORDER BY subscription_id`,
+      `SELECT ${columns} FROM webhook_subscriptions s JOIN accounts a ON a.name = s.account
+       WHERE s.deleted_at IS NULL AND a.lapsed_at IS NULL AND a.tier <> 'free' ORDER BY s.subscription_id`,
     );
     return rows.map(subscriptionFrom);
   }

@@ -192,6 +192,14 @@ describe('webhook subscriptions over real HTTP with the production target policy
       expect(body.detail).toMatch(detail);
     });
 
+    it("when the key's quota cannot cover the 5 units, then 429, while listing (0 units) still answers", async () => {
+      const small = await keyFor(access, 'partner', { dailyLimit: 4 });
+      const { status, body } = await create(small.key, { url: PUBLIC_URL, market: 'us', frameworks: ['shariah_aaoifi'] });
+      expect(status).toBe(429);
+      expect(body.detail.message).toMatch(/this request costs 5 unit\(s\)/);
+      expect((await call('/api/webhooks', small.key)).status).toBe(200);
+    });
+
     it('when the body has an unknown field or a wrong type, then 422', async () => {
       const extra = await create(key, { url: PUBLIC_URL, market: 'us', frameworks: ['shariah_aaoifi'], secret: 'mine' });
       expect(extra.status).toBe(422);

@@ -14,6 +14,7 @@ import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 import { verifySignature } from '../../webhooks/signature.ts';
 import { WebhookStore } from '../../webhooks/webhook-store.ts';
 import { buildLake, daysAgo, TODAY, type FixtureTickers } from '../api/support/lake-fixture.ts';
+import { lapseAccount } from '../../access/administration.ts';
 import { keyFor, openTestAccess } from '../support/access.ts';
 import { testServiceState } from '../support/service-state.ts';
 import { startTestTemporal } from '../support/temporal.ts';
@@ -144,6 +145,10 @@ describe('status-change webhooks through a real Temporal dev server, real HTTP a
     // Nothing this run changed: another market, and a framework whose status stayed.
     await subscribe(alice.key, { url: `${receiver.url}/gb`, market: 'gb', frameworks: ['shariah_aaoifi'] });
     await subscribe(alice.key, { url: `${receiver.url}/unchanged`, tickers: [`us/${t.stale}`], frameworks: ['christian_bri'] });
+    // An account whose subscription lapsed after subscribing gets nothing while it is lapsed.
+    const lapsing = await keyFor(access, 'pro');
+    await subscribe(lapsing.key, { url: `${receiver.url}/lapsed`, tickers: [`us/${t.stale}`], frameworks: ['shariah_aaoifi'] });
+    await lapseAccount(access.store, lapsing.account);
 
     // The re-screen goes through the API, the refreshTicker workflow and the child that delivers.
     const screen = await call(`/api/screen/us/${t.stale}?force_refresh=true&framework=shariah_aaoifi`, alice.key);
@@ -159,6 +164,7 @@ describe('status-change webhooks through a real Temporal dev server, real HTTP a
     expect(receiver.on('/flaky')).toHaveLength(3);
     expect(receiver.on('/gb')).toHaveLength(0);
     expect(receiver.on('/unchanged')).toHaveLength(0);
+    expect(receiver.on('/lapsed')).toHaveLength(0);
 
     for (const [path, subscription] of [
       ['/alice', byTicker],
