@@ -189,8 +189,8 @@ describe('status-change webhooks through a real Temporal dev server, real HTTP a
           market: 'us',
           ticker: t.stale,
           changes: [{ framework: 'shariah_aaoifi', from: aaoifiBefore, to: aaoifiNow }],
-          snapshot: { date: TODAY, source: 'refresh' },
-          previous_snapshot: { date: daysAgo(1) },
+          snapshot: { date: TODAY, source: 'refresh', screened_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/) },
+          previous_snapshot: { date: daysAgo(1), screened_at: `${daysAgo(1)}T02:00:00.000` },
           synthetic: true,
         },
       });
