@@ -8,7 +8,7 @@ const LAYERS = [
   ['service-state'],
   ['warehouse'],
   ['sources'],
-  ['access', 'attest'],
+  ['access', 'attest', 'webhooks'],
   ['activities'],
   ['workflows'],
   ['api'],

@@ -7,6 +7,8 @@ const SERVICE_STATE_SUITES = [
   'test/api/access-*.test.ts',
   'test/api/attest-*.test.ts',
   'test/api/ip-rate-limit.test.ts',
+  'test/api/webhooks-*.test.ts',
+  'test/webhooks/deliver.test.ts',
   'test/cli/attest-commands.test.ts',
 ];
 

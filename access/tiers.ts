@@ -23,6 +23,7 @@ export const GRANTABLE_ENDPOINTS = [
   'attest',
   'forensic',
   'export',
+  'webhooks',
 ] as const;
 export type GrantableEndpoint = (typeof GRANTABLE_ENDPOINTS)[number];
 
@@ -39,6 +40,7 @@ export const DEFAULT_WEIGHTS: Record<EndpointTag, number> = {
   attest: 5,
   forensic: 1,
   export: 10,
+  webhooks: 1,
   public: 0,
 };
 

@@ -4,6 +4,7 @@ import { createIngestActivities } from './ingest.ts';
 import { createMaintenanceActivities } from './maintenance.ts';
 import { createPipelineActivities } from './pipeline.ts';
 import type { PipelineData } from './pipeline-data.ts';
+import { createWebhookActivities, type WebhookWorkerDeps } from './webhooks.ts';
 
 export interface ActivityDeps {
   dataDir: string;
@@ -13,6 +14,8 @@ export interface ActivityDeps {
   data?: PipelineData;
   /** Where chunks are screened: the worker passes a thread pool; default in the activity's thread over `data`. */
   chunks?: ChunkRunner;
+  /** Status-change webhooks (docs/webhooks.md); without them the delivery workflow finds nothing to send. */
+  webhooks?: WebhookWorkerDeps;
 }
 
 /** Every activity the worker registers, built from the worker's dependencies. */
@@ -25,6 +28,7 @@ export function createActivities(deps: ActivityDeps) {
       data: deps.data ?? createLakePipelineData(deps.dataDir),
       ...(deps.chunks ? { chunks: deps.chunks } : {}),
     }),
+    ...createWebhookActivities(deps.dataDir, deps.webhooks),
   };
 }
 

@@ -14,6 +14,8 @@ import { forensicRoutes } from './routes/forensic.ts';
 import { opsRoutes, type ReadinessCheck } from './routes/ops.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { screenRoutes } from './routes/screen.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
+import { createWebhookContext, type WebhookDeps } from './webhooks-context.ts';
 import { createScreenService, type ScreenDeps } from './screen-service.ts';
 
 export interface AppDeps {
@@ -26,6 +28,8 @@ export interface AppDeps {
   attest?: AttestDeps;
   /** Forensic accounting endpoints (docs/forensic.md): their lake reads; they need `screen` too. */
   forensic?: ForensicDeps;
+  /** Status-change webhook subscriptions (docs/webhooks.md); they need `screen` too. */
+  webhooks?: WebhookDeps;
   /** Access control (docs/access.md): runs on every /api route after it declared its endpoint tag and cost. */
   accessControl?: Middleware[];
   /** Base URL named in the OpenAPI document. */
@@ -71,6 +75,7 @@ export function createApp(deps: AppDeps): Koa {
       app.use(attestRoutes(createAttestContext(deps.attest, context, deps.baseUrl ?? ''), access, verifyLimit).routes());
     }
     if (deps.forensic) app.use(forensicRoutes(createForensicContext(deps.forensic, context), access).routes());
+    if (deps.webhooks) app.use(webhookRoutes(createWebhookContext(deps.webhooks, context.now), access).routes());
     app.use(methodNotAllowed);
   }
   app.use((ctx) => {

@@ -5,11 +5,11 @@
 
 /**
  * The endpoint tags (docs/access.md) (`screen`, `screen/history`, `screen/batch`, `screen/etf`,
- * `screen/compare`, `attest`), plus ours: `forensic`, `export` (researcher exports) and
- * `public` (no key needed, never counted).
+ * `screen/compare`, `attest`), plus ours: `forensic`, `export` (researcher exports), `webhooks`
+ * (status-change subscriptions, docs/webhooks.md) and `public` (no key needed, never counted).
  */
 export type EndpointTag =
-  'screen' | 'screen/history' | 'screen/batch' | 'screen/etf' | 'screen/compare' | 'attest' | 'forensic' | 'export' | 'public';
+  'screen' | 'screen/history' | 'screen/batch' | 'screen/etf' | 'screen/compare' | 'attest' | 'forensic' | 'export' | 'webhooks' | 'public';
 
 export interface EndpointDeclaration {
   tag: EndpointTag;

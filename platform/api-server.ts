@@ -14,6 +14,7 @@ import { catalogPath, lakeRoot } from '../warehouse/lake-paths.ts';
 import type { Config } from './config.ts';
 import type { Metrics } from '../api/metrics.ts';
 import { checkTemporal } from './temporal-client.ts';
+import { webhookDepsOf } from './webhooks.ts';
 
 export interface ApiServerDeps {
   config: Config;
@@ -62,6 +63,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
     accessControl: access.middleware,
     attest: { db: serviceDb, dataDir: config.dataDir },
     forensic: { lake: forensic },
+    webhooks: webhookDepsOf(config, serviceDb),
     baseUrl: config.baseUrl,
   });
   const server = app.listen(deps.config.PORT, deps.config.HOST);

@@ -5,6 +5,12 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65_535).default(fallback);
 const positiveDays = (fallback: number) => z.coerce.number().int().min(0).max(3650).default(fallback);
+/** `true`/`1` or `false`/`0`, default false. */
+const flag = () =>
+  z
+    .enum(['true', 'false', '1', '0'], { error: 'expected true or false' })
+    .default('false')
+    .transform((value) => value === 'true' || value === '1');
 const HOUR_OF_DAY = { error: 'expected an hour of the day, a whole number from 0 to 23' };
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'expected host:port, e.g. temporal.internal:7233');
 
@@ -41,6 +47,12 @@ export const configSchema = z.object({
     .regex(/^[0-9a-fA-F]{64,}$/, 'expected at least 32 bytes as hex (64+ hex digits), e.g. from `openssl rand -hex 32`')
     .optional(),
   UPGRADE_URL: z.url().optional(),
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'expected exactly 32 bytes as hex (64 hex digits), e.g. from `openssl rand -hex 32`')
+    .optional(),
+  WEBHOOK_ALLOW_HTTP: flag(),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(),
   // The value is never echoed back: it may carry a password.
   DATABASE_URL: z
     .string()

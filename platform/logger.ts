@@ -17,6 +17,9 @@ export const REDACTED_PATHS = [
   '*.secret_hash',
   '*.hashSecret',
   '*.signingSecret',
+  '*.secretKey',
+  '*.secretSealed',
+  '*.secret_sealed',
   // The same names at the top level of a log call.
   'apiKey',
   'api_key',
@@ -27,6 +30,9 @@ export const REDACTED_PATHS = [
   'secret_hash',
   'hashSecret',
   'signingSecret',
+  'secretKey',
+  'secretSealed',
+  'secret_sealed',
 ];
 
 /**

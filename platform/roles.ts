@@ -12,6 +12,10 @@ import { createLazyClient } from './temporal-client.ts';
 import { provisionTemporalCli } from './temporal-cli.ts';
 import { installTemporalRuntime } from './temporal-runtime.ts';
 import { startWorker } from './worker.ts';
+import { openServiceDb } from '../service-state/db.ts';
+import { serviceStateOf } from './service-state.ts';
+import { webhookDepsOf } from './webhooks.ts';
+import { WebhookStore } from '../webhooks/webhook-store.ts';
 
 /** The source the worker ingests from, as configured. */
 export function pipelineSource(config: Config): PipelineSource {
@@ -53,6 +57,10 @@ export async function prepareWarehouse({ config, logger }: RoleContext): Promise
 /** Starts a worker polling the task queue; it drains on shutdown. */
 export async function runWorkerRole({ config, logger, lifecycle }: RoleContext): Promise<void> {
   installTemporalRuntime(logger);
+  // The worker reads subscriptions and records deliveries in the service state (docs/webhooks.md).
+  const serviceDb = await openServiceDb(serviceStateOf(config));
+  lifecycle.add('worker-service-state', () => serviceDb.close());
+  const webhooks = webhookDepsOf(config, serviceDb);
   const running = await startWorker({
     address: config.temporalAddress,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -60,6 +68,7 @@ export async function runWorkerRole({ config, logger, lifecycle }: RoleContext):
     dataDir: config.dataDir,
     source: pipelineSource(config),
     logger,
+    webhooks: { store: new WebhookStore(serviceDb), secretKey: webhooks.secretKey, policy: webhooks.policy },
   });
   lifecycle.add('worker', running.stop);
   logger.info({ task_queue: config.TEMPORAL_TASK_QUEUE, address: config.temporalAddress }, 'worker polling');

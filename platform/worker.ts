@@ -4,6 +4,7 @@ import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSo
 import type { Logger } from 'pino';
 import { createActivities, threadedChunkRunner } from '../activities/index.ts';
 import type { PipelineSource } from '../activities/lake-pipeline-data.ts';
+import type { WebhookWorkerDeps } from '../activities/webhooks.ts';
 
 /** Path of the workflows module the worker bundles into Temporal's deterministic sandbox. */
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -19,6 +20,8 @@ export interface WorkerOptions {
   maxConcurrentActivities?: number;
   /** A prebuilt bundle (tests reuse one); otherwise the workflows are bundled at start. */
   workflowBundle?: WorkflowBundleWithSourceMap;
+  /** Webhook delivery (docs/webhooks.md); without it the delivery workflow finds nothing to send. */
+  webhooks?: WebhookWorkerDeps;
 }
 
 /** Bundles the workflow code once; reuse the result across workers in one process. */
@@ -53,7 +56,12 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
-    activities: createActivities({ dataDir: options.dataDir, source: options.source, chunks }),
+    activities: createActivities({
+      dataDir: options.dataDir,
+      source: options.source,
+      chunks,
+      ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    }),
     maxConcurrentActivityTaskExecutions: slots,
   });
   const done = worker

@@ -1,6 +1,6 @@
 /**
  * The service's transactional state (accounts, hashed API keys, quota usage, certificates,
- * signing-key metadata, revocations) behind one small interface with two engines:
+ * signing-key metadata, revocations, webhook subscriptions and deliveries) behind one small interface with two engines:
  *
  * - the embedded default, a SQLite file `DATA_DIR/service.db` through libsql, shared by the
  *   processes of one machine (service-state/libsql-db.ts);

@@ -17,6 +17,9 @@ const TABLES = [
   { name: 'signing_keys', order: 'created_at, key_id' },
   { name: 'certificates', order: 'cert_id' },
   { name: 'revocations', order: 'cert_id' },
+  { name: 'webhook_subscriptions', order: 'subscription_id' },
+  { name: 'webhook_events', order: 'event_id' },
+  { name: 'webhook_attempts', order: 'event_id, attempt' },
 ] as const;
 
 /** Column names as the migrations write them; anything else in a file is refused before it reaches SQL. */

@@ -5,6 +5,7 @@ import { utcDay } from '../engine/dates.ts';
 import { runIdFrom } from './run-id.ts';
 import { emptyProgress, type RunProgress } from './run-progress.ts';
 import { inLanes } from '../common/lanes.ts';
+import { startStatusChangeDeliveries } from './after-publish.ts';
 
 const { planSourceIngest, ingestSourceChunk, finishSourceIngest, planScreen } = proxyActivities<Activities>({
   startToCloseTimeout: '1 hour',
@@ -63,6 +64,7 @@ export async function nightlyScreen(input: NightlyScreenInput = {}): Promise<Run
   }
 
   await runChunks(state, (carried) => continueWith(nightlyScreen, { ...input, carried }));
+  await startStatusChangeDeliveries(state.runId, input.markets ?? null);
   state.progress = { ...state.progress, phase: 'done' };
   return state.progress;
 }

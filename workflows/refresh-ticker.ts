@@ -3,6 +3,7 @@ import type { Activities } from '../activities/index.ts';
 import type { RefreshedScreen } from '../warehouse/snapshot-schema.ts';
 import { utcDay } from '../engine/dates.ts';
 import { runIdFrom } from './run-id.ts';
+import { startStatusChangeDeliveries } from './after-publish.ts';
 
 const { refreshTickerData, screenTicker } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
@@ -30,10 +31,8 @@ export function refreshWorkflowId(market: string, ticker: string): string {
 export async function refreshTicker(input: RefreshTickerInput): Promise<RefreshedScreen> {
   const date = input.date ?? utcDay(workflowInfo().startTime.getTime());
   await refreshTickerData({ market: input.market, ticker: input.ticker, date });
-  return screenTicker({
-    market: input.market,
-    ticker: input.ticker,
-    date,
-    runId: runIdFrom(`${workflowInfo().workflowId}-${workflowInfo().runId}`),
-  });
+  const runId = runIdFrom(`${workflowInfo().workflowId}-${workflowInfo().runId}`);
+  const screened = await screenTicker({ market: input.market, ticker: input.ticker, date, runId });
+  await startStatusChangeDeliveries(runId, [input.market]);
+  return screened;
 }

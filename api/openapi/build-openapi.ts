@@ -4,6 +4,7 @@ import * as forensic from '../schemas/forensic.ts';
 import * as requests from '../schemas/requests.ts';
 import * as responses from '../schemas/responses.ts';
 import * as timeline from '../schemas/timeline.ts';
+import * as webhooks from '../schemas/webhooks.ts';
 import { API_DESCRIPTION } from './description.ts';
 
 type JsonObject = Record<string, unknown>;
@@ -194,6 +195,61 @@ function forensicPaths(): JsonObject {
   };
 }
 
+/** Self-serve status-change webhooks (docs/webhooks.md has the event, the signature and verification code). */
+function webhookPaths(): JsonObject {
+  const id = parameters(webhooks.webhookIdPathSchema, 'path');
+  const unknown = errorAnswer(
+    "no live subscription with this id belongs to the key's account (another account's subscription answers the same)",
+  );
+  return {
+    '/api/webhooks': {
+      post: op('Subscribe a URL to status changes (the signing secret is returned once)', 'webhooks', '5', {
+        description: `After every published screen, each change of a subscribed ticker's status in the subscription's frameworks is POSTed to the URL as one event per ticker, signed in the \`Faithscreen-Signature\` header (t=<unix>,v1=<hex HMAC-SHA-256 of "t.body">), retried with exponential backoff for up to a day. Give \`market\` or \`tickers\`. The URL must be https on a host whose every address is public (operators may allow http and private addresses for local use). At most ${webhooks.WEBHOOK_SUBSCRIPTIONS_PER_ACCOUNT} live subscriptions per account.`,
+        requestBody: jsonBody(webhooks.createWebhookBodySchema),
+        responses: {
+          '201': {
+            description: 'the subscription with its signing secret (shown only here)',
+            content: { 'application/json': { schema: ref(webhooks.createdWebhookSchema) } },
+          },
+          '400': errorAnswer(
+            'bad value: unknown market or framework, bad ticker, unknown event type, market and tickers both or neither, a URL that is not https or not absolute, or a host that resolves to a non-public address; `detail` names it',
+          ),
+          '409': errorAnswer(`the account already has ${webhooks.WEBHOOK_SUBSCRIPTIONS_PER_ACCOUNT} live subscriptions; delete one first`),
+          ...errors(413, 422),
+        },
+      }),
+      get: op("List the account's subscriptions (never their secrets)", 'webhooks', '0', {
+        responses: ok('the live subscriptions of the key’s account', webhooks.webhookListSchema),
+      }),
+    },
+    '/api/webhooks/{id}': {
+      delete: op('Delete a subscription: nothing more is delivered for it', 'webhooks', '0', {
+        parameters: id,
+        responses: {
+          '200': {
+            description: 'deleted',
+            content: {
+              'application/json': { schema: { type: 'object', properties: { id: { type: 'string' }, deleted: { const: true } } } },
+            },
+          },
+          '404': unknown,
+        },
+      }),
+    },
+    '/api/webhooks/{id}/deliveries': {
+      get: op('The newest events of a subscription with every delivery attempt', 'webhooks', '1', {
+        parameters: [...id, ...parameters(webhooks.webhookDeliveriesQuerySchema, 'query')],
+        responses: {
+          ...ok('events, newest first, each with its attempts (status code, error, duration)', webhooks.webhookDeliveriesSchema),
+          '400': errorAnswer(`limit outside 1 to ${webhooks.WEBHOOK_DELIVERIES_MAX}`),
+          '404': unknown,
+          ...errors(422),
+        },
+      }),
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document, generated from the zod schemas that validate requests. */
 export function buildOpenApi(baseUrl: string): JsonObject {
   const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as {
@@ -287,6 +343,7 @@ export function buildOpenApi(baseUrl: string): JsonObject {
       },
       ...attestationPaths(screenParams),
       ...forensicPaths(),
+      ...webhookPaths(),
     },
     components: {
       schemas: componentSchemas,

@@ -15,4 +15,6 @@ export const API_DESCRIPTION = `Faith-based compliance screening: 10 frameworks 
 
 **Batch** errors: \`{index, market, ticker, status, detail}\`; one bad item never fails the others. **ETF**: verdicts are the holdings' current snapshots (no re-screens); \`framework_stats\` counts pass (compliant), fail (non_compliant), questionable and unknown (insufficient_data or never screened), each with its share of the fund's weight (0..1 of the whole fund). **Compare**: \`frameworks: {id: {TICKER: status, agree}}\`, \`ratios: {ratio: {TICKER: value}}\`, \`differences\`: the frameworks where they disagree.
 
+**Webhooks** (tag \`webhooks\`): a key subscribes its account's URL to status changes of tickers or a market in chosen frameworks; each event is POSTed as JSON with \`Faithscreen-Signature: t=<unix>,v1=<hex HMAC-SHA-256 of "t.body">\` under the secret returned once at creation, carries an \`id\` to deduplicate on, and is retried with backoff for up to a day (docs/webhooks.md).
+
 **Access control** plugs in per route: each operation's \`x-endpoint-tag\` and \`x-unit-cost\` are its tag and quota cost.`;

@@ -56,6 +56,20 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ PORT: '70000' })).toThrow(/PORT/);
   });
 
+  it('when the webhook settings are unset, then only https public targets are accepted; set, they say what is wrong', () => {
+    expect(parseConfig({})).toMatchObject({ WEBHOOK_ALLOW_HTTP: false, WEBHOOK_ALLOW_PRIVATE_TARGETS: false });
+    expect(parseConfig({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' })).toMatchObject({
+      WEBHOOK_ALLOW_HTTP: true,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: true,
+    });
+    const error = catchError(() => parseConfig({ WEBHOOK_ALLOW_HTTP: 'yes', WEBHOOK_SECRET_KEY: 'abc' }));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      expect.stringMatching(/^WEBHOOK_SECRET_KEY: expected exactly 32 bytes as hex/),
+      expect.stringMatching(/^WEBHOOK_ALLOW_HTTP: expected true or false/),
+    ]);
+  });
+
   it('when values are empty strings, then they count as unset', () => {
     expect(parseConfig({ TEMPORAL_ADDRESS: '' }).embeddedTemporal).toBe(true);
   });

@@ -11,6 +11,10 @@ import { signatureMatches } from '../../attest/signing.ts';
 import { openServiceDb } from '../../service-state/db.ts';
 import { testServiceState } from '../support/service-state.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { loadWebhookKey, openSecret, sealSecret } from '../../webhooks/secret-box.ts';
+import { WebhookStore } from '../../webhooks/webhook-store.ts';
+
+const SUBSCRIPTION_ID = `whs_${'5'.repeat(24)}`;
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/faithscreen.js', import.meta.url).pathname;
@@ -82,6 +86,35 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
       new SigningKeys(db, embedded.dir),
     );
     await certificates.revoke(`fsc_${'4'.repeat(40)}`, 'wrong filing');
+    // A webhook subscription (its secret sealed under DATA_DIR/secrets/webhook-secret.key), an event and an attempt.
+    const webhooks = new WebhookStore(db);
+    await webhooks.createSubscription(
+      {
+        subscriptionId: SUBSCRIPTION_ID,
+        account: 'acme',
+        createdByKeyId: keyId,
+        url: 'https://hooks.example.com/x',
+        market: 'us',
+        tickers: null,
+        frameworks: ['christian_bri'],
+        events: ['status.changed'],
+        secretSealed: sealSecret(loadWebhookKey(embedded.dir), SUBSCRIPTION_ID, 'whsec_carried'),
+        createdAt: '2026-11-21T09:30:00.000Z',
+        deletedAt: null,
+      },
+      25,
+    );
+    const event = await webhooks.recordEvent({
+      eventId: `evt_${'6'.repeat(24)}`,
+      subscriptionId: SUBSCRIPTION_ID,
+      type: 'status.changed',
+      market: 'us',
+      ticker: 'ACME',
+      runId: 'nightly-x',
+      body: '{}',
+      createdAt: '2026-11-21T09:40:00.000Z',
+    });
+    await webhooks.recordAttempt(event.eventId, { attemptedAt: '2026-11-21T09:40:01.000Z', statusCode: 200, error: null, durationMs: 12 });
     await db.close();
     const { databaseUrl } = await testServiceState(path.join(embedded.dir, 'postgres-target'));
     target = { databaseUrl: databaseUrl! };
@@ -89,7 +122,7 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
   afterAll(() => embedded?.cleanup());
 
   it(
-    'when the embedded state is exported and imported into PostgreSQL, then keys, usage, certificates and revocations hold there',
+    'when the embedded state is exported and imported into PostgreSQL, then keys, usage, certificates, revocations and webhook subscriptions (secrets still sealed) hold there',
     { timeout: 120_000 },
     async () => {
       const file = path.join(embedded.dir, 'state.jsonl');
@@ -102,6 +135,9 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
         signing_keys: 1,
         certificates: 2,
         revocations: 1,
+        webhook_subscriptions: 1,
+        webhook_events: 1,
+        webhook_attempts: 1,
       });
       expect(statSync(file).mode & 0o777).toBe(0o600);
 
@@ -114,6 +150,9 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
         signing_keys: 1,
         certificates: 2,
         revocations: 1,
+        webhook_subscriptions: 1,
+        webhook_events: 1,
+        webhook_attempts: 1,
       });
 
       // The same key authenticates and its usage carried over (7 units charged, plus the spare block returned at close).
@@ -135,6 +174,10 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
           signatureMatches(certificate.fields, certificate.sig, keys.trustedSecret(certificate.fields.key_id, certificate.keyStatus)!),
         ).toBe(true);
         expect((await new CertificateStore(db).find(`fsc_${'4'.repeat(40)}`))!.revocation?.note).toBe('wrong filing');
+        // The sealed webhook secret opens with the key kept in DATA_DIR/secrets, and its log came along.
+        const subscription = (await new WebhookStore(db).subscription(SUBSCRIPTION_ID))!;
+        expect(openSecret(loadWebhookKey(embedded.dir), SUBSCRIPTION_ID, subscription.secretSealed)).toBe('whsec_carried');
+        expect((await new WebhookStore(db).deliveries(SUBSCRIPTION_ID, 10))[0]?.attempts).toHaveLength(1);
       } finally {
         await db.close();
       }

@@ -1,0 +1,137 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { withDuckDB } from '../warehouse/duckdb.ts';
+import { findRunVerdictChanges, type RunVerdictChange } from '../warehouse/run-verdict-changes.ts';
+import { DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from '../webhooks/delivery-policy.ts';
+import { deliver } from '../webhooks/deliver.ts';
+import { newEventId, statusChangedBody } from '../webhooks/events.ts';
+import { openSecret } from '../webhooks/secret-box.ts';
+import type { TargetPolicy } from '../webhooks/target-policy.ts';
+import type { SubscriptionRecord, WebhookStore } from '../webhooks/webhook-store.ts';
+
+/** What the worker needs to deliver webhooks: the service state, the secret key, the target policy and the retry schedule. */
+export interface WebhookWorkerDeps {
+  store: WebhookStore;
+  secretKey: Buffer;
+  policy: TargetPolicy;
+  retry?: WebhookRetry;
+}
+
+export interface FindEventsRequest {
+  /** The screening run whose published snapshots are compared with the ones just before them. */
+  runId: string;
+  /** Markets the run screened; null for all. */
+  markets: string[] | null;
+}
+
+export interface FoundEvents {
+  /** Pending events to deliver (new ones, and ones a previous pass recorded but did not finish). */
+  eventIds: string[];
+  retry: WebhookRetry;
+}
+
+/** What each market's query must cover: the whole market, or only the tickers subscribed in it. */
+function marketScopes(subscriptions: readonly SubscriptionRecord[], markets: readonly string[] | null): Map<string, Set<string> | null> {
+  const scopes = new Map<string, Set<string> | null>();
+  for (const subscription of subscriptions) {
+    if (subscription.market !== null) {
+      scopes.set(subscription.market, null);
+      continue;
+    }
+    for (const entry of subscription.tickers ?? []) {
+      const [market, ticker] = entry.split('/') as [string, string];
+      const scope = scopes.get(market);
+      if (scope === null) continue;
+      scopes.set(market, (scope ?? new Set()).add(ticker));
+    }
+  }
+  for (const market of [...scopes.keys()]) if (markets !== null && !markets.includes(market)) scopes.delete(market);
+  return scopes;
+}
+
+function covers(subscription: SubscriptionRecord, change: RunVerdictChange): boolean {
+  if (!subscription.events.includes('status.changed')) return false;
+  if (subscription.market !== null) return subscription.market === change.market;
+  return (subscription.tickers ?? []).includes(`${change.market}/${change.ticker}`);
+}
+
+/** The webhook activities; without `deps` (a worker with no service state) there is never anything to deliver. */
+export function createWebhookActivities(dataDir: string, deps?: WebhookWorkerDeps) {
+  const retry = deps?.retry ?? DEFAULT_WEBHOOK_RETRY;
+  return {
+    /**
+     * Compares the run's snapshots with the ones just before them for every subscribed ticker and
+     * records one event per subscription and ticker that changed in the subscription's
+     * frameworks. Idempotent: a retried call finds the events already recorded.
+     */
+    async findWebhookEvents(request: FindEventsRequest): Promise<FoundEvents> {
+      if (!deps) return { eventIds: [], retry };
+      const subscriptions = (await deps.store.deliverableSubscriptions()).filter((s) => s.events.includes('status.changed'));
+      const scopes = marketScopes(subscriptions, request.markets);
+      const eventIds: string[] = [];
+      for (const [market, tickers] of scopes) {
+        const changes = await withDuckDB(':memory:', { threads: 1 }, (c) =>
+          findRunVerdictChanges(c, dataDir, { runId: request.runId, market, tickers: tickers === null ? null : [...tickers] }),
+        );
+        for (const change of changes) {
+          for (const subscription of subscriptions.filter((s) => covers(s, change))) {
+            const eventId = newEventId();
+            const createdAt = new Date().toISOString();
+            const body = statusChangedBody(eventId, subscription.subscriptionId, createdAt, change, subscription.frameworks);
+            if (body === null) continue;
+            const stored = await deps.store.recordEvent({
+              eventId,
+              subscriptionId: subscription.subscriptionId,
+              type: 'status.changed',
+              market: change.market,
+              ticker: change.ticker,
+              runId: request.runId,
+              body,
+              createdAt,
+            });
+            if (stored.status === 'pending') eventIds.push(stored.eventId);
+          }
+        }
+      }
+      return { eventIds, retry };
+    },
+
+    /**
+     * One delivery attempt, recorded whatever its outcome. A 2xx ends the event as delivered; a
+     * refused target ends it as failed (retrying cannot help); anything else throws so Temporal
+     * retries it on the backoff schedule.
+     */
+    async deliverWebhookEvent(eventId: string): Promise<'delivered' | 'skipped'> {
+      if (!deps) return 'skipped';
+      const event = await deps.store.event(eventId);
+      if (!event || event.status !== 'pending') return 'skipped';
+      const subscription = await deps.store.subscription(event.subscriptionId);
+      if (!subscription || subscription.deletedAt !== null) {
+        await deps.store.finishEvent(eventId, 'failed', new Date().toISOString());
+        return 'skipped';
+      }
+      const secret = openSecret(deps.secretKey, subscription.subscriptionId, subscription.secretSealed);
+      const attemptedAt = new Date().toISOString();
+      const outcome = await deliver(deps.policy, subscription.url, secret, event.body, event.eventId);
+      const number = await deps.store.recordAttempt(eventId, {
+        attemptedAt,
+        statusCode: outcome.statusCode,
+        error: outcome.error,
+        durationMs: outcome.durationMs,
+      });
+      if (outcome.error === null) {
+        await deps.store.finishEvent(eventId, 'delivered', new Date().toISOString());
+        return 'delivered';
+      }
+      if (outcome.refused) {
+        await deps.store.finishEvent(eventId, 'failed', new Date().toISOString());
+        throw ApplicationFailure.nonRetryable(`attempt ${number} of ${eventId}: ${outcome.error}`, 'WebhookTargetRefused');
+      }
+      throw ApplicationFailure.retryable(`attempt ${number} of ${eventId}: ${outcome.error}`, 'WebhookDeliveryFailed');
+    },
+
+    /** Ends an event whose retries ran out as failed. */
+    async abandonWebhookEvent(eventId: string): Promise<void> {
+      if (deps) await deps.store.finishEvent(eventId, 'failed', new Date().toISOString());
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWebhookActivities } from '../../activities/webhooks.ts';
+import { createAccount } from '../../access/administration.ts';
+import { AccessStore } from '../../access/access-store.ts';
+import { openServiceDb, type ServiceDb } from '../../service-state/db.ts';
+import { deliver } from '../../webhooks/deliver.ts';
+import { newEventId, newSubscriptionId } from '../../webhooks/events.ts';
+import { sealSecret } from '../../webhooks/secret-box.ts';
+import { verifySignature } from '../../webhooks/signature.ts';
+import { STRICT_POLICY } from '../../webhooks/target-policy.ts';
+import { WebhookStore } from '../../webhooks/webhook-store.ts';
+import { testServiceState } from '../support/service-state.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
+import { startReceiver } from './support/receiver.ts';
+
+const LOCAL = { allowHttp: true, allowPrivate: true };
+const BODY = '{"id":"evt_x","type":"status.changed"}';
+
+describe('delivering one event', () => {
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    receiver = await startReceiver((path) => (path === '/down' ? 503 : 200));
+  });
+  afterAll(() => receiver?.close());
+
+  it('when the target is allowed, then the body arrives signed and a 2xx is success', async () => {
+    const outcome = await deliver(LOCAL, `${receiver.url}/ok`, 'whsec_s', BODY, 'evt_x');
+    expect(outcome).toMatchObject({ statusCode: 200, error: null, refused: false });
+    const [got] = receiver.on('/ok');
+    expect(got!.body).toBe(BODY);
+    expect(got!.headers['content-type']).toBe('application/json');
+    expect(verifySignature('whsec_s', got!.headers['faithscreen-signature'] as string, got!.body).valid).toBe(true);
+  });
+
+  it('when the receiver answers 503 or nobody listens, then the attempt failed with the reason and may be retried', async () => {
+    expect(await deliver(LOCAL, `${receiver.url}/down`, 'whsec_s', BODY, 'evt_x')).toMatchObject({
+      statusCode: 503,
+      error: 'receiver answered 503',
+      refused: false,
+    });
+    const closed = await deliver(LOCAL, 'http://127.0.0.1:9/nobody', 'whsec_s', BODY, 'evt_x');
+    expect(closed).toMatchObject({ statusCode: null, error: expect.stringMatching(/ECONNREFUSED/), refused: false });
+  });
+
+  it('when the production policy meets a loopback target at delivery time (by IP, or by a name resolving there), then nothing is sent and the refusal is final', async () => {
+    const before = receiver.received.length;
+    const policy = { ...STRICT_POLICY, allowHttp: true };
+    const byIp = await deliver(policy, `${receiver.url}/ok`, 'whsec_s', BODY, 'evt_x');
+    expect(byIp).toMatchObject({
+      statusCode: null,
+      refused: true,
+      error: expect.stringMatching(/127.0.0.1, which is not a public address/),
+    });
+    const byName = await deliver(policy, `${receiver.url.replace('127.0.0.1', 'localhost')}/ok`, 'whsec_s', BODY, 'evt_x');
+    expect(byName).toMatchObject({
+      statusCode: null,
+      refused: true,
+      error: expect.stringMatching(/host localhost resolves to .*not a public address/),
+    });
+    expect(receiver.received.length).toBe(before);
+  });
+});
+
+describe('the delivery activity', () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  let db: ServiceDb;
+  let store: WebhookStore;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const key = randomBytes(32);
+
+  beforeAll(async () => {
+    temp = await makeTempDir('faithscreen-webhook-activity-');
+    db = await openServiceDb(await testServiceState(temp.dir));
+    store = new WebhookStore(db);
+    await createAccount(new AccessStore(db), 'acme', 'pro');
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await db?.close();
+    await temp?.cleanup();
+  });
+
+  async function pendingEvent(url: string): Promise<{ subscriptionId: string; eventId: string }> {
+    const subscriptionId = newSubscriptionId();
+    await store.createSubscription(
+      {
+        subscriptionId,
+        account: 'acme',
+        createdByKeyId: 'key_test',
+        url,
+        market: 'us',
+        tickers: null,
+        frameworks: ['shariah_aaoifi'],
+        events: ['status.changed'],
+        secretSealed: sealSecret(key, subscriptionId, 'whsec_s'),
+        createdAt: new Date().toISOString(),
+        deletedAt: null,
+      },
+      25,
+    );
+    const event = await store.recordEvent({
+      eventId: newEventId(),
+      subscriptionId,
+      type: 'status.changed',
+      market: 'us',
+      ticker: 'ABC',
+      runId: `run-${subscriptionId}`,
+      body: BODY,
+      createdAt: new Date().toISOString(),
+    });
+    return { subscriptionId, eventId: event.eventId };
+  }
+
+  it('when the worker policy refuses a target the API once accepted, then the attempt is recorded, the event fails and no retry follows', async () => {
+    const activities = createWebhookActivities(temp.dir, { store, secretKey: key, policy: { ...STRICT_POLICY, allowHttp: true } });
+    const { subscriptionId, eventId } = await pendingEvent(`${receiver.url}/hook`);
+    const failure = await activities.deliverWebhookEvent(eventId).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({ nonRetryable: true, type: 'WebhookTargetRefused' });
+    const [logged] = await store.deliveries(subscriptionId, 10);
+    expect(logged).toMatchObject({
+      status: 'failed',
+      attempts: [{ attempt: 1, statusCode: null, error: expect.stringMatching(/not a public address/) }],
+    });
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('when the event was delivered already or its subscription was deleted, then nothing is sent', async () => {
+    const activities = createWebhookActivities(temp.dir, { store, secretKey: key, policy: LOCAL });
+    const delivered = await pendingEvent(`${receiver.url}/once`);
+    expect(await activities.deliverWebhookEvent(delivered.eventId)).toBe('delivered');
+    expect(await activities.deliverWebhookEvent(delivered.eventId)).toBe('skipped');
+    expect(receiver.on('/once')).toHaveLength(1);
+    const orphan = await pendingEvent(`${receiver.url}/deleted`);
+    await store.deleteSubscription('acme', orphan.subscriptionId, new Date().toISOString());
+    expect(await activities.deliverWebhookEvent(orphan.eventId)).toBe('skipped');
+    expect(receiver.on('/deleted')).toHaveLength(0);
+    expect((await store.event(orphan.eventId))?.status).toBe('failed');
+  });
+
+  it('when a run is recorded twice for one subscription and ticker, then it is one event', async () => {
+    const { subscriptionId, eventId } = await pendingEvent(`${receiver.url}/dup`);
+    const again = await store.recordEvent({
+      eventId: newEventId(),
+      subscriptionId,
+      type: 'status.changed',
+      market: 'us',
+      ticker: 'ABC',
+      runId: `run-${subscriptionId}`,
+      body: '{"other":true}',
+      createdAt: new Date().toISOString(),
+    });
+    expect(again).toMatchObject({ eventId, body: BODY });
+  });
+});
