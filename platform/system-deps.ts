@@ -56,6 +56,13 @@ export const POSTGRES: SystemDependency = {
   manualHint: `install PostgreSQL ${POSTGRES_MAJOR} (Debian/Ubuntu: postgresql-${POSTGRES_MAJOR}; elsewhere put initdb and pg_ctl on PATH or set POSTGRES_BIN_DIR)`,
 };
 
+export const PYTHON3: SystemDependency = {
+  name: 'Python 3 (runs the Python signature-verification example of docs/webhooks.md)',
+  debianPackage: 'python3',
+  find: (env) => onPath(env, ['python3']),
+  manualHint: 'install Python 3 (Debian/Ubuntu: python3) and put python3 on PATH',
+};
+
 export interface InstallAbility {
   isRoot: boolean;
   /** `sudo -n true` succeeds: sudo without a password prompt. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CHROMIUM, MissingDependencyError, POSTGRES, provisionSystemDependencies } from '../../platform/system-deps.ts';
+import { CHROMIUM, MissingDependencyError, POSTGRES, provisionSystemDependencies, PYTHON3 } from '../../platform/system-deps.ts';
 import { provisionTemporalCli } from '../../platform/temporal-cli.ts';
 
 /**
@@ -26,7 +26,7 @@ export function registerProvisionCommand(program: Command): void {
       const log = (line: string) => process.stderr.write(`[provision] ${line}\n`);
       const cli = await provisionTemporalCli(process.env, log);
       try {
-        const found = { 'Temporal CLI': cli.path, ...(await provisionSystemDependencies([CHROMIUM, POSTGRES], log)) };
+        const found = { 'Temporal CLI': cli.path, ...(await provisionSystemDependencies([CHROMIUM, POSTGRES, PYTHON3], log)) };
         process.stdout.write(
           options.json
             ? `${JSON.stringify(found)}\n`

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   CHROMIUM,
+  PYTHON3,
   installPlan,
   MissingDependencyError,
   provisionSystemDependencies,
@@ -125,5 +126,13 @@ describe('provisionSystemDependencies', () => {
     await chmod(binary, 0o755);
     expect(CHROMIUM.find({ CHROMIUM_PATH: binary })).toBe(binary);
     expect(CHROMIUM.find({ CHROMIUM_PATH: path.join(temp.dir, 'missing') })).toBeNull();
+  });
+
+  it('finds python3 on PATH, and not when PATH lacks it', async () => {
+    const binary = path.join(temp.dir, 'python3');
+    await writeFile(binary, '#!/bin/sh\n');
+    await chmod(binary, 0o755);
+    expect(PYTHON3.find({ PATH: temp.dir })).toBe(binary);
+    expect(PYTHON3.find({ PATH: path.join(temp.dir, 'nowhere') })).toBeNull();
   });
 });
