@@ -12,9 +12,11 @@ import { attestRoutes } from './routes/attest.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { forensicRoutes } from './routes/forensic.ts';
 import { opsRoutes, type ReadinessCheck } from './routes/ops.ts';
+import { purificationRoutes } from './routes/purification.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { screenRoutes } from './routes/screen.ts';
 import { createScreenService, type ScreenDeps } from './screen-service.ts';
+import type { PurificationReads } from '../warehouse/purification-reads.ts';
 
 export interface AppDeps {
   logger: Logger;
@@ -26,6 +28,8 @@ export interface AppDeps {
   attest?: AttestDeps;
   /** Forensic accounting endpoints (docs/forensic.md): their lake reads; they need `screen` too. */
   forensic?: ForensicDeps;
+  /** `POST /api/purification` (docs/api.md, "Purification"): its lake reads; it needs `screen` too. */
+  purification?: { lake: PurificationReads };
   /** Access control (docs/access.md): runs on every /api route after it declared its endpoint tag and cost. */
   accessControl?: Middleware[];
   /** Base URL named in the OpenAPI document. */
@@ -71,6 +75,7 @@ export function createApp(deps: AppDeps): Koa {
       app.use(attestRoutes(createAttestContext(deps.attest, context, deps.baseUrl ?? ''), access, verifyLimit).routes());
     }
     if (deps.forensic) app.use(forensicRoutes(createForensicContext(deps.forensic, context), access).routes());
+    if (deps.purification) app.use(purificationRoutes(context, deps.purification.lake, access).routes());
     app.use(methodNotAllowed);
   }
   app.use((ctx) => {
