@@ -22,6 +22,8 @@ export interface HoldingHistory {
   /** One per snapshot day (a same-day re-screen supersedes the earlier one), oldest first. */
   points: PurificationPoint[];
   splits: ShareSplit[];
+  /** The ticker's first snapshot date, whatever the range read; null when it has none. */
+  firstSnapshotDate: string | null;
   /** Where the snapshots came from (`sample`, `edgar`, `feed`, …), and whether any is synthetic. */
   dataSources: string[];
   synthetic: boolean;
@@ -102,7 +104,7 @@ export async function loadHoldingHistory(
   query: { market: string; ticker: string; framework: ShariahFrameworkId; before: string },
 ): Promise<HoldingHistory> {
   const snapshots = tableRead(dataDir, 'snapshots', query.market);
-  if (snapshots === null) return { points: [], splits: [], dataSources: [], synthetic: false };
+  if (snapshots === null) return { points: [], splits: [], firstSnapshotDate: null, dataSources: [], synthetic: false };
   const base = `$.frameworks.${query.framework}.purification`;
   const rows = (
     await connection.runAndReadAll(pointsSql(snapshots, tableRead(dataDir, 'fundamentals', query.market), query.framework), {
@@ -112,6 +114,11 @@ export async function loadHoldingHistory(
       ratio_path: `${base}.non_permissible_income_ratio`,
     })
   ).getRowObjectsJS();
+  const first = (
+    await connection.runAndReadAll(`SELECT strftime(min(snapshot_date), '%Y-%m-%d') AS first FROM ${snapshots} WHERE ticker = $ticker`, {
+      ticker: query.ticker,
+    })
+  ).getRowObjectsJS()[0]?.first;
   const splitsRead = tableRead(dataDir, 'splits', query.market);
   const splitRows = splitsRead
     ? (
@@ -124,6 +131,7 @@ export async function loadHoldingHistory(
   return {
     points: rows.map(pointOf),
     splits: splitRows.map((r) => ({ exDate: String(r.ex_date), ratio: Number(r.ratio) })),
+    firstSnapshotDate: str(first),
     dataSources: [...new Set(rows.map((r) => String(r.data_source)))].sort(),
     synthetic: rows.some((r) => r.synthetic === true),
   };

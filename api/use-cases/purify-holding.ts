@@ -56,7 +56,8 @@ export function purificationFramework(framework: FrameworkId): ShariahFrameworkI
 
 function checkDate(value: string, field: string, today: string): string {
   if (!isIsoDate(value)) throw badRequest(`${field}: '${value}' is not a calendar date; expected YYYY-MM-DD`, 'invalid_date');
-  if (value > today) throw badRequest(`${field}: ${value} is in the future; the latest valid date is today, ${today} (UTC)`, 'invalid_date');
+  if (value > today)
+    throw badRequest(`${field}: ${value} is in the future; the latest valid date is today, ${today} (UTC)`, 'invalid_date');
   return value;
 }
 
@@ -139,12 +140,12 @@ export async function purifyHolding(
   }
   const before = lots.reduce((latest, lot) => (lot.endsBefore > latest ? lot.endsBefore : latest), lots[0]!.endsBefore);
   const history = await lake.history({ market, ticker, framework, before });
-  const first = history.points[0]?.snapshotDate;
+  const first = history.firstSnapshotDate;
   const method = purificationMethodOf(framework);
   const lotResults = lots.map((lot, i) => {
     const periods = holdingPeriods(lot, history.points, history.splits, listing.currency);
     if (periods.every((p) => p.point === null)) {
-      const known = first === undefined ? 'it has no snapshots yet' : `its snapshots start on ${first}`;
+      const known = first === null ? 'it has no snapshots yet' : `its snapshots start on ${first}`;
       throw unprocessable(
         `lots.${i}: no compliance snapshot of ${market}/${ticker} is in force from ${lot.boughtOn} to ${addDays(lot.endsBefore, -1)}; ${known}`,
         'no_history',
