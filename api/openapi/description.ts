@@ -15,4 +15,6 @@ export const API_DESCRIPTION = `Faith-based compliance screening: 10 frameworks 
 
 **Batch** errors: \`{index, market, ticker, status, detail}\`; one bad item never fails the others. **ETF**: verdicts are the holdings' current snapshots (no re-screens); \`framework_stats\` counts pass (compliant), fail (non_compliant), questionable and unknown (insufficient_data or never screened), each with its share of the fund's weight (0..1 of the whole fund). **Compare**: \`frameworks: {id: {TICKER: status, agree}}\`, \`ratios: {ratio: {TICKER: value}}\`, \`differences\`: the frameworks where they disagree.
 
+**Purification** (POST /api/purification): lots of one ticker walked through the point-in-time snapshots, both methods per period with the snapshot, filing and ratio behind each, in the listing currency; a period lacking an input has null amounts and makes the totals null with \`complete: false\`.
+
 **Access control** plugs in per route: each operation's \`x-endpoint-tag\` and \`x-unit-cost\` are its tag and quota cost.`;
