@@ -22,8 +22,6 @@ export interface HoldingHistory {
   /** One per snapshot day (a same-day re-screen supersedes the earlier one), oldest first. */
   points: PurificationPoint[];
   splits: ShareSplit[];
-  /** The ticker's first snapshot date, whatever the range read; null when it has none. */
-  firstSnapshotDate: string | null;
   /** Where the snapshots came from (`sample`, `edgar`, `feed`, …), and whether any is synthetic. */
   dataSources: string[];
   synthetic: boolean;
@@ -45,8 +43,17 @@ function str(value: unknown): string | null {
   return value === null || value === undefined ? null : String(value);
 }
 
+/** Which snapshots a holding needs: dated from `from` (inclusive) to `before` (exclusive). */
+export interface HistoryQuery {
+  market: string;
+  ticker: string;
+  framework: ShariahFrameworkId;
+  from: string;
+  before: string;
+}
+
 /**
- * Snapshots of the ticker dated before `before`, newest screen of each day, with the framework's
+ * Snapshots of the ticker dated in [`from`, `before`), newest screen of each day, with the framework's
  * status, stored purification method and non-permissible income ratio, and the filing named by
  * the snapshot's `filing_ref` (best source, latest filed by the snapshot's date).
  */
@@ -67,7 +74,9 @@ function pointsSql(snapshots: string, fundamentals: string | null, framework: Sh
         json_extract_string(result_json, $method_path) AS method,
         TRY_CAST(json_extract(result_json, $ratio_path) AS DOUBLE) AS ratio,
         coalesce(data_source, 'unknown') AS data_source, coalesce(synthetic, false) AS synthetic
-      FROM ${snapshots} WHERE ticker = $ticker AND snapshot_date < CAST($before AS DATE)
+      FROM ${snapshots}
+      WHERE ticker = $ticker AND year BETWEEN $from_year AND $before_year
+        AND snapshot_date >= CAST($from AS DATE) AND snapshot_date < CAST($before AS DATE)
       QUALIFY row_number() OVER (PARTITION BY snapshot_date ORDER BY screened_at DESC) = 1
     )
     SELECT strftime(s.snapshot_date, '%Y-%m-%d') AS snapshot_date, s.status, s.method, s.ratio, s.filing_ref,
@@ -98,27 +107,22 @@ function pointOf(row: Record<string, unknown>): PurificationPoint {
 }
 
 /** Reads one ticker's purification history on `connection`. */
-export async function loadHoldingHistory(
-  connection: DuckDBConnection,
-  dataDir: string,
-  query: { market: string; ticker: string; framework: ShariahFrameworkId; before: string },
-): Promise<HoldingHistory> {
+export async function loadHoldingHistory(connection: DuckDBConnection, dataDir: string, query: HistoryQuery): Promise<HoldingHistory> {
   const snapshots = tableRead(dataDir, 'snapshots', query.market);
-  if (snapshots === null) return { points: [], splits: [], firstSnapshotDate: null, dataSources: [], synthetic: false };
+  if (snapshots === null) return { points: [], splits: [], dataSources: [], synthetic: false };
   const base = `$.frameworks.${query.framework}.purification`;
   const rows = (
     await connection.runAndReadAll(pointsSql(snapshots, tableRead(dataDir, 'fundamentals', query.market), query.framework), {
       ticker: query.ticker,
+      from: query.from,
       before: query.before,
+      // The year partitions bound the scan: DuckDB skips the other folders.
+      from_year: Number(query.from.slice(0, 4)),
+      before_year: Number(query.before.slice(0, 4)),
       method_path: `${base}.method`,
       ratio_path: `${base}.non_permissible_income_ratio`,
     })
   ).getRowObjectsJS();
-  const first = (
-    await connection.runAndReadAll(`SELECT strftime(min(snapshot_date), '%Y-%m-%d') AS first FROM ${snapshots} WHERE ticker = $ticker`, {
-      ticker: query.ticker,
-    })
-  ).getRowObjectsJS()[0]?.first;
   const splitsRead = tableRead(dataDir, 'splits', query.market);
   const splitRows = splitsRead
     ? (
@@ -131,7 +135,6 @@ export async function loadHoldingHistory(
   return {
     points: rows.map(pointOf),
     splits: splitRows.map((r) => ({ exDate: String(r.ex_date), ratio: Number(r.ratio) })),
-    firstSnapshotDate: str(first),
     dataSources: [...new Set(rows.map((r) => String(r.data_source)))].sort(),
     synthetic: rows.some((r) => r.synthetic === true),
   };
@@ -143,21 +146,36 @@ export class PurificationReads {
 
   constructor(readonly dataDir: string) {}
 
-  /** The ticker's history before `before` (`YYYY-MM-DD`); read again once when compaction removed a file mid-read. */
-  async history(query: { market: string; ticker: string; framework: ShariahFrameworkId; before: string }): Promise<HoldingHistory> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.use((c) => loadHoldingHistory(c, this.dataDir, query));
-      } catch (error) {
-        if (attempt >= 2 || !isRemovedFileError(error)) throw error;
-      }
-    }
+  /** The ticker's history in the query's window. */
+  history(query: HistoryQuery): Promise<HoldingHistory> {
+    return this.read((c) => loadHoldingHistory(c, this.dataDir, query));
+  }
+
+  /** The ticker's first snapshot date (`YYYY-MM-DD`), or null when it has none: for telling a client where history starts. */
+  firstSnapshotDate(market: string, ticker: string): Promise<string | null> {
+    return this.read(async (c) => {
+      const snapshots = tableRead(this.dataDir, 'snapshots', market);
+      if (snapshots === null) return null;
+      const sql = `SELECT strftime(min(snapshot_date), '%Y-%m-%d') AS first FROM ${snapshots} WHERE ticker = $ticker`;
+      return str((await c.runAndReadAll(sql, { ticker })).getRowObjectsJS()[0]?.first);
+    });
   }
 
   async close(): Promise<void> {
     const pool = this.pool;
     this.pool = null;
     if (pool) (await pool).close();
+  }
+
+  /** Runs a read, once more when compaction removed a file it listed. */
+  private async read<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.use(work);
+      } catch (error) {
+        if (attempt >= 2 || !isRemovedFileError(error)) throw error;
+      }
+    }
   }
 
   private async use<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {

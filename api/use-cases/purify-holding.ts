@@ -139,20 +139,22 @@ export async function purifyHolding(
     );
   }
   const before = lots.reduce((latest, lot) => (lot.endsBefore > latest ? lot.endsBefore : latest), lots[0]!.endsBefore);
-  const history = await lake.history({ market, ticker, framework, before });
-  const first = history.firstSnapshotDate;
+  const earliest = lots.reduce((first, lot) => (lot.boughtOn < first ? lot.boughtOn : first), lots[0]!.boughtOn);
+  // A snapshot older than MAX_CARRY_DAYS before the first day held is no longer in force: no need to read it.
+  const from = addDays(earliest, -MAX_CARRY_DAYS);
+  const history = await lake.history({ market, ticker, framework, from, before });
   const method = purificationMethodOf(framework);
-  const lotResults = lots.map((lot, i) => {
-    const periods = holdingPeriods(lot, history.points, history.splits, listing.currency);
-    if (periods.every((p) => p.point === null)) {
-      const known = first === null ? 'it has no snapshots yet' : `its snapshots start on ${first}`;
-      throw unprocessable(
-        `lots.${i}: no compliance snapshot of ${market}/${ticker} is in force from ${lot.boughtOn} to ${addDays(lot.endsBefore, -1)}; ${known}`,
-        'no_history',
-      );
-    }
-    return { lot, request: request.lots[i]!, periods };
-  });
+  const lotResults = lots.map((lot) => ({ lot, periods: holdingPeriods(lot, history.points, history.splits, listing.currency) }));
+  const uncovered = lotResults.findIndex(({ periods }) => periods.every((p) => p.point === null));
+  if (uncovered >= 0) {
+    const lot = lots[uncovered]!;
+    const first = await lake.firstSnapshotDate(market, ticker);
+    const known = first === null ? 'it has no snapshots yet' : `its snapshots start on ${first}`;
+    throw unprocessable(
+      `lots.${uncovered}: no compliance snapshot of ${market}/${ticker} is in force from ${lot.boughtOn} to ${addDays(lot.endsBefore, -1)}; ${known}`,
+      'no_history',
+    );
+  }
   const all = lotResults.flatMap((r) => r.periods);
   const totals = totalsJson(all, method);
   const byMethod = totals.framework_method as { amount: number | null; complete: boolean };
@@ -166,10 +168,10 @@ export async function purifyHolding(
     amount_to_purify: byMethod.amount,
     complete: byMethod.complete,
     totals,
-    lots: lotResults.map(({ lot, request: sent, periods }) => ({
+    lots: lotResults.map(({ lot, periods }, i) => ({
       shares: lot.shares,
       bought_on: lot.boughtOn,
-      sold_on: sent.sold_on ?? null,
+      sold_on: request.lots[i]!.sold_on ?? null,
       held_through: addDays(lot.endsBefore, -1),
       days: periods.reduce((sum, p) => sum + p.days, 0),
       totals: totalsJson(periods, method),

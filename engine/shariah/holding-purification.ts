@@ -159,7 +159,7 @@ export function holdingPeriods(
     const next = points[i + 1]?.snapshotDate;
     const end = next !== undefined && next < lot.endsBefore ? next : lot.endsBefore;
     if (i < 0) {
-      periods.push(missingPeriod(cursor, end, next === undefined ? 'no snapshot of the ticker' : `no snapshot before ${next}`));
+      periods.push(missingPeriod(cursor, end, next === undefined ? 'no snapshot in force' : `no snapshot in force before ${next}`));
     } else {
       const point = points[i]!;
       const staleFrom = addDays(point.snapshotDate, MAX_CARRY_DAYS + 1);

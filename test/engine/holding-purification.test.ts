@@ -45,7 +45,7 @@ describe('holding purification: the walk of a lot through point-in-time snapshot
   it('when the lot starts before the first snapshot, then that stretch is its own period with no amount and the total is null', () => {
     const periods = holdingPeriods({ shares: 10, boughtOn: '2020-12-01', endsBefore: '2021-01-10' }, [point('2020-12-31')], [], 'USD');
     expect(periods[0]).toMatchObject({ from: '2020-12-01', through: '2020-12-30', days: 30, point: null, incomeBased: null });
-    expect(periods[0]!.missing).toEqual(['no snapshot before 2020-12-31']);
+    expect(periods[0]!.missing).toEqual(['no snapshot in force before 2020-12-31']);
     const total = methodTotal(periods, (p) => p.incomeBased);
     expect(total.amount).toBeNull();
     expect(total.complete).toBe(false);
