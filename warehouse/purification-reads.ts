@@ -180,7 +180,8 @@ export class PurificationReads {
 
   private async use<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     // Its own small instance beside the API's reads, as the forensic reads have: a per-request scan never competes with their indexes.
-    this.pool ??= ConnectionPool.open({ maxActive: 1, memoryLimitMiB: 256, metadataCache: false }).catch((error: unknown) => {
+    // Footers stay cached: every request opens the same year partitions again.
+    this.pool ??= ConnectionPool.open({ maxActive: 1, memoryLimitMiB: 256 }).catch((error: unknown) => {
       this.pool = null; // the next request tries again
       throw error;
     });
