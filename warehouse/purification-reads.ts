@@ -151,13 +151,17 @@ export class PurificationReads {
     return this.read((c) => loadHoldingHistory(c, this.dataDir, query));
   }
 
-  /** The ticker's first snapshot date (`YYYY-MM-DD`), or null when it has none: for telling a client where history starts. */
-  firstSnapshotDate(market: string, ticker: string): Promise<string | null> {
+  /** The dates of the ticker's first and latest snapshots, or null when it has none: for telling a client what history there is. */
+  snapshotSpan(market: string, ticker: string): Promise<{ first: string; last: string } | null> {
     return this.read(async (c) => {
       const snapshots = tableRead(this.dataDir, 'snapshots', market);
       if (snapshots === null) return null;
-      const sql = `SELECT strftime(min(snapshot_date), '%Y-%m-%d') AS first FROM ${snapshots} WHERE ticker = $ticker`;
-      return str((await c.runAndReadAll(sql, { ticker })).getRowObjectsJS()[0]?.first);
+      const sql = `SELECT strftime(min(snapshot_date), '%Y-%m-%d') AS first, strftime(max(snapshot_date), '%Y-%m-%d') AS last
+        FROM ${snapshots} WHERE ticker = $ticker`;
+      const row = (await c.runAndReadAll(sql, { ticker })).getRowObjectsJS()[0];
+      const first = str(row?.first);
+      const last = str(row?.last);
+      return first === null || last === null ? null : { first, last };
     });
   }
 

@@ -148,8 +148,11 @@ export async function purifyHolding(
   const uncovered = lotResults.findIndex(({ periods }) => periods.every((p) => p.point === null));
   if (uncovered >= 0) {
     const lot = lots[uncovered]!;
-    const first = await lake.firstSnapshotDate(market, ticker);
-    const known = first === null ? 'it has no snapshots yet' : `its snapshots start on ${first}`;
+    const span = await lake.snapshotSpan(market, ticker);
+    const known =
+      span === null
+        ? 'it has no snapshots yet'
+        : `its snapshots run from ${span.first} to ${span.last}, each in force for at most ${MAX_CARRY_DAYS} days`;
     throw unprocessable(
       `lots.${uncovered}: no compliance snapshot of ${market}/${ticker} is in force from ${lot.boughtOn} to ${addDays(lot.endsBefore, -1)}; ${known}`,
       'no_history',

@@ -251,8 +251,11 @@ describe('POST /api/purification over real HTTP on the sample universe', () => {
       const early = await post(body({ lots: [{ shares: 1, bought_on: '2012-01-01', sold_on: '2013-01-01' }] }));
       expect(early.status).toBe(422);
       expect(early.body.detail).toBe(
-        `lots.0: no compliance snapshot of us/${ticker} is in force from 2012-01-01 to 2012-12-31; its snapshots start on 2019-12-31`,
+        `lots.0: no compliance snapshot of us/${ticker} is in force from 2012-01-01 to 2012-12-31; its snapshots run from 2019-12-31 to 2021-03-31, each in force for at most 366 days`,
       );
+      const late = await post(body({ lots: [{ shares: 1, bought_on: '2023-01-01', sold_on: '2023-06-01' }] }));
+      expect(late.status).toBe(422);
+      expect(late.body.detail).toMatch(/in force from 2023-01-01 to 2023-05-31; its snapshots run from 2019-12-31 to 2021-03-31/);
       const unscreened = await post(body({ ticker: fund }));
       expect(unscreened.status).toBe(422);
       expect(unscreened.body.detail).toMatch(/it has no snapshots yet/);
