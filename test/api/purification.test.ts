@@ -274,6 +274,15 @@ describe('POST /api/purification over real HTTP on the sample universe', () => {
       expect(answer.body.detail).toMatch(/ticker 'ZZZZ9' is not listed in market 'us'; look it up with GET \/api\/universe\/search/);
     });
 
+    it('when the body is over 64 kB, then 413; when the route is asked with GET, then 405 naming POST', async () => {
+      const big = await post(body({ note: 'x'.repeat(70_000) }));
+      expect(big.status).toBe(413);
+      expect(big.body.detail).toMatch(/the limit is 64 kB/);
+      const get = await fetch(`${server.url}/api/purification`, { headers: { 'X-API-Key': key.key } });
+      expect(get.status).toBe(405);
+      expect(get.headers.get('allow')).toBe('POST');
+    });
+
     it('when no key is sent, then 401', async () => {
       const answer = await post(body(), null);
       expect(answer.status).toBe(401);
