@@ -7,7 +7,8 @@
  * month-end snapshots from 2012-01-31 to 2025-12-31 screened by the engine and published one
  * file per date, as a backfill publishes them before compaction (168 files). Each purification
  * walks a lot through those snapshots: one year (12 periods), ten years (120 periods), and 50
- * one-year lots in one request.
+ * one-year lots in one request. Then the lake is compacted as the daily maintenance does (one
+ * file per year) and the same requests run again.
  */
 import pino from 'pino';
 import { compactResult, snapshotRowFrom } from '../activities/snapshot-rows.ts';
@@ -19,6 +20,7 @@ import { ingestSource } from '../sources/ingest.ts';
 import { listen } from '../test/support/http.ts';
 import { makeTempDir } from '../test/support/temp-dir.ts';
 import { openApiReads } from '../warehouse/api-reads/api-reads.ts';
+import { compactSnapshots } from '../warehouse/compaction.ts';
 import { withDuckDB } from '../warehouse/duckdb.ts';
 import { PurificationReads } from '../warehouse/purification-reads.ts';
 import { loadScreeningInputsForDates } from '../warehouse/screening-inputs.ts';
@@ -124,21 +126,21 @@ export async function runPurificationBench(options: { scale?: number; tickers?: 
       const yearLot = (k: number) => ({ shares: 100, bought_on: `${2013 + (k % 12)}-02-15`, sold_on: `${2014 + (k % 12)}-02-15` });
       // Warm up once (the pools open on first use), then measure.
       await (await purify(tickers[0]!, [yearLot(0)])()).arrayBuffer();
-      const latencies = [
+      const measure = async (layout: string): Promise<Latency[]> => [
         await timed(
-          'baseline: GET as_of (screen/history)',
+          `${layout}: baseline GET as_of (screen/history)`,
           tickers.map((t, k) => () => fetch(`${server.url}/api/screen/us/${t}?as_of=${2013 + (k % 12)}-06-15`)),
         ),
         await timed(
-          'purification, 1 lot of 1 year (12 periods)',
+          `${layout}: 1 lot of 1 year (12 periods)`,
           tickers.map((t, k) => purify(t, [yearLot(k)])),
         ),
         await timed(
-          'purification, 1 lot of 10 years (120 periods)',
+          `${layout}: 1 lot of 10 years (120 periods)`,
           tickers.map((t) => purify(t, [{ shares: 100, bought_on: '2014-01-15', sold_on: '2024-01-15' }])),
         ),
         await timed(
-          'purification, 50 lots of 1 year',
+          `${layout}: 50 lots of 1 year`,
           tickers.map((t) =>
             purify(
               t,
@@ -147,6 +149,12 @@ export async function runPurificationBench(options: { scale?: number; tickers?: 
           ),
         ),
       ];
+      const perDate = await measure('one file per date');
+      // What the daily lake maintenance leaves: one file per (market, year) partition.
+      const compacted = await compactSnapshots(temp.dir, { minAgeMs: 0, retireAfterMs: 0 });
+      await reads.sync();
+      const perYear = await measure(`compacted (${compacted.filesAfter} files)`);
+      const latencies = [...perDate, ...perYear];
       return { stocks: stocks.size, snapshots, files, prepareSeconds, latencies, rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20) };
     } finally {
       await server.close();
