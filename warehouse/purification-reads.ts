@@ -69,16 +69,17 @@ function pointsSql(snapshots: string, fundamentals: string | null, framework: Sh
     : 'NULL AS filed_on, NULL AS currency, NULL AS dividends_per_share, NULL AS total_revenue, NULL AS shares_outstanding';
   const order = fundamentals ? 'f.source_rank, f.filed_on DESC' : '1';
   return `
-    WITH s AS (
-      SELECT snapshot_date, filing_ref, period_end, ${sqlIdent(statusColumn(framework))} AS status,
+    WITH raw AS (
+      -- The two figures are taken out of result_json here, so the day's de-duplication below sorts small rows.
+      SELECT snapshot_date, screened_at, filing_ref, period_end, ${sqlIdent(statusColumn(framework))} AS status,
         json_extract_string(result_json, $method_path) AS method,
         TRY_CAST(json_extract(result_json, $ratio_path) AS DOUBLE) AS ratio,
         coalesce(data_source, 'unknown') AS data_source, coalesce(synthetic, false) AS synthetic
       FROM ${snapshots}
       WHERE ticker = $ticker AND year BETWEEN $from_year AND $before_year
         AND snapshot_date >= CAST($from AS DATE) AND snapshot_date < CAST($before AS DATE)
-      QUALIFY row_number() OVER (PARTITION BY snapshot_date ORDER BY screened_at DESC) = 1
-    )
+    ),
+    s AS (SELECT * FROM raw QUALIFY row_number() OVER (PARTITION BY snapshot_date ORDER BY screened_at DESC) = 1)
     SELECT strftime(s.snapshot_date, '%Y-%m-%d') AS snapshot_date, s.status, s.method, s.ratio, s.filing_ref,
       strftime(s.period_end, '%Y-%m-%d') AS period_end, s.data_source, s.synthetic, ${filingColumns}
     FROM s ${filing}

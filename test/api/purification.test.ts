@@ -48,6 +48,9 @@ describe('POST /api/purification over real HTTP on the sample universe', () => {
   let ticker: string;
   let q: Array<ReturnType<typeof figures>>;
   let fund: string;
+  /** A stock re-screened on 2020-06-30 with a different AAOIFI ratio, and that ratio. */
+  let rescreened: string;
+  let rescreenedRatio: number;
 
   /** POSTs `body` with the test's key, another key, or none (null). */
   const post = async (body: unknown, apiKey: string | null = key.key) => {
@@ -86,6 +89,16 @@ describe('POST /api/purification over real HTTP on the sample universe', () => {
         screenedAt: `${input.screeningDate}T02:00:00.000`,
       }),
     );
+    // A same-day re-screen of another stock (a refresh after a corrected filing): the newest screen of the day must win.
+    const [rescreenedTicker, screens] = [...byTicker.entries()].find(
+      ([t, list]) => list.length === QUARTERS.length && list.every((x) => figures(x).npi !== null && figures(x).npi > 0),
+    )!;
+    const june = screens[2]!;
+    const corrected = structuredClone(compactResult(june.result));
+    rescreenedRatio = figures(june).npi * 2;
+    corrected.frameworks.shariah_aaoifi!.purification!.non_permissible_income_ratio = rescreenedRatio;
+    rows.push(snapshotRowFrom(june.input, corrected, { source: 'refresh', runId: 'refresh-june', screenedAt: '2020-06-30T09:00:00.000' }));
+    rescreened = rescreenedTicker;
     await writeSnapshots(lakeDir.dir, rows, { fileStem: 'purification-fixture' });
     const chosen = [...byTicker.entries()].find(([, screens]) => {
       if (screens.length !== QUARTERS.length) return false;
@@ -162,6 +175,19 @@ describe('POST /api/purification over real HTTP on the sample universe', () => {
     expect(body.provenance).toMatchObject({ data_sources: ['sample (synthetic sample universe)'], synthetic: true });
     expect(body.provenance.notice).toMatch(/Synthetic sample data/);
     expect(body.rules.dividend_based).toMatch(/not dividend events with ex-dates/);
+  });
+
+  it('when a day was screened twice, then the newest screen of the day is the one in force', async () => {
+    const { status, body } = await post({
+      market: 'us',
+      ticker: rescreened,
+      framework: 'shariah_aaoifi',
+      lots: [{ shares: 1, bought_on: '2020-07-01', sold_on: '2020-07-11' }],
+    });
+    expect(status).toBe(200);
+    expect(body.lots[0].periods).toHaveLength(1);
+    expect(body.lots[0].periods[0].snapshot.date).toBe('2020-06-30');
+    expect(body.lots[0].periods[0].non_permissible_income_ratio).toBe(rescreenedRatio);
   });
 
   it('when several lots are sent, then the totals add up across lots and a DJIM request uses the dividend method', async () => {
