@@ -89,17 +89,6 @@ describe('POST /api/purification over real HTTP on the sample universe', () => {
         screenedAt: `${input.screeningDate}T02:00:00.000`,
       }),
     );
-    // A same-day re-screen of another stock (a refresh after a corrected filing): the newest screen of the day must win.
-    const [rescreenedTicker, screens] = [...byTicker.entries()].find(
-      ([t, list]) => list.length === QUARTERS.length && list.every((x) => figures(x).npi !== null && figures(x).npi > 0),
-    )!;
-    const june = screens[2]!;
-    const corrected = structuredClone(compactResult(june.result));
-    rescreenedRatio = figures(june).npi * 2;
-    corrected.frameworks.shariah_aaoifi!.purification!.non_permissible_income_ratio = rescreenedRatio;
-    rows.push(snapshotRowFrom(june.input, corrected, { source: 'refresh', runId: 'refresh-june', screenedAt: '2020-06-30T09:00:00.000' }));
-    rescreened = rescreenedTicker;
-    await writeSnapshots(lakeDir.dir, rows, { fileStem: 'purification-fixture' });
     const chosen = [...byTicker.entries()].find(([, screens]) => {
       if (screens.length !== QUARTERS.length) return false;
       const first4 = screens.slice(0, 4).map(figures);
@@ -113,6 +102,18 @@ describe('POST /api/purification over real HTTP on the sample universe', () => {
     if (!chosen) throw new Error('the sample has no stock whose AAOIFI status changes between 2019-12-31 and 2020-09-30');
     ticker = chosen[0];
     q = chosen[1].map(figures);
+    // A same-day re-screen of another stock (a refresh after a corrected filing): the newest screen of the day must win.
+    const other = [...byTicker.entries()].find(
+      ([candidate, list]) => candidate !== ticker && list.length === QUARTERS.length && list.every((x) => figures(x).npi > 0),
+    );
+    if (!other) throw new Error('the sample has no second stock with a known AAOIFI ratio every quarter');
+    rescreened = other[0];
+    const june = other[1][2]!;
+    const corrected = structuredClone(compactResult(june.result));
+    rescreenedRatio = figures(june).npi * 2;
+    corrected.frameworks.shariah_aaoifi!.purification!.non_permissible_income_ratio = rescreenedRatio;
+    rows.push(snapshotRowFrom(june.input, corrected, { source: 'refresh', runId: 'refresh-june', screenedAt: '2020-06-30T09:00:00.000' }));
+    await writeSnapshots(lakeDir.dir, rows, { fileStem: 'purification-fixture' });
     const funds = await withDuckDB(':memory:', {}, (c) =>
       loadScreeningInputsForDates(c, lakeDir.dir, { market: 'us', dates: [TODAY], kind: 'fund' }),
     );
