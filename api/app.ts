@@ -12,11 +12,13 @@ import { attestRoutes } from './routes/attest.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { forensicRoutes } from './routes/forensic.ts';
 import { opsRoutes, type ReadinessCheck } from './routes/ops.ts';
+import { purificationRoutes } from './routes/purification.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { screenRoutes } from './routes/screen.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { createWebhookContext, type WebhookDeps } from './webhooks-context.ts';
 import { createScreenService, type ScreenDeps } from './screen-service.ts';
+import type { PurificationReads } from '../warehouse/purification-reads.ts';
 
 export interface AppDeps {
   logger: Logger;
@@ -30,6 +32,8 @@ export interface AppDeps {
   forensic?: ForensicDeps;
   /** Status-change webhook subscriptions (docs/webhooks.md); they need `screen` too. */
   webhooks?: WebhookDeps;
+  /** `POST /api/purification` (docs/api.md, "Purification"): its lake reads; it needs `screen` too. */
+  purification?: { lake: PurificationReads };
   /** Access control (docs/access.md): runs on every /api route after it declared its endpoint tag and cost. */
   accessControl?: Middleware[];
   /** Base URL named in the OpenAPI document. */
@@ -76,6 +80,7 @@ export function createApp(deps: AppDeps): Koa {
     }
     if (deps.forensic) app.use(forensicRoutes(createForensicContext(deps.forensic, context), access).routes());
     if (deps.webhooks) app.use(webhookRoutes(createWebhookContext(deps.webhooks, context.now), access).routes());
+    if (deps.purification) app.use(purificationRoutes(context, deps.purification.lake, access).routes());
     app.use(methodNotAllowed);
   }
   app.use((ctx) => {

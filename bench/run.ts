@@ -42,6 +42,10 @@ for (const line of formatApiSpreadBench(await runApiSpreadBench())) console.log(
 const { runForensicBench, formatForensicBench } = await import('./forensic.bench.ts');
 for (const line of formatForensicBench(await runForensicBench())) console.log(line);
 
+// Purification beside an as_of read, over month-end history 2012–2025 (PURIFICATION_BENCH_SCALE, default 0.01).
+const { runPurificationBench, formatPurificationBench } = await import('./purification.bench.ts');
+for (const line of formatPurificationBench(await runPurificationBench())) console.log(line);
+
 const { runVerifyBench, formatVerifyBench } = await import('./verify.bench.ts');
 for (const line of formatVerifyBench(await runVerifyBench())) console.log(line);
 

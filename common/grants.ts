@@ -13,7 +13,7 @@ export type EndpointTag =
 
 export interface EndpointDeclaration {
   tag: EndpointTag;
-  /** Quota units this request costs (docs/access.md: single 1, as_of 2, timeline 3, batch 1 per ticker, compare 1, lists 0). */
+  /** Quota units this request costs (docs/access.md: single 1, as_of 2, timeline 3, batch 1 per ticker, compare 1, purification 2 per lot, lists 0). */
   cost: number;
 }
 

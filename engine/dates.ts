@@ -70,3 +70,8 @@ export const HISTORY_START = '2009-01-01';
 export function utcDay(instant: Date | number): string {
   return new Date(instant).toISOString().slice(0, 10);
 }
+
+/** The date `days` calendar days after `s` (`YYYY-MM-DD`; negative `days` go back). */
+export function addDays(s: string, days: number): string {
+  return utcDay((dayNumber(s) + days) * 86_400_000);
+}

@@ -10,6 +10,7 @@ import { openServiceDb } from '../service-state/db.ts';
 import { accessOptionsOf, serviceStateOf } from './service-state.ts';
 import { openApiReads } from '../warehouse/api-reads/api-reads.ts';
 import { ForensicReads } from '../warehouse/forensic-reads.ts';
+import { PurificationReads } from '../warehouse/purification-reads.ts';
 import { catalogPath, lakeRoot } from '../warehouse/lake-paths.ts';
 import type { Config } from './config.ts';
 import type { Metrics } from '../api/metrics.ts';
@@ -44,6 +45,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   const { config, logger } = deps;
   const reads = await openApiReads({ dataDir: config.dataDir, onError: (err) => logger.error({ err }, 'lake scan failed') });
   const forensic = new ForensicReads(config.dataDir);
+  const purification = new PurificationReads(config.dataDir);
   const client = new Client({ connection: deps.temporal, namespace: config.TEMPORAL_NAMESPACE });
   // Attestations keep their own connection: on libsql it stays synchronous=FULL (a certificate answered with 200 is on disk).
   const serviceDb = await openServiceDb(serviceStateOf(config));
@@ -64,6 +66,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
     attest: { db: serviceDb, dataDir: config.dataDir },
     forensic: { lake: forensic },
     webhooks: webhookDepsOf(config, serviceDb),
+    purification: { lake: purification },
     baseUrl: config.baseUrl,
   });
   const server = app.listen(deps.config.PORT, deps.config.HOST);
@@ -85,6 +88,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
         await serviceDb.close();
         reads.close();
         await forensic.close();
+        await purification.close();
       }),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as attestations from '../schemas/attestations.ts';
 import * as forensic from '../schemas/forensic.ts';
+import * as purification from '../schemas/purification.ts';
 import * as requests from '../schemas/requests.ts';
 import * as responses from '../schemas/responses.ts';
 import * as timeline from '../schemas/timeline.ts';
@@ -250,6 +251,22 @@ function webhookPaths(): JsonObject {
   };
 }
 
+/** `POST /api/purification` (docs/api.md, "Purification"; the method in docs/frameworks/README.md). */
+function purificationPaths(): JsonObject {
+  return {
+    '/api/purification': {
+      post: op('Amount to purify for lots actually held, period by period with its evidence', 'screen/history', '2 per lot', {
+        description: `Walks each lot (1 to ${purification.PURIFICATION_LOTS_MAX}) through the ticker's point-in-time snapshots: each period uses the snapshot in force (its status, the framework's non-permissible income ratio) and the figures of the filing behind it, and reports both methods, dividend-based and income-based, in the listing currency. A period without a snapshot or an input has no amount and says why; the totals are then null and \`complete\` false. Shares ≤ 0, a bad date, sold_on not after bought_on, an unknown framework or too many lots: 400. A framework without purification (not Shariah), a lot starting before 2009-01-01, or a lot no snapshot covers: 422. Unknown ticker: 404.`,
+        requestBody: jsonBody(purification.purificationBodySchema),
+        responses: {
+          ...ok('the amount to purify, its totals by method and every period with its evidence', purification.purificationResponseSchema),
+          ...errors(400, 403, 404, 413, 422),
+        },
+      }),
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document, generated from the zod schemas that validate requests. */
 export function buildOpenApi(baseUrl: string): JsonObject {
   const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as {
@@ -344,6 +361,7 @@ export function buildOpenApi(baseUrl: string): JsonObject {
       ...attestationPaths(screenParams),
       ...forensicPaths(),
       ...webhookPaths(),
+      ...purificationPaths(),
     },
     components: {
       schemas: componentSchemas,

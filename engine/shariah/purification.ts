@@ -27,23 +27,30 @@ export function nonPermissibleIncomeRatio(ctx: ScreenContext, activityIdx: reado
   return Math.min(share, 1);
 }
 
+/** Dividends per share × the non-permissible income ratio, or null when either is unknown or unusable. */
+export function dividendRatioOf(dividendsPerShare: number | null, npi: number | null): number | null {
+  if (npi === null || dividendsPerShare === null || !Number.isFinite(dividendsPerShare) || dividendsPerShare < 0) return null;
+  const v = dividendsPerShare * npi;
+  return Number.isFinite(v) ? v : null;
+}
+
+/** Non-permissible income ratio × total revenue ÷ shares outstanding, or null when an input is unknown or unusable. */
+export function impermissibleIncomeOf(npi: number | null, totalRevenue: number | null, sharesOutstanding: number | null): number | null {
+  if (npi === null || totalRevenue === null || sharesOutstanding === null) return null;
+  if (!Number.isFinite(sharesOutstanding) || sharesOutstanding <= 0) return null;
+  const v = (npi * totalRevenue) / sharesOutstanding;
+  return Number.isFinite(v) ? v : null;
+}
+
 /** Dividend-ratio purification per share (listing/filing currency), or null. */
 export function dividendRatioPerShare(ctx: ScreenContext, npi: number | null): number | null {
-  const dps = ctx.fundamentals?.dividendsPerShare ?? null;
-  if (npi === null || dps === null || !Number.isFinite(dps) || dps < 0) return null;
-  const v = dps * npi;
-  return Number.isFinite(v) ? v : null;
+  return dividendRatioOf(ctx.fundamentals?.dividendsPerShare ?? null, npi);
 }
 
 /** Holding-based impermissible income per share (filing currency), or null. */
 export function impermissibleIncomePerShare(ctx: ScreenContext, npi: number | null): number | null {
   const f = ctx.fundamentals;
-  if (npi === null || f === null) return null;
-  const revenue = f.totalRevenue;
-  const shares = f.sharesOutstanding;
-  if (revenue === null || shares === null || !Number.isFinite(shares) || shares <= 0) return null;
-  const v = (npi * revenue) / shares;
-  return Number.isFinite(v) ? v : null;
+  return f === null ? null : impermissibleIncomeOf(npi, f.totalRevenue, f.sharesOutstanding);
 }
 
 /** A framework's purification by its documented method. */

@@ -9,6 +9,7 @@ import { createMetrics } from '../../../api/metrics.ts';
 import { openApiReads, type ApiReads } from '../../../warehouse/api-reads/api-reads.ts';
 import { withDuckDB } from '../../../warehouse/duckdb.ts';
 import { ForensicReads } from '../../../warehouse/forensic-reads.ts';
+import { PurificationReads } from '../../../warehouse/purification-reads.ts';
 import { ingestSource } from '../../../sources/ingest.ts';
 import { loadScreeningInputs } from '../../../warehouse/screening-inputs.ts';
 import { writeSnapshots } from '../../../warehouse/snapshot-writer.ts';
@@ -90,6 +91,8 @@ export interface TestApi {
   reads: ApiReads;
   /** The forensic endpoints' lake reads (a DuckDB pool opened on first use). */
   forensic: ForensicReads;
+  /** The purification endpoint's lake reads (a DuckDB pool opened on first use). */
+  purification: PurificationReads;
 }
 
 /** The Koa app over a lake, with the given refresher (default: none available). */
@@ -100,16 +103,18 @@ export async function createTestApi(
 ): Promise<TestApi> {
   const reads = await openApiReads({ dataDir, followIntervalMs: 0 });
   const forensic = new ForensicReads(dataDir);
+  const purification = new PurificationReads(dataDir);
   const app = createApp({
     logger: pino({ level: 'silent' }),
     metrics: createMetrics(),
     readiness: {},
     screen: { reads, refresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
     forensic: { lake: forensic },
+    purification: { lake: purification },
     baseUrl: 'http://127.0.0.1',
     ...(accessControl ? { accessControl } : {}),
   });
-  return { app, reads, forensic };
+  return { app, reads, forensic, purification };
 }
 
 export interface ServedLakeApi {
@@ -136,6 +141,7 @@ export async function serveLakeApi(refresher?: Refresher, accessControl?: Middle
       await server.close();
       await api.reads.close();
       await api.forensic.close();
+      await api.purification.close();
       await temp.cleanup();
     },
   };

@@ -1,0 +1,195 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ShariahFrameworkId } from '../engine/frameworks.ts';
+import type { PurificationPoint, ShareSplit } from '../engine/shariah/holding-purification.ts';
+import type { PurificationMethod, VerdictStatus } from '../engine/result-types.ts';
+import { ConnectionPool } from './api-reads/api-reads-lake.ts';
+import { isRemovedFileError } from './api-reads/api-reads-files.ts';
+import { lakeRoot, type LakeTable } from './lake-paths.ts';
+import { readTableSql } from './lake-sql.ts';
+import { statusColumn } from './snapshot-schema.ts';
+import { sqlIdent } from './sql.ts';
+
+/**
+ * The purification endpoint's reads of the lake (docs/api.md, "Purification"): one ticker's
+ * snapshots, each with one framework's status and purification ratio and the figures of the
+ * filing behind it, and the ticker's splits. Values are bound as parameters.
+ */
+
+/** What the lake holds for one ticker up to a date. */
+export interface HoldingHistory {
+  /** One per snapshot day (a same-day re-screen supersedes the earlier one), oldest first. */
+  points: PurificationPoint[];
+  splits: ShareSplit[];
+  /** Where the snapshots came from (`sample`, `edgar`, `feed`, …), and whether any is synthetic. */
+  dataSources: string[];
+  synthetic: boolean;
+}
+
+const METHODS: ReadonlySet<string> = new Set<PurificationMethod>(['dividend_ratio', 'impermissible_income_per_share']);
+const STATUSES: ReadonlySet<string> = new Set<VerdictStatus>(['compliant', 'non_compliant', 'questionable', 'insufficient_data']);
+
+function tableRead(dataDir: string, table: LakeTable, market: string): string | null {
+  const root = lakeRoot(dataDir);
+  return existsSync(path.join(root, table, `market=${market}`)) ? readTableSql(root, table, market) : null;
+}
+
+function num(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+function str(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
+}
+
+/** Which snapshots a holding needs: dated from `from` (inclusive) to `before` (exclusive). */
+export interface HistoryQuery {
+  market: string;
+  ticker: string;
+  framework: ShariahFrameworkId;
+  from: string;
+  before: string;
+}
+
+/**
+ * Snapshots of the ticker dated in [`from`, `before`), newest screen of each day, with the framework's
+ * status, stored purification method and non-permissible income ratio, and the filing named by
+ * the snapshot's `filing_ref` (best source, latest filed by the snapshot's date).
+ */
+function pointsSql(snapshots: string, fundamentals: string | null, framework: ShariahFrameworkId): string {
+  const filing = fundamentals
+    ? `LEFT JOIN (SELECT source_ref, period_end, filed_on, currency, dividends_per_share, total_revenue, shares_outstanding,
+          CASE data_source WHEN 'feed' THEN 0 WHEN 'edgar' THEN 1 ELSE 2 END AS source_rank
+        FROM ${fundamentals} WHERE ticker = $ticker) f
+        ON f.source_ref = s.filing_ref AND f.period_end = s.period_end AND f.filed_on <= s.snapshot_date`
+    : '';
+  const filingColumns = fundamentals
+    ? `strftime(f.filed_on, '%Y-%m-%d') AS filed_on, f.currency, f.dividends_per_share, f.total_revenue, f.shares_outstanding`
+    : 'NULL AS filed_on, NULL AS currency, NULL AS dividends_per_share, NULL AS total_revenue, NULL AS shares_outstanding';
+  const order = fundamentals ? 'f.source_rank, f.filed_on DESC' : '1';
+  return `
+    WITH raw AS (
+      -- The two figures are taken out of result_json here, so the day's de-duplication below sorts small rows.
+      SELECT snapshot_date, screened_at, filing_ref, period_end, ${sqlIdent(statusColumn(framework))} AS status,
+        json_extract_string(result_json, $method_path) AS method,
+        TRY_CAST(json_extract(result_json, $ratio_path) AS DOUBLE) AS ratio,
+        coalesce(data_source, 'unknown') AS data_source, coalesce(synthetic, false) AS synthetic
+      FROM ${snapshots}
+      WHERE ticker = $ticker AND year BETWEEN $from_year AND $before_year
+        AND snapshot_date >= CAST($from AS DATE) AND snapshot_date < CAST($before AS DATE)
+    ),
+    s AS (SELECT * FROM raw QUALIFY row_number() OVER (PARTITION BY snapshot_date ORDER BY screened_at DESC) = 1)
+    SELECT strftime(s.snapshot_date, '%Y-%m-%d') AS snapshot_date, s.status, s.method, s.ratio, s.filing_ref,
+      strftime(s.period_end, '%Y-%m-%d') AS period_end, s.data_source, s.synthetic, ${filingColumns}
+    FROM s ${filing}
+    QUALIFY row_number() OVER (PARTITION BY s.snapshot_date ORDER BY ${order}) = 1
+    ORDER BY s.snapshot_date`;
+}
+
+function pointOf(row: Record<string, unknown>): PurificationPoint {
+  const filingRef = str(row.filing_ref);
+  const periodEnd = str(row.period_end);
+  const filedOn = str(row.filed_on);
+  const method = str(row.method);
+  const status = String(row.status);
+  return {
+    snapshotDate: String(row.snapshot_date),
+    status: (STATUSES.has(status) ? status : 'insufficient_data') as VerdictStatus,
+    method: method !== null && METHODS.has(method) ? (method as PurificationMethod) : null,
+    nonPermissibleIncomeRatio: num(row.ratio),
+    // A filing the lake no longer holds still names itself; its figures then read as missing.
+    filing: filingRef === null || periodEnd === null ? null : { sourceRef: filingRef, periodEnd, filedOn: filedOn ?? '' },
+    currency: str(row.currency),
+    dividendsPerShare: num(row.dividends_per_share),
+    totalRevenue: num(row.total_revenue),
+    sharesOutstanding: num(row.shares_outstanding),
+  };
+}
+
+/** Reads one ticker's purification history on `connection`. */
+export async function loadHoldingHistory(connection: DuckDBConnection, dataDir: string, query: HistoryQuery): Promise<HoldingHistory> {
+  const snapshots = tableRead(dataDir, 'snapshots', query.market);
+  if (snapshots === null) return { points: [], splits: [], dataSources: [], synthetic: false };
+  const base = `$.frameworks.${query.framework}.purification`;
+  const rows = (
+    await connection.runAndReadAll(pointsSql(snapshots, tableRead(dataDir, 'fundamentals', query.market), query.framework), {
+      ticker: query.ticker,
+      from: query.from,
+      before: query.before,
+      // The year partitions bound the scan: DuckDB skips the other folders.
+      from_year: Number(query.from.slice(0, 4)),
+      before_year: Number(query.before.slice(0, 4)),
+      method_path: `${base}.method`,
+      ratio_path: `${base}.non_permissible_income_ratio`,
+    })
+  ).getRowObjectsJS();
+  const splitsRead = tableRead(dataDir, 'splits', query.market);
+  const splitRows = splitsRead
+    ? (
+        await connection.runAndReadAll(
+          `SELECT DISTINCT strftime(ex_date, '%Y-%m-%d') AS ex_date, ratio FROM ${splitsRead} WHERE ticker = $ticker AND ratio > 0 ORDER BY ex_date`,
+          { ticker: query.ticker },
+        )
+      ).getRowObjectsJS()
+    : [];
+  return {
+    points: rows.map(pointOf),
+    splits: splitRows.map((r) => ({ exDate: String(r.ex_date), ratio: Number(r.ratio) })),
+    dataSources: [...new Set(rows.map((r) => String(r.data_source)))].sort(),
+    synthetic: rows.some((r) => r.synthetic === true),
+  };
+}
+
+/** The purification reads on their own small pool of DuckDB connections, opened on first use. */
+export class PurificationReads {
+  private pool: Promise<ConnectionPool> | null = null;
+
+  constructor(readonly dataDir: string) {}
+
+  /** The ticker's history in the query's window. */
+  history(query: HistoryQuery): Promise<HoldingHistory> {
+    return this.read((c) => loadHoldingHistory(c, this.dataDir, query));
+  }
+
+  /** The dates of the ticker's first and latest snapshots, or null when it has none: for telling a client what history there is. */
+  snapshotSpan(market: string, ticker: string): Promise<{ first: string; last: string } | null> {
+    return this.read(async (c) => {
+      const snapshots = tableRead(this.dataDir, 'snapshots', market);
+      if (snapshots === null) return null;
+      const sql = `SELECT strftime(min(snapshot_date), '%Y-%m-%d') AS first, strftime(max(snapshot_date), '%Y-%m-%d') AS last
+        FROM ${snapshots} WHERE ticker = $ticker`;
+      const row = (await c.runAndReadAll(sql, { ticker })).getRowObjectsJS()[0];
+      const first = str(row?.first);
+      const last = str(row?.last);
+      return first === null || last === null ? null : { first, last };
+    });
+  }
+
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = null;
+    if (pool) (await pool).close();
+  }
+
+  /** Runs a read, once more when compaction removed a file it listed. */
+  private async read<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.use(work);
+      } catch (error) {
+        if (attempt >= 2 || !isRemovedFileError(error)) throw error;
+      }
+    }
+  }
+
+  private async use<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    // Its own small instance beside the API's reads, as the forensic reads have: a per-request scan never competes with their indexes.
+    // Footers stay cached: every request opens the same year partitions again.
+    this.pool ??= ConnectionPool.open({ maxActive: 1, memoryLimitMiB: 256 }).catch((error: unknown) => {
+      this.pool = null; // the next request tries again
+      throw error;
+    });
+    return (await this.pool).use(work);
+  }
+}
