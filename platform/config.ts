@@ -41,6 +41,8 @@ export const configSchema = z.object({
     .regex(/^[0-9a-fA-F]{64,}$/, 'expected at least 32 bytes as hex (64+ hex digits), e.g. from `openssl rand -hex 32`')
     .optional(),
   UPGRADE_URL: z.url().optional(),
+  // Only a proxy the operator vouches for may say the browser used https (account cookies' Secure flag).
+  TRUST_PROXY: z.stringbool({ error: 'expected true or false' }).default(false),
   // The value is never echoed back: it may carry a password.
   DATABASE_URL: z
     .string()
