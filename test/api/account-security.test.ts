@@ -39,7 +39,7 @@ describe('account pages: forms without their token, cookie flags, headers and lo
     const attackerToken = Browser.csrfOf(await (await attacker.get('/account')).text());
 
     for (const token of [undefined, '', attackerToken]) {
-      const form = token === undefined ? {} : { _csrf: token };
+      const form: Record<string, string> = token === undefined ? {} : { _csrf: token };
       const label = token === undefined ? 'no token' : token === '' ? 'empty token' : "the attacker's token";
       const change = await victim.post('/account/password', {
         ...form,
