@@ -173,6 +173,26 @@ describe('account sign-in, set-password, password change and sign-out over real 
     expect(((await json.json()) as { detail: string }).detail).toMatch(/application\/x-www-form-urlencoded/);
   });
 
+  it('when a form is larger than 16 kB, then 413; when a signed-out browser posts an account form, then it is sent to sign-in', async () => {
+    const browser = new Browser(server.url);
+    const page = await (await browser.get('/account/sign-in')).text();
+    const large = await browser.post('/account/sign-in', {
+      _csrf: Browser.csrfOf(page),
+      email: 'a@example.com',
+      password: 'x'.repeat(20_000),
+    });
+    expect(large.status).toBe(413);
+    expect(((await large.json()) as { detail: string }).detail).toBe('form too large: the limit is 16 kB');
+    const posted = await browser.post('/account/password', {
+      _csrf: Browser.csrfOf(page),
+      current: PASSWORD,
+      password: 'x'.repeat(20),
+      confirm: 'x'.repeat(20),
+    });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get('location')).toBe('/account/sign-in?next=%2Faccount');
+  });
+
   it('when a browser signs in, then it gets a new session id and any session it presented ends (rotation)', async () => {
     const email = await user();
     const browser = await signedIn(email);
