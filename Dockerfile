@@ -18,6 +18,7 @@ COPY access ./access
 COPY attest ./attest
 COPY forensic ./forensic
 COPY service-state ./service-state
+COPY webhooks ./webhooks
 COPY tsconfig.json ./
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -5,11 +5,13 @@ const SERVICE_STATE_SUITES = [
   'test/access/**/*.test.ts',
   'test/attest/**/*.test.ts',
   'test/api/access-*.test.ts',
+  'test/api/account-*.test.ts',
   'test/api/attest-*.test.ts',
   'test/api/ip-rate-limit.test.ts',
   'test/api/webhooks-*.test.ts',
   'test/webhooks/deliver.test.ts',
   'test/cli/attest-commands.test.ts',
+  'test/cli/users-commands.test.ts',
 ];
 
 export default defineConfig({

@@ -53,6 +53,8 @@ export const configSchema = z.object({
     .optional(),
   WEBHOOK_ALLOW_HTTP: flag(),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(),
+  // Only a proxy the operator vouches for may say the browser used https (account cookies' Secure flag).
+  TRUST_PROXY: z.stringbool({ error: 'expected true or false' }).default(false),
   // The value is never echoed back: it may carry a password.
   DATABASE_URL: z
     .string()

@@ -20,6 +20,10 @@ const TABLES = [
   { name: 'webhook_subscriptions', order: 'subscription_id' },
   { name: 'webhook_events', order: 'event_id' },
   { name: 'webhook_attempts', order: 'event_id, attempt' },
+  // Account users and their unused set-password links (both only as hashes). Sessions and
+  // sign-in failures are not carried over: users sign in again after a move.
+  { name: 'account_users', order: 'user_id' },
+  { name: 'account_invites', order: 'token_hash' },
 ] as const;
 
 /** Column names as the migrations write them; anything else in a file is refused before it reaches SQL. */

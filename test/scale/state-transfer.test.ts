@@ -3,7 +3,10 @@ import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccessStore } from '../../access/access-store.ts';
 import { createAccount, createKey } from '../../access/administration.ts';
+import { AccountUserStore } from '../../access/account-user-store.ts';
+import { AccountAuth } from '../../access/account-users.ts';
 import { openAccess, type AccessSetup } from '../../access/open-access.ts';
 import { CertificateStore } from '../../attest/certificate-store.ts';
 import { SigningKeys } from '../../attest/signing-keys.ts';
@@ -19,6 +22,7 @@ const SUBSCRIPTION_ID = `whs_${'5'.repeat(24)}`;
 const run = promisify(execFile);
 const BIN = new URL('../../bin/faithscreen.js', import.meta.url).pathname;
 const T0 = Date.parse('2026-11-21T10:00:00Z');
+const USER_PASSWORD = 'correct horse battery staple';
 
 const PIN = {
   day: '2026-11-21',
@@ -62,6 +66,7 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
   let target: { databaseUrl: string };
   let key: string;
   let keyId: string;
+  let pendingLink: string;
 
   beforeAll(async () => {
     embedded = await makeTempDir('faithscreen-embedded-');
@@ -115,6 +120,11 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
       createdAt: '2026-11-21T09:40:00.000Z',
     });
     await webhooks.recordAttempt(event.eventId, { attemptedAt: '2026-11-21T09:40:01.000Z', statusCode: 200, error: null, durationMs: 12 });
+    // An account user with a password, and a second user whose link is still unused.
+    const users = new AccountAuth({ store: new AccountUserStore(db), accessStore: new AccessStore(db) });
+    const invited = await users.invite('acme', 'ada@example.com');
+    if (!(await users.setPasswordWithInvite(invited.token, USER_PASSWORD)).ok) throw new Error('the password could not be set');
+    pendingLink = (await users.invite('acme', 'bob@example.com')).token;
     await db.close();
     const { databaseUrl } = await testServiceState(path.join(embedded.dir, 'postgres-target'));
     target = { databaseUrl: databaseUrl! };
@@ -122,7 +132,7 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
   afterAll(() => embedded?.cleanup());
 
   it(
-    'when the embedded state is exported and imported into PostgreSQL, then keys, usage, certificates, revocations and webhook subscriptions (secrets still sealed) hold there',
+    'when the embedded state is exported and imported into PostgreSQL, then keys, usage, certificates, revocations, webhook subscriptions (secrets still sealed) and account users hold there',
     { timeout: 120_000 },
     async () => {
       const file = path.join(embedded.dir, 'state.jsonl');
@@ -138,6 +148,8 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
         webhook_subscriptions: 1,
         webhook_events: 1,
         webhook_attempts: 1,
+        account_users: 2,
+        account_invites: 2,
       });
       expect(statSync(file).mode & 0o777).toBe(0o600);
 
@@ -153,6 +165,8 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
         webhook_subscriptions: 1,
         webhook_events: 1,
         webhook_attempts: 1,
+        account_users: 2,
+        account_invites: 2,
       });
 
       // The same key authenticates and its usage carried over (7 units charged, plus the spare block returned at close).
@@ -178,6 +192,13 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
         const subscription = (await new WebhookStore(db).subscription(SUBSCRIPTION_ID))!;
         expect(openSecret(loadWebhookKey(embedded.dir), SUBSCRIPTION_ID, subscription.secretSealed)).toBe('whsec_carried');
         expect((await new WebhookStore(db).deliveries(SUBSCRIPTION_ID, 10))[0]?.attempts).toHaveLength(1);
+        // The user signs in with the same password; the unused link still works, the used one does not.
+        const users = new AccountAuth({ store: new AccountUserStore(db), accessStore: new AccessStore(db) });
+        expect(await users.signIn('ada@example.com', USER_PASSWORD, '127.0.0.1')).toMatchObject({
+          ok: true,
+          session: { accountId: 'acme' },
+        });
+        expect(await users.inviteEmail(pendingLink)).toBe('bob@example.com');
       } finally {
         await db.close();
       }
