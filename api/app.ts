@@ -8,6 +8,7 @@ import { createForensicContext, type ForensicDeps } from './forensic-context.ts'
 import { errorHandler } from './middleware/error-handler.ts';
 import { ipRateLimit } from './middleware/ip-rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
+import { accountRoutes, type AccountPagesDeps } from './routes/account.ts';
 import { attestRoutes } from './routes/attest.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { forensicRoutes } from './routes/forensic.ts';
@@ -28,6 +29,8 @@ export interface AppDeps {
   forensic?: ForensicDeps;
   /** Access control (docs/access.md): runs on every /api route after it declared its endpoint tag and cost. */
   accessControl?: Middleware[];
+  /** The account pages, /account/api-keys and /account/upgrade (docs/access.md, "Account pages"). */
+  accountPages?: AccountPagesDeps;
   /** Base URL named in the OpenAPI document. */
   baseUrl?: string;
 }
@@ -58,6 +61,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(errorHandler());
   const ops = opsRoutes({ metrics: deps.metrics, readiness: deps.readiness });
   app.use(ops.routes()).use(ops.allowedMethods());
+  if (deps.accountPages) app.use(accountRoutes(deps.accountPages).routes());
   if (deps.screen) {
     const context = createScreenService({ logger: deps.logger, ...deps.screen });
     const access = deps.accessControl ?? [];

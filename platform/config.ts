@@ -41,6 +41,8 @@ export const configSchema = z.object({
     .regex(/^[0-9a-fA-F]{64,}$/, 'expected at least 32 bytes as hex (64+ hex digits), e.g. from `openssl rand -hex 32`')
     .optional(),
   UPGRADE_URL: z.url().optional(),
+  // Shown on /account/upgrade as the way to change plans: an email address, a URL or a short line of text.
+  UPGRADE_CONTACT: z.string().trim().min(1).max(200).optional(),
   // The value is never echoed back: it may carry a password.
   DATABASE_URL: z
     .string()

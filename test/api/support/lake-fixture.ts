@@ -1,7 +1,7 @@
 import pino from 'pino';
 import type Koa from 'koa';
 import { compactResult, snapshotRowFrom } from '../../../activities/snapshot-rows.ts';
-import { createApp } from '../../../api/app.ts';
+import { createApp, type AppDeps } from '../../../api/app.ts';
 import type { Middleware } from 'koa';
 import { unavailableRefresher, type Refresher } from '../../../api/refresher.ts';
 import { screenCompany, type ScreeningInput } from '../../../engine/index.ts';
@@ -95,6 +95,8 @@ export async function createTestApi(
   dataDir: string,
   refresher: Refresher = unavailableRefresher,
   accessControl?: Middleware[],
+  /** Further parts of the app (the account pages). */
+  extra: Pick<AppDeps, 'accountPages'> = {},
 ): Promise<TestApi> {
   const reads = await openApiReads({ dataDir, followIntervalMs: 0 });
   const forensic = new ForensicReads(dataDir);
@@ -106,6 +108,7 @@ export async function createTestApi(
     forensic: { lake: forensic },
     baseUrl: 'http://127.0.0.1',
     ...(accessControl ? { accessControl } : {}),
+    ...extra,
   });
   return { app, reads, forensic };
 }
