@@ -5,6 +5,7 @@ const SERVICE_STATE_SUITES = [
   'test/access/**/*.test.ts',
   'test/attest/**/*.test.ts',
   'test/api/access-*.test.ts',
+  'test/api/account-*.test.ts',
   'test/api/attest-*.test.ts',
   'test/api/ip-rate-limit.test.ts',
   'test/cli/attest-commands.test.ts',

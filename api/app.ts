@@ -2,6 +2,8 @@ import { bodyParser } from '@koa/bodyparser';
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Metrics } from './metrics.ts';
+import { accountAuthRoutes } from './account/account-routes.ts';
+import type { AccountHttp } from './account/account-http.ts';
 import { createAttestContext, type AttestDeps } from './attest-context.ts';
 import { AppError, notFound, unprocessable } from '../common/app-error.ts';
 import { createForensicContext, type ForensicDeps } from './forensic-context.ts';
@@ -29,6 +31,8 @@ export interface AppDeps {
   forensic?: ForensicDeps;
   /** Access control (docs/access.md): runs on every /api route after it declared its endpoint tag and cost. */
   accessControl?: Middleware[];
+  /** Account users' sign-in pages under /account (docs/access.md, "Account users and sign-in"). */
+  account?: AccountHttp;
   /** The account pages, /account/api-keys and /account/upgrade (docs/access.md, "Account pages"). */
   accountPages?: AccountPagesDeps;
   /** Base URL named in the OpenAPI document. */
@@ -61,7 +65,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(errorHandler());
   const ops = opsRoutes({ metrics: deps.metrics, readiness: deps.readiness });
   app.use(ops.routes()).use(ops.allowedMethods());
-  if (deps.accountPages) app.use(accountRoutes(deps.accountPages).routes());
+  if (deps.account) app.use(accountAuthRoutes(deps.account).routes());
+  if (deps.accountPages) app.use(accountRoutes({ ...deps.accountPages, http: deps.account }).routes());
   if (deps.screen) {
     const context = createScreenService({ logger: deps.logger, ...deps.screen });
     const access = deps.accessControl ?? [];

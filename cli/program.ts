@@ -8,6 +8,7 @@ import { registerPipelineCommands } from './commands/pipelines.ts';
 import { registerProvisionCommand } from './commands/provision.ts';
 import { registerServeCommands } from './commands/serve.ts';
 import { registerStateCommands } from './commands/state.ts';
+import { registerUserCommands } from './commands/users.ts';
 
 /** The `faithscreen` command line: every command registered on one commander program. */
 export function buildProgram(): Command {
@@ -24,5 +25,6 @@ export function buildProgram(): Command {
   registerAccessCommands(program);
   registerAttestCommands(program);
   registerStateCommands(program);
+  registerUserCommands(program);
   return program;
 }

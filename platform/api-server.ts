@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Client, type Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
+import { AccountUserStore } from '../access/account-user-store.ts';
+import { AccountAuth } from '../access/account-users.ts';
 import { openAccess } from '../access/open-access.ts';
+import { csrfKeyFrom } from '../api/account/csrf.ts';
 import { createApp } from '../api/app.ts';
 import { createTemporalRefresher } from '../api/temporal-refresher.ts';
 import { openServiceDb } from '../service-state/db.ts';
@@ -47,6 +50,9 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   // Attestations keep their own connection: on libsql it stays synchronous=FULL (a certificate answered with 200 is on disk).
   const serviceDb = await openServiceDb(serviceStateOf(config));
   const access = await openAccess(accessOptionsOf(config));
+  const accountAuth = new AccountAuth({ store: new AccountUserStore(serviceDb), accessStore: access.store });
+  // In the background: the first sign-in with an unknown email must not take longer than a wrong password.
+  accountAuth.prepare().catch((err: unknown) => logger.error({ err }, 'account sign-in could not prepare its stand-in hash'));
   const app = createApp({
     logger,
     metrics: deps.metrics,
@@ -62,6 +68,11 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
     accessControl: access.middleware,
     accountPages: { store: access.store, hashSecret: access.hashSecret, contact: config.UPGRADE_CONTACT },
     attest: { db: serviceDb, dataDir: config.dataDir },
+    account: {
+      auth: accountAuth,
+      csrfKey: csrfKeyFrom(access.hashSecret),
+      trustProxy: config.TRUST_PROXY,
+    },
     forensic: { lake: forensic },
     baseUrl: config.baseUrl,
   });

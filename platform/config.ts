@@ -43,6 +43,8 @@ export const configSchema = z.object({
   UPGRADE_URL: z.url().optional(),
   // Shown on /account/upgrade as the way to change plans: an email address, a URL or a short line of text.
   UPGRADE_CONTACT: z.string().trim().min(1).max(200).optional(),
+  // Only a proxy the operator vouches for may say the browser used https (account cookies' Secure flag).
+  TRUST_PROXY: z.stringbool({ error: 'expected true or false' }).default(false),
   // The value is never echoed back: it may carry a password.
   DATABASE_URL: z
     .string()

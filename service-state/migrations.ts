@@ -1,7 +1,13 @@
 import { ACCESS_MIGRATION } from './migrations/001-access.ts';
 import { ATTESTATIONS_MIGRATION } from './migrations/002-attestations.ts';
+import { ACCOUNT_USERS_MIGRATION } from './migrations/004-account-users.ts';
 import { KEY_USAGE_DAYS_MIGRATION } from './migrations/005-key-usage-days.ts';
 import type { ServiceMigration } from './migrations/migration.ts';
 
 /** Every migration this build knows. Add new ones with the next version number; never edit an applied one. */
-export const SERVICE_MIGRATIONS: readonly ServiceMigration[] = [ACCESS_MIGRATION, ATTESTATIONS_MIGRATION, KEY_USAGE_DAYS_MIGRATION];
+export const SERVICE_MIGRATIONS: readonly ServiceMigration[] = [
+  ACCESS_MIGRATION,
+  ATTESTATIONS_MIGRATION,
+  ACCOUNT_USERS_MIGRATION,
+  KEY_USAGE_DAYS_MIGRATION,
+];

@@ -18,6 +18,10 @@ const TABLES = [
   { name: 'signing_keys', order: 'created_at, key_id' },
   { name: 'certificates', order: 'cert_id' },
   { name: 'revocations', order: 'cert_id' },
+  // Account users and their unused set-password links (both only as hashes). Sessions and
+  // sign-in failures are not carried over: users sign in again after a move.
+  { name: 'account_users', order: 'user_id' },
+  { name: 'account_invites', order: 'token_hash' },
 ] as const;
 
 /** Column names as the migrations write them; anything else in a file is refused before it reaches SQL. */

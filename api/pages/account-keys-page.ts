@@ -2,13 +2,13 @@ import type { AccountKeys, CreateRefusal, KeyUsage } from '../../access/account-
 import { SELF_SERVICE_LIVE_KEYS } from '../../access/account-keys.ts';
 import { KEY_PREFIX } from '../../access/api-key-format.ts';
 import type { WindowReport } from '../../access/quota-windows.ts';
-import { accountDocument, csrfInput, h, type SignedIn, when } from './account-layout.ts';
+import { csrfField, h, type AccountPage, type PageUser } from './account-layout.ts';
 import { renderUsageChart } from './usage-chart.ts';
 
 /** What /account/api-keys shows: the account's keys, and what the last action did. */
 export interface KeysPageModel {
   view: AccountKeys;
-  signedIn: SignedIn;
+  user: PageUser;
   /** Where customers ask for more (the operator's contact), when configured. */
   contact: string | undefined;
   /** A key just created: its secret is in this one response and never again. */
@@ -26,6 +26,23 @@ const WINDOW_RULE =
 const WINDOW_LABEL: Record<WindowReport['window'], string> = { daily: 'Daily (24 hours)', monthly: '30-day quota' };
 
 const units = (n: number) => n.toLocaleString('en-US');
+
+/** An instant as people read it: `2026-11-21 10:00 UTC`. */
+const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+/**
+ * The copy button of a new key: progressive enhancement. Without script the button stays
+ * hidden and the key sits in a read-only field to select; with it, one click copies.
+ */
+export const COPY_KEY_SCRIPT = `
+for (const button of document.querySelectorAll('button[data-copy]')) {
+  const field = document.getElementById(button.dataset.copy);
+  button.hidden = false;
+  button.addEventListener('click', async () => {
+    try { await navigator.clipboard.writeText(field.value); button.textContent = 'Copied'; }
+    catch { field.select(); button.textContent = 'Press Ctrl+C to copy'; }
+  });
+}`;
 
 /** The operator's contact as a link when it is an address or a URL. */
 export function contactLink(contact: string | undefined): string {
@@ -96,7 +113,7 @@ function createSection(model: KeysPageModel): string {
     return `<section class="notice bad" id="lapsed"><h2>Subscription lapsed</h2><p>This account's subscription lapsed on ${h(account.lapsedAt.slice(0, 10))}; its keys are refused (403) until it is renewed. <a href="/account/upgrade">Renew or upgrade</a>.</p></section>`;
   if (account.tier === 'partner')
     return `<section class="notice" id="partner-keys"><p>Partner keys carry your contract's limits and scopes, which administrators set. To get a new key or change a key's terms, contact ${contactLink(model.contact)}. You can revoke a key here at any time.</p></section>`;
-  return `<form method="post" action="/account/api-keys" id="create-key">${csrfInput(model.signedIn.csrfToken)}
+  return `<form method="post" action="/account/api-keys" id="create-key">${csrfField(model.user.csrfToken)}
 <button type="submit">Create a new key</button> <span class="lead">with the ${h(account.tier)} tier's limits and access to all markets and endpoints; the key is shown once.</span>
 </form>`;
 }
@@ -112,7 +129,7 @@ function createdSection(created: { key: string; keyId: string }): string {
 }
 
 /** /account/api-keys. */
-export function renderKeysPage(model: KeysPageModel): string {
+export function keysPage(model: KeysPageModel): AccountPage {
   const { account, keys } = model.view;
   const partner = account.tier === 'partner';
   const messages = [
@@ -132,24 +149,24 @@ ${createSection(model)}
 <p class="lead">Figures are in units (a single screen costs 1; see the API documentation for each endpoint's cost). Usage may show up to 50 units more for about a second while a running API holds them in reserve. The chart shows units spent per UTC day.</p></section>
 <h2>Keys</h2>
 ${list}`;
-  return accountDocument('API keys', body, model.signedIn, { copyScript: model.created !== undefined });
+  return { title: 'API keys', main: body, user: model.user, script: model.created ? COPY_KEY_SCRIPT : undefined };
 }
 
 /** The confirmation step before a key is revoked. */
-export function renderRevokePage(keyId: string, signedIn: SignedIn): string {
+export function revokePage(keyId: string, user: PageUser): AccountPage {
   const body = `<h1>Revoke <code>${h(keyId)}</code>?</h1>
 <p>Every program that uses this key is refused (401) from the moment you confirm. This cannot be undone: to go on using the API, create a new key and deploy it first.</p>
-<form method="post" action="/account/api-keys/${h(keyId)}/revoke" id="confirm-revoke">${csrfInput(signedIn.csrfToken)}
+<form method="post" action="/account/api-keys/${h(keyId)}/revoke" id="confirm-revoke">${csrfField(user.csrfToken)}
 <button class="danger" type="submit">Yes, revoke ${h(keyId)}</button> <a href="/account/api-keys">Cancel</a>
 </form>`;
-  return accountDocument(`Revoke ${keyId}`, body, signedIn);
+  return { title: `Revoke ${keyId}`, main: body, user };
 }
 
 /** A key id that is not one of this account's keys (or does not exist: the two look the same). */
-export function renderKeyNotFoundPage(signedIn: SignedIn): string {
-  return accountDocument(
-    'Key not found',
-    '<h1>Key not found</h1><p>This account has no key with that id. <a href="/account/api-keys">Back to your keys</a>.</p>',
-    signedIn,
-  );
+export function keyNotFoundPage(user: PageUser): AccountPage {
+  return {
+    title: 'Key not found',
+    main: '<h1>Key not found</h1><p>This account has no key with that id. <a href="/account/api-keys">Back to your keys</a>.</p>',
+    user,
+  };
 }

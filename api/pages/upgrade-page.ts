@@ -1,11 +1,11 @@
 import type { AccountRecord } from '../../access/access-store.ts';
 import { TIER_DAILY_LIMITS, TIERS, type Tier } from '../../access/tiers.ts';
-import { accountDocument, h, type SignedIn } from './account-layout.ts';
+import { h, type AccountPage, type PageUser } from './account-layout.ts';
 import { contactLink } from './account-keys-page.ts';
 
 /** What /account/upgrade shows; `account` only when someone is signed in. */
 export interface UpgradePageModel {
-  signedIn: SignedIn | undefined;
+  user: PageUser | undefined;
   account: AccountRecord | undefined;
   contact: string | undefined;
 }
@@ -39,7 +39,7 @@ function currentPlan(account: AccountRecord | undefined): string {
 }
 
 /** /account/upgrade: the tiers and their limits, the account's plan now, and how to change it. */
-export function renderUpgradePage(model: UpgradePageModel): string {
+export function upgradePage(model: UpgradePageModel): AccountPage {
   const body = `<h1>Plans and upgrade</h1>
 ${currentPlan(model.account)}
 <h2>Tiers</h2>
@@ -50,5 +50,5 @@ ${currentPlan(model.account)}
 <p class="lead">Limits are per key. The daily counter resets 24 hours after the first call of the day. A single screen costs 1 unit; the API documentation lists every endpoint's cost.</p>
 <h2>How to upgrade</h2>
 <p id="how-to-upgrade">Plans are changed by the operator of this service: contact ${contactLink(model.contact)}, naming your account${model.account ? ` (<strong>${h(model.account.name)}</strong>)` : ''} and the tier you want.</p>`;
-  return accountDocument('Plans and upgrade', body, model.signedIn);
+  return { title: 'Plans and upgrade', main: body, user: model.user };
 }

@@ -1,52 +1,30 @@
 import Router from '@koa/router';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { accountKeys, createOwnKey, ownKey, revokeOwnKey, type CreateRefusal } from '../../access/account-keys.ts';
 import type { AccessStore } from '../../access/access-store.ts';
-import { renderKeyNotFoundPage, renderKeysPage, renderRevokePage } from '../pages/account-keys-page.ts';
-import { ACCOUNT_PAGE_CSP, type SignedIn } from '../pages/account-layout.ts';
-import { renderUpgradePage } from '../pages/upgrade-page.ts';
-
-/** Who is signed in, as the session middleware leaves it on ctx.state. */
-export interface AccountSession {
-  accountId: string;
-  userId: string;
-  email: string;
-  csrfToken: string;
-}
-
-/** Sign-in and CSRF, provided by the account users' session layer. */
-export interface AccountAuth {
-  /** Lets a request through only with a live session on ctx.state (otherwise it answers, e.g. by sending to sign-in). */
-  requireSession: Middleware;
-  /** Puts a live session on ctx.state when there is one; lets every request through. */
-  optionalSession: Middleware;
-  /** Refuses a form post without the session's CSRF token. */
-  csrf: Middleware;
-  /** The session on ctx.state, if any. */
-  sessionOf(ctx: Context): AccountSession | undefined;
-}
+import type { AccountHttp } from '../account/account-http.ts';
+import { accountFormBody, loadAccountSession, requireAccountSession, signedInUser } from '../account/account-session.ts';
+import { requireCsrf } from '../account/csrf.ts';
+import { keyNotFoundPage, keysPage, revokePage } from '../pages/account-keys-page.ts';
+import { sendAccountPage, type PageUser } from '../pages/account-layout.ts';
+import { upgradePage } from '../pages/upgrade-page.ts';
 
 export interface AccountPagesDeps {
   store: AccessStore;
   hashSecret: Buffer;
   /** UPGRADE_CONTACT: how customers reach the operator to change plans. */
   contact: string | undefined;
-  /** Without it only the public view of /account/upgrade is served. */
-  auth?: AccountAuth;
+  /** Sign-in and sessions; without them only the public view of /account/upgrade is served. */
+  http?: AccountHttp | undefined;
   now?: () => number;
 }
 
-/** Headers of every account page: never cached (a new key's secret is in one), never indexed, nothing loaded from elsewhere. */
-function pageHeaders(ctx: Context): void {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('X-Robots-Tag', 'noindex, nofollow');
-  ctx.set('Content-Security-Policy', ACCOUNT_PAGE_CSP);
-  ctx.set('Referrer-Policy', 'no-referrer');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.type = 'text/html; charset=utf-8';
-}
-
 const KEY_ID = /^key_[0-9A-Za-z]{12}$/;
+
+function pageUser(ctx: Context): PageUser {
+  const user = signedInUser(ctx);
+  return { accountId: user.accountId, email: user.email, csrfToken: user.csrfToken };
+}
 
 /**
  * /account/api-keys (the signed-in account's keys: list, create, revoke with confirmation) and
@@ -56,90 +34,71 @@ const KEY_ID = /^key_[0-9A-Za-z]{12}$/;
 export function accountRoutes(deps: AccountPagesDeps): Router {
   const router = new Router();
   const now = deps.now ?? Date.now;
-  const html: Middleware = async (ctx, next) => {
-    pageHeaders(ctx);
-    await next();
-  };
+  const { http } = deps;
 
-  router.get('/account/upgrade', html, ...(deps.auth ? [deps.auth.optionalSession] : []), async (ctx) => {
-    const session = deps.auth?.sessionOf(ctx);
-    const account = session ? await deps.store.account(session.accountId) : undefined;
-    ctx.body = renderUpgradePage({ signedIn: session && signedInOf(session), account, contact: deps.contact });
+  if (!http) {
+    router.get('/account/upgrade', (ctx) =>
+      sendAccountPage(ctx, upgradePage({ user: undefined, account: undefined, contact: deps.contact })),
+    );
+    return router;
+  }
+
+  router.get('/account/upgrade', loadAccountSession(http), async (ctx) => {
+    const signedIn = ctx.state.accountSession === undefined ? undefined : pageUser(ctx);
+    const account = signedIn ? await deps.store.account(signedIn.accountId) : undefined;
+    sendAccountPage(ctx, upgradePage({ user: signedIn, account, contact: deps.contact }));
   });
 
-  const auth = deps.auth;
-  if (!auth) return router;
-  const session = (ctx: Context): AccountSession => {
-    const found = auth.sessionOf(ctx);
-    // Fail closed: requireSession must have answered already when there is no session.
-    if (!found) throw new Error(`${ctx.method} ${ctx.path} reached an account page without a session`);
-    return found;
-  };
-
-  const keysPage = async (
+  const signedIn = requireAccountSession(http);
+  const showKeys = async (
     ctx: Context,
+    status: number,
     extra: { created?: { key: string; keyId: string }; revoked?: string; refused?: CreateRefusal } = {},
   ) => {
-    const signedIn = session(ctx);
-    const view = await accountKeys(deps.store, signedIn.accountId, now());
-    if (!view) throw new Error(`the session's account '${signedIn.accountId}' does not exist`);
-    ctx.body = renderKeysPage({ view, signedIn: signedInOf(signedIn), contact: deps.contact, ...extra });
+    const user = pageUser(ctx);
+    const view = await accountKeys(deps.store, user.accountId, now());
+    if (!view) throw new Error(`the session's account '${user.accountId}' does not exist`);
+    sendAccountPage(ctx, keysPage({ view, user, contact: deps.contact, ...extra }), status);
   };
 
-  router.get('/account/api-keys', html, auth.requireSession, async (ctx) => {
+  router.get('/account/api-keys', signedIn, async (ctx) => {
     // Only a revocation that happened is confirmed: the id in the address is checked, not echoed.
     const asked = typeof ctx.query.revoked === 'string' && KEY_ID.test(ctx.query.revoked) ? ctx.query.revoked : undefined;
-    const revoked = asked ? await ownKey(deps.store, session(ctx).accountId, asked) : undefined;
-    await keysPage(ctx, revoked && revoked.revokedAt !== null ? { revoked: revoked.keyId } : {});
+    const revoked = asked ? await ownKey(deps.store, signedInUser(ctx).accountId, asked) : undefined;
+    await showKeys(ctx, 200, revoked && revoked.revokedAt !== null ? { revoked: revoked.keyId } : {});
   });
 
   // The secret is in this response only (no redirect that would have to carry it); no-store keeps it out of caches.
-  router.post('/account/api-keys', html, auth.requireSession, auth.csrf, async (ctx) => {
-    const signedIn = session(ctx);
-    const account = await deps.store.account(signedIn.accountId);
-    if (!account) throw new Error(`the session's account '${signedIn.accountId}' does not exist`);
+  router.post('/account/api-keys', accountFormBody, signedIn, requireCsrf, async (ctx) => {
+    const user = signedInUser(ctx);
+    const account = await deps.store.account(user.accountId);
+    if (!account) throw new Error(`the session's account '${user.accountId}' does not exist`);
     const outcome = await createOwnKey(deps.store, deps.hashSecret, account, new Date(now()));
-    if (outcome.ok) {
-      ctx.state.log?.info({ key_id: outcome.keyId, account: account.name, user_id: signedIn.userId }, 'key created on the account page');
-      ctx.status = 201;
-      await keysPage(ctx, { created: { key: outcome.key, keyId: outcome.keyId } });
-    } else {
-      ctx.status = outcome.reason === 'too_many_keys' ? 409 : 403;
-      await keysPage(ctx, { refused: outcome.reason });
-    }
+    if (!outcome.ok) return showKeys(ctx, outcome.reason === 'too_many_keys' ? 409 : 403, { refused: outcome.reason });
+    ctx.state.log?.info({ key_id: outcome.keyId, account: account.name, user_id: user.userId }, 'key created on the account page');
+    await showKeys(ctx, 201, { created: { key: outcome.key, keyId: outcome.keyId } });
   });
 
-  router.get('/account/api-keys/:keyId/revoke', html, auth.requireSession, async (ctx) => {
-    const signedIn = session(ctx);
+  router.get('/account/api-keys/:keyId/revoke', signedIn, async (ctx) => {
+    const user = pageUser(ctx);
     const keyId = ctx.params.keyId!;
-    const key = KEY_ID.test(keyId) ? await ownKey(deps.store, signedIn.accountId, keyId) : undefined;
-    if (!key || key.revokedAt !== null) {
-      ctx.status = 404;
-      ctx.body = renderKeyNotFoundPage(signedInOf(signedIn));
-      return;
-    }
-    ctx.body = renderRevokePage(keyId, signedInOf(signedIn));
+    const key = KEY_ID.test(keyId) ? await ownKey(deps.store, user.accountId, keyId) : undefined;
+    if (!key || key.revokedAt !== null) return sendAccountPage(ctx, keyNotFoundPage(user), 404);
+    sendAccountPage(ctx, revokePage(keyId, user));
   });
 
-  router.post('/account/api-keys/:keyId/revoke', html, auth.requireSession, auth.csrf, async (ctx) => {
-    const signedIn = session(ctx);
+  router.post('/account/api-keys/:keyId/revoke', accountFormBody, signedIn, requireCsrf, async (ctx) => {
+    const user = signedInUser(ctx);
     const keyId = ctx.params.keyId!;
-    const outcome = KEY_ID.test(keyId) ? await revokeOwnKey(deps.store, signedIn.accountId, keyId, new Date(now())) : 'not_found';
-    if (outcome === 'not_found') {
-      ctx.status = 404;
-      ctx.body = renderKeyNotFoundPage(signedInOf(signedIn));
-      return;
-    }
+    const outcome = KEY_ID.test(keyId) ? await revokeOwnKey(deps.store, user.accountId, keyId, new Date(now())) : 'not_found';
+    if (outcome === 'not_found') return sendAccountPage(ctx, keyNotFoundPage(pageUser(ctx)), 404);
     if (outcome === 'revoked')
-      ctx.state.log?.info({ key_id: keyId, account: signedIn.accountId, user_id: signedIn.userId }, 'key revoked on the account page');
+      ctx.state.log?.info({ key_id: keyId, account: user.accountId, user_id: user.userId }, 'key revoked on the account page');
     // Post/redirect/get: a reload of the list does not post again.
+    ctx.set('Cache-Control', 'no-store');
     ctx.redirect(`/account/api-keys?revoked=${encodeURIComponent(keyId)}`);
     ctx.status = 303;
   });
 
   return router;
-}
-
-function signedInOf(session: AccountSession): SignedIn {
-  return { email: session.email, account: session.accountId, csrfToken: session.csrfToken };
 }

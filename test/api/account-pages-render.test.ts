@@ -2,13 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { AccountKeys, KeyUsage } from '../../access/account-keys.ts';
 import { chartDays } from '../../access/account-keys.ts';
 import type { AccountRecord, KeyRecord } from '../../access/access-store.ts';
-import { renderKeysPage, renderRevokePage, type KeysPageModel } from '../../api/pages/account-keys-page.ts';
-import { ACCOUNT_PAGE_CSP } from '../../api/pages/account-layout.ts';
-import { renderUpgradePage } from '../../api/pages/upgrade-page.ts';
+import { COPY_KEY_SCRIPT, keysPage, revokePage, type KeysPageModel } from '../../api/pages/account-keys-page.ts';
+import { accountPageCsp, renderAccountPage } from '../../api/pages/account-layout.ts';
+import { upgradePage, type UpgradePageModel } from '../../api/pages/upgrade-page.ts';
 import { renderUsageChart } from '../../api/pages/usage-chart.ts';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
-const SIGNED_IN = { email: 'ana@acme.test', account: 'acme', csrfToken: 'csrf-token-123' };
+const USER = { email: 'ana@acme.test', accountId: 'acme', csrfToken: 'csrf-token-123' };
+
+// The whole documents, as the routes send them.
+const renderKeysPage = (model: KeysPageModel) => renderAccountPage(keysPage(model));
+const renderRevokePage = (keyId: string) => renderAccountPage(revokePage(keyId, USER));
+const renderUpgradePage = (model: UpgradePageModel) => renderAccountPage(upgradePage(model));
 
 const ACCOUNT: AccountRecord = { name: 'acme', tier: 'pro', lapsedAt: null, createdAt: '2026-01-01T00:00:00.000Z' };
 
@@ -42,7 +47,7 @@ function usage(record: KeyRecord, perDay: Record<string, number> = {}): KeyUsage
 }
 
 function model(view: Partial<AccountKeys> = {}, extra: Partial<KeysPageModel> = {}): KeysPageModel {
-  return { view: { account: ACCOUNT, keys: [usage(key())], ...view }, signedIn: SIGNED_IN, contact: 'sales@faithscreen.test', ...extra };
+  return { view: { account: ACCOUNT, keys: [usage(key())], ...view }, user: USER, contact: 'sales@faithscreen.test', ...extra };
 }
 
 describe('renderUsageChart', () => {
@@ -145,7 +150,7 @@ describe('renderKeysPage', () => {
 
   it('when a value holds markup, then it is escaped', () => {
     const html = renderKeysPage(
-      model({ account: { ...ACCOUNT, name: '<b>x</b>' } }, { signedIn: { ...SIGNED_IN, email: '"><script>alert(1)</script>' } }),
+      model({ account: { ...ACCOUNT, name: '<b>x</b>' } }, { user: { ...USER, email: '"><script>alert(1)</script>' } }),
     );
     expect(html).toContain('&lt;b&gt;x&lt;/b&gt;');
     expect(html).not.toContain('<script>alert(1)');
@@ -163,7 +168,7 @@ describe('renderKeysPage', () => {
 
 describe('renderRevokePage', () => {
   it('asks for confirmation with a CSRF-carrying form and a way back', () => {
-    const html = renderRevokePage('key_N9CLYEt6InlM', SIGNED_IN);
+    const html = renderRevokePage('key_N9CLYEt6InlM');
     expect(html).toContain('action="/account/api-keys/key_N9CLYEt6InlM/revoke"');
     expect(html).toContain('method="post"');
     expect(html).toContain('name="_csrf" value="csrf-token-123"');
@@ -174,7 +179,7 @@ describe('renderRevokePage', () => {
 
 describe('renderUpgradePage', () => {
   it('lists every tier with the limits the access docs state, and how to upgrade', () => {
-    const html = renderUpgradePage({ signedIn: undefined, account: undefined, contact: 'https://faithscreen.test/contact' });
+    const html = renderUpgradePage({ user: undefined, account: undefined, contact: 'https://faithscreen.test/contact' });
     for (const [tier, daily] of [
       ['pro', '1,000'],
       ['team', '10,000'],
@@ -188,7 +193,7 @@ describe('renderUpgradePage', () => {
   });
 
   it('when signed in, then it marks the account plan and says a free account has no API access', () => {
-    const html = renderUpgradePage({ signedIn: SIGNED_IN, account: { ...ACCOUNT, tier: 'free' }, contact: undefined });
+    const html = renderUpgradePage({ user: USER, account: { ...ACCOUNT, tier: 'free' }, contact: undefined });
     expect(html).toContain('data-tier="free" aria-current="true"');
     expect(html).toContain('Free accounts have no API access');
     expect(html).toContain('the operator of this faithscreen service');
@@ -196,10 +201,11 @@ describe('renderUpgradePage', () => {
   });
 });
 
-describe('ACCOUNT_PAGE_CSP', () => {
-  it('loads nothing from elsewhere, allows only the hashed stylesheet and copy script, and posts forms only to this origin', () => {
-    expect(ACCOUNT_PAGE_CSP).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; script-src 'sha256-[A-Za-z0-9+/]+=*';/);
-    expect(ACCOUNT_PAGE_CSP).toContain("form-action 'self'");
-    expect(ACCOUNT_PAGE_CSP).toContain("frame-ancestors 'none'");
+describe('the copy script', () => {
+  it('is allowed by its hash only on the page that shows a new key', () => {
+    const withKey = keysPage(model({}, { created: { key: 'fs_live_x', keyId: 'key_N9CLYEt6InlM' } }));
+    expect(withKey.script).toBe(COPY_KEY_SCRIPT);
+    expect(accountPageCsp(withKey.script)).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*';/);
+    expect(keysPage(model()).script).toBeUndefined();
   });
 });

@@ -3,7 +3,10 @@ import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccessStore } from '../../access/access-store.ts';
 import { createAccount, createKey } from '../../access/administration.ts';
+import { AccountUserStore } from '../../access/account-user-store.ts';
+import { AccountAuth } from '../../access/account-users.ts';
 import { openAccess, type AccessSetup } from '../../access/open-access.ts';
 import { CertificateStore } from '../../attest/certificate-store.ts';
 import { SigningKeys } from '../../attest/signing-keys.ts';
@@ -15,6 +18,7 @@ import { makeTempDir } from '../support/temp-dir.ts';
 const run = promisify(execFile);
 const BIN = new URL('../../bin/faithscreen.js', import.meta.url).pathname;
 const T0 = Date.parse('2026-11-21T10:00:00Z');
+const USER_PASSWORD = 'correct horse battery staple';
 
 const PIN = {
   day: '2026-11-21',
@@ -58,6 +62,7 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
   let target: { databaseUrl: string };
   let key: string;
   let keyId: string;
+  let pendingLink: string;
 
   beforeAll(async () => {
     embedded = await makeTempDir('faithscreen-embedded-');
@@ -82,6 +87,11 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
       new SigningKeys(db, embedded.dir),
     );
     await certificates.revoke(`fsc_${'4'.repeat(40)}`, 'wrong filing');
+    // An account user with a password, and a second user whose link is still unused.
+    const users = new AccountAuth({ store: new AccountUserStore(db), accessStore: new AccessStore(db) });
+    const invited = await users.invite('acme', 'ada@example.com');
+    if (!(await users.setPasswordWithInvite(invited.token, USER_PASSWORD)).ok) throw new Error('the password could not be set');
+    pendingLink = (await users.invite('acme', 'bob@example.com')).token;
     await db.close();
     const { databaseUrl } = await testServiceState(path.join(embedded.dir, 'postgres-target'));
     target = { databaseUrl: databaseUrl! };
@@ -89,7 +99,7 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
   afterAll(() => embedded?.cleanup());
 
   it(
-    'when the embedded state is exported and imported into PostgreSQL, then keys, usage, certificates and revocations hold there',
+    'when the embedded state is exported and imported into PostgreSQL, then keys, usage, certificates, revocations and account users hold there',
     { timeout: 120_000 },
     async () => {
       const file = path.join(embedded.dir, 'state.jsonl');
@@ -103,6 +113,8 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
         signing_keys: 1,
         certificates: 2,
         revocations: 1,
+        account_users: 2,
+        account_invites: 2,
       });
       expect(statSync(file).mode & 0o777).toBe(0o600);
 
@@ -116,6 +128,8 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
         signing_keys: 1,
         certificates: 2,
         revocations: 1,
+        account_users: 2,
+        account_invites: 2,
       });
 
       // The same key authenticates and its usage carried over (7 units charged, plus the spare block returned at close).
@@ -137,6 +151,13 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
           signatureMatches(certificate.fields, certificate.sig, keys.trustedSecret(certificate.fields.key_id, certificate.keyStatus)!),
         ).toBe(true);
         expect((await new CertificateStore(db).find(`fsc_${'4'.repeat(40)}`))!.revocation?.note).toBe('wrong filing');
+        // The user signs in with the same password; the unused link still works, the used one does not.
+        const users = new AccountAuth({ store: new AccountUserStore(db), accessStore: new AccessStore(db) });
+        expect(await users.signIn('ada@example.com', USER_PASSWORD, '127.0.0.1')).toMatchObject({
+          ok: true,
+          session: { accountId: 'acme' },
+        });
+        expect(await users.inviteEmail(pendingLink)).toBe('bob@example.com');
       } finally {
         await db.close();
       }

@@ -1,0 +1,260 @@
+import { randomBytes } from 'node:crypto';
+import type { AccessStore } from './access-store.ts';
+import { AdminError } from './administration.ts';
+import type { AccountUserRecord, AccountUserStore } from './account-user-store.ts';
+import {
+  DEFAULT_SCRYPT,
+  hashPassword,
+  passwordMatches as scryptMatches,
+  passwordProblem,
+  type ScryptParameters,
+} from './password-hashing.ts';
+import { newToken, TOKEN_SHAPE, tokenHash } from './secret-tokens.ts';
+import { attemptSubjects, DEFAULT_SIGN_IN_LIMITS, secondsUntilAllowed, type SignInLimits } from './sign-in-limits.ts';
+
+/**
+ * Account users: operators invite them, they set a password on a one-time link, sign in to a
+ * session, change their password and sign out (docs/access.md, "Account users and sign-in").
+ * Every rule lives here; the HTTP layer (api/account/) only parses forms and renders pages.
+ */
+
+export interface AccountAuthOptions {
+  store: AccountUserStore;
+  accessStore: AccessStore;
+  now?: () => number;
+  /** A session unused this long ends (default 2 hours). */
+  sessionIdleMs?: number;
+  /** A session ends this long after sign-in, however busy (default 12 hours). */
+  sessionAbsoluteMs?: number;
+  /** A set-password link works this long (default 72 hours). */
+  inviteTtlMs?: number;
+  limits?: SignInLimits;
+  scrypt?: ScryptParameters;
+  /** The password check (default scrypt's passwordMatches); tests count its calls. */
+  passwordMatches?: (password: string, stored: string) => Promise<boolean>;
+}
+
+/** Who is signed in: what `requireAccountSession` puts on the request (plus the form token). */
+export interface AccountSession {
+  accountId: string;
+  userId: string;
+  email: string;
+}
+
+export interface Invitation {
+  user_id: string;
+  account: string;
+  email: string;
+  /** True when the user was created by this invitation, false when it renews an existing user's link. */
+  new_user: boolean;
+  /** The one-time token; shown to the operator once, stored only as a hash. */
+  token: string;
+  expires_at: string;
+}
+
+export type SignInOutcome =
+  | { ok: true; sessionId: string; session: AccountSession }
+  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'rate_limited'; retryAfterSeconds: number };
+
+export type PasswordOutcome =
+  | { ok: true; sessionId: string; session: AccountSession }
+  | { ok: false; reason: 'invalid_link' | 'wrong_password' | 'weak_password'; message: string }
+  | { ok: false; reason: 'rate_limited'; message: string; retryAfterSeconds: number };
+
+const HOUR = 3_600_000;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
+/** A session's last-seen time is written at most this often (not on every page view). */
+const TOUCH_EVERY_MS = 60_000;
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function newUserId(): string {
+  return `usr_${randomBytes(9).toString('base64url')}`;
+}
+
+const sessionOf = (user: AccountUserRecord): AccountSession => ({ accountId: user.account, userId: user.userId, email: user.email });
+
+export class AccountAuth {
+  readonly store: AccountUserStore;
+  private readonly accessStore: AccessStore;
+  private readonly now: () => number;
+  readonly sessionIdleMs: number;
+  readonly sessionAbsoluteMs: number;
+  private readonly inviteTtlMs: number;
+  private readonly limits: SignInLimits;
+  private readonly scrypt: ScryptParameters;
+  private readonly passwordMatches: (password: string, stored: string) => Promise<boolean>;
+  /** Checked instead when the email has no password, so an unknown email costs the same time as a wrong password. */
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(options: AccountAuthOptions) {
+    this.store = options.store;
+    this.accessStore = options.accessStore;
+    this.now = options.now ?? Date.now;
+    this.sessionIdleMs = options.sessionIdleMs ?? 2 * HOUR;
+    this.sessionAbsoluteMs = options.sessionAbsoluteMs ?? 12 * HOUR;
+    this.inviteTtlMs = options.inviteTtlMs ?? 72 * HOUR;
+    this.limits = options.limits ?? DEFAULT_SIGN_IN_LIMITS;
+    this.scrypt = options.scrypt ?? DEFAULT_SCRYPT;
+    this.passwordMatches = options.passwordMatches ?? scryptMatches;
+  }
+
+  /** Computes the stand-in hash now, so that the first unknown email is not slower than a wrong password. */
+  async prepare(): Promise<void> {
+    await this.dummy();
+  }
+
+  /**
+   * Creates the user (or finds it in the same account) and a one-time set-password link. For an
+   * existing user this is also the password reset: the user's earlier links stop working when
+   * the new one is used.
+   */
+  async invite(account: string, email: string, ttlMs = this.inviteTtlMs): Promise<Invitation> {
+    const address = normaliseEmail(email);
+    if (address.length > 254 || !EMAIL.test(address)) throw new AdminError(`'${email}' is not an email address; expected name@example.com`);
+    if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new AdminError('the link must be valid for a positive number of hours');
+    if (!(await this.accessStore.account(account))) throw new AdminError(`no account named '${account}'; see 'faithscreen accounts list'`);
+    const now = new Date(this.now());
+    let user = await this.store.userByEmail(address);
+    if (user && user.account !== account)
+      throw new AdminError(`${address} is already a user of another account; one email signs in to one account`);
+    const newUser = user === undefined;
+    if (!user) {
+      await this.store.insertUser({ userId: newUserId(), account, email: address, createdAt: now.toISOString() });
+      user = (await this.store.userByEmail(address))!;
+    }
+    const token = newToken();
+    const expiresAtMs = now.getTime() + ttlMs;
+    await this.store.insertInvite(tokenHash(token), user.userId, now, expiresAtMs);
+    return { user_id: user.userId, account, email: address, new_user: newUser, token, expires_at: new Date(expiresAtMs).toISOString() };
+  }
+
+  async users(
+    account?: string,
+  ): Promise<Array<{ user_id: string; account: string; email: string; password_set_at: string | null; created_at: string }>> {
+    if (account !== undefined && !(await this.accessStore.account(account)))
+      throw new AdminError(`no account named '${account}'; see 'faithscreen accounts list'`);
+    return (await this.store.users(account)).map((u) => ({
+      user_id: u.userId,
+      account: u.account,
+      email: u.email,
+      password_set_at: u.passwordSetAt,
+      created_at: u.createdAt,
+    }));
+  }
+
+  /** The email a set-password link is for, or null when the link is unknown, used or expired (one answer for all three). */
+  async inviteEmail(token: string): Promise<string | null> {
+    if (!TOKEN_SHAPE.test(token)) return null;
+    const invite = await this.store.invite(tokenHash(token));
+    if (!invite || invite.usedAt !== null || invite.expiresAtMs <= this.now()) return null;
+    return (await this.store.user(invite.userId))?.email ?? null;
+  }
+
+  /** Sets the password on a one-time link and signs the user in; the link is spent. */
+  async setPasswordWithInvite(token: string, password: string): Promise<PasswordOutcome> {
+    const invalid = {
+      ok: false,
+      reason: 'invalid_link',
+      message: 'this link is not valid: it has expired or was already used. Ask your operator for a new one.',
+    } as const;
+    if (!TOKEN_SHAPE.test(token)) return invalid;
+    const invite = await this.store.invite(tokenHash(token));
+    const user = invite && (await this.store.user(invite.userId));
+    if (!invite || !user || invite.usedAt !== null || invite.expiresAtMs <= this.now()) return invalid;
+    const problem = passwordProblem(password, user.email);
+    if (problem) return { ok: false, reason: 'weak_password', message: problem };
+    const hash = await hashPassword(password, this.scrypt);
+    if (!(await this.store.redeemInvite(tokenHash(token), user.userId, hash, new Date(this.now())))) return invalid;
+    return this.startSession(user);
+  }
+
+  /** Checks an email and password; the same answer, after the same work, for an unknown email and a wrong password. */
+  async signIn(email: string, password: string, ip: string): Promise<SignInOutcome> {
+    const nowMs = this.now();
+    const address = normaliseEmail(email);
+    const subjects = attemptSubjects(address, ip);
+    const wait = await secondsUntilAllowed(this.store, this.limits, subjects, nowMs);
+    if (wait !== null) return { ok: false, reason: 'rate_limited', retryAfterSeconds: wait };
+    const user = await this.store.userByEmail(address);
+    const stored = user?.passwordHash ?? (await this.dummy());
+    const matches = await this.passwordMatches(password, stored);
+    if (!user || user.passwordHash === null || !matches) {
+      await this.store.recordFailure([subjects.email, subjects.ip], nowMs);
+      return { ok: false, reason: 'invalid' };
+    }
+    await this.prune(nowMs);
+    return this.startSession(user);
+  }
+
+  /** The signed-in user of a session id, or null when the session is unknown or expired (it is then deleted). */
+  async resolve(sessionId: string): Promise<AccountSession | null> {
+    if (!TOKEN_SHAPE.test(sessionId)) return null;
+    const hash = tokenHash(sessionId);
+    const session = await this.store.session(hash);
+    if (!session) return null;
+    const nowMs = this.now();
+    if (nowMs - session.lastSeenAtMs >= this.sessionIdleMs || nowMs - session.createdAtMs >= this.sessionAbsoluteMs) {
+      await this.store.deleteSession(hash);
+      return null;
+    }
+    const user = await this.store.user(session.userId);
+    if (!user) return null;
+    if (nowMs - session.lastSeenAtMs >= TOUCH_EVERY_MS) await this.store.touchSession(hash, nowMs);
+    return sessionOf(user);
+  }
+
+  async signOut(sessionId: string): Promise<void> {
+    if (TOKEN_SHAPE.test(sessionId)) await this.store.deleteSession(tokenHash(sessionId));
+  }
+
+  /**
+   * Changes the password of a signed-in user who knows the current one. Every session of the
+   * user ends, this one included; the caller gets a new session id (rotation).
+   */
+  async changePassword(sessionId: string, current: string, next: string, ip: string): Promise<PasswordOutcome> {
+    const session = await this.resolve(sessionId);
+    const user = session && (await this.store.user(session.userId));
+    if (!user || user.passwordHash === null) return { ok: false, reason: 'invalid_link', message: 'your session has ended; sign in again' };
+    const nowMs = this.now();
+    const subjects = attemptSubjects(user.email, ip);
+    const wait = await secondsUntilAllowed(this.store, this.limits, subjects, nowMs);
+    if (wait !== null)
+      return {
+        ok: false,
+        reason: 'rate_limited',
+        message: `too many wrong passwords; try again in ${wait} s`,
+        retryAfterSeconds: wait,
+      };
+    if (!(await this.passwordMatches(current, user.passwordHash))) {
+      await this.store.recordFailure([subjects.email, subjects.ip], nowMs);
+      return { ok: false, reason: 'wrong_password', message: 'the current password is not right' };
+    }
+    const problem = passwordProblem(next, user.email);
+    if (problem) return { ok: false, reason: 'weak_password', message: problem };
+    if (next === current) return { ok: false, reason: 'weak_password', message: 'the new password must differ from the current one' };
+    await this.store.setPassword(user.userId, await hashPassword(next, this.scrypt), new Date(nowMs));
+    await this.store.deleteSessionsOf(user.userId);
+    return this.startSession(user);
+  }
+
+  private async startSession(user: AccountUserRecord): Promise<{ ok: true; sessionId: string; session: AccountSession }> {
+    const sessionId = newToken();
+    await this.store.insertSession(tokenHash(sessionId), user.userId, this.now());
+    return { ok: true, sessionId, session: sessionOf(user) };
+  }
+
+  private dummy(): Promise<string> {
+    this.dummyHash ??= hashPassword(newToken(), this.scrypt);
+    return this.dummyHash;
+  }
+
+  /** Forgets expired sessions and failures that no longer count (cheap, on successful sign-ins). */
+  private async prune(nowMs: number): Promise<void> {
+    await this.store.deleteExpiredSessions(nowMs - this.sessionIdleMs, nowMs - this.sessionAbsoluteMs);
+    await this.store.deleteFailuresBefore(nowMs - Math.max(this.limits.perEmail.windowMs, this.limits.perIp.windowMs));
+  }
+}
