@@ -95,8 +95,8 @@ export async function createTestApi(
   dataDir: string,
   refresher: Refresher = unavailableRefresher,
   accessControl?: Middleware[],
-  /** Further parts of the app (the account pages). */
-  extra: Pick<AppDeps, 'accountPages'> = {},
+  /** Further parts of the app (the account pages and their sign-in, a logger to read). */
+  extra: Partial<Pick<AppDeps, 'accountPages' | 'account' | 'logger'>> = {},
 ): Promise<TestApi> {
   const reads = await openApiReads({ dataDir, followIntervalMs: 0 });
   const forensic = new ForensicReads(dataDir);
