@@ -9,6 +9,7 @@ const SERVICE_STATE_SUITES = [
   'test/api/attest-*.test.ts',
   'test/api/ip-rate-limit.test.ts',
   'test/cli/attest-commands.test.ts',
+  'test/cli/users-commands.test.ts',
 ];
 
 export default defineConfig({

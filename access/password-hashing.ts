@@ -58,8 +58,12 @@ export async function passwordMatches(password: string, stored: string): Promise
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || salt === undefined || hash === undefined) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await limited(() => derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) }));
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  try {
+    const actual = await limited(() => derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) }));
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  } catch {
+    return false; // parameters scrypt refuses (not a power of two, too large): a corrupt hash
+  }
 }
 
 /** Rules for a new password; the message says what is valid. Null when acceptable. */

@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import { chromium, type Browser as Chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../access/administration.ts';
+import { createAccount, lapseAccount } from '../../access/administration.ts';
 import { AccountUserStore } from '../../access/account-user-store.ts';
 import { AccountAuth } from '../../access/account-users.ts';
 import { openAccess, type AccessSetup } from '../../access/open-access.ts';
@@ -252,6 +252,26 @@ describe('the account pages /account/api-keys and /account/upgrade in real Chrom
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain('API access starts at the Pro tier');
     expect(await access.store.keys('freebie')).toEqual([]);
+  });
+
+  it('when a lapsed or partner account posts the create form, then 403 says why and no key is made', async () => {
+    await createAccount(access.store, 'lapsing', 'team');
+    await createAccount(access.store, 'partnerco', 'partner');
+    const lapsed = await signedInBrowser('lapsing', 'kim@lapsing.test');
+    await lapseAccount(access.store, 'lapsing');
+    const partner = await signedInBrowser('partnerco', 'lou@partnerco.test');
+    for (const [client, words] of [
+      [lapsed, 'has lapsed'],
+      [partner, 'administrators set'],
+    ] as const) {
+      const list = await (await client.get('/account/api-keys')).text();
+      expect(list).not.toContain('id="create-key"');
+      const refused = await client.post('/account/api-keys', { _csrf: Browser.csrfOf(list) });
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).toContain(words);
+    }
+    expect(await access.store.keys('lapsing')).toEqual([]);
+    expect(await access.store.keys('partnerco')).toEqual([]);
   });
 
   it('when an account already holds the most keys it may create, then one more is refused with 409 saying why', async () => {

@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser, serveAccountPages, type AccountServer } from './support/account-server.ts';
+
+const PASSWORD = 'correct horse battery staple';
+const MINUTE = 60_000;
+
+/** A user with PASSWORD set; returns the email and the session the link's sign-in made (unused by the tests' browsers). */
+async function user(server: AccountServer, email: string, account = 'acme'): Promise<string> {
+  const invitation = await server.auth.invite(account, email);
+  const set = await server.auth.setPasswordWithInvite(invitation.token, PASSWORD);
+  if (!set.ok) throw new Error(set.message);
+  return email;
+}
+
+async function signIn(
+  server: AccountServer,
+  email: string,
+  headers: Record<string, string> = {},
+): Promise<{ browser: Browser; response: Response }> {
+  const browser = new Browser(server.url, headers);
+  const page = await (await browser.get('/account/sign-in')).text();
+  const response = await browser.post('/account/sign-in', { _csrf: Browser.csrfOf(page), email, password: PASSWORD });
+  return { browser, response };
+}
+
+describe('account pages: forms without their token, cookie flags, headers and logs', () => {
+  let server: AccountServer;
+
+  beforeAll(async () => {
+    server = await serveAccountPages();
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  it("when any form is posted without its _csrf token, or with another browser's, then 403 and nothing changes", async () => {
+    const email = await user(server, 'csrf@example.com');
+    const victim = (await signIn(server, email)).browser;
+    const sessionBefore = victim.cookies.get('fs_session')!;
+    const attacker = (await signIn(server, await user(server, 'attacker@example.com'))).browser;
+    const attackerToken = Browser.csrfOf(await (await attacker.get('/account')).text());
+
+    for (const token of [undefined, '', attackerToken]) {
+      const form: Record<string, string> = token === undefined ? {} : { _csrf: token };
+      const label = token === undefined ? 'no token' : token === '' ? 'empty token' : "the attacker's token";
+      const change = await victim.post('/account/password', {
+        ...form,
+        current: PASSWORD,
+        password: 'attacker chosen pass',
+        confirm: 'attacker chosen pass',
+      });
+      expect(change.status, label).toBe(403);
+      expect(await change.text()).toContain('missing its security token');
+      expect((await victim.post('/account/sign-out', form)).status, label).toBe(403);
+    }
+    // The password and the session are as they were.
+    expect(victim.cookies.get('fs_session')).toBe(sessionBefore);
+    expect((await victim.get('/account')).status).toBe(200);
+    expect((await signIn(server, email)).response.status).toBe(303);
+
+    // Sign-in itself (login CSRF): the right password without the token signs nobody in.
+    const fresh = new Browser(server.url);
+    await fresh.get('/account/sign-in');
+    const blind = await fresh.post('/account/sign-in', { email, password: PASSWORD });
+    expect(blind.status).toBe(403);
+    expect(fresh.cookies.has('fs_session')).toBe(false);
+    // A token is bound to its browser's form cookie: one browser's token fails in another.
+    const other = new Browser(server.url);
+    const otherToken = Browser.csrfOf(await (await other.get('/account/sign-in')).text());
+    expect((await fresh.post('/account/sign-in', { _csrf: otherToken, email, password: PASSWORD })).status).toBe(403);
+
+    // Set-password: the link stays usable.
+    const invitation = await server.auth.invite('acme', 'csrf-link@example.com');
+    const noToken = await fresh.post('/account/set-password', { token: invitation.token, password: PASSWORD, confirm: PASSWORD });
+    expect(noToken.status).toBe(403);
+    expect(await server.auth.inviteEmail(invitation.token)).toBe('csrf-link@example.com');
+  });
+
+  it('when a session cookie is set over http, then it is HttpOnly, SameSite=Lax, Path=/account, not Secure; X-Forwarded-Proto from an untrusted peer changes nothing', async () => {
+    const email = await user(server, 'cookies@example.com');
+    const { response } = await signIn(server, email, { 'x-forwarded-proto': 'https' });
+    expect(response.status).toBe(303);
+    const cookies = response.headers.getSetCookie();
+    const session = cookies.find((c) => c.startsWith('fs_session='))!;
+    expect(session).toMatch(/^fs_session=[A-Za-z0-9_-]{43}; Path=\/account; HttpOnly; SameSite=Lax$/);
+    expect(cookies.some((c) => c.startsWith('__Secure-'))).toBe(false);
+    // The form cookie has the same flags.
+    const form = (await fetch(`${server.url}/account/sign-in`)).headers.getSetCookie()[0]!;
+    expect(form).toMatch(/^fs_form=[A-Za-z0-9_-]{43}; Path=\/account; HttpOnly; SameSite=Lax$/);
+  });
+
+  it('when a page is served, then it is never cached, framed or indexed, loads nothing else and sends no referrer', async () => {
+    const response = await fetch(`${server.url}/account/sign-in`);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('content-security-policy')).toMatch(
+      /^default-src 'none'; style-src 'sha256-[^']+'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'$/,
+    );
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('x-robots-tag')).toMatch(/noindex/);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+
+  it('when users set passwords, sign in, change passwords and sign out, then no password, session id, link token or form token is logged', async () => {
+    const invitation = await server.auth.invite('globex', 'logs@example.com');
+    const browser = new Browser(server.url);
+    const link = await (await browser.get(`/account/set-password?token=${invitation.token}`)).text();
+    const formToken = Browser.csrfOf(link);
+    await browser.post('/account/set-password', { _csrf: formToken, token: invitation.token, password: PASSWORD, confirm: PASSWORD });
+    const firstSession = browser.cookies.get('fs_session')!;
+    const page = await (await browser.get('/account/password')).text();
+    const sessionToken = Browser.csrfOf(page);
+    const NEW = 'the new one, also long';
+    await browser.post('/account/password', { _csrf: sessionToken, current: PASSWORD, password: NEW, confirm: NEW });
+    const secondSession = browser.cookies.get('fs_session')!;
+    await browser.post('/account/sign-out', { _csrf: Browser.csrfOf(await (await browser.get('/account')).text()) });
+    const wrong = new Browser(server.url);
+    await wrong.post('/account/sign-in', {
+      _csrf: Browser.csrfOf(await (await wrong.get('/account/sign-in')).text()),
+      email: 'logs@example.com',
+      password: 'guessed password 1',
+    });
+
+    const logs = server.logs();
+    expect(logs).toContain('account_password_changed'); // the checks below look at real lines
+    expect(logs).toContain('account_sign_in_refused');
+    for (const secret of [
+      PASSWORD,
+      NEW,
+      'guessed password 1',
+      invitation.token,
+      firstSession,
+      secondSession,
+      formToken,
+      sessionToken,
+      browser.cookies.get('fs_form')!,
+    ]) {
+      expect(logs).not.toContain(secret);
+    }
+  });
+});
+
+describe('account pages behind a trusted proxy (TRUST_PROXY=true)', () => {
+  let server: AccountServer;
+
+  beforeAll(async () => {
+    server = await serveAccountPages({ trustProxy: true });
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  it('when the proxy says https, then the cookies are Secure with the __Secure- prefix and the session works', async () => {
+    const email = await user(server, 'proxied@example.com');
+    const https = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.1' };
+    const { browser, response } = await signIn(server, email, https);
+    expect(response.status).toBe(303);
+    const session = response.headers.getSetCookie().find((c) => c.startsWith('__Secure-fs_session='))!;
+    expect(session).toMatch(/^__Secure-fs_session=[A-Za-z0-9_-]{43}; Path=\/account; HttpOnly; SameSite=Lax; Secure$/);
+    expect((await browser.get('/account')).status).toBe(200);
+  });
+});
+
+describe('sign-in limits over HTTP (3 failures per email, 6 per address, per 15 minutes)', () => {
+  let server: AccountServer;
+
+  beforeAll(async () => {
+    server = await serveAccountPages({
+      trustProxy: true,
+      auth: { limits: { perEmail: { failures: 3, windowMs: 15 * MINUTE }, perIp: { failures: 6, windowMs: 15 * MINUTE } } },
+    });
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  async function attempt(email: string, password: string, ip: string): Promise<Response> {
+    const browser = new Browser(server.url, { 'x-forwarded-for': ip });
+    const page = await (await browser.get('/account/sign-in')).text();
+    return browser.post('/account/sign-in', { _csrf: Browser.csrfOf(page), email, password });
+  }
+
+  it('when one email fails 3 times, then 429 with Retry-After, even with the right password, with the same words for an unknown email', async () => {
+    const email = await user(server, 'limited@example.com');
+    for (let i = 0; i < 3; i += 1) expect((await attempt(email, `wrong password ${i}`, `203.0.113.${i + 1}`)).status).toBe(401);
+    const refused = await attempt(email, PASSWORD, '203.0.113.50');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(800);
+    const html = await refused.text();
+    expect(html).toContain('Too many failed sign-ins from this address or for this email. Try again in 15 minutes.');
+
+    for (let i = 0; i < 3; i += 1) await attempt('ghost@example.com', `wrong password ${i}`, `203.0.113.${i + 10}`);
+    const ghost = await attempt('ghost@example.com', PASSWORD, '203.0.113.51');
+    expect(ghost.status).toBe(429);
+    expect((await ghost.text()).replace('ghost@example.com', 'EMAIL').replace(/name="_csrf" value="[^"]+"/, '')).toBe(
+      html.replace(email, 'EMAIL').replace(/name="_csrf" value="[^"]+"/, ''),
+    );
+  });
+
+  it('when one address fails 6 times over many emails, then it gets 429; another address still signs in', async () => {
+    const email = await user(server, 'neighbour@example.com');
+    for (let i = 0; i < 6; i += 1) expect((await attempt(`guess${i}@example.com`, 'some guess or other', '192.0.2.66')).status).toBe(401);
+    expect((await attempt(email, PASSWORD, '192.0.2.66')).status).toBe(429);
+    expect((await attempt(email, PASSWORD, '192.0.2.67')).status).toBe(303);
+  });
+});
