@@ -10,7 +10,10 @@ import {
 } from '../../access/account-keys.ts';
 import { createAccount, createKey, lapseAccount } from '../../access/administration.ts';
 import type { AccountRecord } from '../../access/access-store.ts';
+import { AccessStore } from '../../access/access-store.ts';
+import { QuotaMeter } from '../../access/meter.ts';
 import { openAccess, type AccessSetup } from '../../access/open-access.ts';
+import { openServiceDb } from '../../service-state/db.ts';
 import { DAY_MS, type Tier } from '../../access/tiers.ts';
 import { UsageHistory } from '../../access/usage-history.ts';
 import { apiKeyMatches } from '../../access/key-hashing.ts';
@@ -97,6 +100,28 @@ describe('usage history kept by the meter', () => {
     expect(days[27]).toEqual({ day: '2026-11-19', units: 6 });
     expect(days[29]).toEqual({ day: '2026-11-21', units: 7 });
     expect(days.reduce((sum, d) => sum + d.units, 0)).toBe(18);
+  });
+
+  it("when two API processes meter one key, then the day adds both processes' units and keeps the latest use", async () => {
+    const acme = await account('pro');
+    const keyId = await proKey(acme.name);
+    const db = await openServiceDb(await testServiceState(temp.dir));
+    const other = new QuotaMeter(new AccessStore(db), 60_000);
+    try {
+      const key = (await access.store.key(keyId))!;
+      expect((await access.meter.charge(key, 'pro', 2, T0 + 5_000)).ok).toBe(true);
+      expect((await other.charge(key, 'pro', 3, T0 + 9_000)).ok).toBe(true);
+      // The later use is written first: "last used" must not go back when the earlier one arrives.
+      await other.returnSpare();
+      await access.meter.returnSpare();
+    } finally {
+      await other.close();
+      await db.close();
+    }
+    const view = (await accountKeys(access.store, acme.name, T0 + 10_000))!.keys[0]!;
+    expect(view.days.at(-1)!.units).toBe(5);
+    expect(view.lastUsedAt).toBe(new Date(T0 + 9_000).toISOString());
+    expect(view.windows[0]!.used).toBe(5);
   });
 
   it('when the API stops, then the history tallied since the last write is written at close', async () => {
