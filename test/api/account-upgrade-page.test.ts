@@ -59,6 +59,14 @@ describe('/account/upgrade, where upgrade_url points by default', () => {
     expect(html).toContain('href="mailto:sales@faithscreen.test"');
   });
 
+  it('when a key is out of units, then the 429 sends to the same page', async () => {
+    const tight = await keyFor(access, 'pro', { dailyLimit: 1 });
+    expect((await fetch(`${url}/api/screen/us/${ticker}`, { headers: { 'X-API-Key': tight.key } })).status).toBe(200);
+    const refused = await fetch(`${url}/api/screen/us/${ticker}`, { headers: { 'X-API-Key': tight.key } });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as Json).detail.upgrade_url).toBe(`${url}/account/upgrade`);
+  });
+
   it('when the key pages are asked for without the sign-in layer, then they are not served', async () => {
     expect((await fetch(`${url}/account/api-keys`)).status).toBe(404);
   });
