@@ -1,4 +1,5 @@
 import type { ServiceDb } from '../service-state/db.ts';
+import { DAY_MS } from './tiers.ts';
 
 /**
  * Units each key spent per UTC day, for the account page's 30-day chart and "last used"
@@ -68,30 +69,40 @@ export class UsageHistory {
 
 /** Deltas gathered in memory between two writes (the meter writes them each second and at close). */
 export class UsageTally {
-  private deltas = new Map<string, UsageDelta>();
+  /** By key, then by UTC day; on the charge path, so no object or string is built for a day already tallied. */
+  private deltas = new Map<string, Map<string, UsageDelta>>();
+  private dayStartMs = 0;
+  private dayEndMs = 0;
+  private day = '';
 
   /** Units spent (or, negative, given back) by a call made at `atMs`; `used` says whether it counts as a use. */
   add(keyId: string, atMs: number, units: number, used: boolean): void {
-    this.merge({ keyId, day: utcDay(atMs), units, lastUsedAtMs: used ? atMs : 0 });
+    if (atMs < this.dayStartMs || atMs >= this.dayEndMs) {
+      this.dayStartMs = atMs - (((atMs % DAY_MS) + DAY_MS) % DAY_MS);
+      this.dayEndMs = this.dayStartMs + DAY_MS;
+      this.day = utcDay(atMs);
+    }
+    this.merge(keyId, this.day, units, used ? atMs : 0);
   }
 
   /** Takes every delta gathered so far, leaving the tally empty. */
   take(): UsageDelta[] {
-    const taken = [...this.deltas.values()].filter((d) => d.units !== 0 || d.lastUsedAtMs > 0);
+    const taken = [...this.deltas.values()].flatMap((days) => [...days.values()]).filter((d) => d.units !== 0 || d.lastUsedAtMs > 0);
     this.deltas = new Map();
     return taken;
   }
 
   /** Puts back deltas whose write failed, so the next write carries them. */
   restore(deltas: readonly UsageDelta[]): void {
-    for (const d of deltas) this.merge(d);
+    for (const d of deltas) this.merge(d.keyId, d.day, d.units, d.lastUsedAtMs);
   }
 
-  private merge(given: UsageDelta): void {
-    const id = `${given.keyId}\u0000${given.day}`;
-    const delta = this.deltas.get(id) ?? { keyId: given.keyId, day: given.day, units: 0, lastUsedAtMs: 0 };
-    delta.units += given.units;
-    delta.lastUsedAtMs = Math.max(delta.lastUsedAtMs, given.lastUsedAtMs);
-    this.deltas.set(id, delta);
+  private merge(keyId: string, day: string, units: number, lastUsedAtMs: number): void {
+    let days = this.deltas.get(keyId);
+    if (!days) this.deltas.set(keyId, (days = new Map()));
+    let delta = days.get(day);
+    if (!delta) days.set(day, (delta = { keyId, day, units: 0, lastUsedAtMs: 0 }));
+    delta.units += units;
+    if (lastUsedAtMs > delta.lastUsedAtMs) delta.lastUsedAtMs = lastUsedAtMs;
   }
 }
