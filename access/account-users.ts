@@ -184,9 +184,11 @@ export class AccountAuth {
     const matches = await this.passwordMatches(password, stored);
     if (!user || user.passwordHash === null || !matches) {
       await this.store.recordFailure([subjects.email, subjects.ip], nowMs);
+      // Failures that no longer count are dropped as new ones arrive, so a flood cannot grow the table.
+      await this.store.deleteFailuresBefore(nowMs - Math.max(this.limits.perEmail.windowMs, this.limits.perIp.windowMs));
       return { ok: false, reason: 'invalid' };
     }
-    await this.prune(nowMs);
+    await this.store.deleteExpiredSessions(nowMs - this.sessionIdleMs, nowMs - this.sessionAbsoluteMs);
     return this.startSession(user);
   }
 
@@ -250,11 +252,5 @@ export class AccountAuth {
   private dummy(): Promise<string> {
     this.dummyHash ??= hashPassword(newToken(), this.scrypt);
     return this.dummyHash;
-  }
-
-  /** Forgets expired sessions and failures that no longer count (cheap, on successful sign-ins). */
-  private async prune(nowMs: number): Promise<void> {
-    await this.store.deleteExpiredSessions(nowMs - this.sessionIdleMs, nowMs - this.sessionAbsoluteMs);
-    await this.store.deleteFailuresBefore(nowMs - Math.max(this.limits.perEmail.windowMs, this.limits.perIp.windowMs));
   }
 }

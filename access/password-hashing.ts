@@ -15,8 +15,9 @@ export interface ScryptParameters {
 }
 
 /**
- * One of OWASP's equivalent scrypt settings: N=2^15, r=8, p=3 costs as much time as N=2^17,
- * r=8, p=1 but a quarter of the memory (32 MiB per hash), so two hashes at once stay small.
+ * One of the scrypt settings OWASP's password storage guidance lists as equivalent
+ * (N=2^15, r=8, p=3 beside N=2^17, r=8, p=1): a quarter of the memory (32 MiB per check), so two
+ * checks at once stay small. bench/sign-in.bench.ts measures both (docs/access.md, "Passwords").
  */
 export const DEFAULT_SCRYPT: ScryptParameters = { N: 2 ** 15, r: 8, p: 3 };
 

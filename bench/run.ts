@@ -47,6 +47,9 @@ for (const line of formatVerifyBench(await runVerifyBench())) console.log(line);
 
 const { runQuotaChargeBench, formatQuotaChargeBench } = await import('./quota-charge.bench.ts');
 for (const line of formatQuotaChargeBench(await runQuotaChargeBench())) console.log(line);
+
+const { runSignInBench, formatSignInBench } = await import('./sign-in.bench.ts');
+for (const line of formatSignInBench(await runSignInBench())) console.log(line);
 // History length: the API's ready time, RSS and as_of against a synthetic month-end history
 // (HISTORY_BENCH_SIZES, default a quarter and the whole of 2009 → today; about 15 minutes).
 const { runApiHistoryBench, formatApiHistoryBench } = await import('./api-history.bench.ts');

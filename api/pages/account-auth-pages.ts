@@ -1,7 +1,7 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../access/password-hashing.ts';
 import { csrfField, h, messageBox, type AccountPage, type PageUser } from './account-layout.ts';
 
-/** The sign-in, set-password, change-password and account pages (docs/access.md, "Account pages"). */
+/** The sign-in, set-password, change-password and account pages (docs/access.md, "Account users and sign-in"). */
 
 interface FieldSpec {
   name: string;

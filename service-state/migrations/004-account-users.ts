@@ -40,6 +40,7 @@ CREATE TABLE sign_in_failures (
   failed_at_ms   ${millis} NOT NULL
 );
 CREATE INDEX sign_in_failures_by_subject ON sign_in_failures (subject, failed_at_ms);
+CREATE INDEX sign_in_failures_by_time ON sign_in_failures (failed_at_ms);
 `;
 
 export const ACCOUNT_USERS_MIGRATION: ServiceMigration = {

@@ -169,6 +169,22 @@ describe('account users, links, sessions and sign-in limits in the real service 
     expect((await auth.signIn('fay@example.com', PASSWORD, '192.0.2.8')).ok).toBe(true);
   });
 
+  it('when failures age out and sessions expire, then their rows are dropped (the tables do not grow without bound)', async () => {
+    const auth = authOn(db);
+    const count = async (table: string) => Number((await db.get<{ n: number | string }>(`SELECT count(*) AS n FROM ${table}`))?.n);
+    const stale = await userWithPassword(auth, 'acme', 'ivy@example.com');
+    await auth.signIn('ivy@example.com', 'wrong password one', '10.0.0.9');
+    expect(await count('sign_in_failures')).toBe(2); // one row for the email, one for the address
+    clock += 15 * 60_000;
+    await auth.signIn('ivy@example.com', 'wrong password two', '10.0.0.9');
+    expect(await count('sign_in_failures')).toBe(2); // the first pair aged out and was dropped
+    expect(await count('account_sessions')).toBe(1);
+    clock += 2 * 3_600_000;
+    expect((await auth.signIn('ivy@example.com', PASSWORD, '10.0.0.9')).ok).toBe(true);
+    expect(await count('account_sessions')).toBe(1); // the idle one went, the new one is there
+    expect(await auth.resolve(stale)).toBeNull();
+  });
+
   it('when a session is idle for 2 hours or 12 hours old, then it has ended; sign-out ends it at once', async () => {
     const auth = authOn(db);
     const sessionId = await userWithPassword(auth, 'acme', 'gus@example.com');

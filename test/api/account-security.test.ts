@@ -191,6 +191,21 @@ describe('sign-in limits over HTTP (3 failures per email, 6 per address, per 15 
     );
   });
 
+  it('when a signed-in user gets the current password wrong 3 times, then the change-password form answers 429 too', async () => {
+    const email = await user(server, 'changer@example.com');
+    const { browser } = await signIn(server, email, { 'x-forwarded-for': '203.0.113.80' });
+    const csrf = Browser.csrfOf(await (await browser.get('/account/password')).text());
+    const NEW = 'a brand new passphrase';
+    for (let i = 0; i < 3; i += 1)
+      expect((await browser.post('/account/password', { _csrf: csrf, current: `not it ${i}`, password: NEW, confirm: NEW })).status).toBe(
+        401,
+      );
+    const refused = await browser.post('/account/password', { _csrf: csrf, current: PASSWORD, password: NEW, confirm: NEW });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(800);
+    expect(await refused.text()).toMatch(/too many wrong passwords; try again in \d+ s/);
+  });
+
   it('when one address fails 6 times over many emails, then it gets 429; another address still signs in', async () => {
     const email = await user(server, 'neighbour@example.com');
     for (let i = 0; i < 6; i += 1) expect((await attempt(`guess${i}@example.com`, 'some guess or other', '192.0.2.66')).status).toBe(401);
