@@ -165,6 +165,8 @@ describe('the account pages /account/api-keys and /account/upgrade in real Chrom
         expect(box.width, selector).toBeGreaterThan(0);
         expect(box.x + box.width, selector).toBeLessThanOrEqual(390);
       }
+      // No sideways scrolling on the phone.
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       const full = await page.screenshot({ fullPage: true });
       expect(full.length).toBeGreaterThan(5_000);
 
@@ -183,6 +185,24 @@ describe('the account pages /account/api-keys and /account/upgrade in real Chrom
       await context.close();
     },
   );
+
+  it('when JavaScript is off, then a new key is still shown, selectable, and the copy button stays hidden', async () => {
+    const client = await signedInBrowser('globex', 'jo@globex.test');
+    const cookie = [...client.cookies].map(([n, v]) => `${n}=${v}`).join('; ');
+    const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { cookie } });
+    const page = await context.newPage();
+    await page.goto(`${url}/account/api-keys`);
+    await page.click('#create-key button[type="submit"]');
+    const key = await page.inputValue('#new-key-value');
+    expect(key).toMatch(/^fs_live_[0-9A-Za-z]{55}$/);
+    secretsShown.push(key);
+    expect(await page.isVisible('#new-key-value')).toBe(true);
+    expect(await page.isVisible('button[data-copy="new-key-value"]')).toBe(false);
+    expect(await page.getAttribute('label[for="new-key-value"]', 'for')).toBe('new-key-value');
+    await context.close();
+    // Its one use of the page is spent: revoke it so the cap test below starts from none.
+    await access.store.revokeKey(`key_${key.slice(8, 20)}`, new Date());
+  });
 
   it('when the upgrade page is opened signed in, then it shows the tiers, the account plan and the contact', async () => {
     const client = await signedInBrowser('acme', 'ben@acme.test');
