@@ -122,7 +122,7 @@ function createdSection(created: { key: string; keyId: string }): string {
   return `<section class="notice good" id="new-key" role="status" aria-labelledby="new-key-title">
 <h2 id="new-key-title">Key <code>${h(created.keyId)}</code> created</h2>
 <p><strong>Copy it now: it is shown only this once</strong> and cannot be recovered. Send it in the <code>X-API-Key</code> header.</p>
-<div class="secret"><label for="new-key-value" class="mono">Your new key</label>
+<div class="secret"><label for="new-key-value">Your new key</label>
 <input id="new-key-value" type="text" readonly autofocus spellcheck="false" autocomplete="off" value="${h(created.key)}">
 <button type="button" data-copy="new-key-value" hidden>Copy</button></div>
 </section>`;

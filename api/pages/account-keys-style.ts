@@ -9,6 +9,8 @@ export const ACCOUNT_KEYS_STYLE = `
 .notice.bad { border-left-color: #a11d1d; background: #fbeeee; }
 .key { border: 1px solid #d9d4c7; border-radius: 6px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; }
 .key.revoked { background: #f7f6f2; }
+.key h2 { margin-top: 0; }
+.key h2 code { font-size: 1.05rem; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 .button { font-size: 1rem; padding: .55rem 1.1rem; border-radius: 4px; border: 1px solid #1d4f91; background: #1d4f91; color: #fff; text-decoration: none; display: inline-block; }
 .button.secondary, button.secondary { background: #fff; color: #1d4f91; }
