@@ -206,7 +206,10 @@ describe('the account pages /account/api-keys and /account/upgrade in real Chrom
 
   it('when the upgrade page is opened signed in, then it shows the tiers, the account plan and the contact', async () => {
     const client = await signedInBrowser('acme', 'ben@acme.test');
-    const context = await browser.newContext({ extraHTTPHeaders: { cookie: [...client.cookies].map(([n, v]) => `${n}=${v}`).join('; ') } });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      extraHTTPHeaders: { cookie: [...client.cookies].map(([n, v]) => `${n}=${v}`).join('; ') },
+    });
     const page = await context.newPage();
     const response = await page.goto(`${url}/account/upgrade`);
     expect(response!.status()).toBe(200);
@@ -214,6 +217,7 @@ describe('the account pages /account/api-keys and /account/upgrade in real Chrom
     expect(await page.getAttribute('tr[aria-current="true"]', 'data-tier')).toBe('pro');
     expect(await page.textContent('tr[data-tier="team"]')).toContain('10,000');
     expect(await page.getAttribute('#how-to-upgrade a', 'href')).toBe('mailto:sales@faithscreen.test');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390); // the tier table fits a phone
     await context.close();
   });
 
