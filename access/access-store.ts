@@ -133,6 +133,10 @@ export class AccessStore {
     await this.db.run('INSERT INTO accounts (name, tier, lapsed_at, created_at) VALUES (?, ?, NULL, ?)', [name, tier, now.toISOString()]);
   }
 
+  async setTier(name: string, tier: Tier): Promise<void> {
+    await this.db.run('UPDATE accounts SET tier = ? WHERE name = ?', [tier, name]);
+  }
+
   async setLapsed(name: string, lapsedAt: Date | null): Promise<void> {
     await this.db.run('UPDATE accounts SET lapsed_at = ? WHERE name = ?', [lapsedAt ? lapsedAt.toISOString() : null, name]);
   }

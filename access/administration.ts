@@ -53,6 +53,32 @@ export async function reinstateAccount(store: AccessStore, name: string): Promis
   return requireAccount(store, name);
 }
 
+/**
+ * Moves an account to another tier (an upgrade or a downgrade, /account/upgrade). Its keys
+ * follow within a second. Refused when live keys would not fit the new tier: partner keys
+ * need their contract's daily limit, and monthly quotas and cost weights are partner terms
+ * (replace those keys first).
+ */
+export async function setAccountTier(store: AccessStore, name: string, tier: string): Promise<AccountRecord> {
+  if (!(TIERS as readonly string[]).includes(tier)) throw new AdminError(`unknown tier '${tier}'; valid tiers: ${TIERS.join(', ')}`);
+  await requireAccount(store, name);
+  const live = (await store.keys(name)).filter((key) => key.revokedAt === null);
+  const misfits =
+    tier === 'partner'
+      ? live.filter((key) => key.dailyLimit === null)
+      : live.filter((key) => key.monthlyQuota !== null || key.costWeights !== null);
+  if (misfits.length > 0) {
+    const ids = misfits.map((key) => key.keyId).join(', ');
+    throw new AdminError(
+      tier === 'partner'
+        ? `partner keys need a daily limit and these live keys have none: ${ids}; revoke them and create keys with --daily-limit after the move`
+        : `these live keys carry partner terms (--monthly-quota or --weights) the ${tier} tier does not have: ${ids}; revoke them first`,
+    );
+  }
+  await store.setTier(name, tier as Tier);
+  return requireAccount(store, name);
+}
+
 /** Market identifiers as the API's paths use them (`us`); the human-readable slugs (`united-states`) are accepted too. */
 function normaliseMarkets(markets: readonly string[]): string[] {
   return [

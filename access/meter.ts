@@ -9,6 +9,7 @@ import {
   type WindowState,
 } from './quota-windows.ts';
 import { DAY_MS, MONTH_MS, TIER_DAILY_LIMITS, type Tier } from './tiers.ts';
+import { UsageHistory, UsageTally } from './usage-history.ts';
 
 /** The windows that meter a key: daily always (tier default or the key's own limit), monthly when set. */
 export function windowRules(key: KeyRecord, tier: Tier): WindowRule[] {
@@ -39,6 +40,8 @@ interface Waiting {
 export interface Charge {
   units: number;
   allowance: Allowance;
+  /** When the request was charged: a refund goes back to that day's usage history. */
+  atMs: number;
 }
 
 export type ChargeOutcome = { ok: true; charge: Charge } | { ok: false; windows: WindowReport[] };
@@ -72,6 +75,11 @@ async function release(quota: QuotaTransaction, allowance: Allowance, units: num
  * units left lets exactly 10 one-unit requests through, over any number of API processes.
  * Spare units go back every second and at `close()`.
  *
+ * Alongside, the meter keeps each key's usage history (units spent per UTC day and the last
+ * use, for the account page): tallied in memory as requests are charged and refunded, written
+ * with the spare units each second and at `close()`. A crash loses at most that second of
+ * history; it never touches the windows, so limits stay exact.
+ *
  * A crash can only over-count: the spare units a process held (at most 50 per key, a tenth of
  * what was left) stay charged until the window ends. Nothing spent is ever uncounted.
  */
@@ -83,31 +91,37 @@ export class QuotaMeter {
   private readonly draining = new Set<string>();
   private readonly timer: NodeJS.Timeout;
   private returning: Promise<unknown> = Promise.resolve();
+  private readonly tally = new UsageTally();
+  private readonly history: UsageHistory;
 
   constructor(
     private readonly store: AccessStore,
     returnEveryMs = 1_000,
   ) {
+    this.history = new UsageHistory(store.db);
     this.timer = setInterval(() => void this.returnSpare().catch(() => {}), returnEveryMs);
     this.timer.unref();
   }
 
   /** Takes `units` for a request on `key`, or says which windows refuse it. */
-  charge(key: KeyRecord, tier: Tier, units: number, now: number): Promise<ChargeOutcome> {
-    const fromMemory = this.spend(key.keyId, units, now);
-    if (fromMemory) return Promise.resolve(fromMemory);
-    return new Promise<ChargeOutcome>((resolve, reject) => {
-      const waiting = this.waiting.get(key.keyId) ?? [];
-      waiting.push({ key, tier, units, now, resolve, reject });
-      this.waiting.set(key.keyId, waiting);
-      if (!this.draining.has(key.keyId)) void this.drain(key.keyId);
-    });
+  async charge(key: KeyRecord, tier: Tier, units: number, now: number): Promise<ChargeOutcome> {
+    const outcome =
+      this.spend(key.keyId, units, now) ??
+      (await new Promise<ChargeOutcome>((resolve, reject) => {
+        const waiting = this.waiting.get(key.keyId) ?? [];
+        waiting.push({ key, tier, units, now, resolve, reject });
+        this.waiting.set(key.keyId, waiting);
+        if (!this.draining.has(key.keyId)) void this.drain(key.keyId);
+      }));
+    if (outcome.ok) this.tally.add(key.keyId, now, units, true);
+    return outcome;
   }
 
   /** Gives back `units` of a charge: a refused request costs nothing, a batch pays only for what it served. */
   async refund(charged: Charge, units: number): Promise<void> {
     const giveBack = Math.min(units, charged.units);
     if (giveBack <= 0) return;
+    this.tally.add(charged.allowance.keyId, charged.atMs, -giveBack, false);
     if (this.allowances.get(charged.allowance.keyId) === charged.allowance) {
       charged.allowance.units += giveBack;
       return;
@@ -118,7 +132,7 @@ export class QuotaMeter {
     });
   }
 
-  /** Returns every spare unit to the service state (each second, and at close). */
+  /** Returns every spare unit to the service state and writes the usage history (each second, and at close). */
   async returnSpare(): Promise<void> {
     // In key order: two processes returning together take the keys' locks in the same order, so neither waits on the other forever.
     const held = [...this.allowances.values()]
@@ -127,17 +141,31 @@ export class QuotaMeter {
       .map((allowance) => ({ allowance, units: takeSpare(allowance) }));
     this.allowances.clear();
     // Returns run one after another, so when this resolves every earlier return is committed too.
+    const usage = this.tally.take();
     const work = this.returning.then(async () => {
-      if (held.length === 0) return;
-      await this.store.atomically(async (quota) => {
-        for (const { allowance, units } of held) {
-          await quota.lockKey(allowance.keyId);
-          await release(quota, allowance, units);
-        }
-      });
+      try {
+        if (held.length === 0) return;
+        await this.store.atomically(async (quota) => {
+          for (const { allowance, units } of held) {
+            await quota.lockKey(allowance.keyId);
+            await release(quota, allowance, units);
+          }
+        });
+      } finally {
+        await this.writeUsage(usage);
+      }
     });
     this.returning = work.catch(() => undefined);
     await work;
+  }
+
+  private async writeUsage(usage: ReturnType<UsageTally['take']>): Promise<void> {
+    try {
+      await this.history.add(usage);
+    } catch (error) {
+      this.tally.restore(usage); // written with the next return
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
@@ -149,7 +177,7 @@ export class QuotaMeter {
     const held = this.allowances.get(keyId);
     if (!held || held.units < units || !held.windows.every((w) => now < w.endsAtMs)) return undefined;
     held.units -= units;
-    return { ok: true, charge: { units, allowance: held } };
+    return { ok: true, charge: { units, allowance: held, atMs: now } };
   }
 
   /** Store trips for one key until nothing waits: each takes every charge that arrived meanwhile. */
@@ -219,7 +247,7 @@ export class QuotaMeter {
       };
       this.allowances.set(key.keyId, allowance);
       return decided.map((outcome, i) =>
-        outcome === 'allowed' ? { ok: true as const, charge: { units: batch[i]!.units, allowance } } : outcome,
+        outcome === 'allowed' ? { ok: true as const, charge: { units: batch[i]!.units, allowance, atMs: batch[i]!.now } } : outcome,
       );
     });
   }

@@ -10,6 +10,7 @@ import { createForensicContext, type ForensicDeps } from './forensic-context.ts'
 import { errorHandler } from './middleware/error-handler.ts';
 import { ipRateLimit } from './middleware/ip-rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
+import { accountRoutes, type AccountPagesDeps } from './routes/account.ts';
 import { attestRoutes } from './routes/attest.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { forensicRoutes } from './routes/forensic.ts';
@@ -40,6 +41,8 @@ export interface AppDeps {
   accessControl?: Middleware[];
   /** Account users' sign-in pages under /account (docs/access.md, "Account users and sign-in"). */
   account?: AccountHttp;
+  /** The account pages, /account/api-keys and /account/upgrade (docs/access.md, "Account pages"). */
+  accountPages?: AccountPagesDeps;
   /** Base URL named in the OpenAPI document. */
   baseUrl?: string;
 }
@@ -71,6 +74,7 @@ export function createApp(deps: AppDeps): Koa {
   const ops = opsRoutes({ metrics: deps.metrics, readiness: deps.readiness });
   app.use(ops.routes()).use(ops.allowedMethods());
   if (deps.account) app.use(accountAuthRoutes(deps.account).routes());
+  if (deps.accountPages) app.use(accountRoutes({ ...deps.accountPages, http: deps.account }).routes());
   if (deps.screen) {
     const context = createScreenService({ logger: deps.logger, ...deps.screen });
     const access = deps.accessControl ?? [];

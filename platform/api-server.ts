@@ -69,6 +69,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
       cache: { freshDays: config.CACHE_FRESH_DAYS, staleWhileRevalidateDays: config.CACHE_STALE_WHILE_REVALIDATE_DAYS },
     },
     accessControl: access.middleware,
+    accountPages: { store: access.store, hashSecret: access.hashSecret, contact: config.UPGRADE_CONTACT },
     attest: { db: serviceDb, dataDir: config.dataDir },
     account: {
       auth: accountAuth,

@@ -53,6 +53,8 @@ export const configSchema = z.object({
     .optional(),
   WEBHOOK_ALLOW_HTTP: flag(),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(),
+  // Shown on /account/upgrade as the way to change plans: an email address, a URL or a short line of text.
+  UPGRADE_CONTACT: z.string().trim().min(1).max(200).optional(),
   // Only a proxy the operator vouches for may say the browser used https (account cookies' Secure flag).
   TRUST_PROXY: z.stringbool({ error: 'expected true or false' }).default(false),
   // The value is never echoed back: it may carry a password.

@@ -2,6 +2,7 @@ import { ACCESS_MIGRATION } from './migrations/001-access.ts';
 import { ATTESTATIONS_MIGRATION } from './migrations/002-attestations.ts';
 import { WEBHOOKS_MIGRATION } from './migrations/003-webhooks.ts';
 import { ACCOUNT_USERS_MIGRATION } from './migrations/004-account-users.ts';
+import { KEY_USAGE_DAYS_MIGRATION } from './migrations/005-key-usage-days.ts';
 import type { ServiceMigration } from './migrations/migration.ts';
 
 /** Every migration this build knows. Add new ones with the next version number; never edit an applied one. */
@@ -10,4 +11,5 @@ export const SERVICE_MIGRATIONS: readonly ServiceMigration[] = [
   ATTESTATIONS_MIGRATION,
   WEBHOOKS_MIGRATION,
   ACCOUNT_USERS_MIGRATION,
+  KEY_USAGE_DAYS_MIGRATION,
 ];

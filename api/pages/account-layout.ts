@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import escapeHtml from 'escape-html';
 import type { Context } from 'koa';
+import { ACCOUNT_KEYS_STYLE } from './account-keys-style.ts';
 
 /**
  * The shared frame of every /account page (docs/access.md, "Account pages"): the certificate
@@ -40,7 +41,7 @@ footer { color: #555; font-size: .85rem; max-width: 46rem; margin: 0 auto 2rem; 
 @media (max-width: 40rem) {
   header.site { margin-top: 1rem; }
   main { margin: .75rem 0 1.5rem; padding: 1.25rem 1rem; border-left: none; border-right: none; }
-}`;
+}${ACCOUNT_KEYS_STYLE}`;
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 

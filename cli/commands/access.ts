@@ -6,6 +6,7 @@ import {
   createKey,
   lapseAccount,
   listKeys,
+  setAccountTier,
   reinstateAccount,
   revokeKey,
   type KeyView,
@@ -72,6 +73,13 @@ export function registerAccessCommands(program: Command): void {
     .requiredOption('--tier <tier>', `one of ${TIERS.join(', ')}`)
     .action((name: string, options: { tier: string }) =>
       withAccess(async ({ store }) => print(accountView(await createAccount(store, name, options.tier)))),
+    );
+  accounts
+    .command('set-tier <name>')
+    .description('move the account to another tier (upgrade or downgrade); its keys follow within a second')
+    .requiredOption('--tier <tier>', `one of ${TIERS.join(', ')}`)
+    .action((name: string, options: { tier: string }) =>
+      withAccess(async ({ store }) => print(accountView(await setAccountTier(store, name, options.tier)))),
     );
   accounts
     .command('lapse <name>')

@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AdminError, createAccount, createKey, lapseAccount, listKeys, reinstateAccount, revokeKey } from '../../access/administration.ts';
+import {
+  AdminError,
+  createAccount,
+  createKey,
+  lapseAccount,
+  listKeys,
+  reinstateAccount,
+  revokeKey,
+  setAccountTier,
+} from '../../access/administration.ts';
 import { openAccess, type AccessSetup } from '../../access/open-access.ts';
 import { testServiceState } from '../support/service-state.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
@@ -38,6 +47,30 @@ describe('accounts', () => {
     await createAccount(access.store, 'acme', 'pro');
     await expectRefused(() => createAccount(access.store, 'acme', 'team'), /already exists/);
     await expectRefused(() => lapseAccount(access.store, 'nobody'), /no account named 'nobody'/);
+  });
+});
+
+describe('changing tier', () => {
+  it('moves an account up and down; its keys then meter at the new tier', async () => {
+    await createAccount(access.store, 'acme', 'pro');
+    const { key_id } = await createKey(access.store, access.hashSecret, { account: 'acme' });
+    expect((await setAccountTier(access.store, 'acme', 'team')).tier).toBe('team');
+    expect((await listKeys(access.store, 'acme'))[0]!.usage[0]!.limit).toBe(10_000);
+    expect((await setAccountTier(access.store, 'acme', 'free')).tier).toBe('free');
+    expect((await access.store.key(key_id))!.revokedAt).toBeNull();
+  });
+
+  it('refuses an unknown tier or account, and moves whose live keys would not fit, naming them', async () => {
+    await expectRefused(() => setAccountTier(access.store, 'nobody', 'pro'), /no account named 'nobody'/);
+    await createAccount(access.store, 'acme', 'pro');
+    await expectRefused(() => setAccountTier(access.store, 'acme', 'gold'), /unknown tier 'gold'; valid tiers: free, pro/);
+    const { key_id } = await createKey(access.store, access.hashSecret, { account: 'acme' });
+    await expectRefused(() => setAccountTier(access.store, 'acme', 'partner'), new RegExp(`need a daily limit .*${key_id}`));
+    await revokeKey(access.store, key_id);
+    expect((await setAccountTier(access.store, 'acme', 'partner')).tier).toBe('partner');
+    const partnerKey = await createKey(access.store, access.hashSecret, { account: 'acme', dailyLimit: 10, monthlyQuota: 100 });
+    await expectRefused(() => setAccountTier(access.store, 'acme', 'enterprise'), new RegExp(`partner terms .*${partnerKey.key_id}`));
+    expect((await access.store.account('acme'))!.tier).toBe('partner');
   });
 });
 

@@ -70,6 +70,21 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('when UPGRADE_URL is unset, then 403/429 bodies point at the account upgrade page of the public base URL', () => {
+    expect(parseConfig({}).upgradeUrl).toBe('http://127.0.0.1:8080/account/upgrade');
+    expect(parseConfig({ PUBLIC_BASE_URL: 'https://api.faithscreen.test/' }).upgradeUrl).toBe(
+      'https://api.faithscreen.test/account/upgrade',
+    );
+    expect(parseConfig({ UPGRADE_URL: 'https://shop.test/plans' }).upgradeUrl).toBe('https://shop.test/plans');
+  });
+
+  it('when UPGRADE_CONTACT is longer than a line, then it is refused; set, it is kept trimmed', () => {
+    expect(parseConfig({ UPGRADE_CONTACT: ' sales@faithscreen.test ' }).UPGRADE_CONTACT).toBe('sales@faithscreen.test');
+    expect(parseConfig({}).UPGRADE_CONTACT).toBeUndefined();
+    const error = catchError(() => parseConfig({ UPGRADE_CONTACT: 'x'.repeat(201) }));
+    expect((error as ConfigError).problems).toEqual([expect.stringMatching(/^UPGRADE_CONTACT: /)]);
+  });
+
   it('when values are empty strings, then they count as unset', () => {
     expect(parseConfig({ TEMPORAL_ADDRESS: '' }).embeddedTemporal).toBe(true);
   });

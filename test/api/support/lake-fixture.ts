@@ -1,7 +1,7 @@
 import pino from 'pino';
 import type Koa from 'koa';
 import { compactResult, snapshotRowFrom } from '../../../activities/snapshot-rows.ts';
-import { createApp } from '../../../api/app.ts';
+import { createApp, type AppDeps } from '../../../api/app.ts';
 import type { Middleware } from 'koa';
 import { unavailableRefresher, type Refresher } from '../../../api/refresher.ts';
 import { screenCompany, type ScreeningInput } from '../../../engine/index.ts';
@@ -100,6 +100,8 @@ export async function createTestApi(
   dataDir: string,
   refresher: Refresher = unavailableRefresher,
   accessControl?: Middleware[],
+  /** Further parts of the app (the account pages and their sign-in, a logger to read). */
+  extra: Partial<Pick<AppDeps, 'accountPages' | 'account' | 'logger'>> = {},
 ): Promise<TestApi> {
   const reads = await openApiReads({ dataDir, followIntervalMs: 0 });
   const forensic = new ForensicReads(dataDir);
@@ -113,6 +115,7 @@ export async function createTestApi(
     purification: { lake: purification },
     baseUrl: 'http://127.0.0.1',
     ...(accessControl ? { accessControl } : {}),
+    ...extra,
   });
   return { app, reads, forensic, purification };
 }

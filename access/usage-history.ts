@@ -1,0 +1,108 @@
+import type { ServiceDb } from '../service-state/db.ts';
+import { DAY_MS } from './tiers.ts';
+
+/**
+ * Units each key spent per UTC day, for the account page's 30-day chart and "last used"
+ * (docs/access.md, "Account pages"). History only: limits are decided on the quota windows.
+ */
+
+/** What a process adds to one key's day: spent units (negative for refunds) and its latest use. */
+export interface UsageDelta {
+  keyId: string;
+  day: string;
+  units: number;
+  /** Latest metered call in this delta, 0 when it holds only refunds. */
+  lastUsedAtMs: number;
+}
+
+export interface UsageDay {
+  keyId: string;
+  day: string;
+  units: number;
+}
+
+/** The UTC calendar day (YYYY-MM-DD) of an instant. */
+export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+// "Last used" only moves forward: deltas of several processes arrive in any order.
+const ADD_SQL = `INSERT INTO key_usage_days (key_id, day, units, last_used_at_ms) VALUES (?, ?, ?, ?)
+ON CONFLICT (key_id, day) DO UPDATE SET
+  units = key_usage_days.units + excluded.units,
+  last_used_at_ms = CASE WHEN excluded.last_used_at_ms > key_usage_days.last_used_at_ms THEN excluded.last_used_at_ms ELSE key_usage_days.last_used_at_ms END`;
+// Never below zero: a refund whose charge another process has not written yet must not go negative.
+const REFUND_SQL = `UPDATE key_usage_days SET units = CASE WHEN units + ? > 0 THEN units + ? ELSE 0 END WHERE key_id = ? AND day = ?`;
+
+export class UsageHistory {
+  constructor(private readonly db: ServiceDb) {}
+
+  /** Adds every delta in one transaction. A delta of refunds only never creates a row. */
+  async add(deltas: readonly UsageDelta[]): Promise<void> {
+    if (deltas.length === 0) return;
+    await this.db.transaction(async (tx) => {
+      for (const d of deltas) {
+        if (d.lastUsedAtMs > 0) await tx.run(ADD_SQL, [d.keyId, d.day, Math.max(0, d.units), d.lastUsedAtMs]);
+        if (d.units < 0) await tx.run(REFUND_SQL, [d.units, d.units, d.keyId, d.day]);
+      }
+    });
+  }
+
+  /** Every day from `fromDay` (inclusive) of every key of `account`, oldest first. */
+  async daysOf(account: string, fromDay: string): Promise<UsageDay[]> {
+    const rows = await this.db.all<{ key_id: string; day: string; units: number | string }>(
+      `SELECT u.key_id, u.day, u.units FROM key_usage_days u JOIN api_keys k ON k.key_id = u.key_id
+       WHERE k.account = ? AND u.day >= ? ORDER BY u.key_id, u.day`,
+      [account, fromDay],
+    );
+    return rows.map((row) => ({ keyId: row.key_id, day: row.day, units: Number(row.units) }));
+  }
+
+  /** When each key of `account` was last charged for a call, by key id (keys never used are absent). */
+  async lastUsedOf(account: string): Promise<Map<string, number>> {
+    const rows = await this.db.all<{ key_id: string; last_used_at_ms: number | string }>(
+      `SELECT u.key_id, MAX(u.last_used_at_ms) AS last_used_at_ms FROM key_usage_days u JOIN api_keys k ON k.key_id = u.key_id
+       WHERE k.account = ? GROUP BY u.key_id`,
+      [account],
+    );
+    return new Map(rows.map((row) => [row.key_id, Number(row.last_used_at_ms)]));
+  }
+}
+
+/** Deltas gathered in memory between two writes (the meter writes them each second and at close). */
+export class UsageTally {
+  /** By key, then by UTC day; on the charge path, so no object or string is built for a day already tallied. */
+  private deltas = new Map<string, Map<string, UsageDelta>>();
+  private dayStartMs = 0;
+  private dayEndMs = 0;
+  private day = '';
+
+  /** Units spent (or, negative, given back) by a call made at `atMs`; `used` says whether it counts as a use. */
+  add(keyId: string, atMs: number, units: number, used: boolean): void {
+    if (atMs < this.dayStartMs || atMs >= this.dayEndMs) {
+      this.dayStartMs = atMs - (((atMs % DAY_MS) + DAY_MS) % DAY_MS);
+      this.dayEndMs = this.dayStartMs + DAY_MS;
+      this.day = utcDay(atMs);
+    }
+    this.merge(keyId, this.day, units, used ? atMs : 0);
+  }
+
+  /** Takes every delta gathered so far, leaving the tally empty. */
+  take(): UsageDelta[] {
+    const taken = [...this.deltas.values()].flatMap((days) => [...days.values()]).filter((d) => d.units !== 0 || d.lastUsedAtMs > 0);
+    this.deltas = new Map();
+    return taken;
+  }
+
+  /** Puts back deltas whose write failed, so the next write carries them. */
+  restore(deltas: readonly UsageDelta[]): void {
+    for (const d of deltas) this.merge(d.keyId, d.day, d.units, d.lastUsedAtMs);
+  }
+
+  private merge(keyId: string, day: string, units: number, lastUsedAtMs: number): void {
+    let days = this.deltas.get(keyId);
+    if (!days) this.deltas.set(keyId, (days = new Map()));
+    let delta = days.get(day);
+    if (!delta) days.set(day, (delta = { keyId, day, units: 0, lastUsedAtMs: 0 }));
+    delta.units += units;
+    if (lastUsedAtMs > delta.lastUsedAtMs) delta.lastUsedAtMs = lastUsedAtMs;
+  }
+}
