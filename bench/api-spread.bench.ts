@@ -35,6 +35,8 @@ export const SPREAD_RATES = [50, 200, 500, 1_000];
 export interface SpreadRun {
   ratePerSecond: number;
   spread: PacedLoadFigures;
+  /** CPU time of the API's process (all its threads) per 1,000 spread requests, ms: far less sensitive to a busy machine than latency. */
+  cpuMsPer1000: number;
   bare: PacedLoadFigures;
 }
 
@@ -44,6 +46,8 @@ export interface BatchFigures {
   resultCounts: number[];
   p50Ms: number;
   maxMs: number;
+  /** CPU time of the API's process per batch of 100, ms. */
+  cpuMsPerBatch: number;
 }
 
 export interface SpreadBenchFigures {
@@ -77,6 +81,14 @@ function shuffled<T>(items: readonly T[]): T[] {
     [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
+}
+
+/** CPU time (user + system, every thread of this process) spent in `work`, in ms. */
+async function withCpuMs<T>(work: () => Promise<T>): Promise<{ value: T; cpuMs: number }> {
+  const before = process.cpuUsage();
+  const value = await work();
+  const used = process.cpuUsage(before);
+  return { value, cpuMs: (used.user + used.system) / 1000 };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -146,18 +158,21 @@ export async function runApiSpreadBench(
     const runs: SpreadRun[] = [];
     for (const ratePerSecond of SPREAD_RATES) {
       const api = await serveApp(reads);
-      const spread = await pacedLoadInProcess({
-        url: api.url,
-        paths: nextPaths(ratePerSecond * seconds),
-        headers,
-        ratePerSecond,
-        seconds,
-        connections: 50,
-      });
+      const { value: spread, cpuMs } = await withCpuMs(() =>
+        pacedLoadInProcess({
+          url: api.url,
+          paths: nextPaths(ratePerSecond * seconds),
+          headers,
+          ratePerSecond,
+          seconds,
+          connections: 50,
+        }),
+      );
       await api.close();
       runs.push({
         ratePerSecond,
         spread,
+        cpuMsPer1000: Math.round((cpuMs / Math.max(1, spread.completed)) * 1000),
         bare: await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond, seconds, connections: 50 }),
       });
     }
@@ -172,6 +187,7 @@ export async function runApiSpreadBench(
     const batchApi = await serveApp(reads);
     const latencies: number[] = [];
     const resultCounts: number[] = [];
+    const batchCpuStart = process.cpuUsage();
     for (let b = 0; b < 20; b += 1) {
       const items = nextPaths(100).map((p) => ({ market: p.split('/')[3]!, ticker: p.split('/')[4]! }));
       const t0 = performance.now();
@@ -184,10 +200,12 @@ export async function runApiSpreadBench(
       latencies.push(performance.now() - t0);
       resultCounts.push(answer.results?.length ?? 0);
     }
+    const batchCpu = process.cpuUsage(batchCpuStart);
     await batchApi.close();
     latencies.sort((a, b) => a - b);
     const batch = {
       batches: latencies.length,
+      cpuMsPerBatch: Math.round((batchCpu.user + batchCpu.system) / 1000 / latencies.length),
       resultCounts,
       p50Ms: Math.round(percentile(latencies, 50) * 10) / 10,
       maxMs: Math.round(latencies.at(-1)! * 10) / 10,
@@ -250,11 +268,11 @@ export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
     `[api-spread] reads open in ${f.openSeconds.toFixed(1)} s, point-read sidecars ready ${f.sidecarSeconds.toFixed(1)} s later; RSS ${f.rssMiB} MiB`,
     `[api-spread] machine load average (1 min) ${f.loadAverage[0].toFixed(1)} at the first run, ${f.loadAverage[1].toFixed(1)} at the last (other work on the machine skews every figure)`,
     ...f.runs.flatMap((r) => [
-      `[api-spread] spread (each request a different ticker, caches cold), paced at ${r.ratePerSecond} req/s: ${load(r.spread)} (target: 0 errors)`,
+      `[api-spread] spread (each request a different ticker, caches cold), paced at ${r.ratePerSecond} req/s: ${load(r.spread)}; API CPU ${r.cpuMsPer1000} ms per 1,000 requests (target: 0 errors)`,
       `[api-spread]   bare Koa route, same body from memory, at ${r.ratePerSecond} req/s: ${load(r.bare)} (control)`,
     ]),
     `[api-spread] hot ticker (one ticker again and again: the report cache answers), paced at ${f.hot.ratePerSecond} req/s: ${load(f.hot)} (comparison only)`,
-    `[api-spread] batch of 100 distinct cold tickers × ${f.batch.batches}: p50 ${f.batch.p50Ms} ms, max ${f.batch.maxMs} ms, results per batch ${[...new Set(f.batch.resultCounts)].join('/')} (target < 150 ms, 100 results)`,
+    `[api-spread] batch of 100 distinct cold tickers × ${f.batch.batches}: p50 ${f.batch.p50Ms} ms, max ${f.batch.maxMs} ms, results per batch ${[...new Set(f.batch.resultCounts)].join('/')}, API CPU ${f.batch.cpuMsPerBatch} ms per batch (target < 150 ms, 100 results)`,
     ...f.queueOnly.map(
       (q) =>
         `[api-spread] fallback path alone (sidecars off, every result from Parquet through the bounded queue), spread at ${q.ratePerSecond} req/s: ${load(q.spread)}`,
