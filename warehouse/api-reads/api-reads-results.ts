@@ -7,7 +7,7 @@ import { inflateRaw } from 'node:zlib';
 import { Piscina } from 'piscina';
 import { BoundedGate } from './api-reads-gate.ts';
 import { rowKeyString, type RowKey } from './api-reads-queue.ts';
-import type { SidecarIndex, SidecarTask } from './api-reads-results-thread.ts';
+import { SIDECAR_FORMAT, type SidecarIndex, type SidecarTask } from './api-reads-results-thread.ts';
 
 const inflate = promisify(inflateRaw);
 
@@ -18,6 +18,8 @@ export interface SidecarWant {
 }
 
 export interface ResultSidecarOptions {
+  /** Data directory of the lake whose files the sidecars cover. */
+  dataDir: string;
   /** Folder of the sidecars (derived data: safe to delete; rebuilt on demand). */
   dir: string;
   /** Sidecar reads in flight at once (file read + inflate on libuv's threads). Default 32. */
@@ -37,8 +39,8 @@ interface Loaded {
 
 /**
  * The store built for point reads of current reports (docs/api.md, "Reads under load"): for each
- * published snapshot file holding current rows, a sidecar with each row's `result_json` deflated
- * on its own, and an in-memory map from row identity to its bytes. A read is one positional file
+ * published snapshot file holding current rows, a sidecar with each row's `result_json`
+ * (methodology texts expanded) deflated on its own, and an in-memory map from row identity to its bytes. A read is one positional file
  * read and one inflate of ~1 kB, whatever the size of the Parquet file or its row groups.
  * Sidecars are built one at a time in a worker thread, off the request path, and kept on disk
  * across restarts (named by the file's path and change signature).
@@ -106,7 +108,7 @@ export class ResultSidecars {
   }
 
   private idOf(file: string, want: SidecarWant): string {
-    return createHash('sha256').update(`${file}\n${want.signature}`).digest('hex').slice(0, 32);
+    return createHash('sha256').update(`${file}\n${want.signature}\n${SIDECAR_FORMAT}`).digest('hex').slice(0, 32);
   }
 
   private async buildMissing(): Promise<void> {
@@ -140,7 +142,7 @@ export class ResultSidecars {
         maxThreads: 1,
         idleTimeout: 30_000,
       });
-      await this.builder.run({ file, tickers: want.tickers, binPath, indexPath } satisfies SidecarTask);
+      await this.builder.run({ dataDir: this.options.dataDir, file, tickers: want.tickers, binPath, indexPath } satisfies SidecarTask);
       index = await this.readIndex(binPath, indexPath);
       if (!index) throw new Error(`result sidecar of ${file} was built but cannot be read`);
     }
@@ -158,6 +160,7 @@ export class ResultSidecars {
   private async readIndex(binPath: string, indexPath: string): Promise<SidecarIndex | null> {
     if (!existsSync(indexPath) || !existsSync(binPath)) return null;
     const index = JSON.parse(await readFile(indexPath, 'utf8')) as SidecarIndex;
+    if (index.version !== SIDECAR_FORMAT) return null;
     const last = index.rows.at(-1);
     const expected = last ? last[3] + last[4] : index.dictionaryLength;
     return (await stat(binPath)).size === expected ? index : null;

@@ -105,6 +105,7 @@ export class ApiReads {
       sidecars === false
         ? null
         : new ResultSidecars({
+            dataDir: options.dataDir,
             dir: sidecars === true ? path.join(options.dataDir, 'api-cache', 'results') : sidecars.dir,
             ...(limits.sidecarConcurrency === undefined ? {} : { concurrency: limits.sidecarConcurrency }),
             ...(limits.maxQueued === undefined ? {} : { maxQueued: limits.maxQueued }),
@@ -346,18 +347,19 @@ export class ApiReads {
             file,
             indexes.map((i) => rowKeyOf(rows[i]!)),
           )
-          .then((found) => {
-            indexes.forEach((i, n) => (out[i] = found[n] ?? null));
+          // Rows read from Parquet reference their methodology texts (sidecars hold them expanded).
+          .then(async (found) => {
+            const expanded = await this.texts.expandAll(found.map((json) => json ?? ''));
+            indexes.forEach((i, n) => (out[i] = found[n] === null ? null : expanded[n]!));
           }),
       );
     }
     await Promise.all(pending);
-    const found = out.map((json, i) => {
+    return out.map((json, i) => {
       if (json !== null) return json;
       const row = rows[i]!;
       throw new Error(`result_json of ${row.market}/${row.ticker} ${row.snapshotDate} ${row.screenedAt} not found in the lake`);
     });
-    return this.texts.expandAll(found);
   }
 
   /** A fund's latest holdings, heaviest first, at most `limit`; undefined when the fund has none. */
