@@ -13,7 +13,7 @@ import { snapshotAsOf } from '../use-cases/snapshot-as-of.ts';
 import { checkAsOf, checkMarket, normaliseTicker, parseFlag, parseFrameworks, parseRequest } from '../validation.ts';
 import { badRequest } from '../../common/app-error.ts';
 
-function sendJsonText(ctx: Context, json: string): void {
+function sendJsonBytes(ctx: Context, json: Buffer): void {
   ctx.type = 'application/json';
   ctx.body = json;
 }
@@ -78,7 +78,7 @@ export function screenRoutes(service: ScreenService, access: Middleware[]): Rout
         grant: grantOf(ctx),
       });
       (ctx.state as ApiState).itemsNotServed = outcome.failed;
-      sendJsonText(ctx, outcome.json);
+      sendJsonBytes(ctx, outcome.json);
     },
   );
 
@@ -119,7 +119,7 @@ export function screenRoutes(service: ScreenService, access: Middleware[]): Rout
       );
     const outcome = await screenTicker(service, { market, ticker, forceRefresh: parseFlag(query.force_refresh) });
     if (outcome.refresh) ctx.set('X-Refresh', outcome.refresh);
-    sendJsonText(ctx, await screenResponseJson(service, outcome, frameworks));
+    sendJsonBytes(ctx, await screenResponseJson(service, outcome, frameworks));
   });
 
   return router;

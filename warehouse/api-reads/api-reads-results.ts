@@ -86,15 +86,18 @@ export class ResultSidecars {
     return this.loaded.get(file)?.rows.has(rowKeyString(key)) ?? false;
   }
 
-  /** The row's `result_json`, or null when no sidecar holds it. Throws `ReadsSaturatedError` when too many reads wait. */
-  async read(file: string, key: RowKey): Promise<string | null> {
+  /**
+   * The row's `result_json` as UTF-8 bytes (decoded where it is parsed, off the event loop), or
+   * null when no sidecar holds it. Throws `ReadsSaturatedError` when too many reads wait.
+   */
+  async read(file: string, key: RowKey): Promise<Buffer | null> {
     const sidecar = this.loaded.get(file);
     const at = sidecar?.rows.get(rowKeyString(key));
     if (!sidecar || !at) return null;
     return this.gate.run(async () => {
       const buffer = Buffer.allocUnsafe(at.length);
       await sidecar.handle.read(buffer, 0, at.length, at.offset);
-      return (await inflate(buffer, { dictionary: sidecar.dictionary })).toString('utf8');
+      return inflate(buffer, { dictionary: sidecar.dictionary });
     });
   }
 

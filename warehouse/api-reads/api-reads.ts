@@ -308,23 +308,29 @@ export class ApiReads {
     return (await this.resultJsons([row]))[0]!;
   }
 
-  /**
-   * The stored results of many snapshots, in order: each from memory (a refresh), a point-read
-   * sidecar, or else one bounded query per Parquet file for all rows it holds. Throws
-   * `ReadsSaturatedError` when the reads are full.
-   */
+  /** As `resultBytes`, decoded to JSON text. */
   async resultJsons(rows: readonly VerdictRow[]): Promise<string[]> {
+    return (await this.resultBytes(rows)).map((bytes) => bytes.toString('utf8'));
+  }
+
+  /**
+   * The stored results of many snapshots as UTF-8 JSON, in order: each from memory (a refresh),
+   * a point-read sidecar, or else one bounded query per Parquet file for all rows it holds.
+   * Bytes, not text: a report renders them in a render thread, which decodes them there.
+   * Throws `ReadsSaturatedError` when the reads are full.
+   */
+  async resultBytes(rows: readonly VerdictRow[]): Promise<Buffer[]> {
     return this.withRemovedFileRetry(() => this.readResults(rows));
   }
 
-  private async readResults(rows: readonly VerdictRow[]): Promise<string[]> {
-    const out = new Array<string | null>(rows.length).fill(null);
+  private async readResults(rows: readonly VerdictRow[]): Promise<Buffer[]> {
+    const out = new Array<Buffer | null>(rows.length).fill(null);
     const byFile = new Map<string, number[]>();
     const pending: Array<Promise<void>> = [];
     rows.forEach((row, i) => {
       const remembered = this.known.get(knownKey(row));
       if (remembered !== undefined) {
-        out[i] = remembered;
+        out[i] = Buffer.from(remembered);
         return;
       }
       const file = this.fileOf(row);
@@ -350,7 +356,7 @@ export class ApiReads {
           // Rows read from Parquet reference their methodology texts (sidecars hold them expanded).
           .then(async (found) => {
             const expanded = await this.texts.expandAll(found.map((json) => json ?? ''));
-            indexes.forEach((i, n) => (out[i] = found[n] === null ? null : expanded[n]!));
+            indexes.forEach((i, n) => (out[i] = found[n] === null ? null : Buffer.from(expanded[n]!)));
           }),
       );
     }
