@@ -20,9 +20,9 @@ export const inlineReportRenderer: ReportRenderer = {
  * to one of its own, since posting a view copies its whole underlying buffer.
  */
 function postable(task: RenderTask): RenderTask {
-  const json = task.resultJson;
-  if (typeof json === 'string' || (json.byteOffset === 0 && json.byteLength === json.buffer.byteLength)) return task;
-  return { ...task, resultJson: new Uint8Array(json) };
+  const bytes = task.stored;
+  if (!(bytes instanceof Uint8Array) || (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength)) return task;
+  return { ...task, stored: new Uint8Array(bytes) };
 }
 
 /**

@@ -5,8 +5,9 @@ import { AppError } from '../../common/app-error.ts';
 import { batchItemSchema } from '../schemas/requests.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { checkMarket, normaliseTicker, parseRequest } from '../validation.ts';
-import { loadResultBytes, reportCached, screenResponseJson, screenTicker, type ScreenOutcome } from './screen-ticker.ts';
+import { loadStoredResults, reportCached, screenResponseJson, screenTicker, type ScreenOutcome } from './screen-ticker.ts';
 import { inLanes } from '../../common/lanes.ts';
+import type { StoredResult } from '../../warehouse/api-reads/api-reads-stored-result.ts';
 
 export interface BatchRequest {
   items: readonly unknown[];
@@ -79,9 +80,9 @@ export async function screenBatch(ctx: ScreenService, request: BatchRequest): Pr
     resolved[index] = await resolveItem(ctx, request, request.items[index], index);
   });
   const toRead = resolved.filter((o): o is ScreenOutcome => !isError(o) && !reportCached(ctx, o, request.frameworks));
-  const results = new Map<ScreenOutcome, Buffer>();
+  const results = new Map<ScreenOutcome, StoredResult>();
   try {
-    const loaded = await loadResultBytes(
+    const loaded = await loadStoredResults(
       ctx,
       toRead.map((o) => o.row),
     );

@@ -2,14 +2,11 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { inflateRaw } from 'node:zlib';
 import { Piscina } from 'piscina';
 import { BoundedGate } from './api-reads-gate.ts';
 import { rowKeyString, type RowKey } from './api-reads-queue.ts';
+import { sharedCopy, type DeflatedResult } from './api-reads-stored-result.ts';
 import { SIDECAR_FORMAT, type SidecarIndex, type SidecarTask } from './api-reads-results-thread.ts';
-
-const inflate = promisify(inflateRaw);
 
 /** What the reads want a sidecar for: a published file (with its change signature) and the tickers whose current row it holds. */
 export interface SidecarWant {
@@ -33,7 +30,8 @@ export interface ResultSidecarOptions {
 interface Loaded {
   id: string;
   handle: FileHandle;
-  dictionary: Buffer;
+  /** In shared memory: see `DeflatedResult`. */
+  dictionary: Uint8Array;
   rows: Map<string, { offset: number; length: number }>;
 }
 
@@ -87,17 +85,19 @@ export class ResultSidecars {
   }
 
   /**
-   * The row's `result_json` as UTF-8 bytes (decoded where it is parsed, off the event loop), or
-   * null when no sidecar holds it. Throws `ReadsSaturatedError` when too many reads wait.
+   * The row's `result_json` as its sidecar holds it, deflated (inflated where it is parsed, off
+   * the event loop), or null when no sidecar holds it. Throws `ReadsSaturatedError` when too
+   * many reads wait.
    */
-  async read(file: string, key: RowKey): Promise<Buffer | null> {
+  async read(file: string, key: RowKey): Promise<DeflatedResult | null> {
     const sidecar = this.loaded.get(file);
     const at = sidecar?.rows.get(rowKeyString(key));
     if (!sidecar || !at) return null;
     return this.gate.run(async () => {
-      const buffer = Buffer.allocUnsafe(at.length);
-      await sidecar.handle.read(buffer, 0, at.length, at.offset);
-      return inflate(buffer, { dictionary: sidecar.dictionary });
+      // A buffer of its own (not a slice of Node's pool): it is posted to a render thread.
+      const deflated = new Uint8Array(at.length);
+      await sidecar.handle.read(deflated, 0, at.length, at.offset);
+      return { deflated, dictionary: sidecar.dictionary };
     });
   }
 
@@ -150,8 +150,9 @@ export class ResultSidecars {
       if (!index) throw new Error(`result sidecar of ${file} was built but cannot be read`);
     }
     const handle = await open(binPath, 'r');
-    const dictionary = Buffer.alloc(index.dictionaryLength);
-    await handle.read(dictionary, 0, dictionary.length, 0);
+    const read = Buffer.alloc(index.dictionaryLength);
+    await handle.read(read, 0, read.length, 0);
+    const dictionary = sharedCopy(read);
     const rows = new Map<string, { offset: number; length: number }>();
     for (const [ticker, day, atMs, offset, length] of index.rows) rows.set(rowKeyString({ ticker, day, atMs }), { offset, length });
     const previous = this.loaded.get(file);

@@ -6,6 +6,7 @@ import { loadCheckpoint, saveCheckpoint } from './api-reads-checkpoint.ts';
 import { ConnectionPool, loadCurrent, loadListings, queryRows, scanTableFiles } from './api-reads-lake.ts';
 import { PointReadQueue, type PointReadLimits, type RowKey } from './api-reads-queue.ts';
 import { ResultSidecars, type SidecarWant } from './api-reads-results.ts';
+import { storedResultBytes, type StoredResult } from './api-reads-stored-result.ts';
 import { CurrentStore, dayNumber, dayString, packStatuses, verdictRowOfRaw, type RawSnapshot } from './api-reads-store.ts';
 import { dayRowsSql, fundHoldingsDir, fundHoldingsSql, historyRowSql, snapshotPartitionDir } from './api-reads-sql.ts';
 import type { AsOfLookup, FundHoldings, Listing, VerdictRow } from './api-reads-types.ts';
@@ -313,18 +314,23 @@ export class ApiReads {
     return (await this.resultBytes(rows)).map((bytes) => bytes.toString('utf8'));
   }
 
-  /**
-   * The stored results of many snapshots as UTF-8 JSON, in order: each from memory (a refresh),
-   * a point-read sidecar, or else one bounded query per Parquet file for all rows it holds.
-   * Bytes, not text: a report renders them in a render thread, which decodes them there.
-   * Throws `ReadsSaturatedError` when the reads are full.
-   */
+  /** As `storedResults`, each as UTF-8 JSON. */
   async resultBytes(rows: readonly VerdictRow[]): Promise<Buffer[]> {
+    return (await this.storedResults(rows)).map(storedResultBytes);
+  }
+
+  /**
+   * The stored results of many snapshots, in order: each from memory (a refresh), a point-read
+   * sidecar (still deflated: a report inflates, decodes and renders it in a render thread), or
+   * else one bounded query per Parquet file for all rows it holds. Throws `ReadsSaturatedError`
+   * when the reads are full.
+   */
+  async storedResults(rows: readonly VerdictRow[]): Promise<StoredResult[]> {
     return this.withRemovedFileRetry(() => this.readResults(rows));
   }
 
-  private async readResults(rows: readonly VerdictRow[]): Promise<Buffer[]> {
-    const out = new Array<Buffer | null>(rows.length).fill(null);
+  private async readResults(rows: readonly VerdictRow[]): Promise<StoredResult[]> {
+    const out = new Array<StoredResult | null>(rows.length).fill(null);
     const byFile = new Map<string, number[]>();
     const pending: Array<Promise<void>> = [];
     rows.forEach((row, i) => {
