@@ -5,7 +5,9 @@
  * evenly at 50, 200, 500 and 1,000 req/s over 50 keep-alive connections and times each request
  * from when it was due. Every rate gets a fresh app (cold caches) over the same reads, with real
  * access control (a partner key, metered). Beside each run: the bare route (a Koa route returning
- * one screen body from memory) at the same rate, the machine's floor. Then: one hot ticker at
+ * one screen body from memory) at the same rate, the machine's floor. Each spread run and the
+ * batches also report the API process's CPU time (all its threads, process.cpuUsage) per
+ * request: on a shared machine it moves far less with other work than latency does. Then: one hot ticker at
  * 500 req/s (the old benchmark's pattern, for comparison only), batches of 100 distinct cold
  * tickers, and the fallback path alone (sidecars off: every result read from Parquet through
  * the bounded queue) at 50 and 200 req/s.
@@ -37,6 +39,8 @@ export interface SpreadRun {
   spread: PacedLoadFigures;
   /** CPU time of the API's process (all its threads) per 1,000 spread requests, ms: far less sensitive to a busy machine than latency. */
   cpuMsPer1000: number;
+  /** Time the API's event loop was busy per 1,000 spread requests, ms (the share of the work that queues every other request). */
+  eventLoopMsPer1000: number;
   bare: PacedLoadFigures;
 }
 
@@ -83,12 +87,14 @@ function shuffled<T>(items: readonly T[]): T[] {
   return out;
 }
 
-/** CPU time (user + system, every thread of this process) spent in `work`, in ms. */
-async function withCpuMs<T>(work: () => Promise<T>): Promise<{ value: T; cpuMs: number }> {
+/** CPU time (user + system, every thread of this process) spent in `work`, and the time its event loop was busy meanwhile, in ms. */
+async function withCpuMs<T>(work: () => Promise<T>): Promise<{ value: T; cpuMs: number; eventLoopMs: number }> {
   const before = process.cpuUsage();
+  const loopBefore = performance.eventLoopUtilization();
   const value = await work();
   const used = process.cpuUsage(before);
-  return { value, cpuMs: (used.user + used.system) / 1000 };
+  const loop = performance.eventLoopUtilization(loopBefore);
+  return { value, cpuMs: (used.user + used.system) / 1000, eventLoopMs: loop.active };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -158,7 +164,11 @@ export async function runApiSpreadBench(
     const runs: SpreadRun[] = [];
     for (const ratePerSecond of SPREAD_RATES) {
       const api = await serveApp(reads);
-      const { value: spread, cpuMs } = await withCpuMs(() =>
+      const {
+        value: spread,
+        cpuMs,
+        eventLoopMs,
+      } = await withCpuMs(() =>
         pacedLoadInProcess({
           url: api.url,
           paths: nextPaths(ratePerSecond * seconds),
@@ -173,6 +183,7 @@ export async function runApiSpreadBench(
         ratePerSecond,
         spread,
         cpuMsPer1000: Math.round((cpuMs / Math.max(1, spread.completed)) * 1000),
+        eventLoopMsPer1000: Math.round((eventLoopMs / Math.max(1, spread.completed)) * 1000),
         bare: await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond, seconds, connections: 50 }),
       });
     }
@@ -268,7 +279,7 @@ export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
     `[api-spread] reads open in ${f.openSeconds.toFixed(1)} s, point-read sidecars ready ${f.sidecarSeconds.toFixed(1)} s later; RSS ${f.rssMiB} MiB`,
     `[api-spread] machine load average (1 min) ${f.loadAverage[0].toFixed(1)} at the first run, ${f.loadAverage[1].toFixed(1)} at the last (other work on the machine skews every figure)`,
     ...f.runs.flatMap((r) => [
-      `[api-spread] spread (each request a different ticker, caches cold), paced at ${r.ratePerSecond} req/s: ${load(r.spread)}; API CPU ${r.cpuMsPer1000} ms per 1,000 requests (target: 0 errors)`,
+      `[api-spread] spread (each request a different ticker, caches cold), paced at ${r.ratePerSecond} req/s: ${load(r.spread)}; API CPU ${r.cpuMsPer1000} ms (event loop busy ${r.eventLoopMsPer1000} ms) per 1,000 requests (target: 0 errors)`,
       `[api-spread]   bare Koa route, same body from memory, at ${r.ratePerSecond} req/s: ${load(r.bare)} (control)`,
     ]),
     `[api-spread] hot ticker (one ticker again and again: the report cache answers), paced at ${f.hot.ratePerSecond} req/s: ${load(f.hot)} (comparison only)`,
