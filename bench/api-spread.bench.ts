@@ -16,7 +16,7 @@
  * sample universe at API_SPREAD_SCALE (default 1) for API_SPREAD_MARKETS (default `us`), every
  * stock screened with its full result and published in files of 5,000 snapshots.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Koa from 'koa';
@@ -41,6 +41,8 @@ export interface SpreadRun {
   cpuMsPer1000: number;
   /** Time the API's event loop was busy per 1,000 spread requests, ms (the share of the work that queues every other request). */
   eventLoopMsPer1000: number;
+  /** CPU time of the event loop's thread alone per 1,000 spread requests, ms (Linux only, else null; 10 ms ticks). */
+  mainThreadCpuMsPer1000: number | null;
   bare: PacedLoadFigures;
 }
 
@@ -87,14 +89,36 @@ function shuffled<T>(items: readonly T[]): T[] {
   return out;
 }
 
-/** CPU time (user + system, every thread of this process) spent in `work`, and the time its event loop was busy meanwhile, in ms. */
-async function withCpuMs<T>(work: () => Promise<T>): Promise<{ value: T; cpuMs: number; eventLoopMs: number }> {
+/** CPU time of this process's main thread (the event loop's), ms: user + system ticks of /proc/self/task/<pid>/stat; null off Linux. */
+function mainThreadCpuMs(): number | null {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU time (user + system, every thread of this process) spent in `work`, the event loop
+ * thread's share of it, and the time the event loop was busy meanwhile, in ms.
+ */
+async function withCpuMs<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; cpuMs: number; mainThreadCpuMs: number | null; eventLoopMs: number }> {
   const before = process.cpuUsage();
+  const mainBefore = mainThreadCpuMs();
   const loopBefore = performance.eventLoopUtilization();
   const value = await work();
   const used = process.cpuUsage(before);
+  const mainAfter = mainThreadCpuMs();
   const loop = performance.eventLoopUtilization(loopBefore);
-  return { value, cpuMs: (used.user + used.system) / 1000, eventLoopMs: loop.active };
+  return {
+    value,
+    cpuMs: (used.user + used.system) / 1000,
+    mainThreadCpuMs: mainBefore === null || mainAfter === null ? null : mainAfter - mainBefore,
+    eventLoopMs: loop.active,
+  };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -167,6 +191,7 @@ export async function runApiSpreadBench(
       const {
         value: spread,
         cpuMs,
+        mainThreadCpuMs: mainMs,
         eventLoopMs,
       } = await withCpuMs(() =>
         pacedLoadInProcess({
@@ -184,6 +209,7 @@ export async function runApiSpreadBench(
         spread,
         cpuMsPer1000: Math.round((cpuMs / Math.max(1, spread.completed)) * 1000),
         eventLoopMsPer1000: Math.round((eventLoopMs / Math.max(1, spread.completed)) * 1000),
+        mainThreadCpuMsPer1000: mainMs === null ? null : Math.round((mainMs / Math.max(1, spread.completed)) * 1000),
         bare: await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond, seconds, connections: 50 }),
       });
     }
@@ -279,7 +305,7 @@ export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
     `[api-spread] reads open in ${f.openSeconds.toFixed(1)} s, point-read sidecars ready ${f.sidecarSeconds.toFixed(1)} s later; RSS ${f.rssMiB} MiB`,
     `[api-spread] machine load average (1 min) ${f.loadAverage[0].toFixed(1)} at the first run, ${f.loadAverage[1].toFixed(1)} at the last (other work on the machine skews every figure)`,
     ...f.runs.flatMap((r) => [
-      `[api-spread] spread (each request a different ticker, caches cold), paced at ${r.ratePerSecond} req/s: ${load(r.spread)}; API CPU ${r.cpuMsPer1000} ms (event loop busy ${r.eventLoopMsPer1000} ms) per 1,000 requests (target: 0 errors)`,
+      `[api-spread] spread (each request a different ticker, caches cold), paced at ${r.ratePerSecond} req/s: ${load(r.spread)}; API CPU ${r.cpuMsPer1000} ms (event-loop thread ${r.mainThreadCpuMsPer1000 ?? 'n/a'} ms, loop busy ${r.eventLoopMsPer1000} ms) per 1,000 requests (target: 0 errors)`,
       `[api-spread]   bare Koa route, same body from memory, at ${r.ratePerSecond} req/s: ${load(r.bare)} (control)`,
     ]),
     `[api-spread] hot ticker (one ticker again and again: the report cache answers), paced at ${f.hot.ratePerSecond} req/s: ${load(f.hot)} (comparison only)`,
