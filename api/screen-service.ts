@@ -14,7 +14,7 @@ export interface ScreenDeps {
   /** The clock (tests pin it); defaults to the system clock. */
   now?: () => Date;
   logger?: Logger;
-  /** Rendered reports kept in memory (default 4096, about 20 kB each). */
+  /** Rendered reports kept in memory (default 4096, about 25 kB each). */
   reportCacheSize?: number;
   /** Worker threads rendering cold reports (default 1; 0 renders on the event loop). */
   renderThreads?: number;
@@ -25,8 +25,8 @@ export interface ScreenService extends ScreenDeps {
   now: () => Date;
   /** Parsed engine results by snapshot identity. */
   results: LruCache<ScreeningResult>;
-  /** Rendered report JSON by snapshot identity and framework selection. */
-  reports: LruCache<string>;
+  /** Rendered report JSON (UTF-8) by snapshot identity and framework selection. */
+  reports: LruCache<Buffer>;
   renderer: ReportRenderer;
 }
 

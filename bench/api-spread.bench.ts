@@ -5,7 +5,9 @@
  * evenly at 50, 200, 500 and 1,000 req/s over 50 keep-alive connections and times each request
  * from when it was due. Every rate gets a fresh app (cold caches) over the same reads, with real
  * access control (a partner key, metered). Beside each run: the bare route (a Koa route returning
- * one screen body from memory) at the same rate, the machine's floor. Then: one hot ticker at
+ * one screen body from memory) at the same rate, the machine's floor. Each spread run and the
+ * batches also report the API process's CPU time (all its threads, process.cpuUsage) per
+ * request: on a shared machine it moves far less with other work than latency does. Then: one hot ticker at
  * 500 req/s (the old benchmark's pattern, for comparison only), batches of 100 distinct cold
  * tickers, and the fallback path alone (sidecars off: every result read from Parquet through
  * the bounded queue) at 50 and 200 req/s.
@@ -14,7 +16,7 @@
  * sample universe at API_SPREAD_SCALE (default 1) for API_SPREAD_MARKETS (default `us`), every
  * stock screened with its full result and published in files of 5,000 snapshots.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Koa from 'koa';
@@ -35,6 +37,12 @@ export const SPREAD_RATES = [50, 200, 500, 1_000];
 export interface SpreadRun {
   ratePerSecond: number;
   spread: PacedLoadFigures;
+  /** CPU time of the API's process (all its threads) per 1,000 spread requests, ms: far less sensitive to a busy machine than latency. */
+  cpuMsPer1000: number;
+  /** Time the API's event loop was busy per 1,000 spread requests, ms (the share of the work that queues every other request). */
+  eventLoopMsPer1000: number;
+  /** CPU time of the event loop's thread alone per 1,000 spread requests, ms (Linux only, else null; 10 ms ticks). */
+  mainThreadCpuMsPer1000: number | null;
   bare: PacedLoadFigures;
 }
 
@@ -44,6 +52,8 @@ export interface BatchFigures {
   resultCounts: number[];
   p50Ms: number;
   maxMs: number;
+  /** CPU time of the API's process per batch of 100, ms. */
+  cpuMsPerBatch: number;
 }
 
 export interface SpreadBenchFigures {
@@ -77,6 +87,38 @@ function shuffled<T>(items: readonly T[]): T[] {
     [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
+}
+
+/** CPU time of this process's main thread (the event loop's), ms: user + system ticks of /proc/self/task/<pid>/stat; null off Linux. */
+function mainThreadCpuMs(): number | null {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU time (user + system, every thread of this process) spent in `work`, the event loop
+ * thread's share of it, and the time the event loop was busy meanwhile, in ms.
+ */
+async function withCpuMs<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; cpuMs: number; mainThreadCpuMs: number | null; eventLoopMs: number }> {
+  const before = process.cpuUsage();
+  const mainBefore = mainThreadCpuMs();
+  const loopBefore = performance.eventLoopUtilization();
+  const value = await work();
+  const used = process.cpuUsage(before);
+  const mainAfter = mainThreadCpuMs();
+  const loop = performance.eventLoopUtilization(loopBefore);
+  return {
+    value,
+    cpuMs: (used.user + used.system) / 1000,
+    mainThreadCpuMs: mainBefore === null || mainAfter === null ? null : mainAfter - mainBefore,
+    eventLoopMs: loop.active,
+  };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -146,18 +188,28 @@ export async function runApiSpreadBench(
     const runs: SpreadRun[] = [];
     for (const ratePerSecond of SPREAD_RATES) {
       const api = await serveApp(reads);
-      const spread = await pacedLoadInProcess({
-        url: api.url,
-        paths: nextPaths(ratePerSecond * seconds),
-        headers,
-        ratePerSecond,
-        seconds,
-        connections: 50,
-      });
+      const {
+        value: spread,
+        cpuMs,
+        mainThreadCpuMs: mainMs,
+        eventLoopMs,
+      } = await withCpuMs(() =>
+        pacedLoadInProcess({
+          url: api.url,
+          paths: nextPaths(ratePerSecond * seconds),
+          headers,
+          ratePerSecond,
+          seconds,
+          connections: 50,
+        }),
+      );
       await api.close();
       runs.push({
         ratePerSecond,
         spread,
+        cpuMsPer1000: Math.round((cpuMs / Math.max(1, spread.completed)) * 1000),
+        eventLoopMsPer1000: Math.round((eventLoopMs / Math.max(1, spread.completed)) * 1000),
+        mainThreadCpuMsPer1000: mainMs === null ? null : Math.round((mainMs / Math.max(1, spread.completed)) * 1000),
         bare: await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond, seconds, connections: 50 }),
       });
     }
@@ -172,6 +224,7 @@ export async function runApiSpreadBench(
     const batchApi = await serveApp(reads);
     const latencies: number[] = [];
     const resultCounts: number[] = [];
+    const batchCpuStart = process.cpuUsage();
     for (let b = 0; b < 20; b += 1) {
       const items = nextPaths(100).map((p) => ({ market: p.split('/')[3]!, ticker: p.split('/')[4]! }));
       const t0 = performance.now();
@@ -184,10 +237,12 @@ export async function runApiSpreadBench(
       latencies.push(performance.now() - t0);
       resultCounts.push(answer.results?.length ?? 0);
     }
+    const batchCpu = process.cpuUsage(batchCpuStart);
     await batchApi.close();
     latencies.sort((a, b) => a - b);
     const batch = {
       batches: latencies.length,
+      cpuMsPerBatch: Math.round((batchCpu.user + batchCpu.system) / 1000 / latencies.length),
       resultCounts,
       p50Ms: Math.round(percentile(latencies, 50) * 10) / 10,
       maxMs: Math.round(latencies.at(-1)! * 10) / 10,
@@ -250,11 +305,11 @@ export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
     `[api-spread] reads open in ${f.openSeconds.toFixed(1)} s, point-read sidecars ready ${f.sidecarSeconds.toFixed(1)} s later; RSS ${f.rssMiB} MiB`,
     `[api-spread] machine load average (1 min) ${f.loadAverage[0].toFixed(1)} at the first run, ${f.loadAverage[1].toFixed(1)} at the last (other work on the machine skews every figure)`,
     ...f.runs.flatMap((r) => [
-      `[api-spread] spread (each request a different ticker, caches cold), paced at ${r.ratePerSecond} req/s: ${load(r.spread)} (target: 0 errors)`,
+      `[api-spread] spread (each request a different ticker, caches cold), paced at ${r.ratePerSecond} req/s: ${load(r.spread)}; API CPU ${r.cpuMsPer1000} ms (event-loop thread ${r.mainThreadCpuMsPer1000 ?? 'n/a'} ms, loop busy ${r.eventLoopMsPer1000} ms) per 1,000 requests (target: 0 errors)`,
       `[api-spread]   bare Koa route, same body from memory, at ${r.ratePerSecond} req/s: ${load(r.bare)} (control)`,
     ]),
     `[api-spread] hot ticker (one ticker again and again: the report cache answers), paced at ${f.hot.ratePerSecond} req/s: ${load(f.hot)} (comparison only)`,
-    `[api-spread] batch of 100 distinct cold tickers × ${f.batch.batches}: p50 ${f.batch.p50Ms} ms, max ${f.batch.maxMs} ms, results per batch ${[...new Set(f.batch.resultCounts)].join('/')} (target < 150 ms, 100 results)`,
+    `[api-spread] batch of 100 distinct cold tickers × ${f.batch.batches}: p50 ${f.batch.p50Ms} ms, max ${f.batch.maxMs} ms, results per batch ${[...new Set(f.batch.resultCounts)].join('/')}, API CPU ${f.batch.cpuMsPerBatch} ms per batch (target < 150 ms, 100 results)`,
     ...f.queueOnly.map(
       (q) =>
         `[api-spread] fallback path alone (sidecars off, every result from Parquet through the bounded queue), spread at ${q.ratePerSecond} req/s: ${load(q.spread)}`,

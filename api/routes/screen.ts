@@ -21,7 +21,7 @@ import { statusTimeline } from '../use-cases/status-timeline.ts';
 import { checkAsOf, checkDateRange, checkMarket, normaliseTicker, parseFlag, parseFrameworks, parseRequest } from '../validation.ts';
 import { badRequest } from '../../common/app-error.ts';
 
-function sendJsonText(ctx: Context, json: string): void {
+function sendJsonBytes(ctx: Context, json: Buffer): void {
   ctx.type = 'application/json';
   ctx.body = json;
 }
@@ -89,7 +89,7 @@ export function screenRoutes(service: ScreenService, access: Middleware[]): Rout
         grant: grantOf(ctx),
       });
       (ctx.state as ApiState).itemsNotServed = outcome.failed;
-      sendJsonText(ctx, outcome.json);
+      sendJsonBytes(ctx, outcome.json);
     },
   );
 
@@ -130,7 +130,7 @@ export function screenRoutes(service: ScreenService, access: Middleware[]): Rout
       );
     const outcome = await screenTicker(service, { market, ticker, forceRefresh: parseFlag(query.force_refresh) });
     if (outcome.refresh) ctx.set('X-Refresh', outcome.refresh);
-    sendJsonText(ctx, await screenResponseJson(service, outcome, frameworks));
+    sendJsonBytes(ctx, await screenResponseJson(service, outcome, frameworks));
   });
 
   router.get(

@@ -5,8 +5,9 @@ import { AppError } from '../../common/app-error.ts';
 import { batchItemSchema } from '../schemas/requests.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { checkMarket, normaliseTicker, parseRequest } from '../validation.ts';
-import { loadResultTexts, reportCached, screenResponseJson, screenTicker, type ScreenOutcome } from './screen-ticker.ts';
+import { loadStoredResults, reportCached, screenResponseJson, screenTicker, type ScreenOutcome } from './screen-ticker.ts';
 import { inLanes } from '../../common/lanes.ts';
+import type { StoredResult } from '../../warehouse/api-reads/api-reads-stored-result.ts';
 
 export interface BatchRequest {
   items: readonly unknown[];
@@ -58,8 +59,8 @@ async function resolveItem(ctx: ScreenService, request: BatchRequest, item: unkn
 }
 
 export interface BatchOutcome {
-  /** The batch response (docs/api.md) as JSON text. */
-  json: string;
+  /** The batch response (docs/api.md) as UTF-8 JSON. */
+  json: Buffer;
   /** Items answered with an error (they cost nothing). */
   failed: number;
 }
@@ -79,9 +80,9 @@ export async function screenBatch(ctx: ScreenService, request: BatchRequest): Pr
     resolved[index] = await resolveItem(ctx, request, request.items[index], index);
   });
   const toRead = resolved.filter((o): o is ScreenOutcome => !isError(o) && !reportCached(ctx, o, request.frameworks));
-  const results = new Map<ScreenOutcome, string>();
+  const results = new Map<ScreenOutcome, StoredResult>();
   try {
-    const loaded = await loadResultTexts(
+    const loaded = await loadStoredResults(
       ctx,
       toRead.map((o) => o.row),
     );
@@ -100,8 +101,13 @@ export async function screenBatch(ctx: ScreenService, request: BatchRequest): Pr
       }
     }),
   );
-  const done = outcomes.filter((o): o is string => typeof o === 'string');
-  const errors = outcomes.filter((o): o is BatchError => typeof o !== 'string');
-  const json = `{"requested":${request.items.length},"succeeded":${done.length},"failed":${errors.length},"results":[${done.join(',')}],"errors":${JSON.stringify(errors)}}`;
+  const done = outcomes.filter((o): o is Buffer => Buffer.isBuffer(o));
+  const errors = outcomes.filter((o): o is BatchError => !Buffer.isBuffer(o));
+  const comma = Buffer.from(',');
+  const json = Buffer.concat([
+    Buffer.from(`{"requested":${request.items.length},"succeeded":${done.length},"failed":${errors.length},"results":[`),
+    ...done.flatMap((result, i) => (i === 0 ? [result] : [comma, result])),
+    Buffer.from(`],"errors":${JSON.stringify(errors)}}`),
+  ]);
   return { json, failed: errors.length };
 }

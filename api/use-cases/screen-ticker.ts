@@ -2,6 +2,7 @@ import { dayNumber, utcDay } from '../../engine/dates.ts';
 import type { FrameworkId, ScreeningResult } from '../../engine/index.ts';
 import { ReadsSaturatedError } from '../../warehouse/api-reads/api-reads-queue.ts';
 import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
+import { storedResultBytes, type StoredResult } from '../../warehouse/api-reads/api-reads-stored-result.ts';
 import { notFound, readsSaturated, serviceUnavailable } from '../../common/app-error.ts';
 import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh } from '../refresher.ts';
 import { type RefreshedScreen } from '../../warehouse/snapshot-schema.ts';
@@ -106,10 +107,10 @@ function identity(row: VerdictRow): string {
   return `${row.market}/${row.ticker}|${row.snapshotDate}|${row.screenedAt}`;
 }
 
-/** Stored results as JSON text, read together; saturated reads become 503 with `Retry-After`. */
-export async function loadResultTexts(ctx: ScreenService, rows: readonly VerdictRow[]): Promise<string[]> {
+/** Stored results, read together; saturated reads become 503 with `Retry-After`. */
+export async function loadStoredResults(ctx: ScreenService, rows: readonly VerdictRow[]): Promise<StoredResult[]> {
   try {
-    return await ctx.reads.resultJsons(rows);
+    return await ctx.reads.storedResults(rows);
   } catch (error) {
     if (error instanceof ReadsSaturatedError) throw readsSaturated(error.message, error.retryAfterSeconds);
     throw error;
@@ -126,11 +127,11 @@ export async function loadResults(ctx: ScreenService, rows: readonly VerdictRow[
   const results = rows.map((row) => ctx.results.get(identity(row)));
   const missing = rows.filter((_, i) => results[i] === undefined);
   if (missing.length > 0) {
-    const texts = await loadResultTexts(ctx, missing);
+    const stored = await loadStoredResults(ctx, missing);
     let next = 0;
     rows.forEach((row, i) => {
       if (results[i] !== undefined) return;
-      const result = JSON.parse(texts[next++]!) as ScreeningResult;
+      const result = JSON.parse(storedResultBytes(stored[next++]!).toString('utf8')) as ScreeningResult;
       ctx.results.set(identity(row), result);
       results[i] = result;
     });
@@ -139,24 +140,24 @@ export async function loadResults(ctx: ScreenService, rows: readonly VerdictRow[
 }
 
 /**
- * The report of an outcome as JSON text, rendered once per (snapshot, framework selection).
- * `stored` is the result's JSON text when already read (a batch reads them together). A result
+ * The report of an outcome as UTF-8 JSON, rendered once per (snapshot, framework selection).
+ * `stored` is the stored result when already read (a batch reads them together). A result
  * known parsed (a refresh) renders here; one read from the lake renders in a render thread.
  */
 export async function reportJson(
   ctx: ScreenService,
   outcome: ScreenOutcome,
   frameworks: readonly FrameworkId[],
-  stored?: string,
-): Promise<string> {
+  stored?: StoredResult,
+): Promise<Buffer> {
   const key = reportKey(outcome, frameworks);
   let json = ctx.reports.get(key);
   if (json !== undefined) return json;
   const parsed = ctx.results.get(identity(outcome.row));
-  if (parsed) json = JSON.stringify(buildScreenReport(parsed, frameworks, outcome.row, outcome.companyName));
+  if (parsed) json = Buffer.from(JSON.stringify(buildScreenReport(parsed, frameworks, outcome.row, outcome.companyName)));
   else {
-    const resultJson = stored ?? (await loadResultTexts(ctx, [outcome.row]))[0]!;
-    json = await ctx.renderer.render({ resultJson, frameworks, snapshot: snapshotOf(outcome.row), companyName: outcome.companyName });
+    const result = stored ?? (await loadStoredResults(ctx, [outcome.row]))[0]!;
+    json = await ctx.renderer.render({ stored: result, frameworks, snapshot: snapshotOf(outcome.row), companyName: outcome.companyName });
   }
   ctx.reports.set(key, json);
   return json;
@@ -176,14 +177,21 @@ function reportKey(outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): 
   return `${identity(outcome.row)}|${frameworks.join(',')}|${outcome.companyName}`;
 }
 
-/** The screen response (docs/api.md) as JSON text: `ticker, market, report, from_cache, cache_age_days, stale` (+ `refresh`). */
+/**
+ * The screen response (docs/api.md) as UTF-8 JSON: `ticker, market, report, from_cache,
+ * cache_age_days, stale` (+ `refresh`), the rendered report's bytes copied in as they are.
+ */
 export async function screenResponseJson(
   ctx: ScreenService,
   outcome: ScreenOutcome,
   frameworks: readonly FrameworkId[],
-  stored?: string,
-): Promise<string> {
+  stored?: StoredResult,
+): Promise<Buffer> {
   const report = await reportJson(ctx, outcome, frameworks, stored);
   const refresh = outcome.refresh ? `,"refresh":"${outcome.refresh}"` : '';
-  return `{"ticker":${JSON.stringify(outcome.ticker)},"market":${JSON.stringify(outcome.market)},"report":${report},"from_cache":${outcome.fromCache},"cache_age_days":${outcome.cacheAgeDays},"stale":${outcome.stale}${refresh}}`;
+  return Buffer.concat([
+    Buffer.from(`{"ticker":${JSON.stringify(outcome.ticker)},"market":${JSON.stringify(outcome.market)},"report":`),
+    report,
+    Buffer.from(`,"from_cache":${outcome.fromCache},"cache_age_days":${outcome.cacheAgeDays},"stale":${outcome.stale}${refresh}}`),
+  ]);
 }

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +10,7 @@ import { createMetrics } from '../../api/metrics.ts';
 import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehouse/api-reads/api-reads.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
-import { expandResultJson } from '../../warehouse/methodology-texts.ts';
+import { expandResultJson, UnknownTextError } from '../../warehouse/methodology-texts.ts';
 import { loadQuotedTexts } from '../../warehouse/methodology-texts-lake.ts';
 import { sqlString } from '../../warehouse/sql.ts';
 import { listen } from '../support/http.ts';
@@ -99,6 +101,59 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
     } finally {
       await api.close();
     }
+  }, 120_000);
+
+  /** Runs `work` with the lake's methodology_texts table moved away, then puts it back. */
+  const withoutTexts = async (work: () => Promise<void>) => {
+    const texts = path.join(lakeRoot(temp.dir), 'methodology_texts');
+    const aside = `${texts}.aside`;
+    await rename(texts, aside);
+    try {
+      await work();
+    } finally {
+      if (existsSync(aside)) await rename(aside, texts);
+    }
+  };
+
+  it('when the sidecars are built, then they hold each result with its methodology texts expanded: serving from them reads no texts', async () => {
+    const api = await serve(temp.dir, {});
+    try {
+      await api.reads.whenSidecarsBuilt();
+      await withoutTexts(async () => {
+        const tickers = lake.stocks.slice(0, 60).map((s) => s.ticker);
+        const answers = await Promise.all(tickers.map((t) => getJson(`${api.url}/api/screen/us/${t}`)));
+        expect(answers.filter((a) => a.status !== 200).map((a) => a.status)).toEqual([]);
+        answers.forEach((a, i) => expectStoredReport(tickers[i]!, a.body));
+        expect(JSON.stringify(answers[0]!.body)).not.toContain('\\u0000');
+      });
+      expect(api.reads.stats().resultQueries).toBe(0);
+    } finally {
+      await api.close();
+    }
+  }, 120_000);
+
+  it('when the texts a file references are missing, then no sidecar is built for it and its results are refused, never served with a reference', async () => {
+    const sidecarDir = path.join(temp.dir, 'sidecars-without-texts');
+    const errors: unknown[] = [];
+    await withoutTexts(async () => {
+      const reads = await openApiReads({
+        dataDir: temp.dir,
+        followIntervalMs: 0,
+        checkpoint: false,
+        sidecars: { dir: sidecarDir },
+        onError: (e) => errors.push(e),
+      });
+      try {
+        await reads.whenSidecarsBuilt();
+        expect(reads.stats().sidecarFiles).toBe(0);
+        expect(errors.length).toBe(lake.files);
+        expect(String(errors[0])).toMatch(/methodology text [0-9a-f]{12}/);
+        const row = reads.current('us', lake.stocks[0]!.ticker)!;
+        await expect(reads.resultJson(row)).rejects.toThrow(UnknownTextError);
+      } finally {
+        await reads.close();
+      }
+    });
   }, 120_000);
 
   it('when sidecars are off, then concurrent distinct reads queue by file and still all answer 200 with their own report', async () => {

@@ -1,10 +1,20 @@
 import { closeSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import { withDuckDB } from '../duckdb.ts';
+import { expandResultJson } from '../methodology-texts.ts';
+import { loadQuotedTexts } from '../methodology-texts-lake.ts';
 import { sqlString } from '../sql.ts';
+
+/**
+ * Format of a sidecar's rows; a sidecar of another format is rebuilt. 2: each row's result is
+ * stored with its methodology texts expanded, so a read only inflates (docs/api.md, "Reads under load").
+ */
+export const SIDECAR_FORMAT = 2;
 
 /** One sidecar to build: which rows of which Parquet file, and where to write them. */
 export interface SidecarTask {
+  /** Data directory of the lake the file belongs to (its `methodology_texts` expand the rows). */
+  dataDir: string;
   file: string;
   /** Tickers whose rows the sidecar holds. */
   tickers: string[];
@@ -14,7 +24,7 @@ export interface SidecarTask {
 
 /** The sidecar's index file: each row's identity and where its compressed `result_json` sits in the `.bin`. */
 export interface SidecarIndex {
-  version: 1;
+  version: typeof SIDECAR_FORMAT;
   file: string;
   /** Bytes at the start of the `.bin`: the deflate dictionary every row was compressed with. */
   dictionaryLength: number;
@@ -27,13 +37,14 @@ const DICTIONARY_BYTES = 32_768;
 
 /**
  * Builds a point-read sidecar of a snapshot file (in a worker thread): every wanted row's
- * `result_json` deflated on its own with a shared per-file dictionary (~1 kB a 23 kB result),
- * then the index. Both are written to temp names and renamed, the index last: a reader that
+ * `result_json`, its methodology texts expanded once here rather than on every read, deflated
+ * on its own with a shared per-file dictionary (~1 kB a 24 kB result), then the index. A row
+ * referencing a text the lake lacks fails the build: its reads then take the Parquet path. Both are written to temp names and renamed, the index last: a reader that
  * finds an index finds its `.bin` complete.
  */
 export async function buildSidecar(task: SidecarTask): Promise<{ rows: number; bytes: number }> {
   const wanted = new Set(task.tickers);
-  const index: SidecarIndex = { version: 1, file: task.file, dictionaryLength: 0, rows: [] };
+  const index: SidecarIndex = { version: SIDECAR_FORMAT, file: task.file, dictionaryLength: 0, rows: [] };
   const binTemp = `${task.binPath}.${process.pid}.tmp`;
   const fd = openSync(binTemp, 'w');
   let offset = 0;
@@ -41,6 +52,7 @@ export async function buildSidecar(task: SidecarTask): Promise<{ rows: number; b
   try {
     await withDuckDB(':memory:', { threads: 1 }, async (connection) => {
       await connection.run(`SET memory_limit = '256MB'`);
+      const texts = await loadQuotedTexts(connection, task.dataDir);
       const result = await connection.stream(`
         SELECT ticker, (CAST(snapshot_date AS DATE) - DATE '1970-01-01')::INTEGER AS day,
                epoch_ms(CAST(screened_at AS TIMESTAMP))::DOUBLE AS at_ms, result_json
@@ -50,8 +62,9 @@ export async function buildSidecar(task: SidecarTask): Promise<{ rows: number; b
         for (let i = 0; i < chunk.rowCount; i += 1) {
           const ticker = String(tickers!.getItem(i));
           if (!wanted.has(ticker)) continue;
-          const json = jsons!.getItem(i);
-          if (typeof json !== 'string') continue;
+          const stored = jsons!.getItem(i);
+          if (typeof stored !== 'string') continue;
+          const json = expandResultJson(stored, (id) => texts.get(id));
           if (dictionary === null) {
             const whole = Buffer.from(json);
             dictionary = whole.subarray(Math.max(0, whole.length - DICTIONARY_BYTES));

@@ -2,14 +2,11 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { inflateRaw } from 'node:zlib';
 import { Piscina } from 'piscina';
 import { BoundedGate } from './api-reads-gate.ts';
 import { rowKeyString, type RowKey } from './api-reads-queue.ts';
-import type { SidecarIndex, SidecarTask } from './api-reads-results-thread.ts';
-
-const inflate = promisify(inflateRaw);
+import { sharedCopy, type DeflatedResult } from './api-reads-stored-result.ts';
+import { SIDECAR_FORMAT, type SidecarIndex, type SidecarTask } from './api-reads-results-thread.ts';
 
 /** What the reads want a sidecar for: a published file (with its change signature) and the tickers whose current row it holds. */
 export interface SidecarWant {
@@ -18,6 +15,8 @@ export interface SidecarWant {
 }
 
 export interface ResultSidecarOptions {
+  /** Data directory of the lake whose files the sidecars cover. */
+  dataDir: string;
   /** Folder of the sidecars (derived data: safe to delete; rebuilt on demand). */
   dir: string;
   /** Sidecar reads in flight at once (file read + inflate on libuv's threads). Default 32. */
@@ -31,14 +30,15 @@ export interface ResultSidecarOptions {
 interface Loaded {
   id: string;
   handle: FileHandle;
-  dictionary: Buffer;
+  /** In shared memory: see `DeflatedResult`. */
+  dictionary: Uint8Array;
   rows: Map<string, { offset: number; length: number }>;
 }
 
 /**
  * The store built for point reads of current reports (docs/api.md, "Reads under load"): for each
- * published snapshot file holding current rows, a sidecar with each row's `result_json` deflated
- * on its own, and an in-memory map from row identity to its bytes. A read is one positional file
+ * published snapshot file holding current rows, a sidecar with each row's `result_json`
+ * (methodology texts expanded) deflated on its own, and an in-memory map from row identity to its bytes. A read is one positional file
  * read and one inflate of ~1 kB, whatever the size of the Parquet file or its row groups.
  * Sidecars are built one at a time in a worker thread, off the request path, and kept on disk
  * across restarts (named by the file's path and change signature).
@@ -84,15 +84,20 @@ export class ResultSidecars {
     return this.loaded.get(file)?.rows.has(rowKeyString(key)) ?? false;
   }
 
-  /** The row's `result_json`, or null when no sidecar holds it. Throws `ReadsSaturatedError` when too many reads wait. */
-  async read(file: string, key: RowKey): Promise<string | null> {
+  /**
+   * The row's `result_json` as its sidecar holds it, deflated (inflated where it is parsed, off
+   * the event loop), or null when no sidecar holds it. Throws `ReadsSaturatedError` when too
+   * many reads wait.
+   */
+  async read(file: string, key: RowKey): Promise<DeflatedResult | null> {
     const sidecar = this.loaded.get(file);
     const at = sidecar?.rows.get(rowKeyString(key));
     if (!sidecar || !at) return null;
     return this.gate.run(async () => {
-      const buffer = Buffer.allocUnsafe(at.length);
-      await sidecar.handle.read(buffer, 0, at.length, at.offset);
-      return (await inflate(buffer, { dictionary: sidecar.dictionary })).toString('utf8');
+      // A buffer of its own (not a slice of Node's pool): it is posted to a render thread.
+      const deflated = new Uint8Array(at.length);
+      await sidecar.handle.read(deflated, 0, at.length, at.offset);
+      return { deflated, dictionary: sidecar.dictionary };
     });
   }
 
@@ -106,7 +111,7 @@ export class ResultSidecars {
   }
 
   private idOf(file: string, want: SidecarWant): string {
-    return createHash('sha256').update(`${file}\n${want.signature}`).digest('hex').slice(0, 32);
+    return createHash('sha256').update(`${file}\n${want.signature}\n${SIDECAR_FORMAT}`).digest('hex').slice(0, 32);
   }
 
   private async buildMissing(): Promise<void> {
@@ -140,13 +145,14 @@ export class ResultSidecars {
         maxThreads: 1,
         idleTimeout: 30_000,
       });
-      await this.builder.run({ file, tickers: want.tickers, binPath, indexPath } satisfies SidecarTask);
+      await this.builder.run({ dataDir: this.options.dataDir, file, tickers: want.tickers, binPath, indexPath } satisfies SidecarTask);
       index = await this.readIndex(binPath, indexPath);
       if (!index) throw new Error(`result sidecar of ${file} was built but cannot be read`);
     }
     const handle = await open(binPath, 'r');
-    const dictionary = Buffer.alloc(index.dictionaryLength);
-    await handle.read(dictionary, 0, dictionary.length, 0);
+    const read = Buffer.alloc(index.dictionaryLength);
+    await handle.read(read, 0, read.length, 0);
+    const dictionary = sharedCopy(read);
     const rows = new Map<string, { offset: number; length: number }>();
     for (const [ticker, day, atMs, offset, length] of index.rows) rows.set(rowKeyString({ ticker, day, atMs }), { offset, length });
     const previous = this.loaded.get(file);
@@ -158,6 +164,7 @@ export class ResultSidecars {
   private async readIndex(binPath: string, indexPath: string): Promise<SidecarIndex | null> {
     if (!existsSync(indexPath) || !existsSync(binPath)) return null;
     const index = JSON.parse(await readFile(indexPath, 'utf8')) as SidecarIndex;
+    if (index.version !== SIDECAR_FORMAT) return null;
     const last = index.rows.at(-1);
     const expected = last ? last[3] + last[4] : index.dictionaryLength;
     return (await stat(binPath)).size === expected ? index : null;

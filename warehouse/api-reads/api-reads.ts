@@ -6,6 +6,7 @@ import { loadCheckpoint, saveCheckpoint } from './api-reads-checkpoint.ts';
 import { ConnectionPool, loadCurrent, loadListings, queryRows, scanTableFiles } from './api-reads-lake.ts';
 import { PointReadQueue, type PointReadLimits, type RowKey } from './api-reads-queue.ts';
 import { ResultSidecars, type SidecarWant } from './api-reads-results.ts';
+import { storedResultBytes, type StoredResult } from './api-reads-stored-result.ts';
 import { CurrentStore, dayNumber, dayString, packStatuses, verdictRowOfRaw, type RawSnapshot } from './api-reads-store.ts';
 import { dayRowsSql, fundHoldingsDir, fundHoldingsSql, historyRowSql, snapshotPartitionDir, tickerHistorySql } from './api-reads-sql.ts';
 import type { AsOfLookup, FundHoldings, Listing, VerdictRow } from './api-reads-types.ts';
@@ -105,6 +106,7 @@ export class ApiReads {
       sidecars === false
         ? null
         : new ResultSidecars({
+            dataDir: options.dataDir,
             dir: sidecars === true ? path.join(options.dataDir, 'api-cache', 'results') : sidecars.dir,
             ...(limits.sidecarConcurrency === undefined ? {} : { concurrency: limits.sidecarConcurrency }),
             ...(limits.maxQueued === undefined ? {} : { maxQueued: limits.maxQueued }),
@@ -332,23 +334,34 @@ export class ApiReads {
     return (await this.resultJsons([row]))[0]!;
   }
 
+  /** As `resultBytes`, decoded to JSON text. */
+  async resultJsons(rows: readonly VerdictRow[]): Promise<string[]> {
+    return (await this.resultBytes(rows)).map((bytes) => bytes.toString('utf8'));
+  }
+
+  /** As `storedResults`, each as UTF-8 JSON. */
+  async resultBytes(rows: readonly VerdictRow[]): Promise<Buffer[]> {
+    return (await this.storedResults(rows)).map(storedResultBytes);
+  }
+
   /**
    * The stored results of many snapshots, in order: each from memory (a refresh), a point-read
-   * sidecar, or else one bounded query per Parquet file for all rows it holds. Throws
-   * `ReadsSaturatedError` when the reads are full.
+   * sidecar (still deflated: a report inflates, decodes and renders it in a render thread), or
+   * else one bounded query per Parquet file for all rows it holds. Throws `ReadsSaturatedError`
+   * when the reads are full.
    */
-  async resultJsons(rows: readonly VerdictRow[]): Promise<string[]> {
+  async storedResults(rows: readonly VerdictRow[]): Promise<StoredResult[]> {
     return this.withRemovedFileRetry(() => this.readResults(rows));
   }
 
-  private async readResults(rows: readonly VerdictRow[]): Promise<string[]> {
-    const out = new Array<string | null>(rows.length).fill(null);
+  private async readResults(rows: readonly VerdictRow[]): Promise<StoredResult[]> {
+    const out = new Array<StoredResult | null>(rows.length).fill(null);
     const byFile = new Map<string, number[]>();
     const pending: Array<Promise<void>> = [];
     rows.forEach((row, i) => {
       const remembered = this.known.get(knownKey(row));
       if (remembered !== undefined) {
-        out[i] = remembered;
+        out[i] = Buffer.from(remembered);
         return;
       }
       const file = this.fileOf(row);
@@ -371,18 +384,19 @@ export class ApiReads {
             file,
             indexes.map((i) => rowKeyOf(rows[i]!)),
           )
-          .then((found) => {
-            indexes.forEach((i, n) => (out[i] = found[n] ?? null));
+          // Rows read from Parquet reference their methodology texts (sidecars hold them expanded).
+          .then(async (found) => {
+            const expanded = await this.texts.expandAll(found.map((json) => json ?? ''));
+            indexes.forEach((i, n) => (out[i] = found[n] === null ? null : Buffer.from(expanded[n]!)));
           }),
       );
     }
     await Promise.all(pending);
-    const found = out.map((json, i) => {
+    return out.map((json, i) => {
       if (json !== null) return json;
       const row = rows[i]!;
       throw new Error(`result_json of ${row.market}/${row.ticker} ${row.snapshotDate} ${row.screenedAt} not found in the lake`);
     });
-    return this.texts.expandAll(found);
   }
 
   /** A fund's latest holdings, heaviest first, at most `limit`; undefined when the fund has none. */
