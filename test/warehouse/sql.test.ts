@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { listValue, structValue, type DuckDBConnection, type DuckDBInstance } from '@duckdb/node-api';
+import { openDuckDB } from '../../warehouse/duckdb.ts';
+import { inlineSql, joinSql, rawSql, readSql, runSql, sql, sqlDate, sqlValueList } from '../../warehouse/sql.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
+
+describe('sql tag', () => {
+  it('turns each interpolated value into a placeholder and keeps the values in order', () => {
+    const query = sql`SELECT * FROM t WHERE market = ${'US'} AND ticker = ${"O'Neil"}`;
+    expect(query.text).toBe('SELECT * FROM t WHERE market = ? AND ticker = ?');
+    expect(query.values).toEqual(['US', "O'Neil"]);
+  });
+
+  it('splices fragments in with their own values, in text order', () => {
+    const where = sql`ticker IN ${sqlValueList(['A', 'B'])} AND d <= ${sqlDate('2024-01-31')}`;
+    const query = sql`SELECT ${rawSql('"ticker"')} FROM t WHERE market = ${'US'} AND ${where} LIMIT ${5}`;
+    expect(query.text).toBe('SELECT "ticker" FROM t WHERE market = ? AND ticker IN (?, ?) AND d <= CAST(? AS DATE) LIMIT ?');
+    expect(query.values).toEqual(['US', 'A', 'B', '2024-01-31', 5]);
+  });
+
+  it('joins fragments with a separator and keeps their values', () => {
+    const joined = joinSql([sql`a = ${1}`, rawSql('b IS NULL'), sql`c = ${'x'}`], ' AND ');
+    expect(joined.text).toBe('a = ? AND b IS NULL AND c = ?');
+    expect(joined.values).toEqual([1, 'x']);
+    expect(joinSql([], ', ').text).toBe('');
+  });
+
+  it('refuses an empty value list, which would be invalid SQL', () => {
+    expect(() => sqlValueList([])).toThrow('sqlValueList needs at least one value');
+  });
+
+  it('writes values in as literals only through inlineSql, quoting what needs quoting', () => {
+    const query = sql`SELECT ${"it's"}, ${3}, ${true}, ${null}, ${listValue(['a', 'b'])}, ${structValue({ k: 'V' })}`;
+    expect(inlineSql(query)).toBe(`SELECT 'it''s', 3, true, NULL, ['a', 'b'], {'k': 'V'}`);
+    expect(() => inlineSql(sql`SELECT ${Number.NaN}`)).toThrow('cannot write');
+  });
+});
+
+describe('bound values in DuckDB', () => {
+  let instance: DuckDBInstance;
+  let connection: DuckDBConnection;
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+
+  beforeAll(async () => {
+    temp = await makeTempDir();
+    instance = await openDuckDB(':memory:');
+    connection = await instance.connect();
+  });
+
+  afterAll(async () => {
+    connection.closeSync();
+    instance.closeSync();
+    await temp.cleanup();
+  });
+
+  it('reads a value with quotes and SQL in it back unchanged', async () => {
+    const nasty = `x'); DROP TABLE t; --`;
+    const rows = (await readSql(connection, sql`SELECT ${nasty} AS v, ${sqlDate('2024-02-29')} AS d`)).getRowObjectsJson();
+    expect(rows).toEqual([{ v: nasty, d: '2024-02-29' }]);
+  });
+
+  it('binds file paths in COPY … TO and read_parquet, and an IN list of values', async () => {
+    const file = path.join(temp.dir, "a'b.parquet");
+    await runSql(connection, sql`COPY (SELECT * FROM (VALUES ('A', 1), ('B', 2), ('C', 3)) v(t, n)) TO ${file} (FORMAT parquet)`);
+    const rows = await readSql(connection, sql`SELECT t, n FROM read_parquet(${file}) WHERE t IN ${sqlValueList(['A', 'C'])} ORDER BY t`);
+    expect(rows.getRowObjectsJson()).toEqual([
+      { t: 'A', n: 1 },
+      { t: 'C', n: 3 },
+    ]);
+  });
+
+  it('creates a view from inlined values, which DuckDB cannot prepare', async () => {
+    const body = sql`SELECT ${"it's"} AS v`;
+    await expect(runSql(connection, sql`CREATE VIEW bound AS ${body}`)).rejects.toThrow(/can't be prepared/);
+    await connection.run(`CREATE VIEW inlined AS ${inlineSql(body)}`);
+    expect((await connection.runAndReadAll('SELECT v FROM inlined')).getRowObjectsJson()).toEqual([{ v: "it's" }]);
+  });
+});
