@@ -23,11 +23,12 @@ import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listValue } from '@duckdb/node-api';
 import { checkpointPath } from '../warehouse/api-reads/api-reads-checkpoint.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
 import { withDuckDB } from '../warehouse/duckdb.ts';
 import { publishLakeFile } from '../warehouse/lake-writer.ts';
-import { sqlString } from '../warehouse/sql.ts';
+import { joinSql, rawSql, sql, sqlDate, type Sql } from '../warehouse/sql.ts';
 import { eraOf, type SnapshotRow, type SnapshotStatus } from '../warehouse/snapshot-schema.ts';
 import { cadenceDates } from '../workflows/cadence.ts';
 import { describeMachine } from './machine.ts';
@@ -110,16 +111,18 @@ export function syntheticRows(date: string, tickers: number, dayIndex: number, s
  * The same synthetic snapshots as `syntheticRows`, generated in SQL (millions of rows: building
  * them as objects would take longer than the measurement), for one market and date.
  */
-function syntheticSnapshotsSql(market: string, date: string, perMarket: number): string {
-  const seed = `hash(i, ${sqlString(market)}, ${sqlString(date)})`;
+function syntheticSnapshotsSql(market: string, date: string, perMarket: number): Sql {
+  const seed = sql`hash(i, ${market}, ${date})`;
   const statuses = SNAPSHOT_FRAMEWORKS.map(
-    (id, k) => `[${STATUSES.map(sqlString).join(', ')}][1 + ((${seed} >> ${2 * k}) % 4)::INTEGER] AS ${id}_status`,
-  ).join(', ');
-  const ratios = SNAPSHOT_RATIOS.map((r, k) => `((${seed} >> ${k}) % 1000)::DOUBLE / 1000 AS ${r}`).join(', ');
-  return `SELECT 'S' || lpad(CAST(i AS VARCHAR), 5, '0') AS ticker, DATE ${sqlString(date)} AS snapshot_date, TIMESTAMP ${sqlString(`${date} 02:00:00`)} AS screened_at,
-      'backfill' AS source, 'history-bench' AS run_id, ${sqlString(eraOf(date))} AS era, 'bench' AS engine_version, ${statuses}, ${ratios},
-      NULL AS filing_ref, NULL AS period_end, DATE ${sqlString(date)} AS price_date, ${sqlString(RESULT_JSON)} AS result_json, true AS synthetic, 'sample' AS data_source
-    FROM range(${perMarket}) t(i)`;
+    (id, k) => sql`${listValue([...STATUSES])}[1 + ((${seed} >> ${rawSql(String(2 * k))}) % 4)::INTEGER] AS ${rawSql(id)}_status`,
+  );
+  const ratios = SNAPSHOT_RATIOS.map((r, k) => sql`((${seed} >> ${rawSql(String(k))}) % 1000)::DOUBLE / 1000 AS ${rawSql(r)}`);
+  return sql`SELECT 'S' || lpad(CAST(i AS VARCHAR), 5, '0') AS ticker, ${sqlDate(date)} AS snapshot_date,
+      CAST(${`${date} 02:00:00`} AS TIMESTAMP) AS screened_at, 'backfill' AS source, 'history-bench' AS run_id, ${eraOf(date)} AS era,
+      'bench' AS engine_version, ${joinSql(statuses, ', ')}, ${joinSql(ratios, ', ')},
+      NULL AS filing_ref, NULL AS period_end, ${sqlDate(date)} AS price_date, ${RESULT_JSON} AS result_json, true AS synthetic,
+      'sample' AS data_source
+    FROM range(${rawSql(String(perMarket))}) t(i)`;
 }
 
 /** Writes `dates` × `tickers` synthetic snapshots through the lake writer (one file per market and date, announced); returns files written. */

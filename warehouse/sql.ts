@@ -5,7 +5,7 @@
  * quoted into SQL. Only identifiers and the few statements DuckDB cannot prepare are quoted, each by one helper here.
  */
 import { DuckDBListValue, DuckDBStructValue } from '@duckdb/node-api';
-import type { DuckDBConnection, DuckDBMaterializedResult, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBMaterializedResult, DuckDBResult, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
 
 /** SQL text and the values its `?` placeholders bind, in placeholder order. */
 export class Sql {
@@ -20,6 +20,11 @@ export class Sql {
   /** The text DuckDB prepares, a `?` for each value. */
   get text(): string {
     return this.pieces.join('?');
+  }
+
+  /** `${query}` in a plain template string would drop the values: fail there instead. */
+  toString(): string {
+    throw new Error('an Sql value was spliced into a plain string: build the statement with the sql tag');
   }
 }
 
@@ -84,6 +89,11 @@ export function runSql(connection: DuckDBConnection, query: Sql): Promise<DuckDB
   return connection.run(query.text, query.values.length > 0 ? [...query.values] : undefined);
 }
 
+/** Runs a query, binding its values, for reading chunk by chunk. */
+export function streamSql(connection: DuckDBConnection, query: Sql): Promise<DuckDBResult> {
+  return connection.stream(query.text, query.values.length > 0 ? [...query.values] : undefined);
+}
+
 /** Runs a query, binding its values, and reads every row. */
 export function readSql(connection: DuckDBConnection, query: Sql): Promise<DuckDBResultReader> {
   return connection.runAndReadAll(query.text, query.values.length > 0 ? [...query.values] : undefined);
@@ -117,7 +127,10 @@ function sqlLiteral(value: DuckDBValue): string {
   throw new Error(`inlineSql cannot write a ${typeof value} value as a literal`);
 }
 
-/** Quotes a string as a SQL literal: `it's` → `'it''s'`. Only for what DuckDB cannot prepare; see `inlineSql`. */
+/**
+ * Quotes a string as a SQL literal: `it's` → `'it''s'`. Only where DuckDB cannot bind a value: the DDL
+ * `inlineSql` writes, and a `COPY … TO` target (see `copyToParquetSql` in `lake-sql.ts`).
+ */
 export function sqlString(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }

@@ -9,6 +9,7 @@ import type { Listing } from './api-reads-types.ts';
 import { openDuckDB } from '../duckdb.ts';
 import { lakeRoot, type LakeTable } from '../lake-paths.ts';
 import { SEED_PARTITION, SNAPSHOT_RATIOS } from '../lake-schemas.ts';
+import { rawSql, readSql, runSql, sql, streamSql, type Sql } from '../sql.ts';
 
 /** Published Parquet files of a table with a change signature (mtime and size), seed files excluded. */
 export async function scanTableFiles(dataDir: string, table: LakeTable): Promise<Map<string, string>> {
@@ -118,11 +119,11 @@ function rawOf(columns: ReadonlyArray<ReadonlyArray<unknown>>, i: number, withFi
 /** Streams a query's rows chunk by chunk (no full result in memory). */
 async function streamRows(
   connection: DuckDBConnection,
-  sql: string,
+  query: Sql,
   withFirstDay: boolean,
   each: (raw: RawSnapshot) => void,
 ): Promise<number> {
-  const result = await connection.stream(sql);
+  const result = await streamSql(connection, query);
   let rows = 0;
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     const columns = chunk.getColumns();
@@ -142,7 +143,7 @@ export async function loadCurrent(pool: ConnectionPool, files: readonly string[]
   if (files.length === 0) return 0;
   return pool.use(async (connection) => {
     const picks = `current_pick_${randomBytes(4).toString('hex')}`;
-    await connection.run(`CREATE TEMP TABLE ${picks} AS ${currentPickSql(files)}`);
+    await runSql(connection, sql`CREATE TEMP TABLE ${rawSql(picks)} AS ${currentPickSql(files)}`);
     try {
       const winners = (await connection.runAndReadAll(`SELECT DISTINCT file FROM ${picks}`)).getRowsJS().map(([file]) => String(file));
       if (winners.length === 0) return 0;
@@ -158,10 +159,10 @@ export async function loadCurrent(pool: ConnectionPool, files: readonly string[]
 }
 
 /** The rows of a history query (`historyRowSql`, `dayRowsSql`). */
-export async function queryRows(pool: ConnectionPool, sql: string): Promise<RawSnapshot[]> {
+export async function queryRows(pool: ConnectionPool, query: Sql): Promise<RawSnapshot[]> {
   return pool.use(async (connection) => {
     const out: RawSnapshot[] = [];
-    await streamRows(connection, sql, false, (raw) => out.push(raw));
+    await streamRows(connection, query, false, (raw) => out.push(raw));
     return out;
   });
 }
@@ -169,7 +170,7 @@ export async function queryRows(pool: ConnectionPool, sql: string): Promise<RawS
 /** Every listing of the universe. */
 export async function loadListings(pool: ConnectionPool, dataDir: string): Promise<Listing[]> {
   return pool.use(async (connection) => {
-    const reader = await connection.runAndReadAll(listingsSql(dataDir));
+    const reader = await readSql(connection, listingsSql(dataDir));
     return reader.getRowsJS().map(([market, ticker, name, exchange, kind, currency]) => ({
       market: String(market),
       ticker: String(ticker),

@@ -1,7 +1,7 @@
 import { closeSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import { withDuckDB } from '../duckdb.ts';
-import { sqlString } from '../sql.ts';
+import { sql, streamSql } from '../sql.ts';
 
 /** One sidecar to build: which rows of which Parquet file, and where to write them. */
 export interface SidecarTask {
@@ -41,10 +41,12 @@ export async function buildSidecar(task: SidecarTask): Promise<{ rows: number; b
   try {
     await withDuckDB(':memory:', { threads: 1 }, async (connection) => {
       await connection.run(`SET memory_limit = '256MB'`);
-      const result = await connection.stream(`
-        SELECT ticker, (CAST(snapshot_date AS DATE) - DATE '1970-01-01')::INTEGER AS day,
+      const result = await streamSql(
+        connection,
+        sql`SELECT ticker, (CAST(snapshot_date AS DATE) - DATE '1970-01-01')::INTEGER AS day,
                epoch_ms(CAST(screened_at AS TIMESTAMP))::DOUBLE AS at_ms, result_json
-        FROM read_parquet(${sqlString(task.file)}, union_by_name = true)`);
+            FROM read_parquet(${task.file}, union_by_name = true)`,
+      );
       for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
         const [tickers, days, ats, jsons] = [0, 1, 2, 3].map((i) => chunk.getColumnVector(i));
         for (let i = 0; i < chunk.rowCount; i += 1) {

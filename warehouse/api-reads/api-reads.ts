@@ -16,6 +16,7 @@ import { lakeRoot } from '../lake-paths.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../lake-schemas.ts';
 import { MethodologyTexts } from '../methodology-texts-lake.ts';
 import { eraOf, snapshotRatiosOf } from '../snapshot-schema.ts';
+import { readSql } from '../sql.ts';
 
 export interface ApiReadsOptions {
   dataDir: string;
@@ -364,7 +365,7 @@ export class ApiReads {
   async fundHoldings(fundMarket: string, fundTicker: string, limit: number): Promise<FundHoldings | undefined> {
     if (!existsSync(fundHoldingsDir(this.options.dataDir, fundMarket))) return undefined;
     const rows = await this.pool.use(async (c) =>
-      (await c.runAndReadAll(fundHoldingsSql(this.options.dataDir, fundMarket), [fundTicker, limit])).getRowsJS(),
+      (await readSql(c, fundHoldingsSql(this.options.dataDir, fundMarket, fundTicker, limit))).getRowsJS(),
     );
     if (rows.length === 0) return undefined;
     return {
