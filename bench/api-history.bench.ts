@@ -114,15 +114,15 @@ export function syntheticRows(date: string, tickers: number, dayIndex: number, s
 function syntheticSnapshotsSql(market: string, date: string, perMarket: number): Sql {
   const seed = sql`hash(i, ${market}, ${date})`;
   const statuses = SNAPSHOT_FRAMEWORKS.map(
-    (id, k) => sql`${listValue([...STATUSES])}[1 + ((${seed} >> ${rawSql(String(2 * k))}) % 4)::INTEGER] AS ${rawSql(id)}_status`,
+    (id, k) => sql`${listValue([...STATUSES])}[1 + ((${seed} >> ${2 * k}) % 4)::INTEGER] AS ${rawSql(id)}_status`,
   );
-  const ratios = SNAPSHOT_RATIOS.map((r, k) => sql`((${seed} >> ${rawSql(String(k))}) % 1000)::DOUBLE / 1000 AS ${rawSql(r)}`);
+  const ratios = SNAPSHOT_RATIOS.map((r, k) => sql`((${seed} >> ${k}) % 1000)::DOUBLE / 1000 AS ${rawSql(r)}`);
   return sql`SELECT 'S' || lpad(CAST(i AS VARCHAR), 5, '0') AS ticker, ${sqlDate(date)} AS snapshot_date,
       CAST(${`${date} 02:00:00`} AS TIMESTAMP) AS screened_at, 'backfill' AS source, 'history-bench' AS run_id, ${eraOf(date)} AS era,
       'bench' AS engine_version, ${joinSql(statuses, ', ')}, ${joinSql(ratios, ', ')},
       NULL AS filing_ref, NULL AS period_end, ${sqlDate(date)} AS price_date, ${RESULT_JSON} AS result_json, true AS synthetic,
       'sample' AS data_source
-    FROM range(${rawSql(String(perMarket))}) t(i)`;
+    FROM range(${perMarket}) t(i)`;
 }
 
 /** Writes `dates` × `tickers` synthetic snapshots through the lake writer (one file per market and date, announced); returns files written. */

@@ -30,7 +30,9 @@ export class Sql {
 
 /**
  * Tag for SQL with bound values: sql`… WHERE ticker = ${ticker}` gives text `… WHERE ticker = ?` and values
- * `[ticker]`. An interpolated `Sql` is spliced in with its own values, so fragments compose.
+ * `[ticker]`. An interpolated `Sql` is spliced in with its own values, so fragments compose. A finite
+ * number is written in: it has nothing to quote, and a literal keeps its SQL type where a bound JS number
+ * would be a DOUBLE (an integer in `hash(…)` or `range(…)` must stay an integer).
  */
 export function sql(strings: TemplateStringsArray, ...parts: readonly (Sql | DuckDBValue)[]): Sql {
   const pieces = [strings[0]!];
@@ -43,6 +45,9 @@ export function sql(strings: TemplateStringsArray, ...parts: readonly (Sql | Duc
       append(part.pieces[0]!);
       pieces.push(...part.pieces.slice(1));
       values.push(...part.values);
+    } else if (typeof part === 'number') {
+      if (!Number.isFinite(part)) throw new Error(`sql: ${part} is not a finite number`);
+      append(String(part));
     } else {
       pieces.push('');
       values.push(part);

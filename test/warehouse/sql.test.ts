@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { listValue, structValue, type DuckDBConnection, type DuckDBInstance } from '@duckdb/node-api';
 import { openDuckDB } from '../../warehouse/duckdb.ts';
-import { inlineSql, joinSql, rawSql, readSql, runSql, sql, sqlDate, sqlValueList } from '../../warehouse/sql.ts';
+import { Sql, inlineSql, joinSql, rawSql, readSql, runSql, sql, sqlDate, sqlValueList } from '../../warehouse/sql.ts';
 import { copyToParquetSql } from '../../warehouse/lake-sql.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
@@ -16,15 +16,20 @@ describe('sql tag', () => {
   it('splices fragments in with their own values, in text order', () => {
     const where = sql`ticker IN ${sqlValueList(['A', 'B'])} AND d <= ${sqlDate('2024-01-31')}`;
     const query = sql`SELECT ${rawSql('"ticker"')} FROM t WHERE market = ${'US'} AND ${where} LIMIT ${5}`;
-    expect(query.text).toBe('SELECT "ticker" FROM t WHERE market = ? AND ticker IN (?, ?) AND d <= CAST(? AS DATE) LIMIT ?');
-    expect(query.values).toEqual(['US', 'A', 'B', '2024-01-31', 5]);
+    expect(query.text).toBe('SELECT "ticker" FROM t WHERE market = ? AND ticker IN (?, ?) AND d <= CAST(? AS DATE) LIMIT 5');
+    expect(query.values).toEqual(['US', 'A', 'B', '2024-01-31']);
   });
 
   it('joins fragments with a separator and keeps their values', () => {
-    const joined = joinSql([sql`a = ${1}`, rawSql('b IS NULL'), sql`c = ${'x'}`], ' AND ');
+    const joined = joinSql([sql`a = ${'w'}`, rawSql('b IS NULL'), sql`c = ${'x'}`], ' AND ');
     expect(joined.text).toBe('a = ? AND b IS NULL AND c = ?');
-    expect(joined.values).toEqual([1, 'x']);
+    expect(joined.values).toEqual(['w', 'x']);
     expect(joinSql([], ', ').text).toBe('');
+  });
+
+  it('writes a finite number in, so an integer keeps its SQL type, and refuses any other number', () => {
+    expect(sql`SELECT hash(${7}, ${'us'}), ${-0.25}`.text).toBe('SELECT hash(7, ?), -0.25');
+    expect(() => sql`LIMIT ${Number.POSITIVE_INFINITY}`).toThrow('not a finite number');
   });
 
   it('refuses an empty value list, which would be invalid SQL', () => {
@@ -34,7 +39,8 @@ describe('sql tag', () => {
   it('writes values in as literals only through inlineSql, quoting what needs quoting', () => {
     const query = sql`SELECT ${"it's"}, ${3}, ${true}, ${null}, ${listValue(['a', 'b'])}, ${structValue({ k: 'V' })}`;
     expect(inlineSql(query)).toBe(`SELECT 'it''s', 3, true, NULL, ['a', 'b'], {'k': 'V'}`);
-    expect(() => inlineSql(sql`SELECT ${Number.NaN}`)).toThrow('cannot write');
+    expect(() => inlineSql(sql`SELECT ${12n}`)).not.toThrow();
+    expect(() => inlineSql(new Sql(['SELECT ', ''], [Number.NaN]))).toThrow('cannot write');
   });
 });
 
