@@ -134,7 +134,8 @@ function sqlLiteral(value: DuckDBValue): string {
 
 /**
  * Quotes a string as a SQL literal: `it's` → `'it''s'`. Only where DuckDB cannot bind a value: the DDL
- * `inlineSql` writes, and a `COPY … TO` target (see `copyToParquetSql` in `lake-sql.ts`).
+ * `inlineSql` writes, a `COPY … TO` target (see `copyToParquetSql` in `lake-sql.ts`), and column names
+ * given as a struct literal in file order (`sources/feed/feed-ticker-files.ts`).
  */
 export function sqlString(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
