@@ -140,9 +140,3 @@ function sqlLiteral(value: DuckDBValue): string {
 export function sqlString(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
-
-/** A SQL list of string literals: `('a', 'b')`. */
-export function sqlStringList(values: readonly string[]): string {
-  if (values.length === 0) throw new Error('sqlStringList needs at least one value');
-  return `(${values.map(sqlString).join(', ')})`;
-}
