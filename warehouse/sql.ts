@@ -5,7 +5,14 @@
  * quoted into SQL. Only identifiers and the few statements DuckDB cannot prepare are quoted, each by one helper here.
  */
 import { DuckDBListValue, DuckDBStructValue } from '@duckdb/node-api';
-import type { DuckDBConnection, DuckDBMaterializedResult, DuckDBResult, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
+import type {
+  DuckDBConnection,
+  DuckDBMaterializedResult,
+  DuckDBPreparedStatement,
+  DuckDBResult,
+  DuckDBResultReader,
+  DuckDBValue,
+} from '@duckdb/node-api';
 
 /** SQL text and the values its `?` placeholders bind, in placeholder order. */
 export class Sql {
@@ -102,6 +109,53 @@ export function streamSql(connection: DuckDBConnection, query: Sql): Promise<Duc
 /** Runs a query, binding its values, and reads every row. */
 export function readSql(connection: DuckDBConnection, query: Sql): Promise<DuckDBResultReader> {
   return connection.runAndReadAll(query.text, query.values.length > 0 ? [...query.values] : undefined);
+}
+
+/** Statements a connection keeps prepared, by text; the oldest is dropped past this many. */
+const KEPT_PREPARED = 32;
+const preparedByConnection = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
+
+/**
+ * Runs `use` on the connection's prepared statement for the query's text, bound to its values, preparing
+ * it on first use. For hot reads: a kept statement skips parsing and planning from text (measured in
+ * `bench/sql-params.bench.ts`); DuckDB still binds every run anew, so files and globs are looked up again.
+ * The connection must serve one caller at a time, as the API's pool lends them. A failed run drops it.
+ */
+async function withPrepared<T>(
+  connection: DuckDBConnection,
+  query: Sql,
+  use: (statement: DuckDBPreparedStatement) => Promise<T>,
+): Promise<T> {
+  let kept = preparedByConnection.get(connection);
+  if (!kept) preparedByConnection.set(connection, (kept = new Map()));
+  let statement = kept.get(query.text);
+  if (!statement) {
+    statement = await connection.prepare(query.text);
+    if (kept.size >= KEPT_PREPARED) {
+      const [oldestText, oldest] = kept.entries().next().value!;
+      kept.delete(oldestText);
+      oldest.destroySync();
+    }
+    kept.set(query.text, statement);
+  }
+  try {
+    statement.bind([...query.values]);
+    return await use(statement);
+  } catch (error) {
+    kept.delete(query.text);
+    statement.destroySync();
+    throw error;
+  }
+}
+
+/** `readSql` through a kept prepared statement (see `withPrepared`). */
+export function readPrepared(connection: DuckDBConnection, query: Sql): Promise<DuckDBResultReader> {
+  return withPrepared(connection, query, (statement) => statement.runAndReadAll());
+}
+
+/** `streamSql` through a kept prepared statement (see `withPrepared`); read the result before the next query. */
+export function streamPrepared(connection: DuckDBConnection, query: Sql): Promise<DuckDBResult> {
+  return withPrepared(connection, query, (statement) => statement.stream());
 }
 
 /** Quotes an identifier: `my col` → `"my col"`. Identifiers cannot be parameters. */

@@ -2,7 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { listValue, structValue, type DuckDBConnection, type DuckDBInstance } from '@duckdb/node-api';
 import { openDuckDB } from '../../warehouse/duckdb.ts';
-import { Sql, inlineSql, joinSql, rawSql, readSql, runSql, sql, sqlDate, sqlValueList } from '../../warehouse/sql.ts';
+import {
+  Sql,
+  inlineSql,
+  joinSql,
+  rawSql,
+  readPrepared,
+  readSql,
+  runSql,
+  sql,
+  sqlDate,
+  sqlValueList,
+  streamPrepared,
+} from '../../warehouse/sql.ts';
 import { copyToParquetSql } from '../../warehouse/lake-sql.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
@@ -75,6 +87,29 @@ describe('bound values in DuckDB', () => {
       { t: 'A', n: 1 },
       { t: 'C', n: 3 },
     ]);
+  });
+
+  it('reuses a kept prepared statement with new values, re-reading the files each run, and recovers after a failed run', async () => {
+    const one = path.join(temp.dir, 'one.parquet');
+    const two = path.join(temp.dir, 'two.parquet');
+    await runSql(connection, copyToParquetSql(sql`SELECT * FROM (VALUES ('A', 1), ('B', 2)) v(t, n)`, one));
+    await runSql(connection, copyToParquetSql(sql`SELECT * FROM (VALUES ('A', 10), ('C', 30)) v(t, n)`, two));
+    const sumOf = async (file: string, tickers: string[]): Promise<unknown> =>
+      (
+        await readPrepared(connection, sql`SELECT sum(n)::INT AS s FROM read_parquet(${file}) WHERE t IN ${sqlValueList(tickers)}`)
+      ).getRowsJson();
+    expect(await sumOf(one, ['A', 'B'])).toEqual([[3]]);
+    expect(await sumOf(two, ['A', 'C'])).toEqual([[40]]);
+    await runSql(connection, copyToParquetSql(sql`SELECT * FROM (VALUES ('A', 100), ('B', 200)) v(t, n)`, one));
+    expect(await sumOf(one, ['A', 'B'])).toEqual([[300]]);
+    await expect(sumOf(path.join(temp.dir, 'missing.parquet'), ['A', 'B'])).rejects.toThrow(/No files found/);
+    expect(await sumOf(two, ['C', 'A'])).toEqual([[40]]);
+  });
+
+  it('streams through a kept prepared statement', async () => {
+    const result = await streamPrepared(connection, sql`SELECT ${'x'} AS v FROM range(${3})`);
+    const chunk = await result.fetchChunk();
+    expect(chunk?.getRows()).toEqual([['x'], ['x'], ['x']]);
   });
 
   it('creates a view from inlined values, which DuckDB cannot prepare', async () => {

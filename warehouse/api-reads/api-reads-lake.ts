@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBResult } from '@duckdb/node-api';
 import type { CurrentStore, RawSnapshot } from './api-reads-store.ts';
 import { INDEX_COLUMNS, currentPickSql, currentRowsSql, listingsSql } from './api-reads-sql.ts';
 import type { Listing } from './api-reads-types.ts';
 import { openDuckDB } from '../duckdb.ts';
 import { lakeRoot, type LakeTable } from '../lake-paths.ts';
 import { SEED_PARTITION, SNAPSHOT_RATIOS } from '../lake-schemas.ts';
-import { rawSql, readSql, runSql, sql, streamSql, type Sql } from '../sql.ts';
+import { rawSql, readSql, runSql, sql, streamPrepared, streamSql, type Sql } from '../sql.ts';
 
 /** Published Parquet files of a table with a change signature (mtime and size), seed files excluded. */
 export async function scanTableFiles(dataDir: string, table: LakeTable): Promise<Map<string, string>> {
@@ -116,14 +116,8 @@ function rawOf(columns: ReadonlyArray<ReadonlyArray<unknown>>, i: number, withFi
   };
 }
 
-/** Streams a query's rows chunk by chunk (no full result in memory). */
-async function streamRows(
-  connection: DuckDBConnection,
-  query: Sql,
-  withFirstDay: boolean,
-  each: (raw: RawSnapshot) => void,
-): Promise<number> {
-  const result = await streamSql(connection, query);
+/** Reads a streamed result's rows chunk by chunk (no full result in memory). */
+async function streamRows(result: DuckDBResult, withFirstDay: boolean, each: (raw: RawSnapshot) => void): Promise<number> {
   let rows = 0;
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     const columns = chunk.getColumns();
@@ -148,7 +142,7 @@ export async function loadCurrent(pool: ConnectionPool, files: readonly string[]
       const winners = (await connection.runAndReadAll(`SELECT DISTINCT file FROM ${picks}`)).getRowsJS().map(([file]) => String(file));
       if (winners.length === 0) return 0;
       let changed = 0;
-      await streamRows(connection, currentRowsSql(picks, winners), true, (raw) => {
+      await streamRows(await streamSql(connection, currentRowsSql(picks, winners)), true, (raw) => {
         if (store.add(raw)) changed += 1;
       });
       return changed;
@@ -158,11 +152,11 @@ export async function loadCurrent(pool: ConnectionPool, files: readonly string[]
   });
 }
 
-/** The rows of a history query (`historyRowSql`, `dayRowsSql`). */
+/** The rows of a history query (`historyRowSql`, `dayRowsSql`): hot, so through a kept prepared statement. */
 export async function queryRows(pool: ConnectionPool, query: Sql): Promise<RawSnapshot[]> {
   return pool.use(async (connection) => {
     const out: RawSnapshot[] = [];
-    await streamRows(connection, query, false, (raw) => out.push(raw));
+    await streamRows(await streamPrepared(connection, query), false, (raw) => out.push(raw));
     return out;
   });
 }
