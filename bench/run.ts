@@ -42,6 +42,10 @@ for (const line of formatApiSpreadBench(await runApiSpreadBench())) console.log(
 const { runForensicBench, formatForensicBench } = await import('./forensic.bench.ts');
 for (const line of formatForensicBench(await runForensicBench())) console.log(line);
 
+// Bound parameters on the API's hot reads: literals vs a prepare per call vs kept prepared statements.
+const { runSqlParamsBench, formatSqlParamsBench } = await import('./sql-params.bench.ts');
+for (const line of formatSqlParamsBench(await runSqlParamsBench())) console.log(line);
+
 const { runVerifyBench, formatVerifyBench } = await import('./verify.bench.ts');
 for (const line of formatVerifyBench(await runVerifyBench())) console.log(line);
 
