@@ -8,12 +8,14 @@ console.log('');
 
 const publish = await runPublishBench();
 console.log(
-  `[platform] atomic publish: ${publish.files} Parquet files × ${publish.rowsPerFile} rows in ${publish.seconds.toFixed(2)} s = ${publish.filesPerSecond.toFixed(0)} publishes/s`,
+  `[platform] atomic publish: ${publish.files} Parquet files × ${publish.rowsPerFile} rows in ${publish.seconds.toFixed(2)} s ` +
+    `= ${publish.filesPerSecond.toFixed(0)} publishes/s`,
 );
 
 const engine = runEngineBench();
 console.log(
-  `[engine] ${engine.companies} companies × ${engine.frameworksPerCompany} frameworks in one process, one thread: ${engine.totalMs} ms, median of ${engine.passesMs.join(' / ')} ms ` +
+  `[engine] ${engine.companies} companies × ${engine.frameworksPerCompany} frameworks in one process, one thread: ${engine.totalMs} ms, ` +
+    `median of ${engine.passesMs.join(' / ')} ms ` +
     `(${engine.companiesPerSecond} companies/s, ${engine.microsecondsPerCompany} µs each; target < 5000 ms)`,
 );
 

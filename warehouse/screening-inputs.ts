@@ -124,8 +124,10 @@ function splitFactorSql(t: (name: string) => string, market: string, ticker: str
 
 function mainSql(t: (name: string) => string): string {
   return `WITH
-    spot AS (SELECT g.market, g.ticker, g.date, p.date AS price_date, p.close, p.split_adjusted_through FROM ${t('grid')} g ASOF LEFT JOIN ${t('px')} p ON p.market = g.market AND p.ticker = g.ticker AND p.date <= g.date),
-    fin AS (SELECT g.market, g.ticker, g.date, f.* EXCLUDE (market, ticker) FROM ${t('grid')} g ASOF LEFT JOIN ${t('fund')} f ON f.market = g.market AND f.ticker = g.ticker AND f.filed_on <= g.date),
+    spot AS (SELECT g.market, g.ticker, g.date, p.date AS price_date, p.close, p.split_adjusted_through
+      FROM ${t('grid')} g ASOF LEFT JOIN ${t('px')} p ON p.market = g.market AND p.ticker = g.ticker AND p.date <= g.date),
+    fin AS (SELECT g.market, g.ticker, g.date, f.* EXCLUDE (market, ticker)
+      FROM ${t('grid')} g ASOF LEFT JOIN ${t('fund')} f ON f.market = g.market AND f.ticker = g.ticker AND f.filed_on <= g.date),
     avgs AS (
       SELECT g.market, g.ticker, g.date,
         avg(c.cap) FILTER (WHERE c.month > date_trunc('month', g.date) - INTERVAL 24 MONTH) AS avg_24,
@@ -149,8 +151,10 @@ function mainSql(t: (name: string) => string): string {
 }
 
 function exposuresSql(t: (name: string) => string): string {
-  return `WITH pairs AS (SELECT g.market, g.ticker, g.date, a.activity FROM ${t('grid')} g JOIN (SELECT DISTINCT market, ticker, activity FROM ${t('exp')}) a USING (market, ticker))
-    SELECT p.market, p.ticker, strftime(p.date, '%Y-%m-%d') AS date, p.activity, e.revenue_share, strftime(e.as_of, '%Y-%m-%d') AS as_of, e.source_ref, e.evidence, e.involvement
+  return `WITH pairs AS (SELECT g.market, g.ticker, g.date, a.activity
+      FROM ${t('grid')} g JOIN (SELECT DISTINCT market, ticker, activity FROM ${t('exp')}) a USING (market, ticker))
+    SELECT p.market, p.ticker, strftime(p.date, '%Y-%m-%d') AS date, p.activity, e.revenue_share, strftime(e.as_of, '%Y-%m-%d') AS as_of,
+      e.source_ref, e.evidence, e.involvement
     FROM pairs p ASOF JOIN ${t('exp')} e ON e.market = p.market AND e.ticker = p.ticker AND e.activity = p.activity AND e.as_of <= p.date
     ORDER BY p.market, p.ticker, p.date, p.activity`;
 }

@@ -21,6 +21,9 @@ export function duplicateSplitsSql(keys: readonly Sql[]): Sql {
  * since the two may be on different split bases.
  */
 export function pricesTwiceSql(tableTickers: readonly Sql[], dailyTickers: Sql): Sql {
-  return sql`SELECT d.file, 0 AS line, d.market || '/' || d.ticker || ' also has rows in ' || t.file || ': give each ticker''s prices in one place (their split bases may differ)' AS reason
-    FROM (${dailyTickers}) d JOIN (SELECT market, ticker, min(file) AS file FROM (${joinSql(tableTickers, ' UNION ALL ')}) GROUP BY market, ticker) t USING (market, ticker)`;
+  return sql`SELECT d.file, 0 AS line,
+      d.market || '/' || d.ticker || ' also has rows in ' || t.file
+        || ': give each ticker''s prices in one place (their split bases may differ)' AS reason
+    FROM (${dailyTickers}) d
+    JOIN (SELECT market, ticker, min(file) AS file FROM (${joinSql(tableTickers, ' UNION ALL ')}) GROUP BY market, ticker) t USING (market, ticker)`;
 }

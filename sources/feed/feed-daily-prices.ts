@@ -83,9 +83,12 @@ async function loadOverrides(connection: DuckDBConnection, folder: string, prese
   await connection.run(`CREATE OR REPLACE TEMP TABLE ${OVERRIDES} AS SELECT line, trim(market) AS market, ${text('ticker')} AS ticker,
     ${text('currency')} AS currency, ${text('split_adjusted_through')} AS basis FROM ${OVERRIDES_RAW}`);
   const checks = [
-    rawSql(`SELECT line, 'duplicate override for ' || market || coalesce('/' || ticker, ' (every file)') || ' (first on line ' || first_line || ')' AS reason FROM (
+    rawSql(`SELECT line,
+        'duplicate override for ' || market || coalesce('/' || ticker, ' (every file)') || ' (first on line ' || first_line || ')' AS reason
+      FROM (
       SELECT line, market, ticker, min(line) OVER (PARTITION BY market, ticker) AS first_line FROM ${OVERRIDES}) WHERE line <> first_line`),
-    sql`SELECT o.line, 'no daily price file ' || ${DAILY_PRICES_DIR} || '/' || o.market || '/' || coalesce(o.ticker || '.csv', '*.csv') || ' for this override' AS reason
+    sql`SELECT o.line,
+        'no daily price file ' || ${DAILY_PRICES_DIR} || '/' || o.market || '/' || coalesce(o.ticker || '.csv', '*.csv') || ' for this override' AS reason
       FROM ${rawSql(OVERRIDES)} o
       WHERE NOT EXISTS (SELECT 1 FROM ${rawSql(FILES)} f WHERE f.market = o.market AND (o.ticker IS NULL OR f.ticker = o.ticker))`,
   ];
@@ -105,8 +108,9 @@ async function resolveBasis(connection: DuckDBConnection, add: (e: FeedError) =>
       LEFT JOIN ${rawSql(OVERRIDES)} t ON t.market = f.market AND t.ticker = f.ticker
       LEFT JOIN ${rawSql(OVERRIDES)} m ON m.market = f.market AND m.ticker IS NULL`;
   await runSql(connection, basis);
-  const before =
-    rawSql(`SELECT basis_line AS line, 'split_adjusted_through ' || basis || ' is before the last date ' || last_date || ' of ' || file || ': a file is adjusted through the day it was downloaded' AS reason
+  const before = rawSql(`SELECT basis_line AS line,
+      'split_adjusted_through ' || basis || ' is before the last date ' || last_date || ' of ' || file
+        || ': a file is adjusted through the day it was downloaded' AS reason
     FROM ${BASIS} WHERE split_adjusted_through < last_date`);
   await reportChecks(connection, [before], add, OVERRIDES_AT);
 }

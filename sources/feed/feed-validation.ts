@@ -170,7 +170,9 @@ export function rowChecksSql(raw: string, table: FeedTable, present: ReadonlySet
   }
   if (table.table === 'fund_holdings' && has('fund_market', 'fund_ticker', 'as_of', 'weight')) {
     checks.push(
-      rawSql(`SELECT min(line) AS line, 'weights of fund ' || fund_market || '/' || fund_ticker || ' on ' || as_of || ' sum to ' || round(sum(TRY_CAST(weight AS DOUBLE)), 4) || ', more than 1' AS reason
+      rawSql(`SELECT min(line) AS line,
+        'weights of fund ' || fund_market || '/' || fund_ticker || ' on ' || as_of || ' sum to ' || round(sum(TRY_CAST(weight AS DOUBLE)), 4)
+          || ', more than 1' AS reason
       FROM ${raw} GROUP BY fund_market, fund_ticker, as_of HAVING sum(TRY_CAST(weight AS DOUBLE)) > 1.000001`),
     );
   }

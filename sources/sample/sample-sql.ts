@@ -39,7 +39,8 @@ export interface SamplePartParams {
 /** Macros the generator uses: uniform and normal draws, fictional tickers, listing dates. */
 export const SAMPLE_MACROS: readonly string[] = [
   `CREATE OR REPLACE TEMP MACRO s_u(seed, mkt, idx, tag, k) AS ((hash(seed, mkt, idx, tag, k) >> 11)::DOUBLE / 9007199254740992.0)`,
-  `CREATE OR REPLACE TEMP MACRO s_n(seed, mkt, idx, tag, k) AS (sqrt(-2 * ln(greatest(s_u(seed, mkt, idx, tag || '.a', k), 1e-12))) * cos(2 * pi() * s_u(seed, mkt, idx, tag || '.b', k)))`,
+  `CREATE OR REPLACE TEMP MACRO s_n(seed, mkt, idx, tag, k) AS
+     (sqrt(-2 * ln(greatest(s_u(seed, mkt, idx, tag || '.a', k), 1e-12))) * cos(2 * pi() * s_u(seed, mkt, idx, tag || '.b', k)))`,
   // A bijection of the index onto 4-letter strings (7919 is coprime with 26^4): unique per market.
   `CREATE OR REPLACE TEMP MACRO s_code(seed, mkt, idx) AS ((idx::BIGINT * 7919 + (hash(seed, mkt, 'ticker') % 456976)::BIGINT) % 456976)`,
   `CREATE OR REPLACE TEMP MACRO s_ticker(seed, mkt, idx) AS (
@@ -130,8 +131,15 @@ export function listingsSql(p: SamplePartParams): Sql {
   const s = seedArgs(p);
   const syl = (tag: string): Sql => sql`${list(SYLLABLES)}[1 + floor(s_u(${s}, ${tag}, 0) * ${SYLLABLES.length})::INT]`;
   const brand = sql`(upper(${syl('n1')}[1]) || ${syl('n1')}[2:] || ${syl('n2')} || CASE WHEN s_u(${s}, 'n3p', 0) < 0.4 THEN ${syl('n3')} ELSE '' END)`;
-  const themes = sql`${list(FUND_THEMES)}[1 + CASE WHEN s_u(${s}, 'faith', 0) < ${p.marketKey === 'us' ? 0.25 : 0.35} THEN floor(s_u(${s}, 'theme', 0) * ${FAITH_FUND_THEMES})::INT ELSE ${FAITH_FUND_THEMES} + floor(s_u(${s}, 'theme', 0) * ${FUND_THEMES.length - FAITH_FUND_THEMES})::INT END]`;
+  const themes = sql`${list(FUND_THEMES)}[1 + CASE WHEN s_u(${s}, 'faith', 0) < ${p.marketKey === 'us' ? 0.25 : 0.35}
+    THEN floor(s_u(${s}, 'theme', 0) * ${FAITH_FUND_THEMES})::INT
+    ELSE ${FAITH_FUND_THEMES} + floor(s_u(${s}, 'theme', 0) * ${FUND_THEMES.length - FAITH_FUND_THEMES})::INT END]`;
   const israel = p.marketKey === 'il';
+  const heterIska = sql`CASE WHEN is_fund THEN NULL WHEN grp IN ('bank', 'insurer') THEN s_u(${s}, 'iska', 0) < 0.9
+    ELSE s_u(${s}, 'iska', 0) < 0.3 END`;
+  const onShabbat = sql`CASE WHEN is_fund THEN NULL
+    WHEN grp IN ('hotel', 'restaurant', 'media', 'retail', 'casino', 'telecom', 'utility') THEN true
+    ELSE s_u(${s}, 'shabbat', 0) < 0.2 END`;
   return sql`WITH ${companiesCte(p)}
     SELECT ${p.marketKey} AS market, ticker,
       CASE WHEN is_fund THEN ${brand} || ' ' || ${themes}
@@ -141,8 +149,8 @@ export function listingsSql(p: SamplePartParams): Sql {
       ${p.currency} AS currency,
       CASE WHEN is_fund THEN '6726' ELSE sic END AS sic,
       CASE WHEN is_fund THEN 'Unit Inv Trust, Closed-End Mgmt Inv Office' ELSE title END AS sic_description,
-      ${israel ? sql`CASE WHEN is_fund THEN NULL WHEN grp IN ('bank', 'insurer') THEN s_u(${s}, 'iska', 0) < 0.9 ELSE s_u(${s}, 'iska', 0) < 0.3 END` : NULL_BOOLEAN} AS heter_iska,
-      ${israel ? sql`CASE WHEN is_fund THEN NULL WHEN grp IN ('hotel', 'restaurant', 'media', 'retail', 'casino', 'telecom', 'utility') THEN true ELSE s_u(${s}, 'shabbat', 0) < 0.2 END` : NULL_BOOLEAN} AS operates_on_shabbat,
+      ${israel ? heterIska : NULL_BOOLEAN} AS heter_iska,
+      ${israel ? onShabbat : NULL_BOOLEAN} AS operates_on_shabbat,
       listed_on,
       'sample:v1:' || ${p.marketKey} || ':' || ticker AS source_ref,
       'sample' AS data_source, true AS synthetic
@@ -251,7 +259,8 @@ export function exposuresSql(p: SamplePartParams): Sql {
       SELECT co.idx, co.ticker, co.listed_on, r.activity, r.involvement,
         s_u(${s}, 'near_' || r.activity, 0) < 0.12 AS near,
         CASE WHEN s_u(${s}, 'near_' || r.activity, 0) < 0.12
-             THEN ${list(NEAR_THRESHOLDS.map(String))}[1 + floor(s_u(${s}, 'thr_' || r.activity, 0) * ${NEAR_THRESHOLDS.length})::INT]::DOUBLE + 0.02 * (s_u(${s}, 'off_' || r.activity, 0) - 0.5)
+             THEN ${list(NEAR_THRESHOLDS.map(String))}[1 + floor(s_u(${s}, 'thr_' || r.activity, 0) * ${NEAR_THRESHOLDS.length})::INT]::DOUBLE
+               + 0.02 * (s_u(${s}, 'off_' || r.activity, 0) - 0.5)
              ELSE r.low + (r.high - r.low) * s_u(${s}, 'share_' || r.activity, 0) END AS base
       FROM co JOIN ${rules} ON r.grp = co.grp OR r.grp = 'any'
       WHERE NOT co.is_fund AND s_u(${s}, 'has_' || r.activity, 0) < r.probability

@@ -60,7 +60,8 @@ export class ConnectionPool {
     // No external file cache: it would keep read Parquet pages in DuckDB's memory, up to the limit, for files the OS already caches.
     await pool.use((c) =>
       c.run(
-        `SET memory_limit = '${options.memoryLimitMiB ?? 384}MB'; SET parquet_metadata_cache = ${options.metadataCache ?? true}; SET enable_external_file_cache = false`,
+        `SET memory_limit = '${options.memoryLimitMiB ?? 384}MB'; SET parquet_metadata_cache = ${options.metadataCache ?? true};
+         SET enable_external_file_cache = false`,
       ),
     );
     return pool;

@@ -46,7 +46,8 @@ export const methodologyTexts: Migration = {
            CASE WHEN len(text_ids) = 0 THEN result_json ELSE array_to_string(list_transform(
              regexp_split_to_array(result_json, ${SPLIT_PATTERN}),
              lambda part, i: part || CASE WHEN i > len(text_ids) THEN ''
-               ELSE coalesce(texts[${rawSql(bucketOf('text_ids[i]'))} + 1][text_ids[i]], error('methodology text ' || text_ids[i] || ' is referenced by a snapshot but not in methodology_texts')) END
+               ELSE coalesce(texts[${rawSql(bucketOf('text_ids[i]'))} + 1][text_ids[i]],
+                 error('methodology text ' || text_ids[i] || ' is referenced by a snapshot but not in methodology_texts')) END
            ), '') END AS result_json)
          FROM (SELECT *, coalesce(regexp_extract_all(result_json, ${CAPTURE_PATTERN}, 1), []) AS text_ids, ${rawSql(TEXT_BUCKETS_SQL)} AS texts
          FROM stored_snapshots)`),
