@@ -230,14 +230,17 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
 export function formatApiHistoryBench(sizes: HistorySizeFigures[]): string[] {
   const delay = (d: { p99Ms: number; maxMs: number }) => `p99 ${d.p99Ms.toFixed(1)} ms, max ${d.maxMs.toFixed(1)} ms`;
   const f = (r: ReadsFigures) =>
-    `ready ${r.readySeconds.toFixed(1)} s, RSS ${r.rssAtReadyMiB.toFixed(0)} MiB at ready / ${r.rssAfterMiB.toFixed(0)} MiB at the end / peak ${r.maxRssMiB.toFixed(0)} MiB (sidecars built at ${r.sidecarsSeconds.toFixed(1)} s), ` +
-    `${r.heldSnapshots.toLocaleString('en')} rows held, as_of p50 ${r.asOf.p50Ms.toFixed(1)} ms p99 ${r.asOf.p99Ms.toFixed(1)} ms (${r.asOf.found}/${r.asOf.probes} found); ` +
+    `ready ${r.readySeconds.toFixed(1)} s, RSS ${r.rssAtReadyMiB.toFixed(0)} MiB at ready / ${r.rssAfterMiB.toFixed(0)} MiB at the ` +
+    `end / peak ${r.maxRssMiB.toFixed(0)} MiB (sidecars built at ${r.sidecarsSeconds.toFixed(1)} s), ` +
+    `${r.heldSnapshots.toLocaleString('en')} rows held, as_of p50 ${r.asOf.p50Ms.toFixed(1)} ms p99 ${r.asOf.p99Ms.toFixed(1)} ms ` +
+    `(${r.asOf.found}/${r.asOf.probes} found); ` +
     `event-loop delay quiet ${delay(r.loopDelay.quiet)}` +
     (r.loopDelay.publishing
       ? `, while publishing ${delay(r.loopDelay.publishing)}, visible after ${r.visibleMs.map((ms) => ms.toFixed(0)).join(' / ')} ms`
       : '');
   return sizes.flatMap((s) => [
-    `[api-history] SYNTHETIC lake, ${(s.fraction * 100).toFixed(0)} % of month-end history from 2009: ${s.dates} dates, ${s.snapshots.toLocaleString('en')} snapshots in ${s.files.toLocaleString('en')} files (written in ${s.writeSeconds.toFixed(0)} s)`,
+    `[api-history] SYNTHETIC lake, ${(s.fraction * 100).toFixed(0)} % of month-end history from 2009: ${s.dates} dates, ` +
+      `${s.snapshots.toLocaleString('en')} snapshots in ${s.files.toLocaleString('en')} files (written in ${s.writeSeconds.toFixed(0)} s)`,
     `[api-history]   this build, first start: ${f(s.current)}`,
     `[api-history]   this build, restart from saved verdicts: ${f(s.restart)}`,
     ...(s.baseline ? [`[api-history]   baseline (every snapshot in memory): ${f(s.baseline)}`] : []),

@@ -102,6 +102,8 @@ export async function screenBatch(ctx: ScreenService, request: BatchRequest): Pr
   );
   const done = outcomes.filter((o): o is string => typeof o === 'string');
   const errors = outcomes.filter((o): o is BatchError => typeof o !== 'string');
-  const json = `{"requested":${request.items.length},"succeeded":${done.length},"failed":${errors.length},"results":[${done.join(',')}],"errors":${JSON.stringify(errors)}}`;
+  const json =
+    `{"requested":${request.items.length},"succeeded":${done.length},"failed":${errors.length},` +
+    `"results":[${done.join(',')}],"errors":${JSON.stringify(errors)}}`;
   return { json, failed: errors.length };
 }

@@ -185,5 +185,8 @@ export async function screenResponseJson(
 ): Promise<string> {
   const report = await reportJson(ctx, outcome, frameworks, stored);
   const refresh = outcome.refresh ? `,"refresh":"${outcome.refresh}"` : '';
-  return `{"ticker":${JSON.stringify(outcome.ticker)},"market":${JSON.stringify(outcome.market)},"report":${report},"from_cache":${outcome.fromCache},"cache_age_days":${outcome.cacheAgeDays},"stale":${outcome.stale}${refresh}}`;
+  return (
+    `{"ticker":${JSON.stringify(outcome.ticker)},"market":${JSON.stringify(outcome.market)},"report":${report},` +
+    `"from_cache":${outcome.fromCache},"cache_age_days":${outcome.cacheAgeDays},"stale":${outcome.stale}${refresh}}`
+  );
 }

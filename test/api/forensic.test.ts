@@ -26,7 +26,8 @@ async function addListings(dataDir: string, usTicker: string): Promise<void> {
       const dir = path.join(lakeRoot(dataDir), 'listings', `market=${market}`);
       mkdirSync(dir, { recursive: true });
       await c.run(`COPY (SELECT '${ticker}' AS ticker, 'Fictional ${ticker} Test Plc' AS name, 'XLON' AS exchange_mic, 'stock' AS kind, 'GBP' AS currency,
-        ${sic === null ? 'CAST(NULL AS VARCHAR)' : `'${sic}'`} AS sic, 'test' AS sic_description, CAST(NULL AS BOOLEAN) AS heter_iska, CAST(NULL AS BOOLEAN) AS operates_on_shabbat,
+        ${sic === null ? 'CAST(NULL AS VARCHAR)' : `'${sic}'`} AS sic, 'test' AS sic_description,
+        CAST(NULL AS BOOLEAN) AS heter_iska, CAST(NULL AS BOOLEAN) AS operates_on_shabbat,
         DATE '2000-01-01' AS listed_on, 'feed:test' AS source_ref, 'feed' AS data_source, false AS synthetic)
         TO '${path.join(dir, `forensic-extra-${ticker}.parquet`)}' (FORMAT parquet)`);
     }

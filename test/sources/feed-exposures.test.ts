@@ -35,7 +35,8 @@ describe("feed contract: 'none' exposures and their evidence", () => {
     const rows = await withDuckDB(':memory:', {}, async (c) =>
       (
         await c.runAndReadAll(
-          `SELECT ticker, activity, revenue_share, evidence FROM read_parquet('${lakeRoot(temp.dir)}/exposures/market=us/feed-*.parquet') ORDER BY ticker, activity`,
+          `SELECT ticker, activity, revenue_share, evidence FROM read_parquet('${lakeRoot(temp.dir)}/exposures/market=us/feed-*.parquet') ` +
+            `ORDER BY ticker, activity`,
         )
       ).getRowObjectsJS(),
     );

@@ -37,7 +37,8 @@ describe('forensic reads over the lake', () => {
     const rows = await withDuckDB(':memory:', {}, async (c) =>
       (
         await c.runAndReadAll(
-          `SELECT ticker FROM read_parquet('${lakeRoot(temp.dir)}/fundamentals/market=us/**/*.parquet') GROUP BY ticker HAVING min(period_end) <= DATE '2012-12-31' ORDER BY ticker LIMIT 1`,
+          `SELECT ticker FROM read_parquet('${lakeRoot(temp.dir)}/fundamentals/market=us/**/*.parquet') GROUP BY ticker HAVING ` +
+            `min(period_end) <= DATE '2012-12-31' ORDER BY ticker LIMIT 1`,
         )
       ).getRowObjectsJS(),
     );

@@ -105,7 +105,8 @@ describe('snapshots and verdict views', () => {
       [{ n: 2 }],
     );
     const changes = await query(
-      `SELECT framework, from_status, to_status, previous_snapshot_date::VARCHAR AS prev, changed_on::VARCHAR AS on FROM verdict_changes WHERE framework = 'shariah_djim'`,
+      `SELECT framework, from_status, to_status, previous_snapshot_date::VARCHAR AS prev, changed_on::VARCHAR AS on FROM verdict_changes ` +
+        `WHERE framework = 'shariah_djim'`,
     );
     expect(changes).toEqual([
       { framework: 'shariah_djim', from_status: 'compliant', to_status: 'non_compliant', prev: '2025-12-31', on: '2026-11-20' },

@@ -44,7 +44,8 @@ describe('pipelines on a real Temporal dev server', () => {
     expect(result).toMatchObject({ phase: 'done', totalTickers: listings, doneTickers: listings, published: listings, failedCount: 0 });
     const [counts] = await catalogQuery(
       temp.dir,
-      `SELECT count(*)::INT AS n, count(DISTINCT (market, ticker))::INT AS k, count(*) FILTER (WHERE service_consensus_status IS NULL OR shariah_aaoifi_status IS NULL)::INT AS missing
+      `SELECT count(*)::INT AS n, count(DISTINCT (market, ticker))::INT AS k,
+        count(*) FILTER (WHERE service_consensus_status IS NULL OR shariah_aaoifi_status IS NULL)::INT AS missing
        FROM snapshots WHERE source = 'nightly' AND snapshot_date = DATE '${DATE}'`,
     );
     expect(counts).toEqual({ n: listings, k: listings, missing: 0 });
