@@ -7,6 +7,7 @@ import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { ingestSource } from '../../sources/ingest.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { readSql, sql } from '../../warehouse/sql.ts';
 
 const YAHOO_HEADER = 'Date,Open,High,Low,Close,Adj Close,Volume';
 
@@ -56,9 +57,13 @@ interface PriceRow {
 
 async function publishedPrices(dataDir: string, market: string): Promise<PriceRow[]> {
   return withDuckDB(':memory:', {}, async (c) => {
-    const read = await c.runAndReadAll(`SELECT ticker, strftime(date, '%Y-%m-%d') AS date, close, currency,
-      strftime(split_adjusted_through, '%Y-%m-%d') AS split_adjusted_through,
-      data_source, synthetic FROM read_parquet('${lakeRoot(dataDir)}/prices/market=${market}/feed-*.parquet') ORDER BY ticker, date`);
+    const files = `${lakeRoot(dataDir)}/prices/market=${market}/feed-*.parquet`;
+    const read = await readSql(
+      c,
+      sql`SELECT ticker, strftime(date, '%Y-%m-%d') AS date, close, currency,
+        strftime(split_adjusted_through, '%Y-%m-%d') AS split_adjusted_through,
+        data_source, synthetic FROM read_parquet(${files}) ORDER BY ticker, date`,
+    );
     return read.getRowObjectsJS() as unknown as PriceRow[];
   });
 }
