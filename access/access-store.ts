@@ -94,7 +94,8 @@ export interface QuotaTransaction {
 
 const WINDOW_SQL = 'SELECT started_at_ms, used FROM quota_windows WHERE key_id = ? AND "window" = ?';
 const PUT_WINDOW_SQL =
-  'INSERT INTO quota_windows (key_id, "window", started_at_ms, used) VALUES (?, ?, ?, ?) ON CONFLICT (key_id, "window") DO UPDATE SET started_at_ms = excluded.started_at_ms, used = excluded.used';
+  'INSERT INTO quota_windows (key_id, "window", started_at_ms, used) VALUES (?, ?, ?, ?) ON CONFLICT (key_id, "window") DO UPDATE ' +
+  'SET started_at_ms = excluded.started_at_ms, used = excluded.used';
 // Never below zero: a refund of units a window reset already dropped must not go negative.
 const REFUND_SQL =
   'UPDATE quota_windows SET used = CASE WHEN used > ? THEN used - ? ELSE 0 END WHERE key_id = ? AND "window" = ? AND started_at_ms = ?';

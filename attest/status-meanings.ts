@@ -15,9 +15,11 @@ export const STATUS_MEANINGS: Record<
   valid_snapshot_diverged: {
     headline: 'Authentic, but the screening was superseded',
     meaning:
-      'The signature is authentic, but the screening of that day was replaced later (for example a same-day re-screen after new filings), so its values may differ from the certified ones.',
+      'The signature is authentic, but the screening of that day was replaced later (for example a same-day re-screen after new ' +
+      'filings), so its values may differ from the certified ones.',
     action:
-      'The certificate truthfully records what the service said when it was minted. Ask the holder for a certificate minted from the current screening before relying on it.',
+      'The certificate truthfully records what the service said when it was minted. Ask the holder for a certificate minted from ' +
+      'the current screening before relying on it.',
     tone: 'caution',
   },
   valid_snapshot_missing: {
@@ -43,7 +45,8 @@ export const STATUS_MEANINGS: Record<
   revoked: {
     headline: 'Revoked',
     meaning:
-      'The issuer withdrew this certificate on the date shown, for the reason in the note (for example bad source data found after issuance). Certificates are never deleted.',
+      'The issuer withdrew this certificate on the date shown, for the reason in the note (for example bad source data found after ' +
+      'issuance). Certificates are never deleted.',
     action: 'Do not rely on it. Read the note; ask the holder for a new certificate if one can be issued.',
     tone: 'bad',
   },

@@ -23,11 +23,12 @@ import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listValue } from '@duckdb/node-api';
 import { checkpointPath } from '../warehouse/api-reads/api-reads-checkpoint.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
 import { withDuckDB } from '../warehouse/duckdb.ts';
 import { publishLakeFile } from '../warehouse/lake-writer.ts';
-import { sqlString } from '../warehouse/sql.ts';
+import { joinSql, rawSql, sql, sqlDate, type Sql } from '../warehouse/sql.ts';
 import { eraOf, type SnapshotRow, type SnapshotStatus } from '../warehouse/snapshot-schema.ts';
 import { cadenceDates } from '../workflows/cadence.ts';
 import { describeMachine } from './machine.ts';
@@ -110,15 +111,17 @@ export function syntheticRows(date: string, tickers: number, dayIndex: number, s
  * The same synthetic snapshots as `syntheticRows`, generated in SQL (millions of rows: building
  * them as objects would take longer than the measurement), for one market and date.
  */
-function syntheticSnapshotsSql(market: string, date: string, perMarket: number): string {
-  const seed = `hash(i, ${sqlString(market)}, ${sqlString(date)})`;
+function syntheticSnapshotsSql(market: string, date: string, perMarket: number): Sql {
+  const seed = sql`hash(i, ${market}, ${date})`;
   const statuses = SNAPSHOT_FRAMEWORKS.map(
-    (id, k) => `[${STATUSES.map(sqlString).join(', ')}][1 + ((${seed} >> ${2 * k}) % 4)::INTEGER] AS ${id}_status`,
-  ).join(', ');
-  const ratios = SNAPSHOT_RATIOS.map((r, k) => `((${seed} >> ${k}) % 1000)::DOUBLE / 1000 AS ${r}`).join(', ');
-  return `SELECT 'S' || lpad(CAST(i AS VARCHAR), 5, '0') AS ticker, DATE ${sqlString(date)} AS snapshot_date, TIMESTAMP ${sqlString(`${date} 02:00:00`)} AS screened_at,
-      'backfill' AS source, 'history-bench' AS run_id, ${sqlString(eraOf(date))} AS era, 'bench' AS engine_version, ${statuses}, ${ratios},
-      NULL AS filing_ref, NULL AS period_end, DATE ${sqlString(date)} AS price_date, ${sqlString(RESULT_JSON)} AS result_json, true AS synthetic, 'sample' AS data_source
+    (id, k) => sql`${listValue([...STATUSES])}[1 + ((${seed} >> ${2 * k}) % 4)::INTEGER] AS ${rawSql(id)}_status`,
+  );
+  const ratios = SNAPSHOT_RATIOS.map((r, k) => sql`((${seed} >> ${k}) % 1000)::DOUBLE / 1000 AS ${rawSql(r)}`);
+  return sql`SELECT 'S' || lpad(CAST(i AS VARCHAR), 5, '0') AS ticker, ${sqlDate(date)} AS snapshot_date,
+      CAST(${`${date} 02:00:00`} AS TIMESTAMP) AS screened_at, 'backfill' AS source, 'history-bench' AS run_id, ${eraOf(date)} AS era,
+      'bench' AS engine_version, ${joinSql(statuses, ', ')}, ${joinSql(ratios, ', ')},
+      NULL AS filing_ref, NULL AS period_end, ${sqlDate(date)} AS price_date, ${RESULT_JSON} AS result_json, true AS synthetic,
+      'sample' AS data_source
     FROM range(${perMarket}) t(i)`;
 }
 
@@ -227,14 +230,17 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
 export function formatApiHistoryBench(sizes: HistorySizeFigures[]): string[] {
   const delay = (d: { p99Ms: number; maxMs: number }) => `p99 ${d.p99Ms.toFixed(1)} ms, max ${d.maxMs.toFixed(1)} ms`;
   const f = (r: ReadsFigures) =>
-    `ready ${r.readySeconds.toFixed(1)} s, RSS ${r.rssAtReadyMiB.toFixed(0)} MiB at ready / ${r.rssAfterMiB.toFixed(0)} MiB at the end / peak ${r.maxRssMiB.toFixed(0)} MiB (sidecars built at ${r.sidecarsSeconds.toFixed(1)} s), ` +
-    `${r.heldSnapshots.toLocaleString('en')} rows held, as_of p50 ${r.asOf.p50Ms.toFixed(1)} ms p99 ${r.asOf.p99Ms.toFixed(1)} ms (${r.asOf.found}/${r.asOf.probes} found); ` +
+    `ready ${r.readySeconds.toFixed(1)} s, RSS ${r.rssAtReadyMiB.toFixed(0)} MiB at ready / ${r.rssAfterMiB.toFixed(0)} MiB at the ` +
+    `end / peak ${r.maxRssMiB.toFixed(0)} MiB (sidecars built at ${r.sidecarsSeconds.toFixed(1)} s), ` +
+    `${r.heldSnapshots.toLocaleString('en')} rows held, as_of p50 ${r.asOf.p50Ms.toFixed(1)} ms p99 ${r.asOf.p99Ms.toFixed(1)} ms ` +
+    `(${r.asOf.found}/${r.asOf.probes} found); ` +
     `event-loop delay quiet ${delay(r.loopDelay.quiet)}` +
     (r.loopDelay.publishing
       ? `, while publishing ${delay(r.loopDelay.publishing)}, visible after ${r.visibleMs.map((ms) => ms.toFixed(0)).join(' / ')} ms`
       : '');
   return sizes.flatMap((s) => [
-    `[api-history] SYNTHETIC lake, ${(s.fraction * 100).toFixed(0)} % of month-end history from 2009: ${s.dates} dates, ${s.snapshots.toLocaleString('en')} snapshots in ${s.files.toLocaleString('en')} files (written in ${s.writeSeconds.toFixed(0)} s)`,
+    `[api-history] SYNTHETIC lake, ${(s.fraction * 100).toFixed(0)} % of month-end history from 2009: ${s.dates} dates, ` +
+      `${s.snapshots.toLocaleString('en')} snapshots in ${s.files.toLocaleString('en')} files (written in ${s.writeSeconds.toFixed(0)} s)`,
     `[api-history]   this build, first start: ${f(s.current)}`,
     `[api-history]   this build, restart from saved verdicts: ${f(s.restart)}`,
     ...(s.baseline ? [`[api-history]   baseline (every snapshot in memory): ${f(s.baseline)}`] : []),

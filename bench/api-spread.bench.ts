@@ -301,18 +301,22 @@ export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
   const load = (p: PacedLoadFigures) =>
     `p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms, max ${p.maxMs} ms, errors ${p.errors} of ${p.sent} (${statusText(p)})`;
   return [
-    `[api-spread] lake: sample scale ${f.scale}, markets ${f.markets.join(',')}: ${f.stocks} stocks with a full current result in ${f.snapshotFiles} snapshot files`,
+    `[api-spread] lake: sample scale ${f.scale}, markets ${f.markets.join(',')}: ${f.stocks} stocks with a full current result in ` +
+      `${f.snapshotFiles} snapshot files`,
     `[api-spread] reads open in ${f.openSeconds.toFixed(1)} s, point-read sidecars ready ${f.sidecarSeconds.toFixed(1)} s later; RSS ${f.rssMiB} MiB`,
-    `[api-spread] machine load average (1 min) ${f.loadAverage[0].toFixed(1)} at the first run, ${f.loadAverage[1].toFixed(1)} at the last (other work on the machine skews every figure)`,
+    `[api-spread] machine load average (1 min) ${f.loadAverage[0].toFixed(1)} at the first run, ${f.loadAverage[1].toFixed(1)} at ` +
+      `the last (other work on the machine skews every figure)`,
     ...f.runs.flatMap((r) => [
       `[api-spread] spread (each request a different ticker, caches cold), paced at ${r.ratePerSecond} req/s: ${load(r.spread)}; API CPU ${r.cpuMsPer1000} ms (event-loop thread ${r.mainThreadCpuMsPer1000 ?? 'n/a'} ms, loop busy ${r.eventLoopMsPer1000} ms) per 1,000 requests (target: 0 errors)`,
       `[api-spread]   bare Koa route, same body from memory, at ${r.ratePerSecond} req/s: ${load(r.bare)} (control)`,
     ]),
     `[api-spread] hot ticker (one ticker again and again: the report cache answers), paced at ${f.hot.ratePerSecond} req/s: ${load(f.hot)} (comparison only)`,
-    `[api-spread] batch of 100 distinct cold tickers × ${f.batch.batches}: p50 ${f.batch.p50Ms} ms, max ${f.batch.maxMs} ms, results per batch ${[...new Set(f.batch.resultCounts)].join('/')}, API CPU ${f.batch.cpuMsPerBatch} ms per batch (target < 150 ms, 100 results)`,
+    `[api-spread] batch of 100 distinct cold tickers × ${f.batch.batches}: p50 ${f.batch.p50Ms} ms, max ${f.batch.maxMs} ms, results ` +
+      `per batch ${[...new Set(f.batch.resultCounts)].join('/')}, API CPU ${f.batch.cpuMsPerBatch} ms per batch (target < 150 ms, 100 results)`,
     ...f.queueOnly.map(
       (q) =>
-        `[api-spread] fallback path alone (sidecars off, every result from Parquet through the bounded queue), spread at ${q.ratePerSecond} req/s: ${load(q.spread)}`,
+        `[api-spread] fallback path alone (sidecars off, every result from Parquet through the bounded queue), spread at ${q.ratePerSecond} ` +
+        `req/s: ${load(q.spread)}`,
     ),
   ];
 }

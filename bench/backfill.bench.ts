@@ -107,10 +107,14 @@ export async function runBackfillBench(scale = 0.05): Promise<BackfillBench> {
 /** The figures as printable lines. */
 export function describeBackfillBench(r: BackfillBench): string[] {
   return [
-    `[backfill] month-end 2009-01-01 → ${TO} of the sample at scale ${r.scale}, through Temporal (dev server + 1 worker, ${CONCURRENCY} chunks at a time): ${r.snapshots} snapshots in ${r.seconds.toFixed(1)} s = ${r.snapshotsPerSecond.toFixed(0)} snapshots/s`,
-    `[backfill] extrapolated to the full universe (${(r.fullScaleSnapshots / 1e6).toFixed(1)} million snapshots): ${r.fullScaleMinutes.toFixed(0)} min at this wall-clock rate (target < ${TARGET_MINUTES} min on 2 cores)`,
-    `[backfill] CPU: ${r.cpuSeconds.toFixed(0)} s in this process = ${r.idleSnapshotsPerSecond.toFixed(0)} snapshots/s on 2 cores of its own, ${r.idleFullScaleMinutes.toFixed(0)} min for the full universe (an estimate for an idle machine: a shared one runs slower)`,
-    `[backfill] lake: ${r.bytesPerSnapshot.toFixed(0)} bytes per snapshot; methodology texts ${(r.methodologyTextBytes / 1024).toFixed(0)} KiB in all; peak RSS of this process ${r.peakRssMiB.toFixed(0)} MiB`,
+    `[backfill] month-end 2009-01-01 → ${TO} of the sample at scale ${r.scale}, through Temporal (dev server + 1 worker, ${CONCURRENCY} ` +
+      `chunks at a time): ${r.snapshots} snapshots in ${r.seconds.toFixed(1)} s = ${r.snapshotsPerSecond.toFixed(0)} snapshots/s`,
+    `[backfill] extrapolated to the full universe (${(r.fullScaleSnapshots / 1e6).toFixed(1)} million snapshots): ${r.fullScaleMinutes.toFixed(0)} ` +
+      `min at this wall-clock rate (target < ${TARGET_MINUTES} min on 2 cores)`,
+    `[backfill] CPU: ${r.cpuSeconds.toFixed(0)} s in this process = ${r.idleSnapshotsPerSecond.toFixed(0)} snapshots/s on 2 cores ` +
+      `of its own, ${r.idleFullScaleMinutes.toFixed(0)} min for the full universe (an estimate for an idle machine: a shared one runs slower)`,
+    `[backfill] lake: ${r.bytesPerSnapshot.toFixed(0)} bytes per snapshot; methodology texts ${(r.methodologyTextBytes / 1024).toFixed(0)} ` +
+      `KiB in all; peak RSS of this process ${r.peakRssMiB.toFixed(0)} MiB`,
   ];
 }
 

@@ -84,7 +84,8 @@ export function describeDataBench(r: DataBenchResult): string[] {
       .map(([t, b]) => `${t} ${mb(b)}`)
       .join(', ')}; DATA_DIR total ${mb(r.totalBytes)}`,
     `[data] nightly inputs: ${r.inputsNightly.inputs.toLocaleString('en-US')} in ${r.inputsNightly.seconds.toFixed(1)} s (chunks of 20,000)`,
-    `[data] backfill inputs: ${r.inputsBackfill.inputs.toLocaleString('en-US')} (5,000 US tickers × ${r.inputsBackfill.dates} dates) in ${r.inputsBackfill.seconds.toFixed(1)} s`,
+    `[data] backfill inputs: ${r.inputsBackfill.inputs.toLocaleString('en-US')} (5,000 US tickers × ${r.inputsBackfill.dates} dates) ` +
+      `in ${r.inputsBackfill.seconds.toFixed(1)} s`,
   ];
 }
 

@@ -119,8 +119,10 @@ export async function runPipelineBench(scale = 1): Promise<PipelineBench> {
 export function describePipelineBench(r: PipelineBench): string[] {
   return [
     `[pipeline] sample universe at scale ${r.scale}: ${r.tickers} stocks, ingest ${r.ingestSeconds.toFixed(1)} s`,
-    `[pipeline] nightly screen, same activities in one process without Temporal (chunks in ${CONCURRENCY} worker threads, as the worker runs them): ${r.inProcessSeconds.toFixed(1)} s`,
-    `[pipeline] nightly screen through Temporal (dev server + 1 worker, ${CONCURRENCY} chunks at a time): ${r.temporalSeconds.toFixed(1)} s, ratio ${r.ratio.toFixed(2)} (targets: ≤ 1.5, < 60 s)`,
+    `[pipeline] nightly screen, same activities in one process without Temporal (chunks in ${CONCURRENCY} worker threads, as the ` +
+      `worker runs them): ${r.inProcessSeconds.toFixed(1)} s`,
+    `[pipeline] nightly screen through Temporal (dev server + 1 worker, ${CONCURRENCY} chunks at a time): ${r.temporalSeconds.toFixed(1)} ` +
+      `s, ratio ${r.ratio.toFixed(2)} (targets: ≤ 1.5, < 60 s)`,
     `[pipeline] backfill 2009-01-01 → ${DATE} (year-end): ${r.backfillSnapshots} snapshots in ${r.backfillSeconds.toFixed(1)} s (targets: ≥ 872,000, < 600 s)`,
     `[pipeline] peak RSS of this process (worker included): ${r.peakRssMiB.toFixed(0)} MiB`,
   ];

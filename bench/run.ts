@@ -8,12 +8,14 @@ console.log('');
 
 const publish = await runPublishBench();
 console.log(
-  `[platform] atomic publish: ${publish.files} Parquet files × ${publish.rowsPerFile} rows in ${publish.seconds.toFixed(2)} s = ${publish.filesPerSecond.toFixed(0)} publishes/s`,
+  `[platform] atomic publish: ${publish.files} Parquet files × ${publish.rowsPerFile} rows in ${publish.seconds.toFixed(2)} s ` +
+    `= ${publish.filesPerSecond.toFixed(0)} publishes/s`,
 );
 
 const engine = runEngineBench();
 console.log(
-  `[engine] ${engine.companies} companies × ${engine.frameworksPerCompany} frameworks in one process, one thread: ${engine.totalMs} ms, median of ${engine.passesMs.join(' / ')} ms ` +
+  `[engine] ${engine.companies} companies × ${engine.frameworksPerCompany} frameworks in one process, one thread: ${engine.totalMs} ms, ` +
+    `median of ${engine.passesMs.join(' / ')} ms ` +
     `(${engine.companiesPerSecond} companies/s, ${engine.microsecondsPerCompany} µs each; target < 5000 ms)`,
 );
 
@@ -45,6 +47,9 @@ for (const line of formatForensicBench(await runForensicBench())) console.log(li
 // Purification beside an as_of read, over month-end history 2012–2025 (PURIFICATION_BENCH_SCALE, default 0.01).
 const { runPurificationBench, formatPurificationBench } = await import('./purification.bench.ts');
 for (const line of formatPurificationBench(await runPurificationBench())) console.log(line);
+// Bound parameters on the API's hot reads: literals vs a prepare per call vs kept prepared statements.
+const { runSqlParamsBench, formatSqlParamsBench } = await import('./sql-params.bench.ts');
+for (const line of formatSqlParamsBench(await runSqlParamsBench())) console.log(line);
 
 const { runVerifyBench, formatVerifyBench } = await import('./verify.bench.ts');
 for (const line of formatVerifyBench(await runVerifyBench())) console.log(line);

@@ -183,9 +183,12 @@ export function formatVerifyBench(f: VerifyBenchFigures): string[] {
     `[attest] ${name}, paced at ${p.ratePerSecond} req/s: p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms, max ${p.maxMs} ms, errors ${p.errors} of ${p.sent} (${note})`;
   return [
     `[attest] load average at the end: ${f.loadAverage.map((l) => l.toFixed(1)).join(' ')} (other processes share these cores)`,
-    `[attest] minted ${f.certificates} certificates over HTTP with a key (${f.mintMsEach.toFixed(1)} ms each, committed with synchronous=FULL) over ${f.snapshots} snapshots`,
-    `[attest] verification use-case in process: p50 ${f.inProcess.p50Us} µs, p99 ${f.inProcess.p99Us} µs per call (service.db read, HMAC, snapshot check, JSON)`,
-    `[attest] verify flat out: ${f.flatOut.requestsPerSecond} req/s at 50 connections for ${f.seconds} s, p50 ${f.flatOut.p50Ms} ms, p99 ${f.flatOut.p99Ms} ms, errors ${f.flatOut.errors} (saturation: queueing)`,
+    `[attest] minted ${f.certificates} certificates over HTTP with a key (${f.mintMsEach.toFixed(1)} ms each, committed with ` +
+      `synchronous=FULL) over ${f.snapshots} snapshots`,
+    `[attest] verification use-case in process: p50 ${f.inProcess.p50Us} µs, p99 ${f.inProcess.p99Us} µs per call (service.db read, ` +
+      `HMAC, snapshot check, JSON)`,
+    `[attest] verify flat out: ${f.flatOut.requestsPerSecond} req/s at 50 connections for ${f.seconds} s, p50 ${f.flatOut.p50Ms} ` +
+      `ms, p99 ${f.flatOut.p99Ms} ms, errors ${f.flatOut.errors} (saturation: queueing)`,
     ...f.paced.map((p) => paced('verify', p, 'p99 target < 10 ms')),
     ...f.bareControl.map((p) => paced('bare Koa route', p, 'control: the same rate on a route that does nothing')),
   ];

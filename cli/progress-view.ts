@@ -10,7 +10,10 @@ export interface ProgressView {
 /** One line describing a run's progress, for logs and non-TTY output. */
 export function progressLine(p: RunProgress): string {
   const pct = p.totalTickers > 0 ? ((100 * p.doneTickers) / p.totalTickers).toFixed(1) : '0.0';
-  return `${p.phase} ${p.date}: ${p.doneTickers}/${p.totalTickers} tickers (${pct}%), chunks ${p.doneChunks}/${p.totalChunks}, published ${p.published}, skipped ${p.skipped}, failed ${p.failedCount}`;
+  return (
+    `${p.phase} ${p.date}: ${p.doneTickers}/${p.totalTickers} tickers (${pct}%), chunks ${p.doneChunks}/${p.totalChunks}, ` +
+    `published ${p.published}, skipped ${p.skipped}, failed ${p.failedCount}`
+  );
 }
 
 export function createProgressView(stream: NodeJS.WriteStream = process.stderr): ProgressView {

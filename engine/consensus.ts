@@ -59,7 +59,9 @@ export function computeConsensus(results: Partial<Record<FrameworkId, FrameworkR
     : {
         code: 'service_consensus.shariah_coverage',
         result: 'insufficient_data',
-        message: `The Shariah signal needs at least ${SHARIAH_SIGNAL_MIN_DECISIVE} of the ${SHARIAH_FRAMEWORK_IDS.length} Shariah methodologies with a decisive verdict; ${shariahN} ${shariahN === 1 ? 'has' : 'have'} one.`,
+        message:
+          `The Shariah signal needs at least ${SHARIAH_SIGNAL_MIN_DECISIVE} of the ${SHARIAH_FRAMEWORK_IDS.length} Shariah ` +
+          `methodologies with a decisive verdict; ${shariahN} ${shariahN === 1 ? 'has' : 'have'} one.`,
         metric: 'shariah_decisive_methodologies',
         value: shariahN,
         threshold: SHARIAH_SIGNAL_MIN_DECISIVE,

@@ -7,7 +7,9 @@ import type { ScreenContext } from './screen-context.ts';
 
 const FUNDAMENTALS_TEXT: Record<string, string> = {
   missing: 'No filing on or before the screening date: every ratio screen is insufficient_data.',
-  stale: `The latest filing's period ended more than ${STALENESS_LIMITS.fundamentalsPeriodEndMonths} months before the screening date: ratio screens are insufficient_data.`,
+  stale:
+    `The latest filing's period ended more than ${STALENESS_LIMITS.fundamentalsPeriodEndMonths} months before the screening ` +
+    `date: ratio screens are insufficient_data.`,
   after_screening_date: 'The filing is dated after the screening date (look-ahead): it is not used.',
   bad_date: 'The filing dates are malformed: the filing is not used.',
 };

@@ -32,7 +32,8 @@ export function involvementList(direct: readonly Involvement[]): string {
 
 /** Reason text for a direct involvement: excluded whatever the share. */
 export function directMessage(activity: ActivityCode, exposure: ActivityExposure, ground: string, note = ''): string {
-  return `${ground}: ${activityLabel(activity)} is ${formatPercent(exposure.revenueShare)} of revenue${note} as ${article(exposure.involvement!)}: directly active, which is excluded at any revenue share.`;
+  const share = `${activityLabel(activity)} is ${formatPercent(exposure.revenueShare)} of revenue${note}`;
+  return `${ground}: ${share} as ${article(exposure.involvement!)}: directly active, which is excluded at any revenue share.`;
 }
 
 /** Reason text for an unreported involvement under a direct-involvement rule: the conservative default. */
@@ -43,9 +44,11 @@ export function unknownInvolvementMessage(
   ground: string,
   note = '',
 ): string {
-  return `${ground}: ${activityLabel(activity)} is ${formatPercent(exposure.revenueShare)} of revenue${note} and the company's involvement is not reported; ${article(
-    involvementList(direct),
-  )} is directly active, which is excluded at any revenue share, so the conservative default applies: questionable until the involvement is known.`;
+  const share = `${activityLabel(activity)} is ${formatPercent(exposure.revenueShare)} of revenue${note}`;
+  return (
+    `${ground}: ${share} and the company's involvement is not reported; ${article(involvementList(direct))} is directly active, ` +
+    'which is excluded at any revenue share, so the conservative default applies: questionable until the involvement is known.'
+  );
 }
 
 /** Short note for a passing exposure whose involvement is reported and not direct. */

@@ -12,7 +12,8 @@ import { STATUS_RANK } from './status.ts';
 
 const CONCEPTS: readonly ShariahConcept[] = ['business', 'debt', 'cash', 'receivables', 'liquidity', 'income'];
 const NOTE =
-  'Views across the five Shariah screening methodologies (AAOIFI, DJIM, S&P, FTSE, MSCI), not the four schools of law: strict = all five must pass; majority = the status at least three share; lenient = the most favourable.';
+  'Views across the five Shariah screening methodologies (AAOIFI, DJIM, S&P, FTSE, MSCI), not the four schools of law: strict = all ' +
+  'five must pass; majority = the status at least three share; lenient = the most favourable.';
 
 // Worst-first ordering of check outcomes within one concept.
 const OUTCOME_RANK: Record<CheckResult, number> = { fail: 0, insufficient_data: 1, questionable: 2, pass: 3, info: 4 };

@@ -45,7 +45,10 @@ export interface Reason {
   within_limit?: boolean;
   /** Signed distance from the value to the limit, in the value's units: positive inside the limit, negative beyond it. */
   margin?: number;
-  /** The value lies within the nearness distance of the limit (1 point for balance-sheet ratios, 5% of the limit for revenue shares). Data only: it never sets the result. */
+  /**
+   * The value lies within the nearness distance of the limit (1 point for balance-sheet ratios, 5% of the limit for revenue
+   * shares). Data only: it never sets the result.
+   */
   near_limit?: boolean;
   /** On a `questionable` result: the kind of genuine doubt behind it (docs/frameworks/README.md, "Statuses"). */
   doubt?: Doubt;

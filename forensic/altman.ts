@@ -97,7 +97,9 @@ export function altmanZScore(profile: CompanyProfile, periods: PeriodSet): Score
       status: 'not_applicable',
       value: null,
       reading: null,
-      reason: `SIC ${profile.sic} is finance, insurance or real estate (6000–6799): Altman's models were estimated on non-financial companies, whose balance sheets do not carry deposits or policy liabilities`,
+      reason:
+        `SIC ${profile.sic} is finance, insurance or real estate (6000–6799): Altman's models were estimated on non-financial ` +
+        `companies, whose balance sheets do not carry deposits or policy liabilities`,
       method: spec.method,
       periods: [],
       inputs: [],

@@ -38,7 +38,8 @@ const METHOD: MethodRef = {
   name: 'Beneish M-Score (eight-variable model)',
   formula: 'M = −4.84 + 0.920·DSRI + 0.528·GMI + 0.404·AQI + 0.892·SGI + 0.115·DEPI − 0.172·SGAI + 4.679·TATA − 0.327·LVGI',
   source:
-    'Beneish, M. D. (1999), "The Detection of Earnings Manipulation", Financial Analysts Journal 55(5), 24–36; TATA in the cash-flow form of Beneish, Lee & Nichols (2013)',
+    'Beneish, M. D. (1999), "The Detection of Earnings Manipulation", Financial Analysts Journal 55(5), 24–36; TATA in the cash-flow ' +
+    'form of Beneish, Lee & Nichols (2013)',
 };
 
 /**

@@ -43,7 +43,8 @@ const METHOD: MethodRef = {
   name: "Benford's law first-digit test (mean absolute deviation)",
   formula: 'expected share of first digit d = log10(1 + 1/d); MAD = Σ|observed_d − expected_d| / 9 over d = 1..9',
   source:
-    "Benford, F. (1938), Proceedings of the American Philosophical Society 78(4); Nigrini, M. J. (2012), Benford's Law: Applications for Forensic Accounting, Auditing, and Fraud Detection, Wiley (MAD conformity ranges)",
+    "Benford, F. (1938), Proceedings of the American Philosophical Society 78(4); Nigrini, M. J. (2012), Benford's Law: Applications " +
+    'for Forensic Accounting, Auditing, and Fraud Detection, Wiley (MAD conformity ranges)',
 };
 
 /** First significant digit of |value| (1..9), or null for figures below 10 (too few digits to test). */

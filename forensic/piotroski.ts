@@ -33,7 +33,8 @@ const METHOD: MethodRef = {
   name: 'Piotroski F-Score',
   formula: 'F = F_ROA + F_CFO + F_ΔROA + F_ACCRUAL + F_ΔLEVER + F_ΔLIQUID + EQ_OFFER + F_ΔMARGIN + F_ΔTURN (each 0 or 1)',
   source:
-    'Piotroski, J. D. (2000), "Value Investing: The Use of Historical Financial Statement Information to Separate Winners from Losers", Journal of Accounting Research 38, 1–41',
+    'Piotroski, J. D. (2000), "Value Investing: The Use of Historical Financial Statement Information to Separate Winners from ' +
+    'Losers", Journal of Accounting Research 38, 1–41',
 };
 
 const avg = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : (a + b) / 2);

@@ -21,7 +21,8 @@ const METHOD: MethodRef = {
   name: 'Sloan accrual ratio',
   formula: 'accrual ratio = (net income − operating cash flow) / average total assets',
   source:
-    'Sloan, R. G. (1996), "Do Stock Prices Fully Reflect Information in Accruals and Cash Flows about Future Earnings?", The Accounting Review 71(3), 289–315; cash-flow form per Hribar & Collins (2002)',
+    'Sloan, R. G. (1996), "Do Stock Prices Fully Reflect Information in Accruals and Cash Flows about Future Earnings?", The Accounting ' +
+    'Review 71(3), 289–315; cash-flow form per Hribar & Collins (2002)',
 };
 
 /** Sloan accrual ratio of the current period, scaled by the average of current and prior total assets. */
@@ -36,7 +37,8 @@ export function sloanAccrualRatio(periods: PeriodSet): ScoreResult<SloanComponen
     average_total_assets: ta === null || ta1 === null ? null : (ta + ta1) / 2,
   };
   const notes = [
-    'Sloan (1996) measured accruals from balance-sheet changes; since cash-flow statements exist the cash-flow form is the standard measure (Hribar & Collins 2002)',
+    'Sloan (1996) measured accruals from balance-sheet changes; since cash-flow statements exist the cash-flow form is the standard ' +
+      'measure (Hribar & Collins 2002)',
     "the bands ±0.10 and ±0.25 are a practitioners' convention, not Sloan's: his paper ranks companies by accrual decile",
   ];
   return finish<SloanComponents>(

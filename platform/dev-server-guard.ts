@@ -98,7 +98,8 @@ export async function replaceStaleDevServers(
   for (const pid of await devServersOf(dbFile)) {
     if (owner && owner.serverPid === pid && owner.ownerPid !== process.pid && isAlive(owner.ownerPid)) {
       throw new Error(
-        `a Temporal dev server for this DATA_DIR (pid ${pid}, port ${owner.port}) belongs to faithscreen pid ${owner.ownerPid}, which is still running; stop it first or give this one another DATA_DIR`,
+        `a Temporal dev server for this DATA_DIR (pid ${pid}, port ${owner.port}) belongs to faithscreen pid ${owner.ownerPid}, ` +
+          `which is still running; stop it first or give this one another DATA_DIR`,
       );
     }
     warn(

@@ -49,7 +49,8 @@ export function postgresRunAs(): { prefix: string[]; uid: number; gid: number } 
   } catch {
     return {
       error:
-        "running as root and there is no 'postgres' system user to run PostgreSQL as (initdb and postgres refuse root); install the postgresql-15 package, which creates it, or run as an unprivileged user",
+        "running as root and there is no 'postgres' system user to run PostgreSQL as (initdb and postgres refuse root); install the " +
+        'postgresql-15 package, which creates it, or run as an unprivileged user',
     };
   }
 }

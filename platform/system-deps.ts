@@ -53,7 +53,9 @@ export const POSTGRES: SystemDependency = {
   name: `PostgreSQL ${POSTGRES_MAJOR} (service-state tests on a throwaway cluster)`,
   debianPackage: `postgresql-${POSTGRES_MAJOR}`,
   find: (env) => findPostgresBinDir(env),
-  manualHint: `install PostgreSQL ${POSTGRES_MAJOR} (Debian/Ubuntu: postgresql-${POSTGRES_MAJOR}; elsewhere put initdb and pg_ctl on PATH or set POSTGRES_BIN_DIR)`,
+  manualHint:
+    `install PostgreSQL ${POSTGRES_MAJOR} (Debian/Ubuntu: postgresql-${POSTGRES_MAJOR}; elsewhere put initdb and pg_ctl ` +
+    `on PATH or set POSTGRES_BIN_DIR)`,
 };
 
 export const PYTHON3: SystemDependency = {

@@ -1,6 +1,6 @@
 import { TABLE_SCHEMAS } from '../warehouse/lake-schemas.ts';
 import { castColumnsSql } from '../warehouse/lake-sql.ts';
-import { sqlIdent } from '../warehouse/sql.ts';
+import { rawSql, runSql, sql, sqlIdent } from '../warehouse/sql.ts';
 import type { SourceTable, StageTarget } from '../warehouse/source-contract.ts';
 
 export type StagedValue = string | number | boolean | null | undefined;
@@ -39,8 +39,10 @@ export async function stageJsRows(
   } finally {
     appender.closeSync();
   }
-  await target.connection.run(
-    `CREATE OR REPLACE TEMP TABLE ${sqlIdent(target.table)} AS SELECT '${partitionValue.replaceAll("'", "''")}' AS ${sqlIdent(key)}, ${castColumnsSql(schema)} FROM ${sqlIdent(staging)}`,
+  await runSql(
+    target.connection,
+    sql`CREATE OR REPLACE TEMP TABLE ${rawSql(sqlIdent(target.table))}
+      AS SELECT ${partitionValue} AS ${rawSql(sqlIdent(key))}, ${rawSql(castColumnsSql(schema))} FROM ${rawSql(sqlIdent(staging))}`,
   );
   await target.connection.run(`DROP TABLE ${sqlIdent(staging)}`);
 }

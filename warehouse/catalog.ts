@@ -4,7 +4,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { withDuckDB } from './duckdb.ts';
 import { catalogPath, lakeRoot } from './lake-paths.ts';
 import { MIGRATIONS, type Migration, type MigrationContext } from './migrations/index.ts';
-import { sqlString } from './sql.ts';
+import { rawSql, readSql, runSql, sql } from './sql.ts';
 
 export interface CatalogStatus {
   path: string;
@@ -18,9 +18,7 @@ export interface CatalogStatus {
 const VERSION_TABLE = 'schema_migrations';
 
 async function appliedVersion(connection: DuckDBConnection): Promise<number> {
-  const exists = await connection.runAndReadAll(
-    `SELECT count(*) AS n FROM information_schema.tables WHERE table_name = ${sqlString(VERSION_TABLE)}`,
-  );
+  const exists = await readSql(connection, sql`SELECT count(*) AS n FROM information_schema.tables WHERE table_name = ${VERSION_TABLE}`);
   if (Number(exists.getRowObjects()[0]?.n ?? 0) === 0) return 0;
   const result = await connection.runAndReadAll(`SELECT coalesce(max(version), 0) AS v FROM ${VERSION_TABLE}`);
   return Number(result.getRowObjects()[0]?.v ?? 0);
@@ -29,8 +27,10 @@ async function appliedVersion(connection: DuckDBConnection): Promise<number> {
 async function applyMigration(connection: DuckDBConnection, migration: Migration, context: MigrationContext): Promise<void> {
   await connection.run('BEGIN TRANSACTION');
   try {
-    for (const statement of migration.statements(context)) await connection.run(statement);
-    await connection.run(`INSERT INTO ${VERSION_TABLE} VALUES (${migration.version}, ${sqlString(migration.name)}, current_timestamp)`);
+    for (const statement of migration.statements(context)) {
+      await (typeof statement === 'string' ? connection.run(statement) : runSql(connection, statement));
+    }
+    await runSql(connection, sql`INSERT INTO ${rawSql(VERSION_TABLE)} VALUES (${migration.version}, ${migration.name}, current_timestamp)`);
     await connection.run('COMMIT');
   } catch (error) {
     await connection.run('ROLLBACK');

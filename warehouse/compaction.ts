@@ -8,7 +8,8 @@ import { lakeRoot } from './lake-paths.ts';
 import { SNAPSHOTS_SCHEMA } from './lake-schemas.ts';
 import { castColumnsSql, copyToParquetSql } from './lake-sql.ts';
 import { publishFile } from './publish.ts';
-import { sqlString } from './sql.ts';
+import { listValue } from '@duckdb/node-api';
+import { rawSql, readSql, runSql, sql } from './sql.ts';
 
 export interface CompactionOptions {
   /** Compact a partition only when it has at least this many files (default 8). */
@@ -70,13 +71,12 @@ async function compactPartition(connection: DuckDBConnection, dir: string, optio
   if (old.length < options.minFiles) return { before: names.length, after: names.length, rows: 0, replaced: [] };
   const digest = createHash('sha256').update(old.join('\n')).digest('hex').slice(0, 16);
   const target = path.join(dir, `compact-${digest}.parquet`);
-  const files = `[${old.map((n) => sqlString(path.join(dir, n))).join(', ')}]`;
-  const query = `SELECT ${castColumnsSql(SNAPSHOTS_SCHEMA)} FROM read_parquet(${files}, union_by_name = true, hive_partitioning = false)
-    QUALIFY row_number() OVER (PARTITION BY ${SNAPSHOT_KEY}) = 1 ORDER BY ticker, snapshot_date, screened_at`;
-  await publishFile(target, (temp) => connection.run(copyToParquetSql(query, temp)).then(() => undefined));
-  const rows = (
-    await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlString(target)})`)
-  ).getRowObjectsJS()[0]?.n;
+  const files = listValue(old.map((n) => path.join(dir, n)));
+  const query = sql`SELECT ${rawSql(castColumnsSql(SNAPSHOTS_SCHEMA))}
+    FROM read_parquet(${files}, union_by_name = true, hive_partitioning = false)
+    QUALIFY row_number() OVER (PARTITION BY ${rawSql(SNAPSHOT_KEY)}) = 1 ORDER BY ticker, snapshot_date, screened_at`;
+  await publishFile(target, (temp) => runSql(connection, copyToParquetSql(query, temp)).then(() => undefined));
+  const rows = (await readSql(connection, sql`SELECT count(*)::INTEGER AS n FROM read_parquet(${target})`)).getRowObjectsJS()[0]?.n;
   const replaced = old.map((name) => path.join(dir, name)).filter((file) => file !== target);
   const relative = (file: string) => path.relative(lakeRoot(options.dataDir), file);
   await announceLakeChange(options.dataDir, {

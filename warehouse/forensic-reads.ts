@@ -5,7 +5,7 @@ import { FIGURE_NAMES, type Period } from '../forensic/types.ts';
 import { ConnectionPool } from './api-reads/api-reads-lake.ts';
 import { lakeRoot, type LakeTable } from './lake-paths.ts';
 import { readTableSql } from './lake-sql.ts';
-import { sqlIdent, sqlString, sqlStringList } from './sql.ts';
+import { rawSql, readSql, sql, sqlDate, sqlIdent, sqlValueList } from './sql.ts';
 
 /**
  * The forensic endpoints' reads of the lake: a company's multi-year filings (one per period
@@ -57,7 +57,7 @@ function partitionExists(root: string, table: LakeTable, key: string, market: st
 /** Columns the market's fundamentals files carry (any of them): a figure missing from all reads as null. */
 export async function fundamentalsColumns(connection: DuckDBConnection, root: string, market: string): Promise<Set<string>> {
   const rows = (
-    await connection.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM ${readTableSql(root, 'fundamentals', market)})`)
+    await readSql(connection, sql`SELECT column_name FROM (DESCRIBE SELECT * FROM ${readTableSql(root, 'fundamentals', market)})`)
   ).getRowObjectsJS();
   return new Set(rows.map((r) => String(r.column_name)));
 }
@@ -89,22 +89,23 @@ export async function loadCompanyFilings(
   );
   const withPrices = partitionExists(root, 'prices', 'market', market);
   const prices = withPrices
-    ? `SELECT ticker, date, close FROM ${readTableSql(root, 'prices', market)} WHERE ticker IN ${sqlStringList(tickers)} AND date <= DATE ${sqlString(asOf)}`
-    : 'SELECT CAST(NULL AS VARCHAR) AS ticker, CAST(NULL AS DATE) AS date, CAST(NULL AS DOUBLE) AS close WHERE false';
-  const fresh = `p.date > f.period_end - INTERVAL ${CLOSE_WINDOW_DAYS} DAY`;
-  const sql = `
+    ? sql`SELECT ticker, date, close FROM ${readTableSql(root, 'prices', market)}
+        WHERE ticker IN ${sqlValueList(tickers)} AND date <= ${sqlDate(asOf)}`
+    : rawSql('SELECT CAST(NULL AS VARCHAR) AS ticker, CAST(NULL AS DATE) AS date, CAST(NULL AS DOUBLE) AS close WHERE false');
+  const fresh = rawSql(`p.date > f.period_end - INTERVAL ${CLOSE_WINDOW_DAYS} DAY`);
+  const query = sql`
     WITH f AS (
       SELECT * FROM ${readTableSql(root, 'fundamentals', market)}
-      WHERE ticker IN ${sqlStringList(tickers)} AND filed_on <= DATE ${sqlString(asOf)}
-      QUALIFY row_number() OVER (PARTITION BY ticker, period_end ORDER BY ${SOURCE_RANK}, filed_on DESC, source_ref DESC) = 1
+      WHERE ticker IN ${sqlValueList(tickers)} AND filed_on <= ${sqlDate(asOf)}
+      QUALIFY row_number() OVER (PARTITION BY ticker, period_end ORDER BY ${rawSql(SOURCE_RANK)}, filed_on DESC, source_ref DESC) = 1
     ), p AS (${prices})
     SELECT f.ticker, strftime(f.period_end, '%Y-%m-%d') AS period_end, strftime(f.filed_on, '%Y-%m-%d') AS filed_on,
       coalesce(f.source_ref, '') AS source_ref, coalesce(f.currency, '') AS currency, coalesce(f.data_source, 'unknown') AS data_source,
-      coalesce(f.synthetic, false) AS synthetic, ${figures.join(', ')},
+      coalesce(f.synthetic, false) AS synthetic, ${rawSql(figures.join(', '))},
       CASE WHEN ${fresh} THEN p.close END AS close, CASE WHEN ${fresh} THEN strftime(p.date, '%Y-%m-%d') END AS close_date
     FROM f ASOF LEFT JOIN p ON p.ticker = f.ticker AND p.date <= f.period_end
     ORDER BY f.ticker, f.period_end DESC`;
-  for (const row of (await connection.runAndReadAll(sql)).getRowObjectsJS()) {
+  for (const row of (await readSql(connection, query)).getRowObjectsJS()) {
     const ticker = String(row.ticker);
     let filings = found.get(ticker);
     if (!filings) found.set(ticker, (filings = { periods: [], synthetic: false, dataSources: [] }));
@@ -133,10 +134,11 @@ export async function loadListingProfile(
   const root = lakeRoot(dataDir);
   if (!partitionExists(root, 'listings', 'market', market)) return undefined;
   const rows = (
-    await connection.runAndReadAll(
-      `SELECT name, kind, currency, sic, sic_description, coalesce(synthetic, false) AS synthetic, coalesce(data_source, 'unknown') AS data_source
-       FROM ${readTableSql(root, 'listings', market)} WHERE ticker = $1 ORDER BY ${SOURCE_RANK} LIMIT 1`,
-      [ticker],
+    await readSql(
+      connection,
+      sql`SELECT name, kind, currency, sic, sic_description, coalesce(synthetic, false) AS synthetic,
+         coalesce(data_source, 'unknown') AS data_source
+       FROM ${readTableSql(root, 'listings', market)} WHERE ticker = ${ticker} ORDER BY ${rawSql(SOURCE_RANK)} LIMIT 1`,
     )
   ).getRowObjectsJS();
   const row = rows[0];
@@ -165,20 +167,20 @@ export async function loadPeerCandidates(
 ): Promise<PeerCandidate[]> {
   const root = lakeRoot(dataDir);
   if (!/^\d{4}$/.test(query.sic) || !partitionExists(root, 'fundamentals', 'market', query.market)) return [];
-  const sql = `
+  const peers = sql`
     WITH l AS (
       SELECT ticker, name, sic, sic_description FROM ${readTableSql(root, 'listings', query.market)}
-      WHERE kind = 'stock' AND sic LIKE $1 AND ticker <> $2
-      QUALIFY row_number() OVER (PARTITION BY ticker ORDER BY ${SOURCE_RANK}) = 1
+      WHERE kind = 'stock' AND sic LIKE ${`${query.sic.slice(0, 2)}%`} AND ticker <> ${query.ticker}
+      QUALIFY row_number() OVER (PARTITION BY ticker ORDER BY ${rawSql(SOURCE_RANK)}) = 1
     ), f AS (
       SELECT ticker, arg_max(total_assets, period_end) AS total_assets, max(period_end) AS period_end
       FROM ${readTableSql(root, 'fundamentals', query.market)}
-      WHERE filed_on <= DATE ${sqlString(query.asOf)} AND total_assets IS NOT NULL AND ticker IN (SELECT ticker FROM l)
+      WHERE filed_on <= ${sqlDate(query.asOf)} AND total_assets IS NOT NULL AND ticker IN (SELECT ticker FROM l)
       GROUP BY ticker
     )
     SELECT l.ticker, l.name, l.sic, l.sic_description, f.total_assets, strftime(f.period_end, '%Y-%m-%d') AS period_end
     FROM l JOIN f USING (ticker) ORDER BY l.ticker`;
-  const rows = (await connection.runAndReadAll(sql, [`${query.sic.slice(0, 2)}%`, query.ticker])).getRowObjectsJS();
+  const rows = (await readSql(connection, peers)).getRowObjectsJS();
   return rows.map((r) => ({
     ticker: String(r.ticker),
     name: String(r.name ?? r.ticker),

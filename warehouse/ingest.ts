@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { TABLE_SCHEMAS } from './lake-schemas.ts';
 import { publishLakeFile } from './lake-writer.ts';
 import { SOURCE_TABLES, stageTable, type SourceAdapter, type SourceChunk, type SourceTable } from './source-contract.ts';
-import { sqlIdent, sqlString } from './sql.ts';
+import { rawSql, sql, sqlIdent } from './sql.ts';
 
 /**
  * Writing a source's staged chunk into the lake. Which source and how its chunks are scheduled
@@ -72,7 +72,7 @@ export async function ingestChunkWith(
       const key = TABLE_SCHEMAS[table].partitions[0]!.name;
       const columns = await withOptionalColumns(connection, stage, table);
       for (const market of chunk.markets) {
-        const from = `SELECT ${columns} FROM ${sqlIdent(stage)} WHERE ${sqlIdent(key)} = ${sqlString(market)}`;
+        const from = sql`SELECT ${rawSql(columns)} FROM ${rawSql(sqlIdent(stage))} WHERE ${rawSql(sqlIdent(key))} = ${market}`;
         const target = { table, partitionValues: [market], fileName: `${adapter.name}-${chunk.id}.parquet` };
         files.push(await publishLakeFile(connection, dataDir, target, from, ORDER_BY[table]));
       }

@@ -91,7 +91,8 @@ export const FUNDAMENTALS_SCHEMA: TableSchema = {
     c(
       'figure_sources',
       'VARCHAR',
-      'where each figure came from: JSON object of input name → concept(s) and accession, plus `interest_income_at_least`, a number: a proven lower bound of a null interest income (docs/data/sources.md); null when the source does not say',
+      'where each figure came from: JSON object of input name → concept(s) and accession, plus `interest_income_at_least`, a number: ' +
+        'a proven lower bound of a null interest income (docs/data/sources.md); null when the source does not say',
     ),
     ...provenance,
   ],

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { LakeTable } from './lake-paths.ts';
 import { SEED_PARTITION, TABLE_SCHEMAS, type TableSchema } from './lake-schemas.ts';
-import { sqlIdent, sqlString } from './sql.ts';
+import { listValue, structValue } from '@duckdb/node-api';
+import { inlineSql, rawSql, sql, sqlIdent, sqlString, type Sql } from './sql.ts';
 
 /** SQL pieces shared by the lake's writers, readers and catalog views. */
 
@@ -12,9 +13,9 @@ export function castColumnsSql(schema: TableSchema, alias?: string): string {
   return schema.columns.map((col) => `CAST(${prefix}${sqlIdent(col.name)} AS ${col.type}) AS ${sqlIdent(col.name)}`).join(', ');
 }
 
-/** The Hive partition types of a table as a DuckDB struct literal for `hive_types`. */
-function hiveTypesSql(schema: TableSchema): string {
-  return `{${schema.partitions.map((p) => `${sqlString(p.name)}: ${sqlString(p.type)}`).join(', ')}}`;
+/** The Hive partition types of a table as a DuckDB struct for `hive_types`. */
+function hiveTypes(schema: TableSchema): ReturnType<typeof structValue> {
+  return structValue(Object.fromEntries(schema.partitions.map((p) => [p.name, p.type])));
 }
 
 /** Glob of one table's files under an absolute lake root, optionally narrowed to one first-level partition value. */
@@ -30,21 +31,23 @@ export function tableGlobUnder(lakeRootDir: string, table: LakeTable, firstParti
  * to one partition value, the read also takes the table's zero-row seed files (when the catalog
  * laid them), so a column added by a later migration binds even when every data file predates it.
  */
-export function readTableSql(lakeRootDir: string, table: LakeTable, firstPartitionValue?: string): string {
+export function readTableSql(lakeRootDir: string, table: LakeTable, firstPartitionValue?: string): Sql {
   const schema = TABLE_SCHEMAS[table];
   const glob = tableGlobUnder(lakeRootDir, table, firstPartitionValue);
   const seeds = firstPartitionValue === undefined ? null : tableGlobUnder(lakeRootDir, table, SEED_PARTITION);
-  const files =
-    seeds !== null && existsSync(path.dirname(path.dirname(seeds))) ? `[${sqlString(glob)}, ${sqlString(seeds)}]` : sqlString(glob);
-  return `read_parquet(${files}, hive_partitioning = true, union_by_name = true, hive_types = ${hiveTypesSql(schema)})`;
+  const files = seeds !== null && existsSync(path.dirname(path.dirname(seeds))) ? listValue([glob, seeds]) : glob;
+  return sql`read_parquet(${files}, hive_partitioning = true, union_by_name = true, hive_types = ${hiveTypes(schema)})`;
 }
 
-/** A view body exposing a table's partition columns first, then its stored columns, with fixed types. */
+/**
+ * A view body exposing a table's partition columns first, then its stored columns, with fixed types. A view
+ * cannot be prepared, so its file globs are written in as literals.
+ */
 export function tableViewSql(lakeRootDir: string, table: LakeTable): string {
   const schema = TABLE_SCHEMAS[table];
   const partitions = schema.partitions.map((p) => `CAST(${sqlIdent(p.name)} AS ${p.type}) AS ${sqlIdent(p.name)}`);
   const columns = schema.columns.map((col) => `CAST(${sqlIdent(col.name)} AS ${col.type}) AS ${sqlIdent(col.name)}`);
-  return `SELECT ${[...partitions, ...columns].join(', ')} FROM ${readTableSql(lakeRootDir, table)}`;
+  return inlineSql(sql`SELECT ${rawSql([...partitions, ...columns].join(', '))} FROM ${readTableSql(lakeRootDir, table)}`);
 }
 
 /** Zero rows with the table's stored columns and types (the body of a seed file). */
@@ -68,9 +71,12 @@ export interface ParquetWriteOptions {
   zstdLevel?: number;
 }
 
-/** `COPY (query) TO 'file' (FORMAT parquet, COMPRESSION zstd)`. */
-export function copyToParquetSql(query: string, file: string, options: ParquetWriteOptions = {}): string {
+/**
+ * `COPY (query) TO 'file' (FORMAT parquet, COMPRESSION zstd)`. The file is written in as a literal: DuckDB
+ * numbers a `?` after `TO` before the query's own, so a bound target would take the query's first value.
+ */
+export function copyToParquetSql(query: Sql, file: string, options: ParquetWriteOptions = {}): Sql {
   const plain = options.plainStrings ? ', STRING_DICTIONARY_PAGE_SIZE_LIMIT 1' : '';
   const level = options.zstdLevel === undefined ? '' : `, COMPRESSION_LEVEL ${Math.trunc(options.zstdLevel)}`;
-  return `COPY (${query}) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd${level}${plain})`;
+  return sql`COPY (${query}) TO ${rawSql(sqlString(file))} (FORMAT parquet, COMPRESSION zstd${rawSql(level + plain)})`;
 }

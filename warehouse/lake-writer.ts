@@ -5,6 +5,7 @@ import { lakeRoot, partitionDir, partitionFile, type LakeTable } from './lake-pa
 import { TABLE_SCHEMAS } from './lake-schemas.ts';
 import { castColumnsSql, copyToParquetSql, type ParquetWriteOptions } from './lake-sql.ts';
 import { publishFile } from './publish.ts';
+import { rawSql, runSql, sql, type Sql } from './sql.ts';
 
 /** One Parquet file to publish: its table, partition values (outermost first) and deterministic name. */
 export interface LakeFileTarget {
@@ -38,15 +39,15 @@ export async function publishLakeFile(
   connection: DuckDBConnection,
   dataDir: string,
   target: LakeFileTarget,
-  fromSql: string,
+  fromSql: Sql,
   orderBy: string | null,
   parquet: ParquetWriteOptions = {},
 ): Promise<string> {
   const schema = TABLE_SCHEMAS[target.table];
   const finalPath = lakeFilePath(dataDir, target);
-  const query = `SELECT ${castColumnsSql(schema)} FROM (${fromSql})${orderBy === null ? '' : ` ORDER BY ${orderBy}`}`;
+  const query = sql`SELECT ${rawSql(castColumnsSql(schema))} FROM (${fromSql})${rawSql(orderBy === null ? '' : ` ORDER BY ${orderBy}`)}`;
   await publishFile(finalPath, async (temp) => {
-    await connection.run(copyToParquetSql(query, temp, parquet));
+    await runSql(connection, copyToParquetSql(query, temp, parquet));
   });
   await announceLakeChange(dataDir, { op: 'add', table: target.table, files: [path.relative(lakeRoot(dataDir), finalPath)] });
   return path.relative(dataDir, finalPath);

@@ -7,7 +7,7 @@ import { tableGlobUnder } from './lake-sql.ts';
 import { METHODOLOGY_TEXTS_SCHEMA } from './lake-schemas.ts';
 import { publishLakeFile } from './lake-writer.ts';
 import { expandResultJson, threadTextBook, UnknownTextError, type MethodologyTextRow, type TextBook } from './methodology-texts.ts';
-import { sqlIdent, sqlString } from './sql.ts';
+import { rawSql, readSql, sql, sqlIdent } from './sql.ts';
 
 /** Reads and writes of the lake's `methodology_texts` table (docs/warehouse.md, "Methodology texts"). */
 
@@ -31,9 +31,10 @@ async function readPublished(connection: DuckDBConnection, dataDir: string): Pro
   const published: Published = { keys: new Set(), rows: new WeakSet(), files: [] };
   if (!existsSync(tableDir(dataDir))) return published;
   const rows = (
-    await connection.runAndReadAll(
-      `SELECT DISTINCT CAST(engine_version AS VARCHAR) AS engine_version, methodology_version, code, field, text_id, filename AS file
-       FROM read_parquet(${sqlString(tableGlobUnder(lakeRoot(dataDir), 'methodology_texts'))}, hive_partitioning = true, filename = true)`,
+    await readSql(
+      connection,
+      sql`SELECT DISTINCT CAST(engine_version AS VARCHAR) AS engine_version, methodology_version, code, field, text_id, filename AS file
+       FROM read_parquet(${tableGlobUnder(lakeRoot(dataDir), 'methodology_texts')}, hive_partitioning = true, filename = true)`,
     )
   ).getRowObjectsJS();
   for (const r of rows) {
@@ -89,7 +90,7 @@ export async function publishMethodologyTexts(
         connection,
         dataDir,
         { table: 'methodology_texts', partitionValues: [engine], fileName: `texts-${digest}.parquet` },
-        `SELECT * FROM ${sqlIdent(table)}`,
+        rawSql(`SELECT * FROM ${sqlIdent(table)}`),
         'code, field, methodology_version, text_id',
       );
       files.push(file);
@@ -111,7 +112,7 @@ export async function loadQuotedTexts(connection: DuckDBConnection, dataDir: str
   if (!existsSync(tableDir(dataDir))) return texts;
   const glob = tableGlobUnder(lakeRoot(dataDir), 'methodology_texts');
   const rows = (
-    await connection.runAndReadAll(`SELECT DISTINCT text_id, text FROM read_parquet(${sqlString(glob)}) WHERE text_id IS NOT NULL`)
+    await readSql(connection, sql`SELECT DISTINCT text_id, text FROM read_parquet(${glob}) WHERE text_id IS NOT NULL`)
   ).getRowsJS();
   for (const [id, text] of rows) texts.set(String(id), JSON.stringify(String(text)));
   return texts;

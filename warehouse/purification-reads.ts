@@ -9,7 +9,7 @@ import { isRemovedFileError } from './api-reads/api-reads-files.ts';
 import { lakeRoot, type LakeTable } from './lake-paths.ts';
 import { readTableSql } from './lake-sql.ts';
 import { statusColumn } from './snapshot-schema.ts';
-import { sqlIdent } from './sql.ts';
+import { rawSql, readSql, sql, sqlDate, sqlIdent, type Sql } from './sql.ts';
 
 /**
  * The purification endpoint's reads of the lake (docs/api.md, "Purification"): one ticker's
@@ -30,7 +30,7 @@ export interface HoldingHistory {
 const METHODS: ReadonlySet<string> = new Set<PurificationMethod>(['dividend_ratio', 'impermissible_income_per_share']);
 const STATUSES: ReadonlySet<string> = new Set<VerdictStatus>(['compliant', 'non_compliant', 'questionable', 'insufficient_data']);
 
-function tableRead(dataDir: string, table: LakeTable, market: string): string | null {
+function tableRead(dataDir: string, table: LakeTable, market: string): Sql | null {
   const root = lakeRoot(dataDir);
   return existsSync(path.join(root, table, `market=${market}`)) ? readTableSql(root, table, market) : null;
 }
@@ -57,27 +57,33 @@ export interface HistoryQuery {
  * status, stored purification method and non-permissible income ratio, and the filing named by
  * the snapshot's `filing_ref` (best source, latest filed by the snapshot's date).
  */
-function pointsSql(snapshots: string, fundamentals: string | null, framework: ShariahFrameworkId): string {
+function pointsSql(snapshots: Sql, fundamentals: Sql | null, query: HistoryQuery): Sql {
+  const base = `$.frameworks.${query.framework}.purification`;
   const filing = fundamentals
-    ? `LEFT JOIN (SELECT source_ref, period_end, filed_on, currency, dividends_per_share, total_revenue, shares_outstanding,
+    ? sql`LEFT JOIN (SELECT source_ref, period_end, filed_on, currency, dividends_per_share, total_revenue, shares_outstanding,
           CASE data_source WHEN 'feed' THEN 0 WHEN 'edgar' THEN 1 ELSE 2 END AS source_rank
-        FROM ${fundamentals} WHERE ticker = $ticker) f
+        FROM ${fundamentals} WHERE ticker = ${query.ticker}) f
         ON f.source_ref = s.filing_ref AND f.period_end = s.period_end AND f.filed_on <= s.snapshot_date`
-    : '';
-  const filingColumns = fundamentals
-    ? `strftime(f.filed_on, '%Y-%m-%d') AS filed_on, f.currency, f.dividends_per_share, f.total_revenue, f.shares_outstanding`
-    : 'NULL AS filed_on, NULL AS currency, NULL AS dividends_per_share, NULL AS total_revenue, NULL AS shares_outstanding';
-  const order = fundamentals ? 'f.source_rank, f.filed_on DESC' : '1';
-  return `
+    : rawSql('');
+  const filingColumns = rawSql(
+    fundamentals
+      ? `strftime(f.filed_on, '%Y-%m-%d') AS filed_on, f.currency, f.dividends_per_share, f.total_revenue, f.shares_outstanding`
+      : 'NULL AS filed_on, NULL AS currency, NULL AS dividends_per_share, NULL AS total_revenue, NULL AS shares_outstanding',
+  );
+  const order = rawSql(fundamentals ? 'f.source_rank, f.filed_on DESC' : '1');
+  // The year partitions bound the scan: DuckDB skips the other folders.
+  const fromYear = Number(query.from.slice(0, 4));
+  const beforeYear = Number(query.before.slice(0, 4));
+  return sql`
     WITH raw AS (
       -- The two figures are taken out of result_json here, so the day's de-duplication below sorts small rows.
-      SELECT snapshot_date, screened_at, filing_ref, period_end, ${sqlIdent(statusColumn(framework))} AS status,
-        json_extract_string(result_json, $method_path) AS method,
-        TRY_CAST(json_extract(result_json, $ratio_path) AS DOUBLE) AS ratio,
+      SELECT snapshot_date, screened_at, filing_ref, period_end, ${rawSql(sqlIdent(statusColumn(query.framework)))} AS status,
+        json_extract_string(result_json, ${`${base}.method`}) AS method,
+        TRY_CAST(json_extract(result_json, ${`${base}.non_permissible_income_ratio`}) AS DOUBLE) AS ratio,
         coalesce(data_source, 'unknown') AS data_source, coalesce(synthetic, false) AS synthetic
       FROM ${snapshots}
-      WHERE ticker = $ticker AND year BETWEEN $from_year AND $before_year
-        AND snapshot_date >= CAST($from AS DATE) AND snapshot_date < CAST($before AS DATE)
+      WHERE ticker = ${query.ticker} AND year BETWEEN ${fromYear} AND ${beforeYear}
+        AND snapshot_date >= ${sqlDate(query.from)} AND snapshot_date < ${sqlDate(query.before)}
     ),
     s AS (SELECT * FROM raw QUALIFY row_number() OVER (PARTITION BY snapshot_date ORDER BY screened_at DESC) = 1)
     SELECT strftime(s.snapshot_date, '%Y-%m-%d') AS snapshot_date, s.status, s.method, s.ratio, s.filing_ref,
@@ -111,25 +117,14 @@ function pointOf(row: Record<string, unknown>): PurificationPoint {
 export async function loadHoldingHistory(connection: DuckDBConnection, dataDir: string, query: HistoryQuery): Promise<HoldingHistory> {
   const snapshots = tableRead(dataDir, 'snapshots', query.market);
   if (snapshots === null) return { points: [], splits: [], dataSources: [], synthetic: false };
-  const base = `$.frameworks.${query.framework}.purification`;
-  const rows = (
-    await connection.runAndReadAll(pointsSql(snapshots, tableRead(dataDir, 'fundamentals', query.market), query.framework), {
-      ticker: query.ticker,
-      from: query.from,
-      before: query.before,
-      // The year partitions bound the scan: DuckDB skips the other folders.
-      from_year: Number(query.from.slice(0, 4)),
-      before_year: Number(query.before.slice(0, 4)),
-      method_path: `${base}.method`,
-      ratio_path: `${base}.non_permissible_income_ratio`,
-    })
-  ).getRowObjectsJS();
+  const rows = (await readSql(connection, pointsSql(snapshots, tableRead(dataDir, 'fundamentals', query.market), query))).getRowObjectsJS();
   const splitsRead = tableRead(dataDir, 'splits', query.market);
   const splitRows = splitsRead
     ? (
-        await connection.runAndReadAll(
-          `SELECT DISTINCT strftime(ex_date, '%Y-%m-%d') AS ex_date, ratio FROM ${splitsRead} WHERE ticker = $ticker AND ratio > 0 ORDER BY ex_date`,
-          { ticker: query.ticker },
+        await readSql(
+          connection,
+          sql`SELECT DISTINCT strftime(ex_date, '%Y-%m-%d') AS ex_date, ratio FROM ${splitsRead}
+              WHERE ticker = ${query.ticker} AND ratio > 0 ORDER BY ex_date`,
         )
       ).getRowObjectsJS()
     : [];
@@ -157,9 +152,9 @@ export class PurificationReads {
     return this.read(async (c) => {
       const snapshots = tableRead(this.dataDir, 'snapshots', market);
       if (snapshots === null) return null;
-      const sql = `SELECT strftime(min(snapshot_date), '%Y-%m-%d') AS first, strftime(max(snapshot_date), '%Y-%m-%d') AS last
-        FROM ${snapshots} WHERE ticker = $ticker`;
-      const row = (await c.runAndReadAll(sql, { ticker })).getRowObjectsJS()[0];
+      const span = sql`SELECT strftime(min(snapshot_date), '%Y-%m-%d') AS first, strftime(max(snapshot_date), '%Y-%m-%d') AS last
+        FROM ${snapshots} WHERE ticker = ${ticker}`;
+      const row = (await readSql(c, span)).getRowObjectsJS()[0];
       const first = str(row?.first);
       const last = str(row?.last);
       return first === null || last === null ? null : { first, last };

@@ -13,7 +13,7 @@ import {
 } from '../engine/inputs.ts';
 import { lakeRoot } from './lake-paths.ts';
 import { readTableSql } from './lake-sql.ts';
-import { sqlIdent, sqlString, sqlStringList } from './sql.ts';
+import { joinSql, rawSql, runSql, sql, sqlDate, sqlIdent, sqlValueList, type Sql } from './sql.ts';
 
 /** Which listings to load inputs for: one market's listings in ticker order, optionally a slice or named tickers. */
 export interface InputSelection {
@@ -43,15 +43,17 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** A source's rank when two sources list the same ticker: a vendor feed beats EDGAR beats the sample. */
 const SOURCE_RANK = `CASE data_source WHEN 'feed' THEN 0 WHEN 'edgar' THEN 1 ELSE 2 END`;
 
-function selectionSql(root: string, s: InputSelection): string {
-  const where: string[] = [];
-  if (s.tickers) where.push(s.tickers.length === 0 ? 'false' : `ticker IN ${sqlStringList(s.tickers)}`);
-  if (s.kind) where.push(`kind = ${sqlString(s.kind)}`);
-  const slice = `${s.limit !== undefined ? `LIMIT ${Math.trunc(s.limit)}` : ''} ${s.offset ? `OFFSET ${Math.trunc(s.offset)}` : ''}`;
-  return `SELECT * FROM (
-      SELECT * FROM ${readTableSql(root, 'listings', s.market)} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      QUALIFY row_number() OVER (PARTITION BY market, ticker ORDER BY ${SOURCE_RANK}) = 1
-    ) ORDER BY market, ticker ${slice}`;
+function selectionSql(root: string, s: InputSelection): Sql {
+  const where: Sql[] = [];
+  if (s.tickers) where.push(s.tickers.length === 0 ? rawSql('false') : sql`ticker IN ${sqlValueList(s.tickers)}`);
+  if (s.kind) where.push(sql`kind = ${s.kind}`);
+  const filter = where.length ? sql`WHERE ${joinSql(where, ' AND ')}` : rawSql('');
+  const limit = s.limit !== undefined ? sql`LIMIT ${Math.trunc(s.limit)}` : rawSql('');
+  const offset = s.offset ? sql`OFFSET ${Math.trunc(s.offset)}` : rawSql('');
+  return sql`SELECT * FROM (
+      SELECT * FROM ${readTableSql(root, 'listings', s.market)} ${filter}
+      QUALIFY row_number() OVER (PARTITION BY market, ticker ORDER BY ${rawSql(SOURCE_RANK)}) = 1
+    ) ORDER BY market, ticker ${limit} ${offset}`;
 }
 
 /** A lake table narrowed to the selected tickers, with a constant ticker range the Parquet scan can prune row groups with. */
@@ -62,10 +64,11 @@ function narrowedSql(
   market: string | undefined,
   range: [string, string],
   sel: string,
-  where: string,
-): string {
-  return `SELECT t.market, t.ticker, ${columns} FROM ${readTableSql(root, table, market)} t SEMI JOIN ${sel} s ON s.market = t.market AND s.ticker = t.ticker
-    WHERE t.ticker BETWEEN ${sqlString(range[0])} AND ${sqlString(range[1])} AND ${where}`;
+  where: Sql,
+): Sql {
+  return sql`SELECT t.market, t.ticker, ${rawSql(columns)} FROM ${readTableSql(root, table, market)} t
+    SEMI JOIN ${rawSql(sel)} s ON s.market = t.market AND s.ticker = t.ticker
+    WHERE t.ticker BETWEEN ${range[0]} AND ${range[1]} AND ${where}`;
 }
 
 const FUNDAMENTAL_COLUMNS = `period_end, filed_on, source_ref, currency, total_assets, total_debt, cash_and_equivalents, interest_bearing_investments,
@@ -121,8 +124,10 @@ function splitFactorSql(t: (name: string) => string, market: string, ticker: str
 
 function mainSql(t: (name: string) => string): string {
   return `WITH
-    spot AS (SELECT g.market, g.ticker, g.date, p.date AS price_date, p.close, p.split_adjusted_through FROM ${t('grid')} g ASOF LEFT JOIN ${t('px')} p ON p.market = g.market AND p.ticker = g.ticker AND p.date <= g.date),
-    fin AS (SELECT g.market, g.ticker, g.date, f.* EXCLUDE (market, ticker) FROM ${t('grid')} g ASOF LEFT JOIN ${t('fund')} f ON f.market = g.market AND f.ticker = g.ticker AND f.filed_on <= g.date),
+    spot AS (SELECT g.market, g.ticker, g.date, p.date AS price_date, p.close, p.split_adjusted_through
+      FROM ${t('grid')} g ASOF LEFT JOIN ${t('px')} p ON p.market = g.market AND p.ticker = g.ticker AND p.date <= g.date),
+    fin AS (SELECT g.market, g.ticker, g.date, f.* EXCLUDE (market, ticker)
+      FROM ${t('grid')} g ASOF LEFT JOIN ${t('fund')} f ON f.market = g.market AND f.ticker = g.ticker AND f.filed_on <= g.date),
     avgs AS (
       SELECT g.market, g.ticker, g.date,
         avg(c.cap) FILTER (WHERE c.month > date_trunc('month', g.date) - INTERVAL 24 MONTH) AS avg_24,
@@ -146,8 +151,10 @@ function mainSql(t: (name: string) => string): string {
 }
 
 function exposuresSql(t: (name: string) => string): string {
-  return `WITH pairs AS (SELECT g.market, g.ticker, g.date, a.activity FROM ${t('grid')} g JOIN (SELECT DISTINCT market, ticker, activity FROM ${t('exp')}) a USING (market, ticker))
-    SELECT p.market, p.ticker, strftime(p.date, '%Y-%m-%d') AS date, p.activity, e.revenue_share, strftime(e.as_of, '%Y-%m-%d') AS as_of, e.source_ref, e.evidence, e.involvement
+  return `WITH pairs AS (SELECT g.market, g.ticker, g.date, a.activity
+      FROM ${t('grid')} g JOIN (SELECT DISTINCT market, ticker, activity FROM ${t('exp')}) a USING (market, ticker))
+    SELECT p.market, p.ticker, strftime(p.date, '%Y-%m-%d') AS date, p.activity, e.revenue_share, strftime(e.as_of, '%Y-%m-%d') AS as_of,
+      e.source_ref, e.evidence, e.involvement
     FROM pairs p ASOF JOIN ${t('exp')} e ON e.market = p.market AND e.ticker = p.ticker AND e.activity = p.activity AND e.as_of <= p.date
     ORDER BY p.market, p.ticker, p.date, p.activity`;
 }
@@ -256,31 +263,34 @@ async function stageSelection(
   dates: readonly string[],
   t: (n: string) => string,
 ): Promise<boolean> {
-  await connection.run(`CREATE TEMP TABLE ${t('sel')} AS ${selectionSql(root, s)}`);
+  await runSql(connection, sql`CREATE TEMP TABLE ${rawSql(t('sel'))} AS ${selectionSql(root, s)}`);
   const bounds = (await connection.runAndReadAll(`SELECT min(ticker) AS lo, max(ticker) AS hi FROM ${t('sel')}`)).getRowObjectsJS()[0];
   if (!bounds || bounds.lo === null) return false;
   const range: [string, string] = [String(bounds.lo), String(bounds.hi)];
-  const dateList = `[${dates.map((d) => `DATE ${sqlString(d)}`).join(', ')}]`;
+  const dateList = sql`[${joinSql(dates.map(sqlDate), ', ')}]`;
   // A listing enters the grid from its first trading day: nothing is screened before it was listed.
-  await connection.run(`CREATE TEMP TABLE ${t('grid')} AS SELECT market, ticker, date FROM (SELECT market, ticker, listed_on, unnest(${dateList}) AS date FROM ${t('sel')})
-    WHERE listed_on IS NULL OR listed_on <= date`);
-  const first = `DATE ${sqlString(dates.reduce((a, b) => (a < b ? a : b)))}`;
-  const last = `DATE ${sqlString(dates.reduce((a, b) => (a > b ? a : b)))}`;
-  const narrow = (table: 'fundamentals' | 'prices' | 'exposures' | 'splits', columns: string, where: string): string =>
+  await runSql(
+    connection,
+    sql`CREATE TEMP TABLE ${rawSql(t('grid'))} AS SELECT market, ticker, date
+      FROM (SELECT market, ticker, listed_on, unnest(${dateList}) AS date FROM ${rawSql(t('sel'))})
+      WHERE listed_on IS NULL OR listed_on <= date`,
+  );
+  const first = sqlDate(dates.reduce((a, b) => (a < b ? a : b)));
+  const last = sqlDate(dates.reduce((a, b) => (a > b ? a : b)));
+  const narrow = (table: 'fundamentals' | 'prices' | 'exposures' | 'splits', columns: string, where: Sql): Sql =>
     narrowedSql(root, table, columns, s.market, range, t('sel'), where);
+  const create = (name: string, body: Sql): Promise<unknown> => runSql(connection, sql`CREATE TEMP TABLE ${rawSql(t(name))} AS ${body}`);
   // Filings of the last 40 months before the first date (shares for month-end caps), plus the one before them.
-  const cutoff = `${first} - INTERVAL 40 MONTH`;
-  await connection.run(`CREATE TEMP TABLE ${t('fund')} AS
-    SELECT * FROM (${narrow('fundamentals', FUNDAMENTAL_COLUMNS, `filed_on <= ${last}`)})
-    QUALIFY filed_on > ${cutoff} OR filed_on = max(filed_on) FILTER (WHERE filed_on <= ${cutoff}) OVER (PARTITION BY market, ticker)`);
+  const cutoff = sql`${first} - INTERVAL 40 MONTH`;
+  await create(
+    'fund',
+    sql`SELECT * FROM (${narrow('fundamentals', FUNDAMENTAL_COLUMNS, sql`filed_on <= ${last}`)})
+    QUALIFY filed_on > ${cutoff} OR filed_on = max(filed_on) FILTER (WHERE filed_on <= ${cutoff}) OVER (PARTITION BY market, ticker)`,
+  );
   // Prices from 37 months before the first date: enough for the 36-month average.
-  await connection.run(
-    `CREATE TEMP TABLE ${t('px')} AS ${narrow('prices', 'date, close, split_adjusted_through', `date > ${first} - INTERVAL 37 MONTH AND date <= ${last}`)}`,
-  );
-  await connection.run(`CREATE TEMP TABLE ${t('spl')} AS ${narrow('splits', 'ex_date, ratio', 'ratio > 0')}`);
-  await connection.run(
-    `CREATE TEMP TABLE ${t('exp')} AS ${narrow('exposures', 'as_of, activity, revenue_share, source_ref, evidence, involvement', `as_of <= ${last}`)}`,
-  );
+  await create('px', narrow('prices', 'date, close, split_adjusted_through', sql`date > ${first} - INTERVAL 37 MONTH AND date <= ${last}`));
+  await create('spl', narrow('splits', 'ex_date, ratio', rawSql('ratio > 0')));
+  await create('exp', narrow('exposures', 'as_of, activity, revenue_share, source_ref, evidence, involvement', sql`as_of <= ${last}`));
   // Month-end market caps: the last close of each month × shares of the latest filing known that day, on one split basis.
   await connection.run(`CREATE TEMP TABLE ${t('caps')} AS
     WITH j AS (

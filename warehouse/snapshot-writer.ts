@@ -5,7 +5,7 @@ import { SNAPSHOTS_SCHEMA } from './lake-schemas.ts';
 import { publishLakeFile } from './lake-writer.ts';
 import { publishMethodologyTexts } from './methodology-texts-lake.ts';
 import { SNAPSHOT_ROW_FIELDS, type SnapshotRow } from './snapshot-schema.ts';
-import { sqlIdent, sqlString } from './sql.ts';
+import { rawSql, sql, sqlIdent } from './sql.ts';
 
 export interface WriteSnapshotsOptions {
   /**
@@ -131,7 +131,7 @@ export class SnapshotStage {
     await publishMethodologyTexts(this.connection, dataDir);
     const files: string[] = [];
     for (const [market, year] of this.partitions.values()) {
-      const from = `SELECT * FROM ${sqlIdent(this.table)} WHERE market = ${sqlString(market)} AND starts_with(snapshot_date, ${sqlString(year)})`;
+      const from = sql`SELECT * FROM ${rawSql(sqlIdent(this.table))} WHERE market = ${market} AND starts_with(snapshot_date, ${year})`;
       const target = { table: 'snapshots' as const, partitionValues: [market, year], fileName: `${fileStem}.parquet` };
       // Staged in file order, the COPY keeps it instead of sorting wide rows in DuckDB.
       files.push(

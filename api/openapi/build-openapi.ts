@@ -40,7 +40,9 @@ function parameters(schema: z.ZodObject, where: 'query' | 'path'): JsonObject[] 
 
 const ERROR_TEXT: Record<number, string> = {
   401: 'missing or invalid API key (send it in `X-API-Key`)',
-  429: 'quota exhausted: `detail` is an object with `message`, `limits` (each window: limit, used, resets_at) and `upgrade_url`; no X-RateLimit headers are sent',
+  429:
+    'quota exhausted: `detail` is an object with `message`, `limits` (each window: limit, used, resets_at) and `upgrade_url`; no ' +
+    'X-RateLimit headers are sent',
   400: 'invalid value (market, ticker, framework id, as_of, limit, …); `detail` names the valid values',
   403: 'the key is not provisioned for this market, endpoint or framework (access control)',
   404: 'ticker, fund or history not found',
@@ -112,7 +114,10 @@ function attestationPaths(screenParams: JsonObject[]): JsonObject {
   return {
     '/api/attest/{market}/{ticker}': {
       post: op('Mint a signed attestation of the current verdict (never screens)', 'attest', '5', {
-        description: `Signs the ticker's current screening (its newest snapshot) for one standard. Needs a paid-tier key (partner keys: the attest grant). No current screening: 404; older than 30 days by snapshot date: 409; insufficient_data: 422; unknown standard: 400 listing the 10 ids. The certificate is committed to the service database before the 200.`,
+        description:
+          `Signs the ticker's current screening (its newest snapshot) for one standard. Needs a paid-tier key (partner ` +
+          `keys: the attest grant). No current screening: 404; older than 30 days by snapshot date: 409; insufficient_data: 422; ` +
+          `unknown standard: 400 listing the 10 ids. The certificate is committed to the service database before the 200.`,
         parameters: [...screenParams, ...parameters(attestations.attestQuerySchema, 'query')],
         responses: {
           '200': {
@@ -127,7 +132,9 @@ function attestationPaths(screenParams: JsonObject[]): JsonObject {
     '/api/attest/verify/{cert_id}': {
       get: op('Verify an attestation (public, no key, no quota, never cached)', 'public', '0', {
         description:
-          'Recomputes the HMAC over the stored certificate with its signing key, reads revocation and key trust, and compares the pinned snapshot with the newest snapshot of its day. Status precedence when several apply: revoked > unknown_signing_key > invalid_signature > valid_snapshot_missing > valid_snapshot_diverged > valid. Rate limit: 60 requests a minute per IP.',
+          'Recomputes the HMAC over the stored certificate with its signing key, reads revocation and key trust, and compares the ' +
+          'pinned snapshot with the newest snapshot of its day. Status precedence when several apply: revoked > unknown_signing_key ' +
+          '> invalid_signature > valid_snapshot_missing > valid_snapshot_diverged > valid. Rate limit: 60 requests a minute per IP.',
         parameters: certId,
         responses: {
           '200': {
@@ -164,7 +171,9 @@ function forensicPaths(): JsonObject {
   const path = parameters(forensic.forensicPathSchema, 'path');
   const query = parameters(forensic.forensicQuerySchema, 'query');
   const resolution =
-    'The path has no market: the `market` query parameter picks one; otherwise the US listing when the ticker is listed there, else its only listing. A ticker listed in several markets, none of them the US: 400 naming the candidates as market:ticker. Unknown ticker or a fund: 404. Only filings filed on or before `as_of` (default today) count.';
+    'The path has no market: the `market` query parameter picks one; otherwise the US listing when the ticker is listed there, else ' +
+    'its only listing. A ticker listed in several markets, none of them the US: 400 naming the candidates as market:ticker. Unknown ' +
+    'ticker or a fund: 404. Only filings filed on or before `as_of` (default today) count.';
   const answers = errors(400, 403, 404, 422);
   return {
     '/api/forensic/{ticker}': {
@@ -173,7 +182,9 @@ function forensicPaths(): JsonObject {
         'forensic',
         '2',
         {
-          description: `Every score shows its inputs, the period ends and filings they came from, its thresholds and its reading; a score whose inputs are missing is insufficient_data naming each missing figure and period. ${resolution}`,
+          description:
+            `Every score shows its inputs, the period ends and filings they came from, its thresholds and its reading; ` +
+            `a score whose inputs are missing is insufficient_data naming each missing figure and period. ${resolution}`,
           parameters: [...path, ...query],
           responses: { ...ok('the full report', forensic.forensicReportSchema), ...answers },
         },
@@ -181,14 +192,18 @@ function forensicPaths(): JsonObject {
     },
     '/api/forensic/{ticker}/health-score': {
       get: op('Composite 0–100 forensic health score with its components', 'forensic', '1', {
-        description: `Weighted blend of the five scores mapped to 0–100 (Altman 0.30, Piotroski 0.30, Beneish 0.20, Sloan 0.10, Benford 0.10), renormalised over the available ones; insufficient_data below half the weight. ${resolution}`,
+        description:
+          `Weighted blend of the five scores mapped to 0–100 (Altman 0.30, Piotroski 0.30, Beneish 0.20, Sloan 0.10, ` +
+          `Benford 0.10), renormalised over the available ones; insufficient_data below half the weight. ${resolution}`,
         parameters: [...path, ...query],
         responses: { ...ok('the health score', forensic.forensicHealthResponseSchema), ...answers },
       }),
     },
     '/api/forensic/{ticker}/peers': {
       get: op('Same-industry peers with their scores beside the company', 'forensic', '1 + ceil(n / 5) (n = 5 → 2, n = 50 → 11)', {
-        description: `Stocks of the same market with the same 4-digit SIC, then the 2-digit major group when fewer than n (said in ranking.note), ranked by closeness in total assets. ${resolution}`,
+        description:
+          `Stocks of the same market with the same 4-digit SIC, then the 2-digit major group when fewer than n (said in ` +
+          `ranking.note), ranked by closeness in total assets. ${resolution}`,
         parameters: [...path, ...parameters(forensic.forensicPeersQuerySchema, 'query')],
         responses: { ...ok('the company, its ranked peers and their scores', forensic.forensicPeersResponseSchema), ...answers },
       }),

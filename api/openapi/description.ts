@@ -1,3 +1,4 @@
+/* eslint-disable max-len -- each paragraph of this Markdown is one line, as the OpenAPI document carries it */
 /** The design decisions of the contract, stated once for the OpenAPI document (docs/api.md says the same at length). */
 export const API_DESCRIPTION = `Faith-based compliance screening: 10 frameworks over 124,000+ listed tickers in 46 markets, with history from 2009-01-01.
 

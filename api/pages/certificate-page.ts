@@ -37,7 +37,9 @@ footer { color: #555; font-size: .85rem; }
 }`;
 
 /** Content-Security-Policy of the page: nothing may load, only this exact inline stylesheet applies. */
-export const CERTIFICATE_PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+export const CERTIFICATE_PAGE_CSP =
+  `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; ` +
+  `base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
 const h = (value: unknown) => escapeHtml(String(value));
 
@@ -72,7 +74,8 @@ export function renderCertificatePage(result: VerificationResult, synthetic: boo
   const meaning = STATUS_MEANINGS[result.status];
   const revocation = result.revoked ? `<p><strong>Revoked on ${h(result.revoked_at)}:</strong> ${h(result.revocation_note)}</p>` : '';
   const notice = synthetic
-    ? `<p class="notice" id="synthetic-notice"><strong>Synthetic sample data.</strong> This certificate was minted from faithscreen's generated sample universe, not from any real company's filings. Do not use it for investment or religious decisions.</p>`
+    ? `<p class="notice" id="synthetic-notice"><strong>Synthetic sample data.</strong> This certificate was minted from faithscreen's ` +
+      `generated sample universe, not from any real company's filings. Do not use it for investment or religious decisions.</p>`
     : '';
   const body = `
 <h1>Compliance attestation</h1>
@@ -99,7 +102,8 @@ ${row('Signing key', `<span class="mono">${h(a.key_id)}</span>`)}
 ${row('Signature (HMAC-SHA-256)', `<span class="mono">${h(a.sig)}</span>`)}
 </table>
 <footer>
-<p>Verify this certificate at any time: <span class="mono">${h(a.verify_url)}</span>. The status above was computed when this page was served; a printed copy shows the status on the date printed.</p>
+<p>Verify this certificate at any time: <span class="mono">${h(a.verify_url)}</span>. The status above was computed when this page was served;
+a printed copy shows the status on the date printed.</p>
 <p class="screen-only">Print this page (Ctrl+P) for a one-page record.</p>
 </footer>`;
   return document(`Attestation ${a.cert_id} — ${a.ticker} ${a.standard}`, body);

@@ -45,7 +45,9 @@ export const attestationSchema = z
   })
   .meta({
     id: 'Attestation',
-    description: `A signed certificate. Signed (RFC 8785 canonical JSON of exactly these fields, HMAC-SHA-256 with the key named by key_id): ${SIGNED_FIELDS.join(', ')}. Not signed: sig, verify_url, cert_url. See docs/attestations.md.`,
+    description:
+      `A signed certificate. Signed (RFC 8785 canonical JSON of exactly these fields, HMAC-SHA-256 with the key named by ` +
+      `key_id): ${SIGNED_FIELDS.join(', ')}. Not signed: sig, verify_url, cert_url. See docs/attestations.md.`,
   });
 
 export const verificationResultSchema = z

@@ -150,7 +150,8 @@ export const forensicReportSchema = z
       )
       .meta({
         description:
-          'the trend, newest first: the scores at the latest period end and the same date in up to 4 earlier years, each against its own prior year (stops at the first missing year)',
+          'the trend, newest first: the scores at the latest period end and the same date in up to 4 earlier years, each against ' +
+          'its own prior year (stops at the first missing year)',
       }),
     provenance: provenanceSchema,
   })

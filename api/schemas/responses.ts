@@ -68,7 +68,8 @@ export const reasonSchema = z
       .optional()
       .meta({
         description:
-          'ratio checks on real filings: each figure behind the ratio (lake column name, value, null = not reported) and its source, concept(s) @ accession(s) or why it is missing',
+          'ratio checks on real filings: each figure behind the ratio (lake column name, value, null = not reported) and its source, ' +
+          'concept(s) @ accession(s) or why it is missing',
       }),
   })
   .meta({ id: 'Reason', description: "one check of a framework (the engine's Reason)" });
@@ -155,10 +156,14 @@ export const snapshotResponseSchema = z
     source: z.string(),
     era: z.enum(['legacy', 'current']),
     data_quality: z.object({ warning: z.string(), engine_current_since: z.string() }).optional(),
-    reasons_kept: z.enum(['all', 'deciding']).optional().meta({
-      description:
-        "with reasons=true: 'deciding' for a backfill snapshot, which stores only the checks that decided each verdict (passing checks dropped, each kept reason with its filing_ref and inputs); 'all' otherwise",
-    }),
+    reasons_kept: z
+      .enum(['all', 'deciding'])
+      .optional()
+      .meta({
+        description:
+          "with reasons=true: 'deciding' for a backfill snapshot, which stores only the checks that decided each verdict (passing " +
+          "checks dropped, each kept reason with its filing_ref and inputs); 'all' otherwise",
+      }),
     frameworks: z.record(
       z.string(),
       z.object({

@@ -6,7 +6,8 @@ import { SYNTHETIC_NOTICE } from './screen-report.ts';
 import { analyseCompanies, analyseCompany, forensicProvenance, scoreSummaries, type CompanyAnalysis } from './forensic-report.ts';
 
 export const PEER_RANKING_RULE =
-  'same 4-digit SIC in the same market first, then (only when they are fewer than n) the same 2-digit SIC major group; within each, closest in total assets of the latest filing by as_of (|ln(peer / company)|), ties by ticker';
+  'same 4-digit SIC in the same market first, then (only when they are fewer than n) the same 2-digit SIC major group; within each, ' +
+  'closest in total assets of the latest filing by as_of (|ln(peer / company)|), ties by ticker';
 
 /** Quota units of a peer table: 1, plus 1 for every 5 peers asked (the work grows with n). */
 export function peersCost(n: number): number {

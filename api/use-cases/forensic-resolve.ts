@@ -39,7 +39,8 @@ export function resolveForensicListing(universe: ApiReads, ticker: string, marke
   }
   if (chosen.kind === 'fund') {
     throw notFound(
-      `${chosen.market}:${chosen.ticker} is a fund: forensic scores are computed from a company's own filings, which a fund does not have here; screen its holdings with POST /api/screen/etf`,
+      `${chosen.market}:${chosen.ticker} is a fund: forensic scores are computed from a company's own filings, which a fund does ` +
+        `not have here; screen its holdings with POST /api/screen/etf`,
       'no_forensic_report',
     );
   }

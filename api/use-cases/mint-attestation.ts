@@ -47,14 +47,16 @@ export async function mintAttestation(ctx: AttestContext, request: MintRequest):
   const age = dayNumber(utcDay(now)) - dayNumber(current.snapshotDate);
   if (age > MAX_SCREENING_AGE_DAYS) {
     throw conflict(
-      `the current screening of ${market}/${ticker} is dated ${current.snapshotDate}, ${age} days ago; certificates need one at most ${MAX_SCREENING_AGE_DAYS} days old: re-screen with GET /api/screen/${market}/${ticker}?force_refresh=true, then mint`,
+      `the current screening of ${market}/${ticker} is dated ${current.snapshotDate}, ${age} days ago; certificates need one at most ` +
+        `${MAX_SCREENING_AGE_DAYS} days old: re-screen with GET /api/screen/${market}/${ticker}?force_refresh=true, then mint`,
       'screening_too_old',
     );
   }
   const verdict = current.statuses[standard];
   if (verdict === 'insufficient_data') {
     throw unprocessable(
-      `the current ${standard} verdict of ${market}/${ticker} (screened ${current.snapshotDate}) is insufficient_data, which cannot be attested; only compliant, questionable and non_compliant verdicts can`,
+      `the current ${standard} verdict of ${market}/${ticker} (screened ${current.snapshotDate}) is insufficient_data, which cannot ` +
+        `be attested; only compliant, questionable and non_compliant verdicts can`,
       'verdict_not_attestable',
     );
   }

@@ -2,7 +2,8 @@ import { filterFrameworks, type FrameworkId, type ScreeningResult } from '../../
 
 /** Plain-words notice carried by every report built from the synthetic sample universe. */
 export const SYNTHETIC_NOTICE =
-  "Synthetic sample data: these figures come from faithscreen's generated sample universe, not from any real company's filings or prices. Do not use these verdicts for investment or religious decisions.";
+  "Synthetic sample data: these figures come from faithscreen's generated sample universe, not from any real company's filings or " +
+  'prices. Do not use these verdicts for investment or religious decisions.';
 
 /** The snapshot a report was built from. */
 export interface SnapshotIdentity {

@@ -6,7 +6,9 @@ import type { ScreenService } from '../screen-service.ts';
 import { SYNTHETIC_NOTICE } from './screen-report.ts';
 import { loadResult } from './screen-ticker.ts';
 
-export const LEGACY_WARNING = `Legacy-era snapshot: dated before the screening-engine revision of ${ENGINE_REVISION_DATE}. Verdicts of this era may carry defects of earlier engine revisions; compare with a current verdict before relying on it.`;
+export const LEGACY_WARNING =
+  `Legacy-era snapshot: dated before the screening-engine revision of ${ENGINE_REVISION_DATE}. Verdicts ` +
+  `of this era may carry defects of earlier engine revisions; compare with a current verdict before relying on it.`;
 
 /** Key ratios per framework, named with their basis; faith exclusion screens and the consensus use none. */
 const MARKET_CAP_RATIOS = {

@@ -114,9 +114,15 @@ export function registerPipelineCommands(program: Command): void {
           const handle = client.workflow.getHandle(options.id);
           const d = await handle.describe();
           const progress = await handle.query('progress').catch(() => null);
-          process.stdout.write(
-            `${JSON.stringify({ id: d.workflowId, type: d.type, status: d.status.name, started: d.startTime, closed: d.closeTime ?? null, progress }, null, 2)}\n`,
-          );
+          const line = {
+            id: d.workflowId,
+            type: d.type,
+            status: d.status.name,
+            started: d.startTime,
+            closed: d.closeTime ?? null,
+            progress,
+          };
+          process.stdout.write(`${JSON.stringify(line, null, 2)}\n`);
           return;
         }
         let shown = 0;

@@ -29,10 +29,13 @@ const RIBBIT_SOURCE =
   "Shulchan Arukh, Yoreh De'ah 159:1 (interest with a non-Jew is permitted) and 177 (heter iska); Igrot Moshe, Yoreh De'ah 2:62–63 (corporations); " +
   HOLDING_SOURCE;
 const SHABBAT_SOURCE =
-  'Shulchan Arukh, Orach Chayim 245–246 (partnership with a non-Jew; work on Shabbat); Igrot Moshe, Orach Chayim 4:54 (management predominantly non-Jewish); Minchat Yitzchak 3:1';
+  'Shulchan Arukh, Orach Chayim 245–246 (partnership with a non-Jew; work on Shabbat); Igrot Moshe, Orach Chayim 4:54 (management ' +
+  'predominantly non-Jewish); Minchat Yitzchak 3:1';
 const CHAMETZ_SOURCE = 'Shulchan Arukh, Orach Chayim 448 (chametz owned over Pesach); sale of chametz (mechirat chametz)';
 const FOODS_SOURCE = "Shulchan Arukh, Yoreh De'ah 117 (commerce in forbidden foods)";
-const FOODS_MAIN_TRADE_SOURCE = `${FOODS_SOURCE}; Pitchei Teshuvah YD 117:6 (permitted when forbidden foods are only part of the trade); Cheishev HaEifod 3:44 (strict for a company trading mainly in them)`;
+const FOODS_MAIN_TRADE_SOURCE =
+  `${FOODS_SOURCE}; Pitchei Teshuvah YD 117:6 (permitted when forbidden foods are only part of the ` +
+  `trade); Cheishev HaEifod 3:44 (strict for a company trading mainly in them)`;
 const TEL_AVIV_MIC = 'XTAE';
 const VERSION = 'halakhic-1';
 const SOURCE =
@@ -141,8 +144,10 @@ function ribbitCheck(ctx: ScreenContext, control: Control): Reason {
       code,
       result: 'pass',
       message:
-        'Ribbit: the prohibition applies between Jews, and the company is not controlled by Jews; its loans, given or taken, are not ribbit for a minority shareholder, who is not a party to them. ' +
-        'View followed: Igrot Moshe (a small shareholder is not an owner), the common practice; stricter poskim (Minchat Yitzchak 3:1 for a shareholder with a vote) treat every shareholder as a partner.',
+        'Ribbit: the prohibition applies between Jews, and the company is not controlled by Jews; its loans, given or taken, are ' +
+        'not ribbit for a minority shareholder, who is not a party to them. ' +
+        'View followed: Igrot Moshe (a small shareholder is not an owner), the common practice; stricter poskim (Minchat Yitzchak ' +
+        '3:1 for a shareholder with a vote) treat every shareholder as a partner.',
       source: RIBBIT_SOURCE,
     };
   }
@@ -161,7 +166,8 @@ function ribbitCheck(ctx: ScreenContext, control: Control): Reason {
       code,
       result: 'insufficient_data',
       message:
-        'Ribbit: a company controlled by Jews borrows from and lends to Jews at interest unless it operates under a heter iska, and whether it does is unknown.',
+        'Ribbit: a company controlled by Jews borrows from and lends to Jews at interest unless it operates under a heter iska, and ' +
+        'whether it does is unknown.',
       metric: 'listing.heter_iska',
       source: RIBBIT_SOURCE,
     };
@@ -171,7 +177,8 @@ function ribbitCheck(ctx: ScreenContext, control: Control): Reason {
     result: 'questionable',
     doubt: 'scholarly_disagreement',
     message:
-      'Ribbit: a company controlled by Jews without a heter iska. Authorities differ: Igrot Moshe (YD 2:62–63) is lenient for a corporation, whose officers bear no personal liability; the Israeli kosher-company practice requires a heter iska.',
+      'Ribbit: a company controlled by Jews without a heter iska. Authorities differ: Igrot Moshe (YD 2:62–63) is lenient for a ' +
+      'corporation, whose officers bear no personal liability; the Israeli kosher-company practice requires a heter iska.',
     source: RIBBIT_SOURCE,
   };
 }
@@ -189,7 +196,9 @@ function shabbatCheck(ctx: ScreenContext, control: Control): Reason {
     return {
       code,
       result: 'pass',
-      message: `Shabbat: ${what} work done by non-Jews under non-Jewish management is on their own account; a Jew may hold shares, even a majority, when the controlling management is predominantly non-Jewish. View followed: Igrot Moshe OC 4:54 (Minchat Yitzchak 3:1 likewise).`,
+      message:
+        `Shabbat: ${what} work done by non-Jews under non-Jewish management is on their own account; a Jew may hold shares, ` +
+        `even a majority, when the controlling management is predominantly non-Jewish. View followed: Igrot Moshe OC 4:54 (Minchat Yitzchak 3:1 likewise).`,
       source: SHABBAT_SOURCE,
     };
   }
@@ -208,7 +217,8 @@ function shabbatCheck(ctx: ScreenContext, control: Control): Reason {
         result: 'questionable',
         doubt: 'scholarly_disagreement',
         message:
-          "Shabbat: a company controlled by Jews operates on Shabbat. Authorities differ: on Igrot Moshe (EH 1:7) a negligible holding does not make the shareholder the company's agent; the Israeli kosher-company practice excludes it.",
+          'Shabbat: a company controlled by Jews operates on Shabbat. Authorities differ: on Igrot Moshe (EH 1:7) a negligible ' +
+          "holding does not make the shareholder the company's agent; the Israeli kosher-company practice excludes it.",
         source: SHABBAT_SOURCE,
       }
     : { code, result: 'pass', message: 'Shabbat: the business does not operate on Shabbat.', source: SHABBAT_SOURCE };
@@ -219,7 +229,8 @@ const CHAMETZ_NOT_JEWISH: Reason = Object.freeze({
   code: 'jewish_halakhic.alcohol',
   result: 'pass',
   message:
-    'Chametz over Pesach: chametz owned by a company not controlled by Jews is not owned by its minority shareholders (Igrot Moshe EH 1:7), so no revenue limit applies; many include such shares in the sale of chametz as a stringency.',
+    'Chametz over Pesach: chametz owned by a company not controlled by Jews is not owned by its minority shareholders (Igrot Moshe ' +
+    'EH 1:7), so no revenue limit applies; many include such shares in the sale of chametz as a stringency.',
   metric: 'activity.alcohol',
   source: `${CHAMETZ_SOURCE}; ${HOLDING_SOURCE}`,
 });

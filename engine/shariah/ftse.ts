@@ -33,7 +33,9 @@ export const FTSE_PROHIBITED = [
 const NAMED_FORMS = {
   involvements: { pork: ['producer', 'distributor'], weapons: ['producer'], weapons_controversial: ['producer'] },
   label: 'Activity form named in the exclusion list (FTSE)',
-  source: `${SOURCE}, Business Activity Screening: "pork related products and non-halal food production, packaging and processing"; "weapons, arms and defence manufacturing"`,
+  source:
+    `${SOURCE}, Business Activity Screening: "pork related products and non-halal food production, packaging and processing"; ` +
+    `"weapons, arms and defence manufacturing"`,
 } as const;
 
 export const FTSE_VERSIONS: readonly ShariahVersion[] = [

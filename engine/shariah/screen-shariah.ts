@@ -50,7 +50,9 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
       reasons.push({
         ...base,
         result: 'fail',
-        message: `${activityLabel(activity)} is the primary business by industry code (${src.sourceRef.replace('sic:', 'SIC ')}): a prohibited primary business.`,
+        message:
+          `${activityLabel(activity)} is the primary business by industry code (${src.sourceRef.replace('sic:', 'SIC ')}): ` +
+          `a prohibited primary business.`,
         value: src.revenueShare,
         threshold: v.coreBusinessShare,
         operator: '<=',
@@ -74,7 +76,8 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
       ...base,
       result: within ? 'pass' : 'fail',
       message: within
-        ? `${activityLabel(activity)} is ${formatPercent(share)} of revenue${evidenceNote(src)}${v.directInvolvement[k] ? notDirectNote(src) : ''}: not the primary business; counted in the income limit.`
+        ? `${activityLabel(activity)} is ${formatPercent(share)} of revenue${evidenceNote(src)}${v.directInvolvement[k] ? notDirectNote(src) : ''}: ` +
+          `not the primary business; counted in the income limit.`
         : `${activityLabel(activity)} is ${formatPercent(share)} of revenue${evidenceNote(src)}: a prohibited primary business.`,
       value: share,
       threshold: v.coreBusinessShare,

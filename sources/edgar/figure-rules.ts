@@ -78,7 +78,10 @@ function recentlyPositive(ctx: FigureContext, alternatives: Alternatives): strin
   return null;
 }
 
-/** Interest-bearing debt: current + non-current borrowings (or a total) + finance leases; 0 only for a balance sheet with no debt line and no interest expense. */
+/**
+ * Interest-bearing debt: current + non-current borrowings (or a total) + finance leases; 0 only for a balance sheet with no
+ * debt line and no interest expense.
+ */
 export function debtFigure(ctx: FigureContext): Sourced {
   const at = (alternatives: Alternatives): Figure | null => firstAlternative(alternatives, instantLookup(ctx));
   const current = at(DEBT.currentTotal) ?? sumFigures([at(DEBT.currentLongTerm), at(DEBT.shortTerm)]);

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { getMarket } from '../../common/markets.ts';
-import { sqlIdent, sqlString } from '../../warehouse/sql.ts';
+import { joinSql, rawSql, runSql, sql, sqlIdent, type Sql } from '../../warehouse/sql.ts';
 import { AS_TRADED, type FeedColumn } from './feed-contract.ts';
 import { loadRaw } from './feed-read.ts';
 import { findTickerFiles, loadTickerFiles } from './feed-ticker-files.ts';
@@ -38,22 +38,24 @@ const OVERRIDES = sqlIdent('feed_daily_overrides');
 const BASIS = sqlIdent('feed_daily_basis');
 const OVERRIDES_AT = `${DAILY_PRICES_DIR}/${DAILY_OVERRIDES_FILE}`;
 
-const close = `trim("Close")`;
-const hasClose = `lower(${close}) <> ${sqlString(YAHOO_NO_VALUE)}`;
+const close = rawSql(`trim("Close")`);
+const hasClose = sql`lower(${close}) <> ${YAHOO_NO_VALUE}`;
 
 /** Row checks of the daily files: a valid date once per file, a close ≥ 0 or 'null', at least one close. */
-function dailyChecksSql(): string[] {
+function dailyChecksSql(): Sql[] {
   return [
     ...columnChecksSql(RAW, [{ name: 'Date', kind: 'date', required: true, doc: 'trading date' }], new Set(['Date']), 'file, line'),
-    `SELECT file, line, '''Close'' is required (Yahoo''s ''null'' marks a day without prices; such rows are skipped)' AS reason FROM ${RAW} WHERE ${close} IS NULL OR ${close} = ''`,
-    `SELECT file, line, '''Close'' must be a number >= 0 or ''null'', got ''' || ${close} || '''' AS reason FROM ${RAW}
-      WHERE ${close} <> '' AND ${hasClose} AND (TRY_CAST(${close} AS DOUBLE) IS NULL OR NOT isfinite(TRY_CAST(${close} AS DOUBLE)) OR TRY_CAST(${close} AS DOUBLE) < 0)`,
+    sql`SELECT file, line, '''Close'' is required (Yahoo''s ''null'' marks a day without prices; such rows are skipped)' AS reason
+       FROM ${rawSql(RAW)} WHERE ${close} IS NULL OR ${close} = ''`,
+    sql`SELECT file, line, '''Close'' must be a number >= 0 or ''null'', got ''' || ${close} || '''' AS reason FROM ${rawSql(RAW)}
+      WHERE ${close} <> '' AND ${hasClose}
+        AND (TRY_CAST(${close} AS DOUBLE) IS NULL OR NOT isfinite(TRY_CAST(${close} AS DOUBLE)) OR TRY_CAST(${close} AS DOUBLE) < 0)`,
     // Grouping first and joining back only the repeated dates: a window over every row took 5 s for 3 million rows.
-    `SELECT r.file, r.line, 'duplicate date ' || p.d || ' (first on line ' || p.first_line || ')' AS reason
+    rawSql(`SELECT r.file, r.line, 'duplicate date ' || p.d || ' (first on line ' || p.first_line || ')' AS reason
       FROM ${RAW} r JOIN (SELECT file, trim("Date") AS d, min(line) AS first_line FROM ${RAW} GROUP BY ALL HAVING count(*) > 1) p
-        ON r.file = p.file AND trim(r."Date") = p.d WHERE r.line <> p.first_line`,
-    `SELECT f.file, 0 AS line, 'no row with a Close: the file has no prices' AS reason FROM ${FILES} f
-      WHERE NOT EXISTS (SELECT 1 FROM ${RAW} r WHERE r.file = f.file AND ${hasClose} AND ${close} <> '')`,
+        ON r.file = p.file AND trim(r."Date") = p.d WHERE r.line <> p.first_line`),
+    sql`SELECT f.file, 0 AS line, 'no row with a Close: the file has no prices' AS reason FROM ${rawSql(FILES)} f
+      WHERE NOT EXISTS (SELECT 1 FROM ${rawSql(RAW)} r WHERE r.file = f.file AND ${hasClose} AND ${close} <> '')`,
   ];
 }
 
@@ -81,37 +83,44 @@ async function loadOverrides(connection: DuckDBConnection, folder: string, prese
   await connection.run(`CREATE OR REPLACE TEMP TABLE ${OVERRIDES} AS SELECT line, trim(market) AS market, ${text('ticker')} AS ticker,
     ${text('currency')} AS currency, ${text('split_adjusted_through')} AS basis FROM ${OVERRIDES_RAW}`);
   const checks = [
-    `SELECT line, 'duplicate override for ' || market || coalesce('/' || ticker, ' (every file)') || ' (first on line ' || first_line || ')' AS reason FROM (
-      SELECT line, market, ticker, min(line) OVER (PARTITION BY market, ticker) AS first_line FROM ${OVERRIDES}) WHERE line <> first_line`,
-    `SELECT o.line, 'no daily price file ' || ${sqlString(DAILY_PRICES_DIR)} || '/' || o.market || '/' || coalesce(o.ticker || '.csv', '*.csv') || ' for this override' AS reason
-      FROM ${OVERRIDES} o WHERE NOT EXISTS (SELECT 1 FROM ${FILES} f WHERE f.market = o.market AND (o.ticker IS NULL OR f.ticker = o.ticker))`,
+    rawSql(`SELECT line,
+        'duplicate override for ' || market || coalesce('/' || ticker, ' (every file)') || ' (first on line ' || first_line || ')' AS reason
+      FROM (
+      SELECT line, market, ticker, min(line) OVER (PARTITION BY market, ticker) AS first_line FROM ${OVERRIDES}) WHERE line <> first_line`),
+    sql`SELECT o.line,
+        'no daily price file ' || ${DAILY_PRICES_DIR} || '/' || o.market || '/' || coalesce(o.ticker || '.csv', '*.csv') || ' for this override' AS reason
+      FROM ${rawSql(OVERRIDES)} o
+      WHERE NOT EXISTS (SELECT 1 FROM ${rawSql(FILES)} f WHERE f.market = o.market AND (o.ticker IS NULL OR f.ticker = o.ticker))`,
   ];
   await reportChecks(connection, checks, add, OVERRIDES_AT);
 }
 
 /** Each file's currency and split basis: a ticker override, else its market's override, else the defaults. */
 async function resolveBasis(connection: DuckDBConnection, add: (e: FeedError) => void): Promise<void> {
-  await connection.run(`CREATE OR REPLACE TEMP TABLE ${BASIS} AS
-    WITH last AS (SELECT file, max(TRY_CAST(trim("Date") AS DATE)) AS last_date FROM ${RAW} GROUP BY file)
+  const basis = sql`CREATE OR REPLACE TEMP TABLE ${rawSql(BASIS)} AS
+    WITH last AS (SELECT file, max(TRY_CAST(trim("Date") AS DATE)) AS last_date FROM ${rawSql(RAW)} GROUP BY file)
     SELECT f.file, coalesce(t.currency, m.currency, f.market_currency) AS currency, l.last_date,
       coalesce(t.basis, m.basis) AS basis, CASE WHEN t.basis IS NOT NULL THEN t.line ELSE m.line END AS basis_line,
       CASE WHEN coalesce(t.basis, m.basis) IS NULL THEN l.last_date
-        WHEN coalesce(t.basis, m.basis) = ${sqlString(AS_TRADED)} THEN NULL
+        WHEN coalesce(t.basis, m.basis) = ${AS_TRADED} THEN NULL
         ELSE TRY_CAST(coalesce(t.basis, m.basis) AS DATE) END AS split_adjusted_through
-    FROM ${FILES} f LEFT JOIN last l USING (file)
-      LEFT JOIN ${OVERRIDES} t ON t.market = f.market AND t.ticker = f.ticker
-      LEFT JOIN ${OVERRIDES} m ON m.market = f.market AND m.ticker IS NULL`);
-  const before = `SELECT basis_line AS line, 'split_adjusted_through ' || basis || ' is before the last date ' || last_date || ' of ' || file || ': a file is adjusted through the day it was downloaded' AS reason
-    FROM ${BASIS} WHERE split_adjusted_through < last_date`;
+    FROM ${rawSql(FILES)} f LEFT JOIN last l USING (file)
+      LEFT JOIN ${rawSql(OVERRIDES)} t ON t.market = f.market AND t.ticker = f.ticker
+      LEFT JOIN ${rawSql(OVERRIDES)} m ON m.market = f.market AND m.ticker IS NULL`;
+  await runSql(connection, basis);
+  const before = rawSql(`SELECT basis_line AS line,
+      'split_adjusted_through ' || basis || ' is before the last date ' || last_date || ' of ' || file
+        || ': a file is adjusted through the day it was downloaded' AS reason
+    FROM ${BASIS} WHERE split_adjusted_through < last_date`);
   await reportChecks(connection, [before], add, OVERRIDES_AT);
 }
 
 /** The daily files' rows and tickers, as SQL over temp tables of the connection. */
 export interface DailyPrices {
   /** `prices` rows, partition column `market` first. */
-  rows: string;
+  rows: Sql;
   /** `file, market, ticker` of every file read. */
-  tickers: string;
+  tickers: Sql;
 }
 
 /**
@@ -131,16 +140,16 @@ export async function loadDailyPrices(
   const read = await loadTickerFiles(connection, found.files, RAW, ['Date', 'Close'], header, add);
   await connection.run(`CREATE OR REPLACE TEMP TABLE ${FILES} (file VARCHAR, market VARCHAR, ticker VARCHAR, market_currency VARCHAR)`);
   if (read.length > 0) {
-    const rows = read.map((f) => `(${[f.file, f.market, f.ticker, getMarket(f.market).currency].map(sqlString).join(', ')})`);
-    await connection.run(`INSERT INTO ${FILES} VALUES ${rows.join(', ')}`);
+    const rows = read.map((f) => sql`(${f.file}, ${f.market}, ${f.ticker}, ${getMarket(f.market).currency})`);
+    await runSql(connection, sql`INSERT INTO ${rawSql(FILES)} VALUES ${joinSql(rows, ', ')}`);
   }
   await reportChecks(connection, dailyChecksSql(), add);
   await loadOverrides(connection, folder, found.extras.includes(DAILY_OVERRIDES_FILE), add);
   await resolveBasis(connection, add);
   return {
-    rows: `SELECT r.market, r.ticker, CAST(trim(r."Date") AS DATE) AS date, CAST(${close} AS DOUBLE) AS close, b.currency,
+    rows: sql`SELECT r.market, r.ticker, CAST(trim(r."Date") AS DATE) AS date, CAST(${close} AS DOUBLE) AS close, b.currency,
         b.split_adjusted_through, 'feed' AS data_source, false AS synthetic
-      FROM ${RAW} r JOIN ${BASIS} b USING (file) WHERE ${hasClose}`,
-    tickers: `SELECT file, market, ticker FROM ${FILES}`,
+      FROM ${rawSql(RAW)} r JOIN ${rawSql(BASIS)} b USING (file) WHERE ${hasClose}`,
+    tickers: rawSql(`SELECT file, market, ticker FROM ${FILES}`),
   };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { TABLE_SCHEMAS } from '../../warehouse/lake-schemas.ts';
 import { emptyRowsSql } from '../../warehouse/lake-sql.ts';
-import { sqlIdent, sqlString } from '../../warehouse/sql.ts';
+import { joinSql, rawSql, runSql, sql, sqlIdent, type Sql } from '../../warehouse/sql.ts';
 import type { SourceAdapter, SourceChunk, SourceTable, StageTarget } from '../../warehouse/source-contract.ts';
 import { FEED_TABLES, feedTableOf, type FeedTable } from './feed-contract.ts';
 import { duplicateSplitsSql, pricesTwiceSql } from './feed-cross-checks.ts';
@@ -28,29 +28,31 @@ interface LoadedFile {
 }
 
 /** Typed rows of one table in the lake's layout (partition column first), from every file of the table. */
-function typedSql(table: FeedTable, loaded: readonly LoadedFile[]): string {
+function typedSql(table: FeedTable, loaded: readonly LoadedFile[]): Sql {
   const schema = TABLE_SCHEMAS[table.table];
   const partition = schema.partitions[0]!.name;
   const known = new Set(table.columns.map((c) => c.name));
   const parts = loaded.map((l) => {
     const provided = new Set([...l.columns].filter((c) => known.has(c)));
     const columns = schema.columns.map((col) => {
-      const name = sqlIdent(col.name);
-      if (col.name === 'data_source') return `'feed' AS data_source`;
-      if (col.name === 'synthetic') return 'false AS synthetic';
-      const lineRef = `${sqlString(`feed:${path.basename(l.file)}:`)} || line`;
+      const name = rawSql(sqlIdent(col.name));
+      const type = rawSql(col.type);
+      if (col.name === 'data_source') return rawSql(`'feed' AS data_source`);
+      if (col.name === 'synthetic') return rawSql('false AS synthetic');
+      const lineRef = sql`${`feed:${path.basename(l.file)}:`} || line`;
       if (col.name === 'source_ref' && table.table === 'splits')
-        return `coalesce(${provided.has('source_ref') ? `nullif(trim(source_ref), '')` : 'NULL'}, ${lineRef}) AS source_ref`;
-      if (col.name === 'source_ref' && !provided.has('source_ref')) return `NULL AS source_ref`;
-      if (!provided.has(col.name)) return `CAST(NULL AS ${col.type}) AS ${name}`;
+        return sql`coalesce(${rawSql(provided.has('source_ref') ? `nullif(trim(source_ref), '')` : 'NULL')}, ${lineRef}) AS source_ref`;
+      if (col.name === 'source_ref' && !provided.has('source_ref')) return rawSql(`NULL AS source_ref`);
+      if (!provided.has(col.name)) return sql`CAST(NULL AS ${type}) AS ${name}`;
       if (col.name === 'source_ref' && table.table === 'listings')
-        return `coalesce(nullif(trim(source_ref), ''), ${lineRef}) AS source_ref`;
-      if (table.columns.find((c) => c.name === col.name)?.kind === 'ratio') return `${ratioSql(`trim(${name})`)} AS ${name}`;
-      return `CAST(nullif(trim(${name}), '') AS ${col.type}) AS ${name}`;
+        return sql`coalesce(nullif(trim(source_ref), ''), ${lineRef}) AS source_ref`;
+      if (table.columns.find((c) => c.name === col.name)?.kind === 'ratio') return sql`${ratioSql(sql`trim(${name})`)} AS ${name}`;
+      return sql`CAST(nullif(trim(${name}), '') AS ${type}) AS ${name}`;
     });
-    return `SELECT trim(${sqlIdent(partition)}) AS ${sqlIdent(partition)}, ${columns.join(', ')} FROM ${l.raw}`;
+    const key = rawSql(sqlIdent(partition));
+    return sql`SELECT trim(${key}) AS ${key}, ${joinSql(columns, ', ')} FROM ${rawSql(l.raw)}`;
   });
-  return parts.join(' UNION ALL BY NAME ');
+  return joinSql(parts, ' UNION ALL BY NAME ');
 }
 
 /** Reads and checks every contract table file of the delivery's top folder (`names` sorted). */
@@ -85,10 +87,12 @@ async function loadTableFiles(
 }
 
 /** `file, line, market, ticker, <column>` (text) of every row of the given files of a table. */
-function keysSql(files: readonly LoadedFile[], column: string): string[] {
+function keysSql(files: readonly LoadedFile[], column: string): Sql[] {
+  const name = rawSql(sqlIdent(column));
   return files.map(
     (l) =>
-      `SELECT ${sqlString(path.basename(l.file))} AS file, line, trim(market) AS market, trim(ticker) AS ticker, trim(${sqlIdent(column)}) AS ${sqlIdent(column)} FROM ${l.raw}`,
+      sql`SELECT ${path.basename(l.file)} AS file, line, trim(market) AS market, trim(ticker) AS ticker, trim(${name}) AS ${name}
+        FROM ${rawSql(l.raw)}`,
   );
 }
 
@@ -121,7 +125,7 @@ export function createFeedSource(folder: string): SourceAdapter {
     const events = await loadSplitEvents(connection, folder, add);
     const filesOf = (table: SourceTable): LoadedFile[] => loaded.filter((l) => l.table.table === table);
     const splitKeys = [...keysSql(filesOf('splits'), 'ex_date'), ...(events ? [events.keys] : [])];
-    const cross: string[] = [];
+    const cross: Sql[] = [];
     if (splitKeys.length > 0) cross.push(duplicateSplitsSql(splitKeys));
     if (daily && filesOf('prices').length > 0) cross.push(pricesTwiceSql(keysSql(filesOf('prices'), 'date'), daily.tickers));
     await reportChecks(connection, cross, add);
@@ -134,7 +138,7 @@ export function createFeedSource(folder: string): SourceAdapter {
       add({ file: folder, line: 0, reason: `no feed files: expected ${expected.join(', ')}` });
     }
     if (total > 0) throw new FeedValidationError(errors, total);
-    const extra: Partial<Record<SourceTable, string>> = { prices: daily?.rows, splits: events?.rows };
+    const extra: Partial<Record<SourceTable, Sql>> = { prices: daily?.rows, splits: events?.rows };
     const markets = new Set<string>();
     for (const table of FEED_TABLES) {
       const files = filesOf(table.table);
@@ -144,8 +148,10 @@ export function createFeedSource(folder: string): SourceAdapter {
       const schema = TABLE_SCHEMAS[table.table];
       const key = sqlIdent(schema.partitions[0]!.name);
       const ordered = [key, ...schema.columns.map((c) => sqlIdent(c.name))].join(', ');
-      await connection.run(
-        `CREATE OR REPLACE TEMP TABLE ${typed(table.table)} AS SELECT ${ordered} FROM (${parts.join(' UNION ALL BY NAME ')})`,
+      await runSql(
+        connection,
+        sql`CREATE OR REPLACE TEMP TABLE ${rawSql(typed(table.table))} AS
+          SELECT ${rawSql(ordered)} FROM (${joinSql(parts, ' UNION ALL BY NAME ')})`,
       );
       for (const row of (await connection.runAndReadAll(`SELECT DISTINCT ${key} AS m FROM ${typed(table.table)}`)).getRowObjectsJS())
         markets.add(String(row.m));

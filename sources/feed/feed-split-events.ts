@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlIdent } from '../../warehouse/sql.ts';
+import { rawSql, sql, sqlIdent, type Sql } from '../../warehouse/sql.ts';
 import { findTickerFiles, loadTickerFiles } from './feed-ticker-files.ts';
 import { columnChecksSql, ratioSql, reportChecks, type FeedError } from './feed-validation.ts';
 
@@ -15,9 +15,9 @@ const RAW = sqlIdent('feed_split_events_raw');
 /** The rows of split events and the keys that must not repeat, as SQL over temp tables of the connection. */
 export interface SplitEvents {
   /** `splits` rows, partition column `market` first. */
-  rows: string;
+  rows: Sql;
   /** `file, line, market, ticker, ex_date` (all text) of every event. */
-  keys: string;
+  keys: Sql;
 }
 
 /**
@@ -45,8 +45,8 @@ export async function loadSplitEvents(
   ] as const;
   await reportChecks(connection, columnChecksSql(RAW, columns, new Set(['Date', 'Stock Splits']), 'file, line'), add);
   return {
-    rows: `SELECT market, ticker, CAST(trim("Date") AS DATE) AS ex_date, ${ratioSql(`trim("Stock Splits")`)} AS ratio,
-        'feed:' || file || ':' || line AS source_ref, 'feed' AS data_source, false AS synthetic FROM ${RAW}`,
-    keys: `SELECT file, line, market, ticker, trim("Date") AS ex_date FROM ${RAW}`,
+    rows: sql`SELECT market, ticker, CAST(trim("Date") AS DATE) AS ex_date, ${ratioSql(rawSql(`trim("Stock Splits")`))} AS ratio,
+        'feed:' || file || ':' || line AS source_ref, 'feed' AS data_source, false AS synthetic FROM ${rawSql(RAW)}`,
+    keys: rawSql(`SELECT file, line, market, ticker, trim("Date") AS ex_date FROM ${RAW}`),
   };
 }

@@ -2,7 +2,7 @@ import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { MARKET_KEYS, findMarket } from '../../common/markets.ts';
-import { sqlIdent, sqlString } from '../../warehouse/sql.ts';
+import { rawSql, runSql, sql, sqlIdent, sqlString } from '../../warehouse/sql.ts';
 import type { FeedError } from './feed-validation.ts';
 
 /**
@@ -139,11 +139,16 @@ export async function loadTickerFiles(
       add({ file: f.file, line: 1, reason: `${problem} of a ${what.name}: expected the header ${what.header}, got ${header.join(',')}` });
       continue;
     }
-    const types = `{${header.map((h) => `${sqlString(h)}: 'VARCHAR'`).join(', ')}}`;
-    const values = wanted.map((w) => `${sqlIdent(header[lower.indexOf(w.toLowerCase())]!)}`).join(', ');
+    // Column names, written as a struct literal in header order: a bound struct is built from a JS object,
+    // which would move numeric-looking names first and pair the file's columns with the wrong names.
+    const types = rawSql(`{${header.map((h) => `${sqlString(h)}: 'VARCHAR'`).join(', ')}}`);
+    const values = rawSql(wanted.map((w) => `${sqlIdent(header[lower.indexOf(w.toLowerCase())]!)}`).join(', '));
+    const csv = sql`read_csv(${f.absolute}, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', columns = ${types}, parallel = false)`;
     try {
-      await connection.run(`INSERT INTO ${raw} SELECT ${sqlString(f.file)}, ${sqlString(f.market)}, ${sqlString(f.ticker)}, (row_number() OVER () + 1)::INTEGER, ${values}
-        FROM read_csv(${sqlString(f.absolute)}, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', columns = ${types}, parallel = false)`);
+      await runSql(
+        connection,
+        sql`INSERT INTO ${rawSql(raw)} SELECT ${f.file}, ${f.market}, ${f.ticker}, (row_number() OVER () + 1)::INTEGER, ${values} FROM ${csv}`,
+      );
     } catch (error) {
       add({ file: f.file, ...csvProblem((error as Error).message, what.name) });
       continue;

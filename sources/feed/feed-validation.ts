@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { MARKET_KEYS } from '../../common/markets.ts';
-import { sqlIdent, sqlString, sqlStringList } from '../../warehouse/sql.ts';
+import { joinSql, rawSql, readSql, sql, sqlIdent, sqlValueList, type Sql } from '../../warehouse/sql.ts';
 import { NO_SCREENED_ACTIVITY } from '../../engine/inputs.ts';
 import {
   AS_TRADED,
@@ -33,85 +33,85 @@ export class FeedValidationError extends Error {
   }
 }
 
-const value = (col: FeedColumn): string => `trim(${sqlIdent(col.name)})`;
+const value = (col: FeedColumn): Sql => rawSql(`trim(${sqlIdent(col.name)})`);
 
 /**
  * New shares per old share from a trimmed text value: a number ("4", "0.1") or Yahoo's
  * "new:old" text ("4:1", "1:10"; "4/1" too). Null when it is neither.
  */
-export function ratioSql(text: string): string {
-  const pair = `regexp_extract(${text}, '^(\\d+(?:\\.\\d+)?)\\s*[:/]\\s*(\\d+(?:\\.\\d+)?)$', ['new', 'old'])`;
-  return `CASE WHEN regexp_full_match(${text}, '\\d+(\\.\\d+)?\\s*[:/]\\s*\\d+(\\.\\d+)?')
+export function ratioSql(text: Sql): Sql {
+  const pair = sql`regexp_extract(${text}, '^(\\d+(?:\\.\\d+)?)\\s*[:/]\\s*(\\d+(?:\\.\\d+)?)$', ['new', 'old'])`;
+  return sql`CASE WHEN regexp_full_match(${text}, '\\d+(\\.\\d+)?\\s*[:/]\\s*\\d+(\\.\\d+)?')
     THEN TRY_CAST(${pair}.new AS DOUBLE) / nullif(TRY_CAST(${pair}.old AS DOUBLE), 0)
     ELSE TRY_CAST(${text} AS DOUBLE) END`;
 }
 
 /** SQL condition true when a present, non-empty value breaks its column's rule, with the reason. */
-function badValue(col: FeedColumn): { condition: string; reason: string } {
+function badValue(col: FeedColumn): { condition: Sql; reason: string } {
   const v = value(col);
   switch (col.kind) {
     case 'market':
       return {
-        condition: `${v} NOT IN ${sqlStringList(MARKET_KEYS)}`,
+        condition: sql`${v} NOT IN ${sqlValueList(MARKET_KEYS)}`,
         reason: `'${col.name}' must be a market key (docs/data/markets.md)`,
       };
     case 'date':
       return {
-        condition: `NOT regexp_full_match(${v}, '\\d{4}-\\d{2}-\\d{2}') OR TRY_CAST(${v} AS DATE) IS NULL`,
+        condition: sql`NOT regexp_full_match(${v}, '\\d{4}-\\d{2}-\\d{2}') OR TRY_CAST(${v} AS DATE) IS NULL`,
         reason: `'${col.name}' must be a date YYYY-MM-DD`,
       };
     case 'number':
       return {
-        condition: `TRY_CAST(${v} AS DOUBLE) IS NULL OR NOT isfinite(TRY_CAST(${v} AS DOUBLE))`,
+        condition: sql`TRY_CAST(${v} AS DOUBLE) IS NULL OR NOT isfinite(TRY_CAST(${v} AS DOUBLE))`,
         reason: `'${col.name}' must be a number`,
       };
     case 'non_negative':
       return {
-        condition: `TRY_CAST(${v} AS DOUBLE) IS NULL OR NOT isfinite(TRY_CAST(${v} AS DOUBLE)) OR TRY_CAST(${v} AS DOUBLE) < 0`,
+        condition: sql`TRY_CAST(${v} AS DOUBLE) IS NULL OR NOT isfinite(TRY_CAST(${v} AS DOUBLE)) OR TRY_CAST(${v} AS DOUBLE) < 0`,
         reason: `'${col.name}' must be a number >= 0`,
       };
     case 'share':
       return {
-        condition: `TRY_CAST(${v} AS DOUBLE) IS NULL OR NOT (TRY_CAST(${v} AS DOUBLE) BETWEEN 0 AND 1)`,
+        condition: sql`TRY_CAST(${v} AS DOUBLE) IS NULL OR NOT (TRY_CAST(${v} AS DOUBLE) BETWEEN 0 AND 1)`,
         reason: `'${col.name}' must be a number in 0..1`,
       };
     case 'kind':
-      return { condition: `${v} NOT IN ('stock', 'fund')`, reason: `'${col.name}' must be 'stock' or 'fund'` };
+      return { condition: sql`${v} NOT IN ('stock', 'fund')`, reason: `'${col.name}' must be 'stock' or 'fund'` };
     case 'activity':
       return {
-        condition: `${v} NOT IN ${sqlStringList(FEED_ACTIVITIES)}`,
+        condition: sql`${v} NOT IN ${sqlValueList(FEED_ACTIVITIES)}`,
         reason: `'${col.name}' must be an activity code (docs/data/activities.md)`,
       };
     case 'boolean':
-      return { condition: `lower(${v}) NOT IN ('true', 'false')`, reason: `'${col.name}' must be true or false` };
+      return { condition: sql`lower(${v}) NOT IN ('true', 'false')`, reason: `'${col.name}' must be true or false` };
     case 'sic':
-      return { condition: `NOT regexp_full_match(${v}, '\\d{4}')`, reason: `'${col.name}' must be a 4-digit SIC code` };
+      return { condition: sql`NOT regexp_full_match(${v}, '\\d{4}')`, reason: `'${col.name}' must be a 4-digit SIC code` };
     case 'currency':
-      return { condition: `NOT regexp_full_match(${v}, '[A-Z]{3}')`, reason: `'${col.name}' must be an ISO 4217 code like USD` };
+      return { condition: sql`NOT regexp_full_match(${v}, '[A-Z]{3}')`, reason: `'${col.name}' must be an ISO 4217 code like USD` };
     case 'mic':
-      return { condition: `NOT regexp_full_match(${v}, '[A-Z0-9]{4}')`, reason: `'${col.name}' must be a 4-character ISO 10383 MIC` };
+      return { condition: sql`NOT regexp_full_match(${v}, '[A-Z0-9]{4}')`, reason: `'${col.name}' must be a 4-character ISO 10383 MIC` };
     case 'ratio':
       return {
-        condition: `${ratioSql(v)} IS NULL OR NOT isfinite(${ratioSql(v)}) OR ${ratioSql(v)} <= 0`,
+        condition: sql`${ratioSql(v)} IS NULL OR NOT isfinite(${ratioSql(v)}) OR ${ratioSql(v)} <= 0`,
         reason: `'${col.name}' must be new shares per old share above 0, as a number (4, 0.1) or 'new:old' ('4:1', '1:10')`,
       };
     case 'evidence':
       return {
-        condition: `${v} NOT IN ${sqlStringList(FEED_EVIDENCE)}`,
+        condition: sql`${v} NOT IN ${sqlValueList(FEED_EVIDENCE)}`,
         reason: `'${col.name}' must be one of ${FEED_EVIDENCE.join(', ')} (docs/data/activities.md)`,
       };
     case 'involvement':
       return {
-        condition: `${v} NOT IN ${sqlStringList(FEED_INVOLVEMENTS)}`,
+        condition: sql`${v} NOT IN ${sqlValueList(FEED_INVOLVEMENTS)}`,
         reason: `'${col.name}' must be one of ${FEED_INVOLVEMENTS.join(', ')} (docs/data/activities.md)`,
       };
     case 'split_basis':
       return {
-        condition: `${v} <> ${sqlString(AS_TRADED)} AND (NOT regexp_full_match(${v}, '\\d{4}-\\d{2}-\\d{2}') OR TRY_CAST(${v} AS DATE) IS NULL)`,
+        condition: sql`${v} <> ${AS_TRADED} AND (NOT regexp_full_match(${v}, '\\d{4}-\\d{2}-\\d{2}') OR TRY_CAST(${v} AS DATE) IS NULL)`,
         reason: `'${col.name}' must be a date YYYY-MM-DD or '${AS_TRADED}'`,
       };
     case 'text':
-      return { condition: 'false', reason: '' };
+      return { condition: rawSql('false'), reason: '' };
   }
 }
 
@@ -119,18 +119,20 @@ function badValue(col: FeedColumn): { condition: string; reason: string } {
  * One `SELECT <at>, reason` per value rule of the given columns, over a raw all-text table with
  * a `line` column (`at` is `line`, or `file, line` for a table gathered from many files).
  */
-export function columnChecksSql(raw: string, columns: readonly FeedColumn[], present: ReadonlySet<string>, at = 'line'): string[] {
-  const checks: string[] = [];
+export function columnChecksSql(raw: string, columns: readonly FeedColumn[], present: ReadonlySet<string>, at = 'line'): Sql[] {
+  const checks: Sql[] = [];
+  const where = rawSql(at);
+  const table = rawSql(raw);
   for (const col of columns) {
     if (!present.has(col.name)) continue;
     const v = value(col);
     if (col.required && !EMPTY_ALLOWED.has(col.name)) {
-      checks.push(`SELECT ${at}, ${sqlString(`'${col.name}' is required`)} AS reason FROM ${raw} WHERE ${v} IS NULL OR ${v} = ''`);
+      checks.push(sql`SELECT ${where}, ${`'${col.name}' is required`} AS reason FROM ${table} WHERE ${v} IS NULL OR ${v} = ''`);
     }
     const bad = badValue(col);
-    if (bad.condition !== 'false')
+    if (bad.reason !== '')
       checks.push(
-        `SELECT ${at}, ${sqlString(bad.reason)} || ', got ''' || ${v} || '''' AS reason FROM ${raw} WHERE ${v} <> '' AND (${bad.condition})`,
+        sql`SELECT ${where}, ${bad.reason} || ', got ''' || ${v} || '''' AS reason FROM ${table} WHERE ${v} <> '' AND (${bad.condition})`,
       );
   }
   return checks;
@@ -140,30 +142,39 @@ export function columnChecksSql(raw: string, columns: readonly FeedColumn[], pre
  * A "reviewed: no screened activity" row has revenue_share 0. Beside rows of screened activities
  * on its date it says the review found those and nothing else (docs/data/activities.md).
  */
-function noActivityChecksSql(raw: string): string[] {
-  const none = sqlString(NO_SCREENED_ACTIVITY);
+function noActivityChecksSql(raw: string): Sql[] {
+  const none = NO_SCREENED_ACTIVITY;
   return [
-    `SELECT line, 'activity ''' || ${none} || ''' (reviewed: no screened activity) needs revenue_share 0, got ''' || trim(revenue_share) || '''' AS reason
-      FROM ${raw} WHERE trim(activity) = ${none} AND TRY_CAST(revenue_share AS DOUBLE) <> 0`,
+    sql`SELECT line,
+        'activity ''' || ${none} || ''' (reviewed: no screened activity) needs revenue_share 0, got ''' || trim(revenue_share) || '''' AS reason
+      FROM ${rawSql(raw)} WHERE trim(activity) = ${none} AND TRY_CAST(revenue_share AS DOUBLE) <> 0`,
   ];
 }
 
 /** One `SELECT line, reason` per rule of the table, over a raw all-text table with a `line` column. */
-export function rowChecksSql(raw: string, table: FeedTable, present: ReadonlySet<string>): string[] {
+export function rowChecksSql(raw: string, table: FeedTable, present: ReadonlySet<string>): Sql[] {
   const checks = columnChecksSql(raw, table.columns, present);
   const has = (...names: string[]): boolean => names.every((n) => present.has(n));
   if (table.table === 'listings' && has('market', 'ticker')) {
-    checks.push(`SELECT line, 'duplicate listing ' || market || '/' || ticker || ' (first on line ' || first_line || ')' AS reason FROM (
-      SELECT line, market, ticker, min(line) OVER (PARTITION BY market, ticker) AS first_line FROM ${raw}) WHERE line <> first_line`);
+    checks.push(
+      rawSql(`SELECT line, 'duplicate listing ' || market || '/' || ticker || ' (first on line ' || first_line || ')' AS reason FROM (
+      SELECT line, market, ticker, min(line) OVER (PARTITION BY market, ticker) AS first_line FROM ${raw}) WHERE line <> first_line`),
+    );
   }
   if (table.table === 'fundamentals' && has('period_end', 'filed_on')) {
     checks.push(
-      `SELECT line, 'filed_on is before period_end' AS reason FROM ${raw} WHERE TRY_CAST(filed_on AS DATE) < TRY_CAST(period_end AS DATE)`,
+      rawSql(
+        `SELECT line, 'filed_on is before period_end' AS reason FROM ${raw} WHERE TRY_CAST(filed_on AS DATE) < TRY_CAST(period_end AS DATE)`,
+      ),
     );
   }
   if (table.table === 'fund_holdings' && has('fund_market', 'fund_ticker', 'as_of', 'weight')) {
-    checks.push(`SELECT min(line) AS line, 'weights of fund ' || fund_market || '/' || fund_ticker || ' on ' || as_of || ' sum to ' || round(sum(TRY_CAST(weight AS DOUBLE)), 4) || ', more than 1' AS reason
-      FROM ${raw} GROUP BY fund_market, fund_ticker, as_of HAVING sum(TRY_CAST(weight AS DOUBLE)) > 1.000001`);
+    checks.push(
+      rawSql(`SELECT min(line) AS line,
+        'weights of fund ' || fund_market || '/' || fund_ticker || ' on ' || as_of || ' sum to ' || round(sum(TRY_CAST(weight AS DOUBLE)), 4)
+          || ', more than 1' AS reason
+      FROM ${raw} GROUP BY fund_market, fund_ticker, as_of HAVING sum(TRY_CAST(weight AS DOUBLE)) > 1.000001`),
+    );
   }
   if (table.table === 'exposures' && has('market', 'ticker', 'as_of', 'activity', 'revenue_share'))
     checks.push(...noActivityChecksSql(raw));
@@ -176,12 +187,12 @@ export function rowChecksSql(raw: string, table: FeedTable, present: ReadonlySet
  */
 export async function reportChecks(
   connection: DuckDBConnection,
-  checks: readonly string[],
+  checks: readonly Sql[],
   add: (e: FeedError) => void,
   file?: string,
 ): Promise<void> {
   if (checks.length === 0) return;
-  const at = file === undefined ? 'file, line' : `${sqlString(file)} AS file, line`;
-  const found = await connection.runAndReadAll(`SELECT ${at}, reason FROM (${checks.join(' UNION ALL ')}) ORDER BY file, line, reason`);
+  const at = file === undefined ? rawSql('file, line') : sql`${file} AS file, line`;
+  const found = await readSql(connection, sql`SELECT ${at}, reason FROM (${joinSql(checks, ' UNION ALL ')}) ORDER BY file, line, reason`);
   for (const row of found.getRowObjectsJS()) add({ file: String(row.file), line: Number(row.line), reason: String(row.reason) });
 }

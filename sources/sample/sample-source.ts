@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlIdent } from '../../warehouse/sql.ts';
+import { rawSql, runSql, sql, sqlIdent, type Sql } from '../../warehouse/sql.ts';
 import { MARKET_KEYS, getMarket } from '../../common/markets.ts';
 import type { SourceAdapter, SourceChunk, StageTarget } from '../../warehouse/source-contract.ts';
 import { SAMPLE_PART_SIZE, parseSamplePartId, sampleMarketPlan, samplePartId, type SampleOptions } from './sample-plan.ts';
@@ -50,9 +50,10 @@ function partParams(options: SampleOptions, chunk: SourceChunk): SamplePartParam
  * Every row carries `synthetic = true` and a `sample:v1:…` source reference.
  */
 export function createSampleSource(options: SampleOptions): SourceAdapter {
-  const stage = (build: (p: SamplePartParams) => string) => async (chunk: SourceChunk, target: StageTarget) => {
+  const stage = (build: (p: SamplePartParams) => Sql) => async (chunk: SourceChunk, target: StageTarget) => {
     await ensureMacros(target.connection);
-    await target.connection.run(`CREATE OR REPLACE TEMP TABLE ${sqlIdent(target.table)} AS ${build(partParams(options, chunk))}`);
+    const rows = build(partParams(options, chunk));
+    await runSql(target.connection, sql`CREATE OR REPLACE TEMP TABLE ${rawSql(sqlIdent(target.table))} AS ${rows}`);
   };
   return {
     name: 'sample',

@@ -1,4 +1,5 @@
-import { sqlString } from '../../warehouse/sql.ts';
+import { listValue, type DuckDBListValue } from '@duckdb/node-api';
+import { joinSql, rawSql, sql, sqlDate, type Sql } from '../../warehouse/sql.ts';
 import { emptyRowsSql } from '../../warehouse/lake-sql.ts';
 import { SPLITS_SCHEMA } from '../../warehouse/lake-schemas.ts';
 import {
@@ -38,7 +39,8 @@ export interface SamplePartParams {
 /** Macros the generator uses: uniform and normal draws, fictional tickers, listing dates. */
 export const SAMPLE_MACROS: readonly string[] = [
   `CREATE OR REPLACE TEMP MACRO s_u(seed, mkt, idx, tag, k) AS ((hash(seed, mkt, idx, tag, k) >> 11)::DOUBLE / 9007199254740992.0)`,
-  `CREATE OR REPLACE TEMP MACRO s_n(seed, mkt, idx, tag, k) AS (sqrt(-2 * ln(greatest(s_u(seed, mkt, idx, tag || '.a', k), 1e-12))) * cos(2 * pi() * s_u(seed, mkt, idx, tag || '.b', k)))`,
+  `CREATE OR REPLACE TEMP MACRO s_n(seed, mkt, idx, tag, k) AS
+     (sqrt(-2 * ln(greatest(s_u(seed, mkt, idx, tag || '.a', k), 1e-12))) * cos(2 * pi() * s_u(seed, mkt, idx, tag || '.b', k)))`,
   // A bijection of the index onto 4-letter strings (7919 is coprime with 26^4): unique per market.
   `CREATE OR REPLACE TEMP MACRO s_code(seed, mkt, idx) AS ((idx::BIGINT * 7919 + (hash(seed, mkt, 'ticker') % 456976)::BIGINT) % 456976)`,
   `CREATE OR REPLACE TEMP MACRO s_ticker(seed, mkt, idx) AS (
@@ -52,7 +54,7 @@ export const SAMPLE_MACROS: readonly string[] = [
   `CREATE OR REPLACE TEMP MACRO s_month_end(m) AS (last_day(make_date(2009 + m // 12, (m % 12 + 1)::INT, 1)))`,
 ];
 
-const list = (values: readonly string[]): string => `[${values.map(sqlString).join(', ')}]`;
+const list = (values: readonly string[]): DuckDBListValue => listValue([...values]);
 
 /** 1,000 industry slots in proportion to the industries' weights, so one draw picks an industry. */
 function industrySlots(): number[] {
@@ -65,8 +67,18 @@ function industrySlots(): number[] {
   return slots;
 }
 
-const INDUSTRY_TABLE = `(VALUES ${INDUSTRIES.map((i, k) => `(${k + 1}, ${sqlString(i.sic)}, ${sqlString(i.title)}, ${sqlString(i.group)}, ${i.leverage}, ${list(NAME_WORDS[i.group])})`).join(', ')}) AS ind(k, sic, title, grp, leverage, words)`;
+const INDUSTRY_ROWS = INDUSTRIES.map(
+  (i, k) => sql`(${k + 1}, ${i.sic}, ${i.title}, ${i.group}, ${i.leverage}, ${list(NAME_WORDS[i.group])})`,
+);
+const INDUSTRY_TABLE = sql`(VALUES ${joinSql(INDUSTRY_ROWS, ', ')}) AS ind(k, sic, title, grp, leverage, words)`;
 const SLOTS = industrySlots();
+
+const NULL_BOOLEAN = rawSql('CAST(NULL AS BOOLEAN)');
+
+/** The (seed, market, ticker index) arguments every per-company draw starts with. */
+function seedArgs(p: SamplePartParams): Sql {
+  return sql`${p.seed}, ${p.marketKey}, idx`;
+}
 
 function monthsThrough(asOf: string): number {
   const [y, m] = asOf.split('-').map(Number) as [number, number];
@@ -74,10 +86,10 @@ function monthsThrough(asOf: string): number {
 }
 
 /** Companies and funds of a part, one row each, with every per-company draw the tables need. */
-function companiesCte(p: SamplePartParams): string {
-  const s = `${p.seed}, ${sqlString(p.marketKey)}, idx`;
-  return `co AS (
-    SELECT idx, idx >= ${p.stocks} AS is_fund, s_ticker(${p.seed}, ${sqlString(p.marketKey)}, idx) AS ticker,
+function companiesCte(p: SamplePartParams): Sql {
+  const s = seedArgs(p);
+  return sql`co AS (
+    SELECT idx, idx >= ${p.stocks} AS is_fund, s_ticker(${s}) AS ticker,
       s_listed(${s}) AS listed_on, ind.*,
       ln(10) * (8.3 + 1.1 * s_n(${s}, 'size', 0)) + CASE WHEN ind.grp = 'bank' THEN 1.5 ELSE 0 END + ln(${p.unitsPerUsd}) AS la0,
       least(0.06, greatest(-0.04, 0.012 + 0.02 * s_n(${s}, 'growth', 0))) AS growth,
@@ -110,40 +122,47 @@ function companiesCte(p: SamplePartParams): string {
       CASE WHEN s_u(${s}, 'lti', 0) < 0.5 THEN 0 ELSE 0.12 * s_u(${s}, 'lti2', 0) END AS lti_ratio
     FROM range(${p.lo}, ${p.hi}) t(idx)
     JOIN ${INDUSTRY_TABLE} ON ind.k = ${list(SLOTS.map(String))}[1 + floor(s_u(${s}, 'industry', 0) * ${SLOTS.length})::INT]::INT
-    WHERE s_listed(${s}) <= DATE ${sqlString(p.asOf)}
+    WHERE s_listed(${s}) <= ${sqlDate(p.asOf)}
   )`;
 }
 
 /** Listings: fictional syllable names, real SIC titles, the market's real MICs. */
-export function listingsSql(p: SamplePartParams): string {
-  const s = `${p.seed}, ${sqlString(p.marketKey)}, idx`;
-  const syl = (tag: string): string => `${list(SYLLABLES)}[1 + floor(s_u(${s}, '${tag}', 0) * ${SYLLABLES.length})::INT]`;
-  const brand = `(upper(${syl('n1')}[1]) || ${syl('n1')}[2:] || ${syl('n2')} || CASE WHEN s_u(${s}, 'n3p', 0) < 0.4 THEN ${syl('n3')} ELSE '' END)`;
-  const themes = `${list(FUND_THEMES)}[1 + CASE WHEN s_u(${s}, 'faith', 0) < ${p.marketKey === 'us' ? 0.25 : 0.35} THEN floor(s_u(${s}, 'theme', 0) * ${FAITH_FUND_THEMES})::INT ELSE ${FAITH_FUND_THEMES} + floor(s_u(${s}, 'theme', 0) * ${FUND_THEMES.length - FAITH_FUND_THEMES})::INT END]`;
+export function listingsSql(p: SamplePartParams): Sql {
+  const s = seedArgs(p);
+  const syl = (tag: string): Sql => sql`${list(SYLLABLES)}[1 + floor(s_u(${s}, ${tag}, 0) * ${SYLLABLES.length})::INT]`;
+  const brand = sql`(upper(${syl('n1')}[1]) || ${syl('n1')}[2:] || ${syl('n2')} || CASE WHEN s_u(${s}, 'n3p', 0) < 0.4 THEN ${syl('n3')} ELSE '' END)`;
+  const themes = sql`${list(FUND_THEMES)}[1 + CASE WHEN s_u(${s}, 'faith', 0) < ${p.marketKey === 'us' ? 0.25 : 0.35}
+    THEN floor(s_u(${s}, 'theme', 0) * ${FAITH_FUND_THEMES})::INT
+    ELSE ${FAITH_FUND_THEMES} + floor(s_u(${s}, 'theme', 0) * ${FUND_THEMES.length - FAITH_FUND_THEMES})::INT END]`;
   const israel = p.marketKey === 'il';
-  return `WITH ${companiesCte(p)}
-    SELECT ${sqlString(p.marketKey)} AS market, ticker,
+  const heterIska = sql`CASE WHEN is_fund THEN NULL WHEN grp IN ('bank', 'insurer') THEN s_u(${s}, 'iska', 0) < 0.9
+    ELSE s_u(${s}, 'iska', 0) < 0.3 END`;
+  const onShabbat = sql`CASE WHEN is_fund THEN NULL
+    WHEN grp IN ('hotel', 'restaurant', 'media', 'retail', 'casino', 'telecom', 'utility') THEN true
+    ELSE s_u(${s}, 'shabbat', 0) < 0.2 END`;
+  return sql`WITH ${companiesCte(p)}
+    SELECT ${p.marketKey} AS market, ticker,
       CASE WHEN is_fund THEN ${brand} || ' ' || ${themes}
-           ELSE ${brand} || ' ' || words[1 + floor(s_u(${s}, 'word', 0) * len(words))::INT] || ' ' || ${sqlString(LEGAL_SUFFIX[p.marketKey] ?? 'Ltd.')} END AS name,
+           ELSE ${brand} || ' ' || words[1 + floor(s_u(${s}, 'word', 0) * len(words))::INT] || ' ' || ${LEGAL_SUFFIX[p.marketKey] ?? 'Ltd.'} END AS name,
       ${list(p.mics)}[1 + floor(s_u(${s}, 'mic', 0) * ${p.mics.length})::INT] AS exchange_mic,
       CASE WHEN is_fund THEN 'fund' ELSE 'stock' END AS kind,
-      ${sqlString(p.currency)} AS currency,
+      ${p.currency} AS currency,
       CASE WHEN is_fund THEN '6726' ELSE sic END AS sic,
       CASE WHEN is_fund THEN 'Unit Inv Trust, Closed-End Mgmt Inv Office' ELSE title END AS sic_description,
-      ${israel ? `CASE WHEN is_fund THEN NULL WHEN grp IN ('bank', 'insurer') THEN s_u(${s}, 'iska', 0) < 0.9 ELSE s_u(${s}, 'iska', 0) < 0.3 END` : 'CAST(NULL AS BOOLEAN)'} AS heter_iska,
-      ${israel ? `CASE WHEN is_fund THEN NULL WHEN grp IN ('hotel', 'restaurant', 'media', 'retail', 'casino', 'telecom', 'utility') THEN true ELSE s_u(${s}, 'shabbat', 0) < 0.2 END` : 'CAST(NULL AS BOOLEAN)'} AS operates_on_shabbat,
+      ${israel ? heterIska : NULL_BOOLEAN} AS heter_iska,
+      ${israel ? onShabbat : NULL_BOOLEAN} AS operates_on_shabbat,
       listed_on,
-      'sample:v1:' || ${sqlString(p.marketKey)} || ':' || ticker AS source_ref,
+      'sample:v1:' || ${p.marketKey} || ':' || ticker AS source_ref,
       'sample' AS data_source, true AS synthetic
     FROM co`;
 }
 
 /** Quarterly fundamentals from 2009 (or the listing quarter) to the last filing made by `asOf`. */
-export function fundamentalsSql(p: SamplePartParams): string {
+export function fundamentalsSql(p: SamplePartParams): Sql {
   const quarters = Math.floor(monthsThrough(p.asOf) / 3) + 1;
-  const s = `${p.seed}, ${sqlString(p.marketKey)}, idx`;
-  const miss = (tag: string, value: string): string => `CASE WHEN s_u(${s}, '${tag}', q) < missing_rate THEN NULL ELSE ${value} END`;
-  return `WITH ${companiesCte(p)},
+  const s = seedArgs(p);
+  const miss = (tag: string, value: string): Sql => sql`CASE WHEN s_u(${s}, ${tag}, q) < missing_rate THEN NULL ELSE ${rawSql(value)} END`;
+  return sql`WITH ${companiesCte(p)},
     qs AS (SELECT q, s_quarter_end(q) AS period_end FROM range(0, ${quarters}) t(q)),
     rows AS (
       SELECT co.*, qs.q, qs.period_end,
@@ -162,7 +181,7 @@ export function fundamentalsSql(p: SamplePartParams): string {
         assets * turnover * (1 + 0.06 * s_n(${s}, 'rev', q)) AS revenue,
         margin + 0.04 * s_n(${s}, 'marginq', q) AS margin_q,
         exp(la0 - ln(price0) + ln(price_to_assets)) * exp(share_drift * q) AS shares
-      FROM rows WHERE filed_on <= DATE ${sqlString(p.asOf)}
+      FROM rows WHERE filed_on <= ${sqlDate(p.asOf)}
     ),
     -- Long-term securities and PP&E fit in the room current assets leave: never past total assets.
     roomy AS (SELECT *, greatest(0, 0.87 - (cash + ibi + ar) / assets) AS room FROM figures),
@@ -172,9 +191,9 @@ export function fundamentalsSql(p: SamplePartParams): string {
         revenue * (0.24 + 0.3 * s_u(${s}, 'gm', 0) + 0.02 * s_u(${s}, 'gmq', q)) AS gross
       FROM roomy
     )
-    SELECT ${sqlString(p.marketKey)} AS market, ticker, period_end, filed_on,
-      'sample:v1:' || ${sqlString(p.marketKey)} || ':' || ticker || ':' || strftime(period_end, '%Y-%m-%d') AS source_ref,
-      ${sqlString(p.currency)} AS currency,
+    SELECT ${p.marketKey} AS market, ticker, period_end, filed_on,
+      'sample:v1:' || ${p.marketKey} || ':' || ticker || ':' || strftime(period_end, '%Y-%m-%d') AS source_ref,
+      ${p.currency} AS currency,
       round(assets) AS total_assets,
       ${miss('m_debt', 'round(debt)')} AS total_debt,
       round(cash) AS cash_and_equivalents,
@@ -204,16 +223,16 @@ export function fundamentalsSql(p: SamplePartParams): string {
 }
 
 /** Month-end closes (plus the close on `asOf`) as a random walk from the listing month; funds too. */
-export function pricesSql(p: SamplePartParams): string {
+export function pricesSql(p: SamplePartParams): Sql {
   const months = monthsThrough(p.asOf);
-  const s = `${p.seed}, ${sqlString(p.marketKey)}, idx`;
-  return `WITH ${companiesCte(p)},
+  const s = seedArgs(p);
+  return sql`WITH ${companiesCte(p)},
     ms AS (
-      SELECT m, least(s_month_end(m), DATE ${sqlString(p.asOf)}) AS date FROM range(0, ${months}) t(m)
-      WHERE s_month_end(m) <= DATE ${sqlString(p.asOf)} OR m = ${months - 1}
+      SELECT m, least(s_month_end(m), ${sqlDate(p.asOf)}) AS date FROM range(0, ${months}) t(m)
+      WHERE s_month_end(m) <= ${sqlDate(p.asOf)} OR m = ${months - 1}
     ),
     mkt AS (
-      SELECT m, sum(0.045 * s_n(${p.seed}, ${sqlString(p.marketKey)}, -1, 'market', m)) OVER (ORDER BY m) AS factor FROM range(0, ${months}) t(m)
+      SELECT m, sum(0.045 * s_n(${p.seed}, ${p.marketKey}, -1, 'market', m)) OVER (ORDER BY m) AS factor FROM range(0, ${months}) t(m)
     ),
     steps AS (
       SELECT co.idx, co.ticker, ms.m, ms.date, co.price0,
@@ -221,53 +240,54 @@ export function pricesSql(p: SamplePartParams): string {
         mkt.factor
       FROM co JOIN ms ON ms.date >= co.listed_on JOIN mkt ON mkt.m = ms.m
     )
-    SELECT ${sqlString(p.marketKey)} AS market, ticker, date,
+    SELECT ${p.marketKey} AS market, ticker, date,
       round(price0 * exp(sum(step) OVER (PARTITION BY idx ORDER BY m ROWS UNBOUNDED PRECEDING) + factor), 4) AS close,
-      ${sqlString(p.currency)} AS currency, 'sample' AS data_source, true AS synthetic
+      ${p.currency} AS currency, 'sample' AS data_source, true AS synthetic
     FROM steps`;
 }
 
 /** Yearly activity exposures by industry; some placed near the usual 5% / 10% / 33% thresholds. */
-export function exposuresSql(p: SamplePartParams): string {
-  const s = `${p.seed}, ${sqlString(p.marketKey)}, idx`;
-  const rules = `(VALUES ${EXPOSURE_RULES.map(
-    (r) =>
-      `(${sqlString(r.group)}, ${sqlString(r.activity)}, ${r.probability}, ${r.low}, ${r.high}, ${r.involvement === null ? 'CAST(NULL AS VARCHAR)' : sqlString(r.involvement)})`,
-  ).join(', ')}) AS r(grp, activity, probability, low, high, involvement)`;
+export function exposuresSql(p: SamplePartParams): Sql {
+  const s = seedArgs(p);
+  const rows = EXPOSURE_RULES.map(
+    (r) => sql`(${r.group}, ${r.activity}, ${r.probability}, ${r.low}, ${r.high}, CAST(${r.involvement} AS VARCHAR))`,
+  );
+  const rules = sql`(VALUES ${joinSql(rows, ', ')}) AS r(grp, activity, probability, low, high, involvement)`;
   const lastYear = Number(p.asOf.slice(0, 4));
-  return `WITH ${companiesCte(p)},
+  return sql`WITH ${companiesCte(p)},
     exposed AS (
       SELECT co.idx, co.ticker, co.listed_on, r.activity, r.involvement,
         s_u(${s}, 'near_' || r.activity, 0) < 0.12 AS near,
         CASE WHEN s_u(${s}, 'near_' || r.activity, 0) < 0.12
-             THEN ${list(NEAR_THRESHOLDS.map(String))}[1 + floor(s_u(${s}, 'thr_' || r.activity, 0) * ${NEAR_THRESHOLDS.length})::INT]::DOUBLE + 0.02 * (s_u(${s}, 'off_' || r.activity, 0) - 0.5)
+             THEN ${list(NEAR_THRESHOLDS.map(String))}[1 + floor(s_u(${s}, 'thr_' || r.activity, 0) * ${NEAR_THRESHOLDS.length})::INT]::DOUBLE
+               + 0.02 * (s_u(${s}, 'off_' || r.activity, 0) - 0.5)
              ELSE r.low + (r.high - r.low) * s_u(${s}, 'share_' || r.activity, 0) END AS base
       FROM co JOIN ${rules} ON r.grp = co.grp OR r.grp = 'any'
       WHERE NOT co.is_fund AND s_u(${s}, 'has_' || r.activity, 0) < r.probability
     ),
     years AS (SELECT y, make_date(y::INT, 3, 31) AS as_of FROM range(2009, ${lastYear + 1}) t(y))
-    SELECT ${sqlString(p.marketKey)} AS market, ticker, as_of, activity,
+    SELECT ${p.marketKey} AS market, ticker, as_of, activity,
       round(least(1, greatest(0, base * exp(CASE WHEN near THEN 0.05 ELSE 0.15 END * s_n(${s}, 'yr_' || activity, y)))), 5) AS revenue_share,
-      'sample:v1:' || ${sqlString(p.marketKey)} || ':' || ticker || ':' || strftime(as_of, '%Y-%m-%d') AS source_ref,
+      'sample:v1:' || ${p.marketKey} || ':' || ticker || ':' || strftime(as_of, '%Y-%m-%d') AS source_ref,
       involvement, 'sample' AS data_source, true AS synthetic
-    FROM exposed JOIN years ON years.as_of >= exposed.listed_on AND years.as_of <= DATE ${sqlString(p.asOf)}`;
+    FROM exposed JOIN years ON years.as_of >= exposed.listed_on AND years.as_of <= ${sqlDate(p.asOf)}`;
 }
 
 /** Holdings of the part's funds at each year end and the latest quarter end, weights summing to at most 1. */
-export function fundHoldingsSql(p: SamplePartParams): string {
-  const s = `${p.seed}, ${sqlString(p.marketKey)}, idx`;
+export function fundHoldingsSql(p: SamplePartParams): Sql {
+  const s = seedArgs(p);
   const lastQ = Math.floor(monthsThrough(p.asOf) / 3) - 1;
   const foreignShare = p.marketKey === 'us' ? 0 : 0.25;
-  return `WITH ${companiesCte(p)},
+  return sql`WITH ${companiesCte(p)},
     dates AS (
       SELECT DISTINCT as_of FROM (
         SELECT s_quarter_end(q) AS as_of FROM range(3, ${lastQ + 1}, 4) t(q)
         UNION ALL SELECT s_quarter_end(${lastQ})
-      ) WHERE as_of <= DATE ${sqlString(p.asOf)}
+      ) WHERE as_of <= ${sqlDate(p.asOf)}
     ),
     picks AS (
       SELECT co.ticker AS fund_ticker, d.as_of, t.h AS k,
-        CASE WHEN s_u(${s}, 'abroad', t.h) < ${foreignShare} THEN 'us' ELSE ${sqlString(p.marketKey)} END AS target,
+        CASE WHEN s_u(${s}, 'abroad', t.h) < ${foreignShare} THEN 'us' ELSE ${p.marketKey} END AS target,
         s_u(${s}, 'w', t.h) AS draw, 0.005 + 0.03 * s_u(${s}, 'cash_w', 0) AS cash,
         (year(d.as_of) + floor(4 * s_u(${s}, 'turnover', t.h))::INT) // 4 AS epoch
       FROM co JOIN dates d ON d.as_of >= co.listed_on
@@ -275,7 +295,7 @@ export function fundHoldingsSql(p: SamplePartParams): string {
       WHERE co.is_fund AND t.h < 20 + floor(80 * s_u(${s}, 'size', 0))
     ),
     held AS (
-      SELECT *, floor(s_u(${p.seed}, ${sqlString(p.marketKey)}, k, concat(fund_ticker, '-', epoch), 0)
+      SELECT *, floor(s_u(${p.seed}, ${p.marketKey}, k, concat(fund_ticker, '-', epoch), 0)
         * CASE WHEN target = 'us' THEN ${p.usStocks} ELSE ${p.stocks} END)::BIGINT AS held_idx
       FROM picks
     ),
@@ -284,13 +304,13 @@ export function fundHoldingsSql(p: SamplePartParams): string {
         0.05 + pow(draw, 3) AS raw, cash
       FROM held WHERE s_listed(${p.seed}, target, held_idx) <= as_of
     )
-    SELECT ${sqlString(p.marketKey)} AS fund_market, fund_ticker, as_of, market, ticker,
+    SELECT ${p.marketKey} AS fund_market, fund_ticker, as_of, market, ticker,
       round(sum(raw / total * (1 - cash)), 6) AS weight, 'sample' AS data_source, true AS synthetic
     FROM (SELECT *, sum(raw) OVER (PARTITION BY fund_ticker, as_of) AS total FROM listed)
     GROUP BY fund_ticker, as_of, market, ticker`;
 }
 
 /** No splits: the sample's prices are as traded and its share counts never split. */
-export function noSplitsSql(p: SamplePartParams): string {
-  return `SELECT ${sqlString(p.marketKey)} AS market, * FROM (${emptyRowsSql(SPLITS_SCHEMA)})`;
+export function noSplitsSql(p: SamplePartParams): Sql {
+  return sql`SELECT ${p.marketKey} AS market, * FROM (${rawSql(emptyRowsSql(SPLITS_SCHEMA))})`;
 }

@@ -6,6 +6,7 @@ import { compactSnapshots } from '../../warehouse/compaction.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { inputOn, publishScreen, runFaithscreen, serveAttestApi, type ServedAttestApi } from './support/attest-fixture.ts';
 import { TODAY } from './support/lake-fixture.ts';
+import { readSql, sql, sqlDate } from '../../warehouse/sql.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
 type Json = Record<string, any>;
@@ -233,9 +234,10 @@ describe('GET /api/attest/verify/{cert_id}: the documented flow and every status
     const glob = path.join(api.dataDir, 'lake', 'snapshots', 'market=us', `year=${TODAY.slice(0, 4)}`, '*.parquet');
     const rows = await withDuckDB(':memory:', {}, async (c) =>
       (
-        await c.runAndReadAll(
-          `SELECT strftime(screened_at, '%H:%M') AS hhmm FROM read_parquet('${glob}') WHERE ticker = $1 AND snapshot_date = CAST($2 AS DATE) ORDER BY hhmm`,
-          [ticker, TODAY],
+        await readSql(
+          c,
+          sql`SELECT strftime(screened_at, '%H:%M') AS hhmm FROM read_parquet(${glob})
+            WHERE ticker = ${ticker} AND snapshot_date = ${sqlDate(TODAY)} ORDER BY hhmm`,
         )
       ).getRowsJS(),
     );

@@ -7,6 +7,8 @@ import { lakeRoot } from '../../warehouse/lake-paths.ts';
 import { keyFor, openTestAccess } from '../support/access.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { type FixtureTickers, type ServedLakeApi, TODAY, serveLakeApi } from './support/lake-fixture.ts';
+import { copyToParquetSql } from '../../warehouse/lake-sql.ts';
+import { readSql, runSql, sql } from '../../warehouse/sql.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
 type Json = Record<string, any>;
@@ -25,10 +27,11 @@ async function addListings(dataDir: string, usTicker: string): Promise<void> {
     for (const [market, ticker, sic] of rows) {
       const dir = path.join(lakeRoot(dataDir), 'listings', `market=${market}`);
       mkdirSync(dir, { recursive: true });
-      await c.run(`COPY (SELECT '${ticker}' AS ticker, 'Fictional ${ticker} Test Plc' AS name, 'XLON' AS exchange_mic, 'stock' AS kind, 'GBP' AS currency,
-        ${sic === null ? 'CAST(NULL AS VARCHAR)' : `'${sic}'`} AS sic, 'test' AS sic_description, CAST(NULL AS BOOLEAN) AS heter_iska, CAST(NULL AS BOOLEAN) AS operates_on_shabbat,
-        DATE '2000-01-01' AS listed_on, 'feed:test' AS source_ref, 'feed' AS data_source, false AS synthetic)
-        TO '${path.join(dir, `forensic-extra-${ticker}.parquet`)}' (FORMAT parquet)`);
+      const listing = sql`SELECT ${ticker} AS ticker, ${`Fictional ${ticker} Test Plc`} AS name, 'XLON' AS exchange_mic, 'stock' AS kind,
+        'GBP' AS currency, CAST(${sic} AS VARCHAR) AS sic, 'test' AS sic_description,
+        CAST(NULL AS BOOLEAN) AS heter_iska, CAST(NULL AS BOOLEAN) AS operates_on_shabbat,
+        DATE '2000-01-01' AS listed_on, 'feed:test' AS source_ref, 'feed' AS data_source, false AS synthetic`;
+      await runSql(c, copyToParquetSql(listing, path.join(dir, `forensic-extra-${ticker}.parquet`)));
     }
   });
 }
@@ -118,8 +121,10 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
       const used = body.scores.sloan_accrual_ratio.inputs.find((i: Json) => i.field === 'total_assets' && i.period === 'current');
       const [row] = await withDuckDB(':memory:', {}, async (c) =>
         (
-          await c.runAndReadAll(
-            `SELECT total_assets FROM read_parquet('${lakeRoot(lake.dataDir)}/fundamentals/market=us/**/*.parquet') WHERE source_ref = '${used.source_ref}'`,
+          await readSql(
+            c,
+            sql`SELECT total_assets FROM read_parquet(${`${lakeRoot(lake.dataDir)}/fundamentals/market=us/**/*.parquet`})
+              WHERE source_ref = ${String(used.source_ref)}`,
           )
         ).getRowObjectsJS(),
       );

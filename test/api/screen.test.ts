@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_IDS } from '../../engine/index.ts';
 import { type FixtureTickers, type ServedLakeApi, daysAgo, serveLakeApi } from './support/lake-fixture.ts';
 import { catalogQuery } from '../support/pipeline-env.ts';
+import { sql } from '../../warehouse/sql.ts';
 
 // Response bodies are read as loosely typed JSON: the assertions check their shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
@@ -118,7 +119,7 @@ describe('GET /api/screen/{market}/{ticker} over a real lake', () => {
     });
     const [stored] = await catalogQuery(
       lake.dataDir,
-      `SELECT result_json FROM snapshots WHERE ticker = '${t.withHistory}' AND snapshot_date = DATE '2020-12-31'`,
+      sql`SELECT result_json FROM snapshots WHERE ticker = ${t.withHistory} AND snapshot_date = DATE '2020-12-31'`,
     );
     const frameworks = (JSON.parse(String(stored!.result_json)) as Json).frameworks as Json;
     for (const id of FRAMEWORK_IDS) {

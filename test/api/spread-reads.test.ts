@@ -12,7 +12,7 @@ import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
 import { expandResultJson, UnknownTextError } from '../../warehouse/methodology-texts.ts';
 import { loadQuotedTexts } from '../../warehouse/methodology-texts-lake.ts';
-import { sqlString } from '../../warehouse/sql.ts';
+import { readSql, sql } from '../../warehouse/sql.ts';
 import { listen } from '../support/http.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { buildSpreadLake, type SpreadLake } from './support/spread-lake.ts';
@@ -65,7 +65,7 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
     await withDuckDB(':memory:', {}, async (c) => {
       const texts = await loadQuotedTexts(c, temp.dir);
       for (const [ticker, json] of (
-        await c.runAndReadAll(`SELECT ticker, result_json FROM read_parquet(${sqlString(glob)}) WHERE result_json IS NOT NULL`)
+        await readSql(c, sql`SELECT ticker, result_json FROM read_parquet(${glob}) WHERE result_json IS NOT NULL`)
       ).getRowsJS()) {
         stored.set(String(ticker), JSON.parse(expandResultJson(String(json), (id) => texts.get(id))) as ScreeningResult);
       }

@@ -26,7 +26,8 @@ describe('canonical payload (RFC 8785)', () => {
     expect(text).toBe(
       '{"as_of":"2026-11-21T02:00:00.000Z","cert_id":"fsc_1111111111111111111111111111111111111111","company_name":"Ça & Ünïcode <Co>",' +
         '"issuer_type":"api_key","key_id":"sk_20261121_0a1b2c3d","market":"us","minted_at":"2026-11-21T09:30:00.000Z","payload_version":1,' +
-        '"purification_per_share":0.000012,"score":80.1,"snapshot_ref":{"day":"2026-11-21","source":"nightly"},"standard":"shariah_aaoifi","ticker":"ACME","verdict":"compliant"}',
+        '"purification_per_share":0.000012,"score":80.1,"snapshot_ref":{"day":"2026-11-21","source":"nightly"},' +
+        '"standard":"shariah_aaoifi","ticker":"ACME","verdict":"compliant"}',
     );
   });
 

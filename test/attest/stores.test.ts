@@ -6,32 +6,10 @@ import { readSecretFile, signingKeysDir, writeSecretFile } from '../../attest/se
 import { SigningKeyError, SigningKeys } from '../../attest/signing-keys.ts';
 import { openServiceDb, type ServiceDb } from '../../service-state/db.ts';
 import { testServiceState } from '../support/service-state.ts';
+import { TEST_PIN, unsignedCertificate } from '../support/certificates.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
-const PIN = {
-  day: '2026-11-21',
-  screenedAt: '2026-11-21T02:00:00.000',
-  source: 'nightly',
-  dataSource: 'sample',
-  synthetic: true,
-  statuses: {},
-  ratios: {},
-};
-const UNSIGNED = {
-  cert_id: `fsc_${'2'.repeat(40)}`,
-  payload_version: 1,
-  ticker: 'ACME',
-  market: 'us',
-  standard: 'christian_bri',
-  verdict: 'compliant' as const,
-  score: null,
-  purification_per_share: 0,
-  as_of: '2026-11-21T02:00:00.000Z',
-  minted_at: '2026-11-21T09:00:00.000Z',
-  snapshot_ref: { source: 'nightly', day: '2026-11-21' },
-  company_name: 'Acme',
-  issuer_type: 'api_key',
-};
+const UNSIGNED = unsignedCertificate('2');
 
 describe('signing keys and certificates in the real service state', () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -52,7 +30,7 @@ describe('signing keys and certificates in the real service state', () => {
 
   it('when the first certificate is issued, then the first key is created on need, its secret in a 0600 file in a 0700 folder', async () => {
     expect(await keys.list()).toEqual([]);
-    const stored = await certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
+    const stored = await certificates.issue(UNSIGNED, TEST_PIN, { keyId: null, account: null }, keys);
     const [key] = await keys.list();
     expect(key).toMatchObject({ key_id: stored.fields.key_id, status: 'active' });
     expect(statSync(path.join(signingKeysDir(temp.dir), `${key!.key_id}.key`)).mode & 0o777).toBe(0o600);
@@ -68,15 +46,15 @@ describe('signing keys and certificates in the real service state', () => {
   });
 
   it('when the same cert_id is issued twice, then the second is refused: a certificate is never replaced', async () => {
-    await certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
-    await expect(certificates.issue({ ...UNSIGNED, verdict: 'non_compliant' }, PIN, { keyId: null, account: null }, keys)).rejects.toThrow(
-      /UNIQUE|duplicate key/,
-    );
+    await certificates.issue(UNSIGNED, TEST_PIN, { keyId: null, account: null }, keys);
+    await expect(
+      certificates.issue({ ...UNSIGNED, verdict: 'non_compliant' }, TEST_PIN, { keyId: null, account: null }, keys),
+    ).rejects.toThrow(/UNIQUE|duplicate key/);
     expect((await certificates.find(UNSIGNED.cert_id))!.fields.verdict).toBe('compliant');
   });
 
   it('when a signing key or a revocation is deleted with SQL, then the triggers refuse', async () => {
-    await certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
+    await certificates.issue(UNSIGNED, TEST_PIN, { keyId: null, account: null }, keys);
     await certificates.revoke(UNSIGNED.cert_id, 'wrong data');
     await expect(db.exec('DELETE FROM signing_keys')).rejects.toThrow(/kept for verification/);
     await expect(db.exec('DELETE FROM revocations')).rejects.toThrow(/permanent/);
@@ -108,7 +86,7 @@ describe('signing keys and certificates in the real service state', () => {
 
   it('when a revocation has no note or names an unknown certificate, then it is refused', async () => {
     await expect(certificates.revoke(UNSIGNED.cert_id, 'x')).rejects.toThrow(/no certificate/);
-    await certificates.issue(UNSIGNED, PIN, { keyId: null, account: null }, keys);
+    await certificates.issue(UNSIGNED, TEST_PIN, { keyId: null, account: null }, keys);
     await expect(certificates.revoke(UNSIGNED.cert_id, '   ')).rejects.toThrow(RevocationError);
     await certificates.revoke(UNSIGNED.cert_id, 'wrong data');
     await expect(certificates.revoke(UNSIGNED.cert_id, 'again')).rejects.toThrow(/already revoked/);

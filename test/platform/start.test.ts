@@ -37,7 +37,8 @@ describe('faithscreen start (the embedded default)', () => {
   });
 
   it(
-    'when started on an empty warehouse, then the dev server, worker and API come up and the first screen is published; on SIGTERM everything stops and nothing is orphaned',
+    'when started on an empty warehouse, then the dev server, worker and API come up and the first screen is published; on SIGTERM ' +
+      'everything stops and nothing is orphaned',
     { timeout: 240_000 },
     async () => {
       temp = await makeTempDir('faithscreen-start-');

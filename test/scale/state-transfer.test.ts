@@ -13,6 +13,7 @@ import { SigningKeys } from '../../attest/signing-keys.ts';
 import { signatureMatches } from '../../attest/signing.ts';
 import { openServiceDb } from '../../service-state/db.ts';
 import { testServiceState } from '../support/service-state.ts';
+import { TEST_PIN, unsignedCertificate } from '../support/certificates.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { loadWebhookKey, openSecret, sealSecret } from '../../webhooks/secret-box.ts';
 import { WebhookStore } from '../../webhooks/webhook-store.ts';
@@ -24,30 +25,7 @@ const BIN = new URL('../../bin/faithscreen.js', import.meta.url).pathname;
 const T0 = Date.parse('2026-11-21T10:00:00Z');
 const USER_PASSWORD = 'correct horse battery staple';
 
-const PIN = {
-  day: '2026-11-21',
-  screenedAt: '2026-11-21T02:00:00.000',
-  source: 'nightly',
-  dataSource: 'sample',
-  synthetic: true,
-  statuses: {},
-  ratios: {},
-};
-const UNSIGNED = {
-  cert_id: `fsc_${'3'.repeat(40)}`,
-  payload_version: 1,
-  ticker: 'ACME',
-  market: 'us',
-  standard: 'christian_bri',
-  verdict: 'compliant' as const,
-  score: 87.5,
-  purification_per_share: 0.0125,
-  as_of: '2026-11-21T02:00:00.000Z',
-  minted_at: '2026-11-21T09:00:00.000Z',
-  snapshot_ref: { source: 'nightly', day: '2026-11-21' },
-  company_name: 'Acme',
-  issuer_type: 'api_key',
-};
+const UNSIGNED = unsignedCertificate('3', { score: 87.5, purification_per_share: 0.0125 });
 
 /** The CLI with exactly this environment for the service state (no DATABASE_URL means DATA_DIR/service.db). */
 async function faithscreen(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -83,10 +61,10 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
     await access.close();
     const db = await openServiceDb({ dataDir: embedded.dir });
     const certificates = new CertificateStore(db);
-    await certificates.issue(UNSIGNED, PIN, { keyId, account: 'acme' }, new SigningKeys(db, embedded.dir));
+    await certificates.issue(UNSIGNED, TEST_PIN, { keyId, account: 'acme' }, new SigningKeys(db, embedded.dir));
     await certificates.issue(
       { ...UNSIGNED, cert_id: `fsc_${'4'.repeat(40)}` },
-      PIN,
+      TEST_PIN,
       { keyId, account: 'acme' },
       new SigningKeys(db, embedded.dir),
     );

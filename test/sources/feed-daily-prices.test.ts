@@ -7,6 +7,7 @@ import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { ingestSource } from '../../sources/ingest.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { readSql, sql } from '../../warehouse/sql.ts';
 
 const YAHOO_HEADER = 'Date,Open,High,Low,Close,Adj Close,Volume';
 
@@ -56,9 +57,13 @@ interface PriceRow {
 
 async function publishedPrices(dataDir: string, market: string): Promise<PriceRow[]> {
   return withDuckDB(':memory:', {}, async (c) => {
-    const read =
-      await c.runAndReadAll(`SELECT ticker, strftime(date, '%Y-%m-%d') AS date, close, currency, strftime(split_adjusted_through, '%Y-%m-%d') AS split_adjusted_through,
-      data_source, synthetic FROM read_parquet('${lakeRoot(dataDir)}/prices/market=${market}/feed-*.parquet') ORDER BY ticker, date`);
+    const files = `${lakeRoot(dataDir)}/prices/market=${market}/feed-*.parquet`;
+    const read = await readSql(
+      c,
+      sql`SELECT ticker, strftime(date, '%Y-%m-%d') AS date, close, currency,
+        strftime(split_adjusted_through, '%Y-%m-%d') AS split_adjusted_through,
+        data_source, synthetic FROM read_parquet(${files}) ORDER BY ticker, date`,
+    );
     return read.getRowObjectsJS() as unknown as PriceRow[];
   });
 }
@@ -168,8 +173,10 @@ describe('feed contract: Yahoo-style daily price files', () => {
         expect.stringMatching(
           /^prices-daily\/xx:0: 'xx' is not a market key \(docs\/data\/markets.md\): files go in prices-daily\/<market>\/<TICKER>.csv, market one of us, ca, /,
         ),
-        'prices-daily/us/aapl.csv:0: the file name must be the listed ticker in capitals plus .csv, e.g. AAPL.csv or BRK-B.csv: files go in prices-daily/<market>/<TICKER>.csv',
-        'prices-daily/us/NVDA.csv:1: missing column(s) Close of a daily price file: expected the header Date,Open,High,Low,Close,Adj Close,Volume (only Date and Close are read), got Date,Open,High,Low,Adj Close,Volume',
+        'prices-daily/us/aapl.csv:0: the file name must be the listed ticker in capitals plus .csv, e.g. AAPL.csv or BRK-B.csv: ' +
+          'files go in prices-daily/<market>/<TICKER>.csv',
+        'prices-daily/us/NVDA.csv:1: missing column(s) Close of a daily price file: expected the header Date,Open,High,Low,Close,Adj ' +
+          'Close,Volume (only Date and Close are read), got Date,Open,High,Low,Adj Close,Volume',
         "prices-daily/us/AAPL.csv:3: 'Date' must be a date YYYY-MM-DD, got '2024-02-30'",
         "prices-daily/us/AAPL.csv:4: 'Close' must be a number >= 0 or 'null', got 'abc'",
         "prices-daily/us/AAPL.csv:5: 'Close' is required (Yahoo's 'null' marks a day without prices; such rows are skipped)",
@@ -177,7 +184,8 @@ describe('feed contract: Yahoo-style daily price files', () => {
         'prices-daily/us/COST.csv:0: no row with a Close: the file has no prices',
         'prices-daily/us/QZXR.csv:2: unreadable daily price file: 8 values where the header has 7 columns',
         'prices-daily/overrides.csv:2: no daily price file prices-daily/us/MSFT.csv for this override',
-        'prices-daily/overrides.csv:3: split_adjusted_through 2024-01-01 is before the last date 2024-03-04 of prices-daily/us/AAPL.csv: a file is adjusted through the day it was downloaded',
+        'prices-daily/overrides.csv:3: split_adjusted_through 2024-01-01 is before the last date 2024-03-04 of prices-daily/us/AAPL.csv: ' +
+          'a file is adjusted through the day it was downloaded',
         'prices-daily/overrides.csv:4: duplicate override for us/AAPL (first on line 3)',
         "prices-daily/overrides.csv:5: 'split_adjusted_through' must be a date YYYY-MM-DD or 'as_traded', got 'yesterday'",
         "prices-daily/us/AAPL.csv:0: us/AAPL also has rows in prices.csv: give each ticker's prices in one place (their split bases may differ)",

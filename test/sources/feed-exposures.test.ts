@@ -6,6 +6,7 @@ import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { ingestSource } from '../../sources/ingest.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { readSql, sql } from '../../warehouse/sql.ts';
 
 const HEADER = 'market,ticker,as_of,activity,revenue_share,source_ref,evidence';
 
@@ -34,8 +35,10 @@ describe("feed contract: 'none' exposures and their evidence", () => {
 
     const rows = await withDuckDB(':memory:', {}, async (c) =>
       (
-        await c.runAndReadAll(
-          `SELECT ticker, activity, revenue_share, evidence FROM read_parquet('${lakeRoot(temp.dir)}/exposures/market=us/feed-*.parquet') ORDER BY ticker, activity`,
+        await readSql(
+          c,
+          sql`SELECT ticker, activity, revenue_share, evidence FROM read_parquet(${`${lakeRoot(temp.dir)}/exposures/market=us/feed-*.parquet`})
+            ORDER BY ticker, activity`,
         )
       ).getRowObjectsJS(),
     );

@@ -6,6 +6,7 @@ import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { ingestSource } from '../../sources/ingest.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { rawSql, readSql, sql } from '../../warehouse/sql.ts';
 
 const FORENSIC = ['ppe_net', 'long_term_investments', 'long_term_debt', 'depreciation', 'sga_expense'];
 
@@ -31,8 +32,10 @@ describe('feed contract: forensic inputs', () => {
     await ingestSource({ dataDir: temp.dir, source: 'feed', path: folder });
     const rows = await withDuckDB(':memory:', {}, async (c) =>
       (
-        await c.runAndReadAll(
-          `SELECT ${FORENSIC.join(', ')} FROM read_parquet('${lakeRoot(temp.dir)}/fundamentals/market=us/*.parquet') ORDER BY period_end LIMIT 2`,
+        await readSql(
+          c,
+          sql`SELECT ${rawSql(FORENSIC.join(', '))} FROM read_parquet(${`${lakeRoot(temp.dir)}/fundamentals/market=us/*.parquet`})
+            ORDER BY period_end LIMIT 2`,
         )
       ).getRowObjectsJS(),
     );

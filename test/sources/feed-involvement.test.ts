@@ -10,6 +10,8 @@ import { ingestSource } from '../../sources/ingest.ts';
 import { catalogPath, lakeRoot } from '../../warehouse/lake-paths.ts';
 import { loadScreeningInputs } from '../../warehouse/screening-inputs.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { copyToParquetSql } from '../../warehouse/lake-sql.ts';
+import { rawSql, runSql, sql } from '../../warehouse/sql.ts';
 
 const GOOD = path.resolve('test/fixtures/feed/good');
 
@@ -95,9 +97,8 @@ describe('feed contract: involvement of exposures and Jewish control of listings
             await rm(file);
             continue;
           }
-          await c.run(
-            `COPY (SELECT * EXCLUDE (${column}) FROM read_parquet('${file}', hive_partitioning = false)) TO '${file}.tmp' (FORMAT parquet)`,
-          );
+          const without = sql`SELECT * EXCLUDE (${rawSql(column)}) FROM read_parquet(${file}, hive_partitioning = false)`;
+          await runSql(c, copyToParquetSql(without, `${file}.tmp`));
           await rename(`${file}.tmp`, file);
         }
       }

@@ -6,6 +6,8 @@ import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { ingestSource } from '../../sources/ingest.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { copyToParquetSql } from '../../warehouse/lake-sql.ts';
+import { readSql, runSql, sql } from '../../warehouse/sql.ts';
 
 const fixtures = path.resolve('test/fixtures/feed');
 
@@ -28,7 +30,7 @@ describe('feed source', () => {
     expect(await lakeFiles(temp.dir)).toContain(path.join('listings', 'market=us', 'feed-good.parquet'));
     const rows = await withDuckDB(':memory:', {}, async (c) =>
       (
-        await c.runAndReadAll(`SELECT data_source, synthetic, sic FROM read_parquet('${lakeRoot(temp.dir)}/listings/market=my/*.parquet')`)
+        await readSql(c, sql`SELECT data_source, synthetic, sic FROM read_parquet(${`${lakeRoot(temp.dir)}/listings/market=my/*.parquet`})`)
       ).getRowObjectsJS(),
     );
     expect(rows).toEqual([{ data_source: 'feed', synthetic: false, sic: null }]);
@@ -56,14 +58,14 @@ describe('feed source', () => {
     const folder = path.join(temp.dir, 'parquet-delivery');
     await mkdir(folder);
     await withDuckDB(':memory:', {}, async (c) => {
-      await c.run(
-        `COPY (SELECT * FROM read_csv('${fixtures}/good/prices.csv', all_varchar = true)) TO '${folder}/prices.parquet' (FORMAT parquet)`,
-      );
+      const prices = sql`SELECT * FROM read_csv(${`${fixtures}/good/prices.csv`}, all_varchar = true)`;
+      await runSql(c, copyToParquetSql(prices, `${folder}/prices.parquet`));
     });
     expect((await ingestSource({ dataDir: temp.dir, source: 'feed', path: folder })).rows.prices).toBe(5);
     await withDuckDB(':memory:', {}, async (c) => {
-      await c.run(`COPY (SELECT market, ticker, date, CASE WHEN close = '21.0' THEN '-1' ELSE close END AS close, currency
-        FROM read_csv('${fixtures}/good/prices.csv', all_varchar = true)) TO '${folder}/prices.parquet' (FORMAT parquet)`);
+      const prices = sql`SELECT market, ticker, date, CASE WHEN close = '21.0' THEN '-1' ELSE close END AS close, currency
+        FROM read_csv(${`${fixtures}/good/prices.csv`}, all_varchar = true)`;
+      await runSql(c, copyToParquetSql(prices, `${folder}/prices.parquet`));
     });
     await expect(ingestSource({ dataDir: temp.dir, source: 'feed', path: folder })).rejects.toThrow(
       /prices.parquet:2: 'close' must be a number >= 0, got '-1'/,

@@ -5,6 +5,7 @@ import { createActivities, threadedChunkRunner, type PipelineData } from '../../
 import { createLakePipelineData } from '../../activities/lake-pipeline-data.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { catalogPath } from '../../warehouse/lake-paths.ts';
+import { readSql, type Sql } from '../../warehouse/sql.ts';
 
 /** The sample scale pipeline tests use: every market, a handful of tickers each. */
 export const TEST_SCALE = 0.002;
@@ -36,10 +37,13 @@ export function createTestWorker(
 }
 
 /** Runs one read-only query against the catalog researchers open. */
-export async function catalogQuery(dataDir: string, sql: string): Promise<Array<Record<string, unknown>>> {
+export async function catalogQuery(dataDir: string, query: string | Sql): Promise<Array<Record<string, unknown>>> {
   return withDuckDB(
     catalogPath(dataDir),
     { readOnly: true },
-    async (c) => (await c.runAndReadAll(sql)).getRowObjectsJson() as Array<Record<string, unknown>>,
+    async (c) =>
+      (await (typeof query === 'string' ? c.runAndReadAll(query) : readSql(c, query))).getRowObjectsJson() as Array<
+        Record<string, unknown>
+      >,
   );
 }

@@ -9,6 +9,7 @@ import { catalogPath, lakeRoot } from '../../warehouse/lake-paths.ts';
 import { MIGRATIONS } from '../../warehouse/migrations/index.ts';
 import { FORENSIC_SEED_FILE } from '../../warehouse/migrations/003-forensic-columns.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { readSql, sql } from '../../warehouse/sql.ts';
 
 const TODAY = new Date().toISOString().slice(0, 10);
 
@@ -36,8 +37,10 @@ describe('forensic reads over the lake', () => {
     reads = new ForensicReads(temp.dir);
     const rows = await withDuckDB(':memory:', {}, async (c) =>
       (
-        await c.runAndReadAll(
-          `SELECT ticker FROM read_parquet('${lakeRoot(temp.dir)}/fundamentals/market=us/**/*.parquet') GROUP BY ticker HAVING min(period_end) <= DATE '2012-12-31' ORDER BY ticker LIMIT 1`,
+        await readSql(
+          c,
+          sql`SELECT ticker FROM read_parquet(${`${lakeRoot(temp.dir)}/fundamentals/market=us/**/*.parquet`})
+            GROUP BY ticker HAVING min(period_end) <= DATE '2012-12-31' ORDER BY ticker LIMIT 1`,
         )
       ).getRowObjectsJS(),
     );

@@ -36,7 +36,8 @@ describe('ingestSource', () => {
       async (c) =>
         (
           await c.runAndReadAll(
-            `SELECT (SELECT count(*) FROM universe)::INTEGER AS u, (SELECT count(*) FROM prices)::INTEGER AS p, (SELECT bool_and(synthetic) FROM fundamentals) AS s`,
+            `SELECT (SELECT count(*) FROM universe)::INTEGER AS u, (SELECT count(*) FROM prices)::INTEGER AS p, (SELECT bool_and(synthetic) ` +
+              `FROM fundamentals) AS s`,
           )
         ).getRowObjectsJS()[0],
     );

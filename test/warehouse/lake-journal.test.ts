@@ -9,7 +9,8 @@ function writerProcess(dataDir: string, writer: number, count: number): Promise<
   const script = `
     const { announceLakeChange } = await import(${JSON.stringify(new URL('../../warehouse/lake-journal.ts', import.meta.url).href)});
     for (let i = 0; i < ${count}; i += 1) {
-      await announceLakeChange(${JSON.stringify(dataDir)}, { op: 'add', table: 'snapshots', files: ['market=us/year=2026/w${writer}-' + i + '-' + 'x'.repeat(200) + '.parquet'] });
+      const file = 'market=us/year=2026/w${writer}-' + i + '-' + 'x'.repeat(200) + '.parquet';
+      await announceLakeChange(${JSON.stringify(dataDir)}, { op: 'add', table: 'snapshots', files: [file] });
     }`;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });

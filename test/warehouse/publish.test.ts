@@ -5,13 +5,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { partitionDir, partitionFile, tableGlob } from '../../warehouse/lake-paths.ts';
 import { publishFile, sweepTempFiles, TEMP_PREFIX, tempFileOwner } from '../../warehouse/publish.ts';
-import { sqlString } from '../../warehouse/sql.ts';
+import { readSql, sql, sqlString } from '../../warehouse/sql.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 const ROWS = 50_000;
 
 async function writeParquet(target: string, writer: number): Promise<void> {
   await withDuckDB(':memory:', { threads: 1 }, (c) =>
+    // A COPY target cannot be bound (see copyToParquetSql): quoted.
     c.run(`COPY (SELECT range AS n, ${writer} AS writer FROM range(${ROWS})) TO ${sqlString(target)} (FORMAT parquet)`),
   );
 }
@@ -36,8 +37,9 @@ describe('publishFile', () => {
       while (writing) {
         const files = await readdir(dir).catch(() => []);
         if (files.some((f) => f.endsWith('.parquet'))) {
-          const result = await c.runAndReadAll(
-            `SELECT count(*)::INT AS rows, count(DISTINCT writer)::INT AS writers FROM read_parquet(${sqlString(glob)})`,
+          const result = await readSql(
+            c,
+            sql`SELECT count(*)::INT AS rows, count(DISTINCT writer)::INT AS writers FROM read_parquet(${glob})`,
           );
           observed.push(result.getRowObjectsJson()[0] as { rows: number; writers: number });
         }
@@ -97,9 +99,7 @@ describe('publishFile', () => {
       {},
       async (c) =>
         (
-          await c.runAndReadAll(
-            `SELECT count(*)::INT AS n, min(writer)::INT AS w FROM read_parquet(${sqlString(tableGlob(temp.dir, 'prices'))})`,
-          )
+          await readSql(c, sql`SELECT count(*)::INT AS n, min(writer)::INT AS w FROM read_parquet(${tableGlob(temp.dir, 'prices')})`)
         ).getRowObjectsJson()[0],
     );
     expect(rows).toEqual({ n: ROWS, w: 1 });

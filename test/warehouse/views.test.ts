@@ -9,6 +9,7 @@ import { listPublishedSnapshotKeys } from '../../warehouse/lake-queries.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { snapshotRow } from './small-warehouse.ts';
+import { readSql, sql } from '../../warehouse/sql.ts';
 
 describe('snapshots and verdict views', () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -62,7 +63,7 @@ describe('snapshots and verdict views', () => {
     const file = path.join(temp.dir, written.files[0]!);
     const inFile = await withDuckDB(':memory:', {}, async (c) =>
       (
-        await c.runAndReadAll(`SELECT ticker, snapshot_date::VARCHAR AS d, strftime(screened_at, '%H') AS h FROM read_parquet('${file}')`)
+        await readSql(c, sql`SELECT ticker, snapshot_date::VARCHAR AS d, strftime(screened_at, '%H') AS h FROM read_parquet(${file})`)
       ).getRowObjectsJS(),
     );
     expect(inFile.map((r) => `${String(r.ticker)} ${String(r.d)} ${String(r.h)}`)).toEqual([
@@ -105,7 +106,8 @@ describe('snapshots and verdict views', () => {
       [{ n: 2 }],
     );
     const changes = await query(
-      `SELECT framework, from_status, to_status, previous_snapshot_date::VARCHAR AS prev, changed_on::VARCHAR AS on FROM verdict_changes WHERE framework = 'shariah_djim'`,
+      `SELECT framework, from_status, to_status, previous_snapshot_date::VARCHAR AS prev, changed_on::VARCHAR AS on FROM verdict_changes ` +
+        `WHERE framework = 'shariah_djim'`,
     );
     expect(changes).toEqual([
       { framework: 'shariah_djim', from_status: 'compliant', to_status: 'non_compliant', prev: '2025-12-31', on: '2026-11-20' },

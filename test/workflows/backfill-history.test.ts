@@ -67,7 +67,8 @@ describe('history from the first day: a backfill from 2009-01-01 through Tempora
     const [counts] = await catalogQuery(
       temp.dir,
       `SELECT (SELECT count(DISTINCT ticker) FROM universe WHERE market = 'us' AND kind = 'stock' AND listed_on <= DATE '2009-01-01')::INT AS listed,
-              (SELECT count(DISTINCT ticker) FROM snapshots WHERE market = 'us' AND source = 'backfill' AND snapshot_date = DATE '2009-01-01')::INT AS screened`,
+              (SELECT count(DISTINCT ticker) FROM snapshots
+                WHERE market = 'us' AND source = 'backfill' AND snapshot_date = DATE '2009-01-01')::INT AS screened`,
     );
     expect(counts!.listed).toBeGreaterThan(0);
     expect(counts!.screened).toBe(counts!.listed);

@@ -12,6 +12,7 @@ import { refreshWorkflowId } from '../../workflows/refresh-ticker.ts';
 import { catalogQuery, createTestWorker, testSource } from '../support/pipeline-env.ts';
 import { startTestTemporal } from '../support/temporal.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { sql } from '../../warehouse/sql.ts';
 
 const DATE = '2026-11-20';
 
@@ -44,7 +45,8 @@ describe('pipelines on a real Temporal dev server', () => {
     expect(result).toMatchObject({ phase: 'done', totalTickers: listings, doneTickers: listings, published: listings, failedCount: 0 });
     const [counts] = await catalogQuery(
       temp.dir,
-      `SELECT count(*)::INT AS n, count(DISTINCT (market, ticker))::INT AS k, count(*) FILTER (WHERE service_consensus_status IS NULL OR shariah_aaoifi_status IS NULL)::INT AS missing
+      `SELECT count(*)::INT AS n, count(DISTINCT (market, ticker))::INT AS k,
+        count(*) FILTER (WHERE service_consensus_status IS NULL OR shariah_aaoifi_status IS NULL)::INT AS missing
        FROM snapshots WHERE source = 'nightly' AND snapshot_date = DATE '${DATE}'`,
     );
     expect(counts).toEqual({ n: listings, k: listings, missing: 0 });
@@ -147,12 +149,12 @@ describe('pipelines on a real Temporal dev server', () => {
     expect(results[0]).toMatchObject({ market, ticker, source: 'refresh', snapshotDate: DATE });
     const [count] = await catalogQuery(
       temp.dir,
-      `SELECT count(*)::INT AS n FROM snapshots WHERE source = 'refresh' AND ticker = '${ticker}'`,
+      sql`SELECT count(*)::INT AS n FROM snapshots WHERE source = 'refresh' AND ticker = ${ticker}`,
     );
     expect(count?.n).toBe(1);
     const [current] = await catalogQuery(
       temp.dir,
-      `SELECT source FROM current_verdicts WHERE market = '${market}' AND ticker = '${ticker}'`,
+      sql`SELECT source FROM current_verdicts WHERE market = ${market} AND ticker = ${ticker}`,
     );
     expect(current?.source).toBe('refresh');
   });

@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBResult } from '@duckdb/node-api';
 import type { CurrentStore, RawSnapshot } from './api-reads-store.ts';
 import { INDEX_COLUMNS, currentPickSql, currentRowsSql, listingsSql } from './api-reads-sql.ts';
 import type { Listing } from './api-reads-types.ts';
 import { openDuckDB } from '../duckdb.ts';
 import { lakeRoot, type LakeTable } from '../lake-paths.ts';
 import { SEED_PARTITION, SNAPSHOT_RATIOS } from '../lake-schemas.ts';
+import { rawSql, readSql, runSql, sql, streamPrepared, streamSql, type Sql } from '../sql.ts';
 
 /** Published Parquet files of a table with a change signature (mtime and size), seed files excluded. */
 export async function scanTableFiles(dataDir: string, table: LakeTable): Promise<Map<string, string>> {
@@ -59,7 +60,8 @@ export class ConnectionPool {
     // No external file cache: it would keep read Parquet pages in DuckDB's memory, up to the limit, for files the OS already caches.
     await pool.use((c) =>
       c.run(
-        `SET memory_limit = '${options.memoryLimitMiB ?? 384}MB'; SET parquet_metadata_cache = ${options.metadataCache ?? true}; SET enable_external_file_cache = false`,
+        `SET memory_limit = '${options.memoryLimitMiB ?? 384}MB'; SET parquet_metadata_cache = ${options.metadataCache ?? true};
+         SET enable_external_file_cache = false`,
       ),
     );
     return pool;
@@ -115,15 +117,8 @@ function rawOf(columns: ReadonlyArray<ReadonlyArray<unknown>>, i: number, withFi
   };
 }
 
-/** Streams a query's rows chunk by chunk (no full result in memory). */
-async function streamRows(
-  connection: DuckDBConnection,
-  sql: string,
-  withFirstDay: boolean,
-  each: (raw: RawSnapshot) => void,
-  params: string[] = [],
-): Promise<number> {
-  const result = await connection.stream(sql, params);
+/** Reads a streamed result's rows chunk by chunk (no full result in memory). */
+async function streamRows(result: DuckDBResult, withFirstDay: boolean, each: (raw: RawSnapshot) => void): Promise<number> {
   let rows = 0;
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     const columns = chunk.getColumns();
@@ -143,12 +138,12 @@ export async function loadCurrent(pool: ConnectionPool, files: readonly string[]
   if (files.length === 0) return 0;
   return pool.use(async (connection) => {
     const picks = `current_pick_${randomBytes(4).toString('hex')}`;
-    await connection.run(`CREATE TEMP TABLE ${picks} AS ${currentPickSql(files)}`);
+    await runSql(connection, sql`CREATE TEMP TABLE ${rawSql(picks)} AS ${currentPickSql(files)}`);
     try {
       const winners = (await connection.runAndReadAll(`SELECT DISTINCT file FROM ${picks}`)).getRowsJS().map(([file]) => String(file));
       if (winners.length === 0) return 0;
       let changed = 0;
-      await streamRows(connection, currentRowsSql(picks, winners), true, (raw) => {
+      await streamRows(await streamSql(connection, currentRowsSql(picks, winners)), true, (raw) => {
         if (store.add(raw)) changed += 1;
       });
       return changed;
@@ -158,11 +153,11 @@ export async function loadCurrent(pool: ConnectionPool, files: readonly string[]
   });
 }
 
-/** The rows of a history query (`historyRowSql`, `dayRowsSql`, `tickerHistorySql` with its bound `params`). */
-export async function queryRows(pool: ConnectionPool, sql: string, params: string[] = []): Promise<RawSnapshot[]> {
+/** The rows of a history query (`historyRowSql`, `dayRowsSql`): hot, so through a kept prepared statement. */
+export async function queryRows(pool: ConnectionPool, query: Sql): Promise<RawSnapshot[]> {
   return pool.use(async (connection) => {
     const out: RawSnapshot[] = [];
-    await streamRows(connection, sql, false, (raw) => out.push(raw), params);
+    await streamRows(await streamPrepared(connection, query), false, (raw) => out.push(raw));
     return out;
   });
 }
@@ -170,7 +165,7 @@ export async function queryRows(pool: ConnectionPool, sql: string, params: strin
 /** Every listing of the universe. */
 export async function loadListings(pool: ConnectionPool, dataDir: string): Promise<Listing[]> {
   return pool.use(async (connection) => {
-    const reader = await connection.runAndReadAll(listingsSql(dataDir));
+    const reader = await readSql(connection, listingsSql(dataDir));
     return reader.getRowsJS().map(([market, ticker, name, exchange, kind, currency]) => ({
       market: String(market),
       ticker: String(ticker),

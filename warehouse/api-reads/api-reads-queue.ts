@@ -1,5 +1,6 @@
 import type { ConnectionPool } from './api-reads-lake.ts';
 import { resultJsonBatchSql } from './api-reads-sql.ts';
+import { readPrepared } from '../sql.ts';
 
 /** Identity of one snapshot row inside a file: ticker, day number, `screened_at` in epoch ms. */
 export interface RowKey {
@@ -110,7 +111,7 @@ export class PointReadQueue {
   private async query(file: string, waiters: Waiter[]): Promise<void> {
     try {
       const tickers = [...new Set(waiters.map((w) => w.key.ticker))];
-      const rows = await this.pool.use(async (c) => (await c.runAndReadAll(resultJsonBatchSql(file, tickers))).getRowsJS());
+      const rows = await this.pool.use(async (c) => (await readPrepared(c, resultJsonBatchSql(file, tickers))).getRowsJS());
       const found = new Map<string, string>();
       // Rows come newest run first: the first of a key wins, as a retried chunk's newest write does.
       for (const [ticker, day, atMs, json] of rows) {

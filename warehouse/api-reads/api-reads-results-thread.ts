@@ -3,7 +3,7 @@ import { deflateRawSync } from 'node:zlib';
 import { withDuckDB } from '../duckdb.ts';
 import { expandResultJson } from '../methodology-texts.ts';
 import { loadQuotedTexts } from '../methodology-texts-lake.ts';
-import { sqlString } from '../sql.ts';
+import { sql, streamSql } from '../sql.ts';
 
 /**
  * Format of a sidecar's rows; a sidecar of another format is rebuilt. 2: each row's result is
@@ -53,10 +53,12 @@ export async function buildSidecar(task: SidecarTask): Promise<{ rows: number; b
     await withDuckDB(':memory:', { threads: 1 }, async (connection) => {
       await connection.run(`SET memory_limit = '256MB'`);
       const texts = await loadQuotedTexts(connection, task.dataDir);
-      const result = await connection.stream(`
-        SELECT ticker, (CAST(snapshot_date AS DATE) - DATE '1970-01-01')::INTEGER AS day,
+      const result = await streamSql(
+        connection,
+        sql`SELECT ticker, (CAST(snapshot_date AS DATE) - DATE '1970-01-01')::INTEGER AS day,
                epoch_ms(CAST(screened_at AS TIMESTAMP))::DOUBLE AS at_ms, result_json
-        FROM read_parquet(${sqlString(task.file)}, union_by_name = true)`);
+            FROM read_parquet(${task.file}, union_by_name = true)`,
+      );
       for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
         const [tickers, days, ats, jsons] = [0, 1, 2, 3].map((i) => chunk.getColumnVector(i));
         for (let i = 0; i < chunk.rowCount; i += 1) {

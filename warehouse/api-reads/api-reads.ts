@@ -17,6 +17,7 @@ import { lakeRoot } from '../lake-paths.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../lake-schemas.ts';
 import { MethodologyTexts } from '../methodology-texts-lake.ts';
 import { eraOf, snapshotRatiosOf } from '../snapshot-schema.ts';
+import { readSql } from '../sql.ts';
 
 export interface ApiReadsOptions {
   dataDir: string;
@@ -279,7 +280,7 @@ export class ApiReads {
       const files = this.snapshotFiles.filesOf(market, firstYear, lastYear);
       if (files.length === 0) return [];
       this.historyQueries += 1;
-      return queryRows(this.pool, tickerHistorySql(files), [ticker]);
+      return queryRows(this.pool, tickerHistorySql(files, ticker));
     });
     const rows = raws.map((raw) => this.rowOf(raw));
     const current = this.store.decode(id, market, ticker);
@@ -403,7 +404,7 @@ export class ApiReads {
   async fundHoldings(fundMarket: string, fundTicker: string, limit: number): Promise<FundHoldings | undefined> {
     if (!existsSync(fundHoldingsDir(this.options.dataDir, fundMarket))) return undefined;
     const rows = await this.pool.use(async (c) =>
-      (await c.runAndReadAll(fundHoldingsSql(this.options.dataDir, fundMarket), [fundTicker, limit])).getRowsJS(),
+      (await readSql(c, fundHoldingsSql(this.options.dataDir, fundMarket, fundTicker, limit))).getRowsJS(),
     );
     if (rows.length === 0) return undefined;
     return {

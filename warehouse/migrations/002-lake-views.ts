@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { listValue } from '@duckdb/node-api';
 import { MARKETS } from '../../common/markets.ts';
 import type { LakeTable } from '../lake-paths.ts';
 import { SNAPSHOT_FRAMEWORKS, TABLE_SCHEMAS } from '../lake-schemas.ts';
 import { copyToParquetSql, emptyRowsSql, seedPartitions, tableViewSql } from '../lake-sql.ts';
-import { sqlString } from '../sql.ts';
+import { inlineSql, joinSql, rawSql, sql, type Sql } from '../sql.ts';
 import type { Migration, MigrationContext } from './migration.ts';
 
 /** File name of the zero-row seed each table carries in its `_none` partition. */
@@ -16,13 +17,13 @@ const RELEASED_WITH: readonly LakeTable[] = ['listings', 'fundamentals', 'prices
  * A glob with no files fails in DuckDB, so each table gets a zero-row seed file (in a
  * placeholder partition) before its view is created: an empty table then reads as zero rows.
  */
-function seedStatements(context: MigrationContext): string[] {
+function seedStatements(context: MigrationContext): Sql[] {
   // The tables this migration was released with; later tables are seeded by their own migration.
   return RELEASED_WITH.map((table) => {
     const schema = TABLE_SCHEMAS[table];
     const dir = path.join(context.lakeRoot, table, ...seedPartitions(schema).map(([k, v]) => `${k}=${v}`));
     mkdirSync(dir, { recursive: true });
-    return copyToParquetSql(emptyRowsSql(schema), path.join(dir, SEED_FILE));
+    return copyToParquetSql(rawSql(emptyRowsSql(schema)), path.join(dir, SEED_FILE));
   });
 }
 
@@ -34,12 +35,11 @@ const VIEW_NAMES: Record<Exclude<LakeTable, 'snapshots' | 'splits' | 'methodolog
   fund_holdings: 'fund_holdings',
 };
 
+/** The market list as a view; a view cannot be prepared, so its values are written in as literals. */
 function marketsViewSql(): string {
-  const rows = MARKETS.map(
-    (m) =>
-      `(${[m.marketKey, m.slug, m.name, m.currency].map(sqlString).join(', ')}, [${m.exchanges.map((e) => sqlString(e.mic)).join(', ')}])`,
-  );
-  return `CREATE OR REPLACE VIEW markets AS SELECT * FROM (VALUES ${rows.join(', ')}) AS t(market, slug, name, currency, exchange_mics)`;
+  const rows = MARKETS.map((m) => sql`(${m.marketKey}, ${m.slug}, ${m.name}, ${m.currency}, ${listValue(m.exchanges.map((e) => e.mic))})`);
+  const values = joinSql(rows, ', ');
+  return `CREATE OR REPLACE VIEW markets AS SELECT * FROM (VALUES ${inlineSql(values)}) AS t(market, slug, name, currency, exchange_mics)`;
 }
 
 const statusColumns = SNAPSHOT_FRAMEWORKS.map((id) => `${id}_status`);
@@ -75,6 +75,6 @@ export const lakeViews: Migration = {
     `CREATE OR REPLACE MACRO verdict_as_of(m, t, d) AS TABLE
        SELECT * FROM snapshots WHERE market = m AND ticker = t AND snapshot_date <= CAST(d AS DATE)
        ORDER BY snapshot_date DESC, screened_at DESC, run_id DESC LIMIT 1`,
-    `INSERT OR REPLACE INTO catalog_meta VALUES ('lake_root', ${sqlString(context.lakeRoot)})`,
+    sql`INSERT OR REPLACE INTO catalog_meta VALUES ('lake_root', ${context.lakeRoot})`,
   ],
 };

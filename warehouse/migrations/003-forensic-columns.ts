@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { FUNDAMENTALS_SCHEMA } from '../lake-schemas.ts';
 import { copyToParquetSql, emptyRowsSql, seedPartitions, tableViewSql } from '../lake-sql.ts';
+import { rawSql } from '../sql.ts';
 import type { Migration } from './migration.ts';
 
 /** Zero-row seed carrying every fundamentals column, the forensic inputs (docs/forensic.md) included. */
@@ -20,7 +21,7 @@ export const forensicColumns: Migration = {
     const dir = path.join(context.lakeRoot, 'fundamentals', ...seedPartitions(FUNDAMENTALS_SCHEMA).map(([k, v]) => `${k}=${v}`));
     mkdirSync(dir, { recursive: true });
     return [
-      copyToParquetSql(emptyRowsSql(FUNDAMENTALS_SCHEMA), path.join(dir, FORENSIC_SEED_FILE)),
+      copyToParquetSql(rawSql(emptyRowsSql(FUNDAMENTALS_SCHEMA)), path.join(dir, FORENSIC_SEED_FILE)),
       `CREATE OR REPLACE VIEW fundamentals AS ${tableViewSql(context.lakeRoot, 'fundamentals')}`,
     ];
   },

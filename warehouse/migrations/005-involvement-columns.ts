@@ -3,6 +3,7 @@ import path from 'node:path';
 import { TABLE_SCHEMAS } from '../lake-schemas.ts';
 import type { LakeTable } from '../lake-paths.ts';
 import { copyToParquetSql, emptyRowsSql, seedPartitions, tableViewSql } from '../lake-sql.ts';
+import { rawSql } from '../sql.ts';
 import type { Migration } from './migration.ts';
 
 /** Zero-row seeds carrying the involvement and Jewish-control columns (docs/data/activities.md). */
@@ -29,7 +30,7 @@ export const involvementColumns: Migration = {
       const dir = path.join(context.lakeRoot, table, ...seedPartitions(schema).map(([k, v]) => `${k}=${v}`));
       mkdirSync(dir, { recursive: true });
       return [
-        copyToParquetSql(emptyRowsSql(schema), path.join(dir, INVOLVEMENT_SEED_FILE)),
+        copyToParquetSql(rawSql(emptyRowsSql(schema)), path.join(dir, INVOLVEMENT_SEED_FILE)),
         `CREATE OR REPLACE VIEW ${view} AS ${tableViewSql(context.lakeRoot, table)}`,
       ];
     }),

@@ -11,6 +11,7 @@ import { keyFor, openTestAccess } from '../../support/access.ts';
 import { listen } from '../../support/http.ts';
 import { catalogQuery } from '../../support/pipeline-env.ts';
 import { makeTempDir } from '../../support/temp-dir.ts';
+import { sql, sqlDate } from '../../../warehouse/sql.ts';
 
 // Response bodies are read as loosely typed JSON: the assertions check their shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
@@ -57,7 +58,7 @@ export async function serveRealLake(date: string, load: (dataDir: string) => Pro
     async stored(ticker) {
       const [row] = await catalogQuery(
         temp.dir,
-        `SELECT result_json FROM snapshots WHERE ticker = '${ticker}' AND snapshot_date = DATE '${date}'`,
+        sql`SELECT result_json FROM snapshots WHERE ticker = ${ticker} AND snapshot_date = ${sqlDate(date)}`,
       );
       return (JSON.parse(String(row!.result_json)) as Json).frameworks as Json;
     },
