@@ -1,6 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
+import { loadOrCreateServerSecret } from '../common/server-secret-file.ts';
 
 /**
  * Keys are stored only as HMAC-SHA-256(server secret, key). A stolen service.db alone cannot
@@ -27,20 +27,5 @@ export function keyHashSecretPath(dataDir: string): string {
  * Losing it invalidates every key; it is never logged and never stored in service.db.
  */
 export function loadKeyHashSecret(dataDir: string, fromEnv?: string): Buffer {
-  if (fromEnv) return Buffer.from(fromEnv, 'hex');
-  const file = keyHashSecretPath(dataDir);
-  if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
-    // link() refuses to replace: when two processes race, the first wins and both read its secret.
-    try {
-      linkSync(temp, file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    } finally {
-      unlinkSync(temp);
-    }
-  }
-  return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  return loadOrCreateServerSecret(keyHashSecretPath(dataDir), fromEnv);
 }

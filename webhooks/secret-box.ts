@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { loadOrCreateServerSecret } from '../common/server-secret-file.ts';
 
 /**
  * Webhook signing secrets must be recoverable (the worker signs every delivery with one), so
@@ -16,22 +16,7 @@ export function webhookKeyPath(dataDir: string): string {
 
 /** The 32-byte key that seals subscription secrets. */
 export function loadWebhookKey(dataDir: string, fromEnv?: string): Buffer {
-  if (fromEnv) return Buffer.from(fromEnv, 'hex');
-  const file = webhookKeyPath(dataDir);
-  if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
-    // link() never replaces: when the API and a worker race, both end up reading the first one's key.
-    try {
-      linkSync(temp, file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    } finally {
-      unlinkSync(temp);
-    }
-  }
-  return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  return loadOrCreateServerSecret(webhookKeyPath(dataDir), fromEnv);
 }
 
 const VERSION = 'v1';
