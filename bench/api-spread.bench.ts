@@ -307,7 +307,10 @@ export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
     `[api-spread] machine load average (1 min) ${f.loadAverage[0].toFixed(1)} at the first run, ${f.loadAverage[1].toFixed(1)} at ` +
       `the last (other work on the machine skews every figure)`,
     ...f.runs.flatMap((r) => [
-      `[api-spread] spread (each request a different ticker, caches cold), paced at ${r.ratePerSecond} req/s: ${load(r.spread)}; API CPU ${r.cpuMsPer1000} ms (event-loop thread ${r.mainThreadCpuMsPer1000 ?? 'n/a'} ms, loop busy ${r.eventLoopMsPer1000} ms) per 1,000 requests (target: 0 errors)`,
+      `[api-spread] spread (each request a different ticker, caches cold), paced at ${r.ratePerSecond} ` +
+        `req/s: ${load(r.spread)}; API CPU ${r.cpuMsPer1000} ms (event-loop thread ` +
+        `${r.mainThreadCpuMsPer1000 ?? 'n/a'} ms, loop busy ${r.eventLoopMsPer1000} ms) per 1,000 requests ` +
+        `(target: 0 errors)`,
       `[api-spread]   bare Koa route, same body from memory, at ${r.ratePerSecond} req/s: ${load(r.bare)} (control)`,
     ]),
     `[api-spread] hot ticker (one ticker again and again: the report cache answers), paced at ${f.hot.ratePerSecond} req/s: ${load(f.hot)} (comparison only)`,

@@ -168,7 +168,8 @@ export async function runPurificationBench(options: { scale?: number; tickers?: 
 
 export function formatPurificationBench(f: PurificationBenchFigures): string[] {
   return [
-    `[purification] synthetic sample: ${f.stocks} US stocks listed since 2012, ${f.snapshots} month-end snapshots 2012–2025 in ${f.files} files (prepared in ${f.prepareSeconds.toFixed(1)} s)`,
+    `[purification] synthetic sample: ${f.stocks} US stocks listed since 2012, ${f.snapshots} month-end ` +
+      `snapshots 2012–2025 in ${f.files} files (prepared in ${f.prepareSeconds.toFixed(1)} s)`,
     ...f.latencies.map(
       (l) =>
         `[purification] ${l.name}: ${l.requests} requests, p50 ${l.p50Ms} ms, p95 ${l.p95Ms} ms, max ${l.maxMs} ms${l.errors ? `, ${l.errors} errors` : ''}`,

@@ -82,8 +82,12 @@ export async function runSignInBench(rounds = Number(process.env.SIGN_IN_BENCH_R
 export function formatSignInBench(f: SignInBenchFigures): string[] {
   const ratio = f.signInMs.unknownEmail / f.signInMs.wrongPassword;
   return [
-    `[sign-in] password check, median of ${f.rounds}: ${f.checkMs.production.toFixed(0)} ms with N=2^15 r=8 p=3 (production) vs ${f.checkMs.baseline.toFixed(0)} ms with N=2^17 r=8 p=1 (baseline); memory per check ${f.memoryMiB.production} MiB vs ${f.memoryMiB.baseline} MiB`,
-    `[sign-in] refused sign-in, median of ${f.rounds}: wrong password ${f.signInMs.wrongPassword.toFixed(0)} ms, unknown email ${f.signInMs.unknownEmail.toFixed(0)} ms (ratio ${ratio.toFixed(2)}; target: within 0.8–1.25)`,
+    `[sign-in] password check, median of ${f.rounds}: ${f.checkMs.production.toFixed(0)} ms with N=2^15 ` +
+      `r=8 p=3 (production) vs ${f.checkMs.baseline.toFixed(0)} ms with N=2^17 r=8 p=1 (baseline); memory per ` +
+      `check ${f.memoryMiB.production} MiB vs ${f.memoryMiB.baseline} MiB`,
+    `[sign-in] refused sign-in, median of ${f.rounds}: wrong password ` +
+      `${f.signInMs.wrongPassword.toFixed(0)} ms, unknown email ${f.signInMs.unknownEmail.toFixed(0)} ms (ratio ` +
+      `${ratio.toFixed(2)}; target: within 0.8–1.25)`,
   ];
 }
 

@@ -135,7 +135,9 @@ export function formatTimelineBench(f: TimelineBenchFigures): string[] {
   const row = (name: string, l: LatencyFigures) =>
     `[timeline]   ${name}: ${l.requests} requests, p50 ${l.p50Ms.toFixed(1)} ms, p99 ${l.p99Ms.toFixed(1)} ms, max ${l.maxMs.toFixed(1)} ms`;
   return [
-    `[timeline] ${f.tickers} synthetic US stocks × ${f.dates} dates (quarter ends from 2009, one file each) = ${f.snapshots} snapshots, built in ${f.buildSeconds.toFixed(1)} s; ${f.meanChanges.toFixed(1)} status changes per timeline on average`,
+    `[timeline] ${f.tickers} synthetic US stocks × ${f.dates} dates (quarter ends from 2009, one file ` +
+      `each) = ${f.snapshots} snapshots, built in ${f.buildSeconds.toFixed(1)} s; ${f.meanChanges.toFixed(1)} ` +
+      `status changes per timeline on average`,
     row('timeline, first ask (cold)', f.timelineCold),
     row('timeline, asked again', f.timelineWarm),
     row('baseline: as_of with reasons=true', f.asOfWithReasons),

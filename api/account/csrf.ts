@@ -39,8 +39,10 @@ export const requireCsrf: Middleware = async (ctx, next) => {
       ctx,
       {
         title: 'Form expired',
-        main: `<h1>This form could not be accepted</h1>
-<div class="message error" role="alert" id="form-error"><p>The form was missing its security token, or it was sent from another page or an older session. Nothing was changed.</p></div>
+        main:
+          `<h1>This form could not be accepted</h1>
+<div class="message error" role="alert" id="form-error"><p>The form was missing its security token, or ` +
+          `it was sent from another page or an older session. Nothing was changed.</p></div>
 <p>Go back, reload the page and send the form again. <a href="/account">Account</a></p>`,
       },
       403,

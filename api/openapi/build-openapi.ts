@@ -220,7 +220,13 @@ function webhookPaths(): JsonObject {
   return {
     '/api/webhooks': {
       post: op('Subscribe a URL to status changes (the signing secret is returned once)', 'webhooks', '5', {
-        description: `After every published screen, each change of a subscribed ticker's status in the subscription's frameworks is POSTed to the URL as one event per ticker, signed in the \`Faithscreen-Signature\` header (t=<unix>,v1=<hex HMAC-SHA-256 of "t.body">), retried with exponential backoff for up to a day. Give \`market\` or \`tickers\`. The URL must be https on a host whose every address is public (operators may allow http and private addresses for local use). At most ${webhooks.WEBHOOK_SUBSCRIPTIONS_PER_ACCOUNT} live subscriptions per account.`,
+        description:
+          `After every published screen, each change of a subscribed ticker's status in the ` +
+          `subscription's frameworks is POSTed to the URL as one event per ticker, signed in the ` +
+          `\`Faithscreen-Signature\` header (t=<unix>,v1=<hex HMAC-SHA-256 of "t.body">), retried with exponential ` +
+          `backoff for up to a day. Give \`market\` or \`tickers\`. The URL must be https on a host whose every ` +
+          `address is public (operators may allow http and private addresses for local use). At most ` +
+          `${webhooks.WEBHOOK_SUBSCRIPTIONS_PER_ACCOUNT} live subscriptions per account.`,
         requestBody: jsonBody(webhooks.createWebhookBodySchema),
         responses: {
           '201': {
@@ -228,7 +234,9 @@ function webhookPaths(): JsonObject {
             content: { 'application/json': { schema: ref(webhooks.createdWebhookSchema) } },
           },
           '400': errorAnswer(
-            'bad value: unknown market or framework, bad ticker, unknown event type, market and tickers both or neither, a URL that is not https or not absolute, or a host that resolves to a non-public address; `detail` names it',
+            'bad value: unknown market or framework, bad ticker, unknown event type, market and tickers ' +
+              'both or neither, a URL that is not https or not absolute, or a host that resolves to a non-public ' +
+              'address; `detail` names it',
           ),
           '409': errorAnswer(`the account already has ${webhooks.WEBHOOK_SUBSCRIPTIONS_PER_ACCOUNT} live subscriptions; delete one first`),
           ...errors(413, 422),
@@ -271,7 +279,14 @@ function purificationPaths(): JsonObject {
   return {
     '/api/purification': {
       post: op('Amount to purify for lots actually held, period by period with its evidence', 'screen/history', '2 per lot', {
-        description: `Walks each lot (1 to ${purification.PURIFICATION_LOTS_MAX}) through the ticker's point-in-time snapshots: each period uses the snapshot in force (its status, the framework's non-permissible income ratio) and the figures of the filing behind it, and reports both methods, dividend-based and income-based, in the listing currency. A period without a snapshot or an input has no amount and says why; the totals are then null and \`complete\` false. Shares ≤ 0, a bad date, sold_on not after bought_on, an unknown framework or too many lots: 400. A framework without purification (not Shariah), a lot starting before 2009-01-01, or a lot no snapshot covers: 422. Unknown ticker: 404.`,
+        description:
+          `Walks each lot (1 to ${purification.PURIFICATION_LOTS_MAX}) through the ticker's ` +
+          `point-in-time snapshots: each period uses the snapshot in force (its status, the framework's ` +
+          `non-permissible income ratio) and the figures of the filing behind it, and reports both methods, ` +
+          `dividend-based and income-based, in the listing currency. A period without a snapshot or an input has no ` +
+          `amount and says why; the totals are then null and \`complete\` false. Shares ≤ 0, a bad date, sold_on ` +
+          `not after bought_on, an unknown framework or too many lots: 400. A framework without purification (not ` +
+          `Shariah), a lot starting before 2009-01-01, or a lot no snapshot covers: 422. Unknown ticker: 404.`,
         requestBody: jsonBody(purification.purificationBodySchema),
         responses: {
           ...ok('the amount to purify, its totals by method and every period with its evidence', purification.purificationResponseSchema),
@@ -314,7 +329,11 @@ export function buildOpenApi(baseUrl: string): JsonObject {
       '/api/screen/{market}/{ticker}/timeline': {
         get: op('Status timeline: when each verdict changed, why, and how close each limit is now', 'screen/history', '3', {
           description:
-            "For each framework (filtered and scoped as the screen endpoint), the status changes between consecutive snapshots dated from `from` to `to`, each with the checks that decided it and their values; `flips`, the status at `to` and `since` when it holds, and each limit's latest margin. Read from the lake's point-in-time history (docs/api.md, Status timeline). Malformed, non-calendar, pre-2009 or future dates and from after to: 400; unknown ticker, or `to` before the ticker's first snapshot (named): 404.",
+            'For each framework (filtered and scoped as the screen endpoint), the status changes between ' +
+            'consecutive snapshots dated from `from` to `to`, each with the checks that decided it and their values; ' +
+            "`flips`, the status at `to` and `since` when it holds, and each limit's latest margin. Read from the " +
+            "lake's point-in-time history (docs/api.md, Status timeline). Malformed, non-calendar, pre-2009 or future " +
+            "dates and from after to: 400; unknown ticker, or `to` before the ticker's first snapshot (named): 404.",
           parameters: [...screenParams, ...parameters(requests.timelineQuerySchema, 'query')],
           responses: { ...ok('the status timeline', timeline.timelineResponseSchema), ...errors(400, 403, 404, 422, 503) },
         }),

@@ -29,11 +29,21 @@ const NEW_PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters; a few unr
 export function signInPage(options: { csrfToken: string; next: string; email?: string; error?: string; info?: string }): AccountPage {
   return {
     title: 'Sign in',
-    main: `<h1>Sign in to your account</h1>
+    main:
+      `<h1>Sign in to your account</h1>
 ${options.error ? messageBox('error', options.error) : ''}${options.info ? messageBox('info', options.info) : ''}
 <form class="stacked" method="post" action="/account/sign-in" id="sign-in-form">
 ${csrfField(options.csrfToken)}<input type="hidden" name="next" value="${h(options.next)}">
-${field({ name: 'email', label: 'Email', type: 'email', autocomplete: 'username', invalid: Boolean(options.error), ...(options.email !== undefined ? { value: options.email } : {}) })}
+` +
+      field({
+        name: 'email',
+        label: 'Email',
+        type: 'email',
+        autocomplete: 'username',
+        invalid: Boolean(options.error),
+        ...(options.email !== undefined ? { value: options.email } : {}),
+      }) +
+      `
 ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', invalid: Boolean(options.error) })}
 <div><button type="submit">Sign in</button></div>
 </form>
@@ -87,9 +97,11 @@ export function accountHomePage(options: { user: PageUser; info?: string }): Acc
   return {
     title: 'Account',
     user: options.user,
-    main: `<h1>Your account</h1>
+    main:
+      `<h1>Your account</h1>
 ${options.info ? messageBox('info', options.info) : ''}
-<p class="who">Signed in as <strong id="signed-in-email">${h(options.user.email)}</strong> · account <strong id="signed-in-account">${h(options.user.accountId)}</strong></p>
+<p class="who">Signed in as <strong id="signed-in-email">${h(options.user.email)}</strong> · account ` +
+      `<strong id="signed-in-account">${h(options.user.accountId)}</strong></p>
 <ul>
 <li><a href="/account/api-keys">API keys</a>: your keys and their usage</li>
 <li><a href="/account/upgrade">Upgrade</a>: tiers and their limits</li>

@@ -21,7 +21,10 @@ export interface KeysPageModel {
 
 /** The window rule in words (docs/access.md, "Quotas and windows"). */
 const WINDOW_RULE =
-  'Each key has a daily counter. It starts at the first call made while no counter is running and resets 24 hours after that first call of the day, not at midnight. Partner keys with a 30-day quota have a second counter that works the same way over 30 days. A request is refused (429) when either counter cannot cover its cost; a refused or failed request costs nothing.';
+  'Each key has a daily counter. It starts at the first call made while no counter is running and resets ' +
+  '24 hours after that first call of the day, not at midnight. Partner keys with a 30-day quota have a ' +
+  'second counter that works the same way over 30 days. A request is refused (429) when either counter ' +
+  'cannot cover its cost; a refused or failed request costs nothing.';
 
 const WINDOW_LABEL: Record<WindowReport['window'], string> = { daily: 'Daily (24 hours)', monthly: '30-day quota' };
 
@@ -61,7 +64,10 @@ function refusalText(reason: CreateRefusal, contact: string | undefined): string
     case 'partner_terms':
       return `Partner keys carry your contract's limits and scopes, which administrators set; to get a new key, contact ${contactLink(contact)}.`;
     case 'too_many_keys':
-      return `This account already has ${SELF_SERVICE_LIVE_KEYS} active keys, the most it can create itself. Revoke one you no longer use, or contact ${contactLink(contact)}.`;
+      return (
+        `This account already has ${SELF_SERVICE_LIVE_KEYS} active keys, the most it can create ` +
+        `itself. Revoke one you no longer use, or contact ${contactLink(contact)}.`
+      );
   }
 }
 
@@ -72,10 +78,16 @@ function scopeValue(values: string[] | null, all: string): string {
 }
 
 function windowRow(w: WindowReport, keyId: string): string {
-  return `<tr><th scope="row">${h(WINDOW_LABEL[w.window])}</th><td>
-<meter min="0" max="${w.limit}" value="${Math.min(w.used, w.limit)}" aria-label="${h(WINDOW_LABEL[w.window])} usage of ${h(keyId)}">${units(w.used)} of ${units(w.limit)}</meter>
-<span data-window="${w.window}" data-used="${w.used}">${units(w.used)} of ${units(w.limit)} units used</span>, ${units(w.remaining)} left; resets ${h(when(w.resets_at))}${w.used === 0 ? ' (or 24 hours after the next call, if none is running)' : ''}
-</td></tr>`;
+  return (
+    `<tr><th scope="row">${h(WINDOW_LABEL[w.window])}</th><td>
+<meter min="0" max="${w.limit}" value="${Math.min(w.used, w.limit)}" ` +
+    `aria-label="${h(WINDOW_LABEL[w.window])} usage of ${h(keyId)}">${units(w.used)} of ` +
+    `${units(w.limit)}</meter>
+<span data-window="${w.window}" data-used="${w.used}">${units(w.used)} of ${units(w.limit)} units ` +
+    `used</span>, ${units(w.remaining)} left; resets ` +
+    `${h(when(w.resets_at))}${w.used === 0 ? ' (or 24 hours after the next call, if none is running)' : ''}
+</td></tr>`
+  );
 }
 
 function keySection(usage: KeyUsage, partner: boolean): string {
@@ -88,7 +100,10 @@ function keySection(usage: KeyUsage, partner: boolean): string {
   const revoke = revoked
     ? ''
     : `<p><a class="button secondary" href="/account/api-keys/${h(key.keyId)}/revoke">Revoke ${h(key.keyId)}…</a></p>`;
-  return `<section class="key${revoked ? ' revoked' : ''}" id="${h(key.keyId)}" data-key-id="${h(key.keyId)}" data-status="${revoked ? 'revoked' : 'active'}" aria-labelledby="${h(key.keyId)}-title">
+  return (
+    `<section class="key${revoked ? ' revoked' : ''}" id="${h(key.keyId)}" ` +
+    `data-key-id="${h(key.keyId)}" data-status="${revoked ? 'revoked' : 'active'}" ` +
+    `aria-labelledby="${h(key.keyId)}-title">
 <h2 id="${h(key.keyId)}-title"><code>${h(key.keyId)}</code></h2>
 <table>
 <tr><th scope="row">Key starts with</th><td><code>${h(prefix)}</code></td></tr>
@@ -96,26 +111,44 @@ function keySection(usage: KeyUsage, partner: boolean): string {
 <tr><th scope="row">Created</th><td>${h(when(key.createdAt))}</td></tr>
 <tr><th scope="row">Last used</th><td class="last-used">${usage.lastUsedAt ? h(when(usage.lastUsedAt)) : 'never'}</td></tr>
 <tr><th scope="row">Markets${scopeNote}</th><td>${scopeValue(key.allowedMarkets, 'all markets')}</td></tr>
-<tr><th scope="row">Endpoints${scopeNote}</th><td>${scopeValue(key.allowedEndpoints, partner ? 'all endpoints except minting attestations' : 'all endpoints')}</td></tr>
-<tr><th scope="row">Frameworks${scopeNote}</th><td>${scopeValue(key.allowedFrameworks, 'the nine faith frameworks (the service consensus needs its own grant)')}</td></tr>
+<tr><th scope="row">Endpoints${scopeNote}</th><td>` +
+    `${scopeValue(key.allowedEndpoints, partner ? 'all endpoints except minting attestations' : 'all endpoints')}</td></tr>
+<tr><th scope="row">Frameworks${scopeNote}</th><td>` +
+    `${scopeValue(key.allowedFrameworks, 'the nine faith frameworks (the service consensus needs its own grant)')}</td></tr>
 ${usageRows}
 </table>
 ${renderUsageChart(`chart-${key.keyId}`, usage.days)}
 ${revoke}
-</section>`;
+</section>`
+  );
 }
 
 function createSection(model: KeysPageModel): string {
   const { account } = model.view;
   if (account.tier === 'free')
-    return `<section class="notice" id="free-tier"><h2>API access starts at Pro</h2><p>This account is on the free tier, which has no API access. <a href="/account/upgrade">See the plans and how to upgrade</a>.</p></section>`;
+    return (
+      `<section class="notice" id="free-tier"><h2>API access starts at Pro</h2><p>This account is ` +
+      `on the free tier, which has no API access. <a href="/account/upgrade">See the plans and how to ` +
+      `upgrade</a>.</p></section>`
+    );
   if (account.lapsedAt !== null)
-    return `<section class="notice bad" id="lapsed"><h2>Subscription lapsed</h2><p>This account's subscription lapsed on ${h(account.lapsedAt.slice(0, 10))}; its keys are refused (403) until it is renewed. <a href="/account/upgrade">Renew or upgrade</a>.</p></section>`;
+    return (
+      `<section class="notice bad" id="lapsed"><h2>Subscription lapsed</h2><p>This account's ` +
+      `subscription lapsed on ${h(account.lapsedAt.slice(0, 10))}; its keys are refused (403) until it is ` +
+      `renewed. <a href="/account/upgrade">Renew or upgrade</a>.</p></section>`
+    );
   if (account.tier === 'partner')
-    return `<section class="notice" id="partner-keys"><p>Partner keys carry your contract's limits and scopes, which administrators set. To get a new key or change a key's terms, contact ${contactLink(model.contact)}. You can revoke a key here at any time.</p></section>`;
-  return `<form method="post" action="/account/api-keys" id="create-key">${csrfField(model.user.csrfToken)}
-<button type="submit">Create a new key</button> <span class="lead">with the ${h(account.tier)} tier's limits and access to all markets and endpoints; the key is shown once.</span>
-</form>`;
+    return (
+      `<section class="notice" id="partner-keys"><p>Partner keys carry your contract's limits and ` +
+      `scopes, which administrators set. To get a new key or change a key's terms, contact ` +
+      `${contactLink(model.contact)}. You can revoke a key here at any time.</p></section>`
+    );
+  return (
+    `<form method="post" action="/account/api-keys" id="create-key">${csrfField(model.user.csrfToken)}
+<button type="submit">Create a new key</button> <span class="lead">with the ${h(account.tier)} tier's ` +
+    `limits and access to all markets and endpoints; the key is shown once.</span>
+</form>`
+  );
 }
 
 function createdSection(created: { key: string; keyId: string }): string {
@@ -135,18 +168,22 @@ export function keysPage(model: KeysPageModel): AccountPage {
   const messages = [
     model.created ? createdSection(model.created) : '',
     model.revoked
-      ? `<p class="notice good" role="status" id="revoked-notice">Key <code>${h(model.revoked)}</code> is revoked; requests with it are refused from now on.</p>`
+      ? `<p class="notice good" role="status" id="revoked-notice">Key <code>${h(model.revoked)}</code> ` +
+        `is revoked; requests with it are refused from now on.</p>`
       : '',
     model.refused ? `<p class="notice bad" role="alert" id="refused">${refusalText(model.refused, model.contact)}</p>` : '',
   ].join('');
   const list =
     keys.length === 0 ? '<p id="no-keys">This account has no keys yet.</p>' : keys.map((usage) => keySection(usage, partner)).join('\n');
-  const body = `<h1>API keys</h1>
+  const body =
+    `<h1>API keys</h1>
 <p class="lead">Account <strong>${h(account.name)}</strong> · <span id="tier">${h(account.tier)}</span> tier</p>
 ${messages}
 ${createSection(model)}
 <section aria-labelledby="rule-title"><h2 id="rule-title">When the counters reset</h2><p id="window-rule">${WINDOW_RULE}</p>
-<p class="lead">Figures are in units (a single screen costs 1; see the API documentation for each endpoint's cost). Usage may show up to 50 units more for about a second while a running API holds them in reserve. The chart shows units spent per UTC day.</p></section>
+<p class="lead">Figures are in units (a single screen costs 1; see the API documentation for each ` +
+    `endpoint's cost). Usage may show up to 50 units more for about a second while a running API holds them ` +
+    `in reserve. The chart shows units spent per UTC day.</p></section>
 <h2>Keys</h2>
 ${list}`;
   return { title: 'API keys', main: body, user: model.user, script: model.created ? COPY_KEY_SCRIPT : undefined };
@@ -154,8 +191,10 @@ ${list}`;
 
 /** The confirmation step before a key is revoked. */
 export function revokePage(keyId: string, user: PageUser): AccountPage {
-  const body = `<h1>Revoke <code>${h(keyId)}</code>?</h1>
-<p>Every program that uses this key is refused (401) from the moment you confirm. This cannot be undone: to go on using the API, create a new key and deploy it first.</p>
+  const body =
+    `<h1>Revoke <code>${h(keyId)}</code>?</h1>
+<p>Every program that uses this key is refused (401) from the moment you confirm. This cannot be undone: ` +
+    `to go on using the API, create a new key and deploy it first.</p>
 <form method="post" action="/account/api-keys/${h(keyId)}/revoke" id="confirm-revoke">${csrfField(user.csrfToken)}
 <button class="danger" type="submit">Yes, revoke ${h(keyId)}</button> <a href="/account/api-keys">Cancel</a>
 </form>`;

@@ -2,7 +2,8 @@
  * The rules the key and upgrade pages add to the account pages' one stylesheet
  * (api/pages/account-layout.ts includes them, so the Content-Security-Policy hash covers them).
  */
-export const ACCOUNT_KEYS_STYLE = `
+export const ACCOUNT_KEYS_STYLE =
+  `
 .lead { color: #444; }
 .notice { border-left: 4px solid #8a6100; padding: .6rem .9rem; background: #fdf6e3; margin: 0 0 1.25rem; }
 .notice.good { border-left-color: #1d6b35; background: #eef7f0; }
@@ -12,7 +13,8 @@ export const ACCOUNT_KEYS_STYLE = `
 .key h2 { margin-top: 0; }
 .key h2 code { font-size: 1.05rem; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
-.button { font-size: 1rem; padding: .55rem 1.1rem; border-radius: 4px; border: 1px solid #1d4f91; background: #1d4f91; color: #fff; text-decoration: none; display: inline-block; }
+.button { font-size: 1rem; padding: .55rem 1.1rem; border-radius: 4px; border: 1px solid #1d4f91; ` +
+  `background: #1d4f91; color: #fff; text-decoration: none; display: inline-block; }
 .button.secondary, button.secondary { background: #fff; color: #1d4f91; }
 button.danger { background: #a11d1d; border-color: #a11d1d; }
 .secret { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .5rem 0; }

@@ -9,7 +9,8 @@ import { ACCOUNT_KEYS_STYLE } from './account-keys-style.ts';
  * no external assets. Pages work without JavaScript; a page may add one small inline script
  * (enhancement only), which the Content-Security-Policy then allows by its hash.
  */
-export const ACCOUNT_PAGE_STYLE = `
+export const ACCOUNT_PAGE_STYLE =
+  `
 :root { color-scheme: light; font-family: Georgia, 'Times New Roman', serif; color: #1b1b1b; line-height: 1.45; }
 body { margin: 0; background: #f3f1ec; }
 header.site { max-width: 46rem; margin: 1.5rem auto 0; padding: 0 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; align-items: baseline; }
@@ -25,8 +26,11 @@ p { margin: .5rem 0; }
 form.stacked { display: grid; gap: 1rem; max-width: 26rem; }
 label { display: block; font-weight: bold; margin-bottom: .25rem; }
 .hint { display: block; font-weight: normal; color: #555; font-size: .9rem; }
-input[type=email], input[type=password], input[type=text] { box-sizing: border-box; width: 100%; font: inherit; font-size: 1rem; padding: .55rem .6rem; border: 1px solid #6b6b6b; border-radius: 4px; background: #fff; color: #1b1b1b; }
-button { font: inherit; font-size: 1rem; padding: .55rem 1.1rem; border-radius: 4px; border: 1px solid #1d4f91; background: #1d4f91; color: #fff; cursor: pointer; }
+input[type=email], input[type=password], input[type=text] { box-sizing: border-box; width: 100%; font: ` +
+  `inherit; font-size: 1rem; padding: .55rem .6rem; border: 1px solid #6b6b6b; border-radius: 4px; ` +
+  `background: #fff; color: #1b1b1b; }
+button { font: inherit; font-size: 1rem; padding: .55rem 1.1rem; border-radius: 4px; border: 1px solid ` +
+  `#1d4f91; background: #1d4f91; color: #fff; cursor: pointer; }
 button.link { background: none; border: none; padding: 0; color: #1d4f91; text-decoration: underline; font-size: inherit; }
 :focus-visible { outline: 3px solid #b35c00; outline-offset: 2px; }
 .message { border: 2px solid; border-radius: 6px; padding: .75rem 1rem; margin: 0 0 1.25rem; }
@@ -48,7 +52,10 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).di
 /** Nothing loads from anywhere; only this stylesheet (and the page's own script, if any) applies; forms post only here. */
 export function accountPageCsp(script?: string): string {
   const scriptSrc = script === undefined ? '' : ` script-src ${sha256(script)};`;
-  return `default-src 'none'; style-src ${sha256(ACCOUNT_PAGE_STYLE)};${scriptSrc} img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+  return (
+    `default-src 'none'; style-src ${sha256(ACCOUNT_PAGE_STYLE)};${scriptSrc} img-src 'self' data:; ` +
+    `base-uri 'none'; form-action 'self'; frame-ancestors 'none'`
+  );
 }
 
 export const h = (value: unknown): string => escapeHtml(String(value));
@@ -82,9 +89,13 @@ export function messageBox(kind: 'error' | 'info', text: string, id = kind === '
 
 function siteHeader(user: PageUser | undefined): string {
   if (!user) return `<header class="site"><a class="brand" href="/account">faithscreen</a></header>`;
-  return `<header class="site"><a class="brand" href="/account">faithscreen</a>
-<nav aria-label="Account"><a href="/account">Account</a><a href="/account/api-keys">API keys</a><a href="/account/upgrade">Upgrade</a><a href="/account/password">Password</a>
-<form method="post" action="/account/sign-out">${csrfField(user.csrfToken)}<button type="submit" class="link" id="sign-out">Sign out</button></form></nav></header>`;
+  return (
+    `<header class="site"><a class="brand" href="/account">faithscreen</a>
+<nav aria-label="Account"><a href="/account">Account</a><a href="/account/api-keys">API keys</a><a ` +
+    `href="/account/upgrade">Upgrade</a><a href="/account/password">Password</a>
+<form method="post" action="/account/sign-out">${csrfField(user.csrfToken)}<button type="submit" ` +
+    `class="link" id="sign-out">Sign out</button></form></nav></header>`
+  );
 }
 
 export function renderAccountPage(page: AccountPage): string {

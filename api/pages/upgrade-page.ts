@@ -25,7 +25,11 @@ function tierTerms(tier: Tier): { access: string; daily: string; monthly: string
 function tierRow(tier: Tier, current: Tier | undefined): string {
   const terms = tierTerms(tier);
   const mark = tier === current ? ' <strong class="current">(your plan)</strong>' : '';
-  return `<tr data-tier="${tier}"${tier === current ? ' aria-current="true"' : ''}><th scope="row">${h(tier)}${mark}</th><td>${h(terms.access)}</td><td class="num">${h(terms.daily)}</td><td>${h(terms.monthly)}</td><td>${h(terms.weights)}</td></tr>`;
+  return (
+    `<tr data-tier="${tier}"${tier === current ? ' aria-current="true"' : ''}><th ` +
+    `scope="row">${h(tier)}${mark}</th><td>${h(terms.access)}</td><td ` +
+    `class="num">${h(terms.daily)}</td><td>${h(terms.monthly)}</td><td>${h(terms.weights)}</td></tr>`
+  );
 }
 
 function currentPlan(account: AccountRecord | undefined): string {
@@ -40,15 +44,21 @@ function currentPlan(account: AccountRecord | undefined): string {
 
 /** /account/upgrade: the tiers and their limits, the account's plan now, and how to change it. */
 export function upgradePage(model: UpgradePageModel): AccountPage {
-  const body = `<h1>Plans and upgrade</h1>
+  const body =
+    `<h1>Plans and upgrade</h1>
 ${currentPlan(model.account)}
 <h2>Tiers</h2>
 <table id="tiers">
-<thead><tr><th scope="col">Tier</th><th scope="col">API access</th><th scope="col" class="num">Daily units (rolling 24 h)</th><th scope="col">Monthly units (rolling 30 days)</th><th scope="col">Cost weights</th></tr></thead>
+<thead><tr><th scope="col">Tier</th><th scope="col">API access</th><th scope="col" class="num">Daily ` +
+    `units (rolling 24 h)</th><th scope="col">Monthly units (rolling 30 days)</th><th scope="col">Cost ` +
+    `weights</th></tr></thead>
 <tbody>${TIERS.map((tier) => tierRow(tier, model.account?.tier)).join('')}</tbody>
 </table>
-<p class="lead">Limits are per key. The daily counter resets 24 hours after the first call of the day. A single screen costs 1 unit; the API documentation lists every endpoint's cost.</p>
+<p class="lead">Limits are per key. The daily counter resets 24 hours after the first call of the day. A ` +
+    `single screen costs 1 unit; the API documentation lists every endpoint's cost.</p>
 <h2>How to upgrade</h2>
-<p id="how-to-upgrade">Plans are changed by the operator of this service: contact ${contactLink(model.contact)}, naming your account${model.account ? ` (<strong>${h(model.account.name)}</strong>)` : ''} and the tier you want.</p>`;
+<p id="how-to-upgrade">Plans are changed by the operator of this service: contact ` +
+    `${contactLink(model.contact)}, naming your ` +
+    `account${model.account ? ` (<strong>${h(model.account.name)}</strong>)` : ''} and the tier you want.</p>`;
   return { title: 'Plans and upgrade', main: body, user: model.user };
 }

@@ -24,15 +24,21 @@ export function renderUsageChart(id: string, days: ReadonlyArray<{ day: string; 
     .map((d, i) => {
       // A used day never vanishes: at least 1 px, so a small day next to a big one still shows.
       const height = d.units === 0 ? 0 : Math.max(1, Math.round((d.units / peak) * HEIGHT));
-      return `<rect x="${i * (BAR + GAP)}" y="${HEIGHT - height}" width="${BAR}" height="${height}" data-day="${h(d.day)}" data-units="${d.units}"><title>${h(d.day)}: ${d.units} units</title></rect>`;
+      return (
+        `<rect x="${i * (BAR + GAP)}" y="${HEIGHT - height}" width="${BAR}" height="${height}" ` +
+        `data-day="${h(d.day)}" data-units="${d.units}"><title>${h(d.day)}: ${d.units} units</title></rect>`
+      );
     })
     .join('');
   const rows = days.map((d) => `<tr><td>${h(d.day)}</td><td class="num">${d.units.toLocaleString('en-US')}</td></tr>`).join('');
-  return `<figure class="usage-chart" id="${h(id)}" data-total="${total}">
+  return (
+    `<figure class="usage-chart" id="${h(id)}" data-total="${total}">
 <svg role="img" aria-labelledby="${h(id)}-title" viewBox="0 -1 ${width} ${HEIGHT + 2}" width="${width}" height="${HEIGHT + 2}" preserveAspectRatio="none">
 <title id="${h(id)}-title">${h(summary)}</title>
 <line x1="0" y1="${HEIGHT}" x2="${width}" y2="${HEIGHT}" class="axis"/>${bars}</svg>
 <figcaption>${h(summary)}.</figcaption>
-<details><summary>Daily figures</summary><table class="days"><thead><tr><th scope="col">Day (UTC)</th><th scope="col">Units</th></tr></thead><tbody>${rows}</tbody></table></details>
-</figure>`;
+<details><summary>Daily figures</summary><table class="days"><thead><tr><th scope="col">Day ` +
+    `(UTC)</th><th scope="col">Units</th></tr></thead><tbody>${rows}</tbody></table></details>
+</figure>`
+  );
 }

@@ -5,7 +5,8 @@ import { reasonSchema, verdictStatusSchema } from './responses.ts';
 
 const reasonsKept = z.enum(['all', 'deciding']).meta({
   description:
-    "'deciding' for a backfill snapshot, which stores only the checks that decided each verdict (passing checks dropped); 'all' for a nightly or refresh snapshot",
+    "'deciding' for a backfill snapshot, which stores only the checks that decided each verdict (passing " +
+    "checks dropped); 'all' for a nightly or refresh snapshot",
 });
 
 const statusChangeSchema = z
@@ -18,7 +19,10 @@ const statusChangeSchema = z
     to: verdictStatusSchema,
     reasons: z.array(reasonSchema).meta({
       description:
-        'the checks that set the new status, with their values, from the later snapshot: the failing checks of non_compliant, the questionable ones of questionable, the ones without data of insufficient_data; for compliant, the checks listed in `cleared` as they pass now (empty when the later snapshot is a backfill one, which stores no passing checks)',
+        'the checks that set the new status, with their values, from the later snapshot: the failing ' +
+        'checks of non_compliant, the questionable ones of questionable, the ones without data of ' +
+        'insufficient_data; for compliant, the checks listed in `cleared` as they pass now (empty when the later ' +
+        'snapshot is a backfill one, which stores no passing checks)',
     }),
     cleared: z
       .array(reasonSchema)
@@ -62,7 +66,8 @@ export const timelineResponseSchema = z
         current_status: verdictStatusSchema.meta({ description: 'the status at the newest snapshot dated on or before `to`' }),
         since: z.string().meta({
           description:
-            'the first snapshot of the run of equal statuses that ends there (may be before `from`); equal to first_snapshot_date when the status never changed',
+            'the first snapshot of the run of equal statuses that ends there (may be before `from`); ' +
+            'equal to first_snapshot_date when the status never changed',
         }),
         flips: z.number().int().meta({ description: 'status changes dated in the range (the length of `changes`)' }),
         changes: z.array(statusChangeSchema),

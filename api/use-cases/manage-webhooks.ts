@@ -49,7 +49,8 @@ function checkEvents(events: readonly string[] | undefined): string[] {
   const unknown = events.filter((event) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(event));
   if (events.length === 0 || unknown.length > 0)
     throw badRequest(
-      `body.events: ${unknown.length > 0 ? `unknown event type(s) ${unknown.join(', ')}` : 'name at least one event type'}; valid: ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+      `body.events: ${unknown.length > 0 ? `unknown event type(s) ${unknown.join(', ')}` : 'name at least one event type'}; ` +
+        `valid: ${WEBHOOK_EVENT_TYPES.join(', ')}`,
       'unknown_event',
     );
   return WEBHOOK_EVENT_TYPES.filter((event) => events.includes(event));

@@ -32,9 +32,20 @@ export interface PurificationRequest {
 
 /** How the amounts are computed, sent with every answer (docs/frameworks/README.md, "Purification of a holding"). */
 export const PURIFICATION_RULES = Object.freeze({
-  dividend_based: `shares × trailing-twelve-month dividends per share × the framework's non-permissible income ratio, × days held ÷ ${DAYS_PER_TWELVE_MONTHS}: the warehouse holds each filing's trailing-twelve-month dividends per share, not dividend events with ex-dates, so dividends count as earned evenly over the days held`,
-  income_based: `shares × (the framework's non-permissible income ratio × trailing-twelve-month revenue ÷ shares outstanding), × days held ÷ ${DAYS_PER_TWELVE_MONTHS}: each day held carries 1/${DAYS_PER_TWELVE_MONTHS} of the twelve months' impermissible income per share`,
-  periods: `a lot is held from bought_on up to, not including, sold_on (through today when unsold); each period is the stretch under one point-in-time snapshot (the latest on or before each day, at most ${MAX_CARRY_DAYS} days old) and uses that snapshot's ratio and filing; a period without one has no amount, and its totals are null (complete: false)`,
+  dividend_based:
+    `shares × trailing-twelve-month dividends per share × the framework's non-permissible ` +
+    `income ratio, × days held ÷ ${DAYS_PER_TWELVE_MONTHS}: the warehouse holds each filing's ` +
+    `trailing-twelve-month dividends per share, not dividend events with ex-dates, so dividends count as ` +
+    `earned evenly over the days held`,
+  income_based:
+    `shares × (the framework's non-permissible income ratio × trailing-twelve-month revenue ` +
+    `÷ shares outstanding), × days held ÷ ${DAYS_PER_TWELVE_MONTHS}: each day held carries ` +
+    `1/${DAYS_PER_TWELVE_MONTHS} of the twelve months' impermissible income per share`,
+  periods:
+    `a lot is held from bought_on up to, not including, sold_on (through today when unsold); each ` +
+    `period is the stretch under one point-in-time snapshot (the latest on or before each day, at most ` +
+    `${MAX_CARRY_DAYS} days old) and uses that snapshot's ratio and filing; a period without one has no ` +
+    `amount, and its totals are null (complete: false)`,
 });
 
 /** The framework's purification method in its current methodology version. */
@@ -67,7 +78,8 @@ export function holdingLots(lots: readonly LotRequest[], today: string): Holding
     const boughtOn = checkDate(lot.bought_on, `lots.${i}.bought_on`, today);
     if (boughtOn < HISTORY_START) {
       throw unprocessable(
-        `lots.${i}.bought_on: ${boughtOn} is before ${HISTORY_START}, where compliance history starts; purification can be computed only for days held from ${HISTORY_START} on`,
+        `lots.${i}.bought_on: ${boughtOn} is before ${HISTORY_START}, where compliance history starts; ` +
+          `purification can be computed only for days held from ${HISTORY_START} on`,
         'before_history',
       );
     }

@@ -48,7 +48,9 @@ export function registerUserCommands(program: Command): void {
         if (options.json) process.stdout.write(`${JSON.stringify({ ...rest, link })}\n`);
         else
           process.stdout.write(
-            `${link}\n\nSend this link to ${invitation.email} yourself: it sets the password of ${invitation.new_user ? 'a new' : 'an existing'} user of account '${invitation.account}', works once, and expires ${invitation.expires_at}. It is not shown again.\n`,
+            `${link}\n\nSend this link to ${invitation.email} yourself: it sets the password of ` +
+              `${invitation.new_user ? 'a new' : 'an existing'} user of account '${invitation.account}', works once, ` +
+              `and expires ${invitation.expires_at}. It is not shown again.\n`,
           );
       }),
     );

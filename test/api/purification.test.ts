@@ -264,7 +264,8 @@ describe('POST /api/purification over real HTTP on the sample universe', () => {
       const answer = await post(body({ framework: 'christian_bri' }));
       expect(answer.status).toBe(422);
       expect(answer.body.detail).toBe(
-        `framework: christian_bri has no purification (it screens by exclusion, not by income); frameworks with purification: ${SHARIAH_FRAMEWORK_IDS.join(', ')}`,
+        `framework: christian_bri has no purification (it screens by exclusion, not by income); ` +
+          `frameworks with purification: ${SHARIAH_FRAMEWORK_IDS.join(', ')}`,
       );
     });
 
@@ -278,7 +279,8 @@ describe('POST /api/purification over real HTTP on the sample universe', () => {
       const early = await post(body({ lots: [{ shares: 1, bought_on: '2012-01-01', sold_on: '2013-01-01' }] }));
       expect(early.status).toBe(422);
       expect(early.body.detail).toBe(
-        `lots.0: no compliance snapshot of us/${ticker} is in force from 2012-01-01 to 2012-12-31; its snapshots run from 2019-12-31 to 2021-03-31, each in force for at most 366 days`,
+        `lots.0: no compliance snapshot of us/${ticker} is in force from 2012-01-01 to 2012-12-31; its ` +
+          `snapshots run from 2019-12-31 to 2021-03-31, each in force for at most 366 days`,
       );
       const late = await post(body({ lots: [{ shares: 1, bought_on: '2023-01-01', sold_on: '2023-06-01' }] }));
       expect(late.status).toBe(422);

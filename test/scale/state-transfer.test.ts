@@ -110,7 +110,8 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
   afterAll(() => embedded?.cleanup());
 
   it(
-    'when the embedded state is exported and imported into PostgreSQL, then keys, usage, certificates, revocations, webhook subscriptions (secrets still sealed) and account users hold there',
+    'when the embedded state is exported and imported into PostgreSQL, then keys, usage, certificates, ' +
+      'revocations, webhook subscriptions (secrets still sealed) and account users hold there',
     { timeout: 120_000 },
     async () => {
       const file = path.join(embedded.dir, 'state.jsonl');

@@ -43,7 +43,9 @@ describe('the verification code printed in docs/webhooks.md', () => {
     const file = path.join(temp.dir, 'verify.mjs');
     await writeFile(
       file,
-      `${snippet(doc, 'node')}\nconst cases = JSON.parse(process.argv[2]);\nconsole.log(JSON.stringify(cases.map((c) => verifyFaithscreenSignature(c.secret, c.header, c.body))));\n`,
+      `${snippet(doc, 'node')}\nconst cases = ` +
+        `JSON.parse(process.argv[2]);\nconsole.log(JSON.stringify(cases.map((c) => ` +
+        `verifyFaithscreenSignature(c.secret, c.header, c.body))));\n`,
     );
     const all = cases();
     const { stdout } = await run(process.execPath, [file, JSON.stringify(all)]);
@@ -54,7 +56,9 @@ describe('the verification code printed in docs/webhooks.md', () => {
     const file = path.join(temp.dir, 'verify.py');
     await writeFile(
       file,
-      `${snippet(doc, 'python')}\nimport json, sys\ncases = json.loads(sys.argv[1])\nprint(json.dumps([verify_faithscreen_signature(c["secret"], c["header"], c["body"].encode("utf-8")) for c in cases]))\n`,
+      `${snippet(doc, 'python')}\nimport json, sys\ncases = ` +
+        `json.loads(sys.argv[1])\nprint(json.dumps([verify_faithscreen_signature(c["secret"], c["header"], ` +
+        `c["body"].encode("utf-8")) for c in cases]))\n`,
     );
     const all = cases();
     const { stdout } = await run('python3', [file, JSON.stringify(all)]);

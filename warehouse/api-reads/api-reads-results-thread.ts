@@ -39,8 +39,9 @@ const DICTIONARY_BYTES = 32_768;
  * Builds a point-read sidecar of a snapshot file (in a worker thread): every wanted row's
  * `result_json`, its methodology texts expanded once here rather than on every read, deflated
  * on its own with a shared per-file dictionary (~1 kB a 24 kB result), then the index. A row
- * referencing a text the lake lacks fails the build: its reads then take the Parquet path. Both are written to temp names and renamed, the index last: a reader that
- * finds an index finds its `.bin` complete.
+ * referencing a text the lake lacks fails the build: its reads then take the Parquet path.
+ * Both are written to temp names and renamed, the index last: a reader that finds an index
+ * finds its `.bin` complete.
  */
 export async function buildSidecar(task: SidecarTask): Promise<{ rows: number; bytes: number }> {
   const wanted = new Set(task.tickers);
