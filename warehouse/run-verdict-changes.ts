@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { lakeRoot } from './lake-paths.ts';
 import { readTableSql } from './lake-sql.ts';
 import { SNAPSHOT_FRAMEWORKS } from './lake-schemas.ts';
+import { rawSql, readSql, sql, sqlValueList } from './sql.ts';
 import { statusColumn, type SnapshotFramework, type SnapshotStatus } from './snapshot-schema.ts';
 
 /** One ticker whose verdicts a screening run changed: the run's snapshot against the one just before it. */
@@ -32,21 +33,22 @@ export async function findRunVerdictChanges(
   options: { runId: string; market: string; tickers: readonly string[] | null },
 ): Promise<RunVerdictChange[]> {
   if (options.tickers !== null && options.tickers.length === 0) return [];
-  const tickerFilter = options.tickers === null ? '' : `AND ticker IN (${options.tickers.map(() => '?').join(', ')})`;
-  const result = await connection.runAndReadAll(
-    `WITH ranked AS (
-       SELECT ticker, strftime(snapshot_date, '%Y-%m-%d') AS snapshot_date, strftime(screened_at, '%Y-%m-%dT%H:%M:%S.%g') AS screened_at,
-              run_id, source, synthetic, ${STATUS_COLUMNS.join(', ')},
+  const tickerFilter = options.tickers === null ? rawSql('') : sql`AND ticker IN ${sqlValueList(options.tickers)}`;
+  const result = await readSql(
+    connection,
+    sql`WITH ranked AS (
+       SELECT ticker, strftime(snapshot_date, '%Y-%m-%d') AS snapshot_date,
+              strftime(screened_at, '%Y-%m-%dT%H:%M:%S.%g') AS screened_at,
+              run_id, source, synthetic, ${rawSql(STATUS_COLUMNS.join(', '))},
               row_number() OVER (PARTITION BY ticker ORDER BY snapshot_date DESC, screened_at DESC, run_id DESC) AS position
        FROM ${readTableSql(lakeRoot(dataDir), 'snapshots', options.market)}
-       WHERE market = ? ${tickerFilter}
+       WHERE market = ${options.market} ${tickerFilter}
      ), run AS (
-       SELECT ticker, min(position) AS position FROM ranked WHERE run_id = ? GROUP BY ticker
+       SELECT ticker, min(position) AS position FROM ranked WHERE run_id = ${options.runId} GROUP BY ticker
      )
      SELECT ranked.*, ranked.position = run.position AS is_run
      FROM ranked JOIN run ON ranked.ticker = run.ticker AND ranked.position IN (run.position, run.position + 1)
      ORDER BY ranked.ticker, ranked.position`,
-    [options.market, ...(options.tickers ?? []), options.runId],
   );
   const rows = result.getRowObjectsJS() as Array<Record<string, unknown>>;
   const changes: RunVerdictChange[] = [];
