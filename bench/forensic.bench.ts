@@ -14,44 +14,19 @@ import { openApiReads } from '../warehouse/api-reads/api-reads.ts';
 import { ForensicReads } from '../warehouse/forensic-reads.ts';
 import { listen } from '../test/support/http.ts';
 import { openBenchAccess } from './bench-access.ts';
-
-export interface EndpointLatency {
-  name: string;
-  requests: number;
-  errors: number;
-  p50Ms: number;
-  p95Ms: number;
-  maxMs: number;
-}
+import { timeSequentially, type SequentialLatency } from './sequential-latency.ts';
 
 export interface ForensicBenchFigures {
   listings: number;
-  endpoints: EndpointLatency[];
+  endpoints: SequentialLatency[];
   rssMiB: number;
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-const round = (ms: number) => Math.round(ms * 10) / 10;
-
-async function timeRequests(name: string, url: string, paths: string[], headers: Record<string, string>): Promise<EndpointLatency> {
-  const times: number[] = [];
-  let errors = 0;
-  for (const p of paths) {
-    const started = performance.now();
-    const response = await fetch(`${url}${p}`, { headers });
-    await response.arrayBuffer();
-    times.push(performance.now() - started);
-    if (response.status !== 200) errors += 1;
-  }
-  times.sort((a, b) => a - b);
-  return {
+function timeRequests(name: string, url: string, paths: string[], headers: Record<string, string>): Promise<SequentialLatency> {
+  return timeSequentially(
     name,
-    requests: paths.length,
-    errors,
-    p50Ms: round(quantile(times, 0.5)),
-    p95Ms: round(quantile(times, 0.95)),
-    maxMs: round(times.at(-1) ?? 0),
-  };
+    paths.map((p) => () => fetch(`${url}${p}`, { headers })),
+  );
 }
 
 /** Runs the forensic benchmark over an existing lake (prepared by the API benchmark). */

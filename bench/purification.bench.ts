@@ -27,47 +27,15 @@ import { loadScreeningInputsForDates } from '../warehouse/screening-inputs.ts';
 import { writeSnapshots } from '../warehouse/snapshot-writer.ts';
 import { cadenceDates } from '../workflows/cadence.ts';
 import { describeMachine } from './machine.ts';
-
-export interface Latency {
-  name: string;
-  requests: number;
-  errors: number;
-  p50Ms: number;
-  p95Ms: number;
-  maxMs: number;
-}
+import { timeSequentially, type SequentialLatency } from './sequential-latency.ts';
 
 export interface PurificationBenchFigures {
   stocks: number;
   snapshots: number;
   files: number;
   prepareSeconds: number;
-  latencies: Latency[];
+  latencies: SequentialLatency[];
   rssMiB: number;
-}
-
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-const round = (ms: number) => Math.round(ms * 10) / 10;
-
-async function timed(name: string, requests: Array<() => Promise<Response>>): Promise<Latency> {
-  const times: number[] = [];
-  let errors = 0;
-  for (const request of requests) {
-    const started = performance.now();
-    const response = await request();
-    await response.arrayBuffer();
-    times.push(performance.now() - started);
-    if (response.status !== 200) errors += 1;
-  }
-  times.sort((a, b) => a - b);
-  return {
-    name,
-    requests: requests.length,
-    errors,
-    p50Ms: round(quantile(times, 0.5)),
-    p95Ms: round(quantile(times, 0.95)),
-    maxMs: round(times.at(-1) ?? 0),
-  };
 }
 
 export async function runPurificationBench(options: { scale?: number; tickers?: number } = {}): Promise<PurificationBenchFigures> {
@@ -126,20 +94,20 @@ export async function runPurificationBench(options: { scale?: number; tickers?: 
       const yearLot = (k: number) => ({ shares: 100, bought_on: `${2013 + (k % 12)}-02-15`, sold_on: `${2014 + (k % 12)}-02-15` });
       // Warm up once (the pools open on first use), then measure.
       await (await purify(tickers[0]!, [yearLot(0)])()).arrayBuffer();
-      const measure = async (layout: string): Promise<Latency[]> => [
-        await timed(
+      const measure = async (layout: string): Promise<SequentialLatency[]> => [
+        await timeSequentially(
           `${layout}: baseline GET as_of (screen/history)`,
           tickers.map((t, k) => () => fetch(`${server.url}/api/screen/us/${t}?as_of=${2013 + (k % 12)}-06-15`)),
         ),
-        await timed(
+        await timeSequentially(
           `${layout}: 1 lot of 1 year (12 periods)`,
           tickers.map((t, k) => purify(t, [yearLot(k)])),
         ),
-        await timed(
+        await timeSequentially(
           `${layout}: 1 lot of 10 years (120 periods)`,
           tickers.map((t) => purify(t, [{ shares: 100, bought_on: '2014-01-15', sold_on: '2024-01-15' }])),
         ),
-        await timed(
+        await timeSequentially(
           `${layout}: 50 lots of 1 year`,
           tickers.map((t) =>
             purify(
