@@ -82,7 +82,7 @@ describe('the embedded dev server never outlives faithscreen', () => {
   });
   afterEach(async () => {
     for (const child of started.splice(0)) child.kill('SIGKILL');
-    for (const pid of await devServersOf(devServerDbFile(temp.dir))) process.kill(pid, 'SIGKILL');
+    for (const pid of await devServersOf(devServerDbFile(temp.dir))) killIfAlive(pid);
     await temp.cleanup();
   });
 
@@ -157,3 +157,12 @@ describe('the embedded dev server never outlives faithscreen', () => {
     },
   );
 });
+
+/** Clean-up kill: a dev server may exit on its own (its owner just died) between listing and killing it. */
+function killIfAlive(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
