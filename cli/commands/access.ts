@@ -43,7 +43,7 @@ function parseWeights(value: string): Record<string, number> {
 }
 
 /** Runs one administrative action on the service state (DATABASE_URL or DATA_DIR/service.db); a refused action exits 1 with its reason. */
-async function withAccess(action: (access: AccessSetup) => Promise<unknown>): Promise<void> {
+export async function withAccess(action: (access: AccessSetup) => Promise<unknown>): Promise<void> {
   const access = await openAccess(accessOptionsOf(getConfig()));
   try {
     await action(access);

@@ -1,10 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { AccountUserStore } from '../../access/account-user-store.ts';
 import { AccountAuth } from '../../access/account-users.ts';
-import { AdminError } from '../../access/administration.ts';
-import { openAccess } from '../../access/open-access.ts';
 import { getConfig } from '../../platform/config.ts';
-import { accessOptionsOf } from '../../platform/service-state.ts';
+import { withAccess } from './access.ts';
 
 function parseHours(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 24 * 30)
@@ -13,17 +11,8 @@ function parseHours(value: string): number {
 }
 
 /** Runs one action on the account users of the service state; a refused action exits 1 with its reason. */
-async function withUsers(action: (auth: AccountAuth) => Promise<void>): Promise<void> {
-  const access = await openAccess(accessOptionsOf(getConfig()));
-  try {
-    await action(new AccountAuth({ store: new AccountUserStore(access.store.db), accessStore: access.store }));
-  } catch (error) {
-    if (!(error instanceof AdminError)) throw error;
-    process.stderr.write(`error: ${error.message}\n`);
-    process.exitCode = 1;
-  } finally {
-    await access.close();
-  }
+function withUsers(action: (auth: AccountAuth) => Promise<void>): Promise<void> {
+  return withAccess((access) => action(new AccountAuth({ store: new AccountUserStore(access.store.db), accessStore: access.store })));
 }
 
 /** `users …`: operators invite the people who sign in to an account's pages (docs/access.md, "Account users and sign-in"). */
