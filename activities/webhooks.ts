@@ -109,6 +109,18 @@ export function createWebhookActivities(dataDir: string, deps?: WebhookWorkerDep
         await deps.store.finishEvent(eventId, 'failed', new Date().toISOString());
         return 'skipped';
       }
+      const hold = await deps.store.accountHold(subscription.subscriptionId);
+      if (hold !== null) {
+        // Recorded as an attempt that sent nothing, so the deliveries list says why the event ended.
+        await deps.store.recordAttempt(eventId, {
+          attemptedAt: new Date().toISOString(),
+          statusCode: null,
+          error: `not sent: ${hold}`,
+          durationMs: 0,
+        });
+        await deps.store.finishEvent(eventId, 'failed', new Date().toISOString());
+        return 'skipped';
+      }
       const secret = openSecret(deps.secretKey, subscription.subscriptionId, subscription.secretSealed);
       const attemptedAt = new Date().toISOString();
       const outcome = await deliver(deps.policy, subscription.url, secret, event.body, event.eventId);

@@ -181,6 +181,23 @@ export class WebhookStore {
     return rows.map(subscriptionFrom);
   }
 
+  /**
+   * Why the subscription's account may not receive deliveries now (lapsed, or on the free tier),
+   * or null when it may. Asked at every attempt: an account that lapses while an event is being
+   * retried stops receiving it.
+   */
+  async accountHold(subscriptionId: string): Promise<string | null> {
+    const row = await this.db.get<{ account: string; tier: string; lapsed_at: string | null }>(
+      `SELECT a.name AS account, a.tier, a.lapsed_at FROM webhook_subscriptions s JOIN accounts a ON a.name = s.account
+       WHERE s.subscription_id = ?`,
+      [subscriptionId],
+    );
+    if (!row) return 'the account no longer exists';
+    if (row.lapsed_at !== null) return `account ${row.account} lapsed on ${row.lapsed_at.slice(0, 10)}`;
+    if (row.tier === 'free') return `account ${row.account} is on the free tier, which has no webhooks`;
+    return null;
+  }
+
   /** A subscription by id, deleted or not. */
   async subscription(subscriptionId: string): Promise<SubscriptionRecord | undefined> {
     const row = await this.db.get<SubscriptionRow>(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE subscription_id = ?`, [

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookActivities } from '../../activities/webhooks.ts';
-import { createAccount } from '../../access/administration.ts';
+import { createAccount, lapseAccount } from '../../access/administration.ts';
 import { AccessStore } from '../../access/access-store.ts';
 import { openServiceDb, type ServiceDb } from '../../service-state/db.ts';
 import { deliver } from '../../webhooks/deliver.ts';
@@ -75,6 +75,7 @@ describe('the delivery activity', () => {
     db = await openServiceDb(await testServiceState(temp.dir));
     store = new WebhookStore(db);
     await createAccount(new AccessStore(db), 'acme', 'pro');
+    await createAccount(new AccessStore(db), 'lapsing', 'pro');
     receiver = await startReceiver();
   });
   afterAll(async () => {
@@ -83,12 +84,12 @@ describe('the delivery activity', () => {
     await temp?.cleanup();
   });
 
-  async function pendingEvent(url: string): Promise<{ subscriptionId: string; eventId: string }> {
+  async function pendingEvent(url: string, account = 'acme'): Promise<{ subscriptionId: string; eventId: string }> {
     const subscriptionId = newSubscriptionId();
     await store.createSubscription(
       {
         subscriptionId,
-        account: 'acme',
+        account,
         createdByKeyId: 'key_test',
         url,
         market: 'us',
@@ -139,6 +140,19 @@ describe('the delivery activity', () => {
     expect(await activities.deliverWebhookEvent(orphan.eventId)).toBe('skipped');
     expect(receiver.on('/deleted')).toHaveLength(0);
     expect((await store.event(orphan.eventId))?.status).toBe('failed');
+  });
+
+  it('when the account lapses while an event waits for a retry, then the next attempt sends nothing and the event ends failed saying why', async () => {
+    const activities = createWebhookActivities(temp.dir, { store, secretKey: key, policy: LOCAL });
+    const { subscriptionId, eventId } = await pendingEvent(`${receiver.url}/lapsing`, 'lapsing');
+    await lapseAccount(new AccessStore(db), 'lapsing');
+    expect(await activities.deliverWebhookEvent(eventId)).toBe('skipped');
+    expect(receiver.on('/lapsing')).toHaveLength(0);
+    const [logged] = await store.deliveries(subscriptionId, 10);
+    expect(logged).toMatchObject({
+      status: 'failed',
+      attempts: [{ attempt: 1, statusCode: null, error: expect.stringMatching(/^not sent: account lapsing lapsed on \d{4}-\d{2}-\d{2}$/) }],
+    });
   });
 
   it('when a run is recorded twice for one subscription and ticker, then it is one event', async () => {
