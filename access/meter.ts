@@ -161,7 +161,7 @@ export class QuotaMeter {
 
   private async writeUsage(usage: ReturnType<UsageTally['take']>): Promise<void> {
     try {
-      await this.history.add(usage);
+      await this.history.addAndTrim(usage);
     } catch (error) {
       this.tally.restore(usage); // written with the next return
       throw error;

@@ -32,8 +32,36 @@ ON CONFLICT (key_id, day) DO UPDATE SET
 // Never below zero: a refund whose charge another process has not written yet must not go negative.
 const REFUND_SQL = `UPDATE key_usage_days SET units = CASE WHEN units + ? > 0 THEN units + ? ELSE 0 END WHERE key_id = ? AND day = ?`;
 
+/**
+ * Days of usage history kept (docs/access.md, "Account pages"): the page charts 30, and 400 cover
+ * a year's comparison and an invoice query. Each key's newest day is kept whatever its age, so
+ * "last used" survives.
+ */
+export const USAGE_RETENTION_DAYS = 400;
+
 export class UsageHistory {
+  /** The newest day a trim was done for: the history is trimmed once per day a process writes. */
+  private trimmedFor = '';
+
   constructor(private readonly db: ServiceDb) {}
+
+  /** Removes days before `day` (YYYY-MM-DD) except each key's newest one; returns how many rows went. */
+  async trimBefore(day: string): Promise<number> {
+    return this.db.run(
+      `DELETE FROM key_usage_days WHERE day < ?
+       AND (key_id, day) NOT IN (SELECT key_id, MAX(day) FROM key_usage_days GROUP BY key_id)`,
+      [day],
+    );
+  }
+
+  /** Adds `deltas`, then, the first time a newer day is written, trims what is older than the retention. */
+  async addAndTrim(deltas: readonly UsageDelta[]): Promise<void> {
+    await this.add(deltas);
+    const newest = deltas.reduce((max, d) => (d.day > max ? d.day : max), '');
+    if (newest <= this.trimmedFor) return;
+    this.trimmedFor = newest;
+    await this.trimBefore(utcDay(Date.parse(`${newest}T00:00:00Z`) - USAGE_RETENTION_DAYS * DAY_MS));
+  }
 
   /** Adds every delta in one transaction. A delta of refunds only never creates a row. */
   async add(deltas: readonly UsageDelta[]): Promise<void> {

@@ -15,7 +15,7 @@ import { QuotaMeter } from '../../access/meter.ts';
 import { openAccess, type AccessSetup } from '../../access/open-access.ts';
 import { openServiceDb } from '../../service-state/db.ts';
 import { DAY_MS, type Tier } from '../../access/tiers.ts';
-import { UsageHistory } from '../../access/usage-history.ts';
+import { USAGE_RETENTION_DAYS, UsageHistory } from '../../access/usage-history.ts';
 import { apiKeyMatches } from '../../access/key-hashing.ts';
 import { testServiceState } from '../support/service-state.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
@@ -82,6 +82,32 @@ describe('usage history kept by the meter', () => {
     // A refund of a day never charged creates no row.
     await history.add([{ keyId, day: '2026-11-20', units: -1, lastUsedAtMs: 0 }]);
     expect(await history.daysOf(acme.name, '2026-11-01')).toHaveLength(1);
+  });
+
+  it('when the meter writes a new day, then days older than the retention go, but each key keeps its newest day and its last use', async () => {
+    const acme = await account('pro');
+    const busy = await proKey(acme.name);
+    const idle = await proKey(acme.name);
+    const history = new UsageHistory(access.store.db);
+    const dayAgo = (days: number) => new Date(T0 - days * DAY_MS).toISOString().slice(0, 10);
+    await history.add([
+      { keyId: busy, day: dayAgo(USAGE_RETENTION_DAYS + 5), units: 3, lastUsedAtMs: T0 - (USAGE_RETENTION_DAYS + 5) * DAY_MS },
+      { keyId: busy, day: dayAgo(USAGE_RETENTION_DAYS), units: 4, lastUsedAtMs: T0 - USAGE_RETENTION_DAYS * DAY_MS },
+      { keyId: idle, day: dayAgo(USAGE_RETENTION_DAYS + 30), units: 2, lastUsedAtMs: T0 - (USAGE_RETENTION_DAYS + 30) * DAY_MS },
+      { keyId: idle, day: dayAgo(USAGE_RETENTION_DAYS + 20), units: 1, lastUsedAtMs: T0 - (USAGE_RETENTION_DAYS + 20) * DAY_MS },
+    ]);
+    await charge(busy, 2, T0);
+    await access.meter.returnSpare();
+
+    const kept = (await history.daysOf(acme.name, '2000-01-01')).map((d) => ({ keyId: d.keyId, day: d.day }));
+    const expected = [
+      { keyId: busy, day: dayAgo(USAGE_RETENTION_DAYS) },
+      { keyId: busy, day: dayAgo(0) },
+      { keyId: idle, day: dayAgo(USAGE_RETENTION_DAYS + 20) },
+    ];
+    // daysOf lists by key id, then day.
+    expect(kept).toEqual(expected.sort((a, b) => (a.keyId === b.keyId ? (a.day < b.day ? -1 : 1) : a.keyId < b.keyId ? -1 : 1)));
+    expect((await history.lastUsedOf(acme.name)).get(idle)).toBe(T0 - (USAGE_RETENTION_DAYS + 20) * DAY_MS);
   });
 
   it('when calls fall on several days, then the chart has 30 days ending today with each day in its place', async () => {
