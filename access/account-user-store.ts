@@ -149,6 +149,15 @@ export class AccountUserStore {
     await this.db.run('UPDATE account_sessions SET last_seen_at_ms = ? WHERE session_hash = ?', [nowMs, sessionHash]);
   }
 
+  /** Removes a user with its sessions and links, in one transaction. */
+  async deleteUser(userId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.run('DELETE FROM account_sessions WHERE user_id = ?', [userId]);
+      await tx.run('DELETE FROM account_invites WHERE user_id = ?', [userId]);
+      await tx.run('DELETE FROM account_users WHERE user_id = ?', [userId]);
+    });
+  }
+
   async deleteSession(sessionHash: string): Promise<void> {
     await this.db.run('DELETE FROM account_sessions WHERE session_hash = ?', [sessionHash]);
   }

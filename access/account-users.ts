@@ -132,6 +132,18 @@ export class AccountAuth {
     return { user_id: user.userId, account, email: address, new_user: newUser, token, expires_at: new Date(expiresAtMs).toISOString() };
   }
 
+  /**
+   * Removes a user: signed-in sessions end at their next request and unused links stop working.
+   * The account and its keys stay; the email may be invited again.
+   */
+  async remove(email: string): Promise<{ user_id: string; account: string; email: string }> {
+    const address = normaliseEmail(email);
+    const user = await this.store.userByEmail(address);
+    if (!user) throw new AdminError(`no user with email '${address}'; see 'faithscreen users list'`);
+    await this.store.deleteUser(user.userId);
+    return { user_id: user.userId, account: user.account, email: user.email };
+  }
+
   async users(
     account?: string,
   ): Promise<Array<{ user_id: string; account: string; email: string; password_set_at: string | null; created_at: string }>> {

@@ -44,6 +44,16 @@ export function registerUserCommands(program: Command): void {
       }),
     );
   users
+    .command('remove')
+    .description('remove a user: their sign-ins end and unused links stop working (the account and its keys stay)')
+    .requiredOption('--email <address>', "the user's email")
+    .action((options: { email: string }) =>
+      withUsers(async (auth) => {
+        const removed = await auth.remove(options.email);
+        process.stdout.write(`removed ${removed.email} (${removed.user_id}) from account '${removed.account}'\n`);
+      }),
+    );
+  users
     .command('list')
     .description('list users (never their passwords) and whether each has set one')
     .option('--account <name>', 'only this account')

@@ -169,6 +169,19 @@ describe('account users, links, sessions and sign-in limits in the real service 
     expect((await auth.signIn('fay@example.com', PASSWORD, '192.0.2.8')).ok).toBe(true);
   });
 
+  it('when an operator removes a user, then their session ends, their unused link stops working, and the email can be invited again', async () => {
+    const auth = authOn(db);
+    const sessionId = await userWithPassword(auth, 'acme', 'kim@example.com');
+    const pending = await auth.invite('acme', 'kim@example.com');
+    expect(await auth.remove(' KIM@example.com')).toMatchObject({ account: 'acme', email: 'kim@example.com' });
+    expect(await auth.resolve(sessionId)).toBeNull();
+    expect(await auth.inviteEmail(pending.token)).toBeNull();
+    expect((await auth.signIn('kim@example.com', PASSWORD, '10.0.0.3')).ok).toBe(false);
+    expect(await auth.users('acme')).toEqual([]);
+    await expect(auth.remove('kim@example.com')).rejects.toThrow(/no user with email 'kim@example.com'; see 'faithscreen users list'/);
+    expect((await auth.invite('globex', 'kim@example.com')).new_user).toBe(true);
+  });
+
   it('when failures age out and sessions expire, then their rows are dropped (the tables do not grow without bound)', async () => {
     const auth = authOn(db);
     const count = async (table: string) => Number((await db.get<{ n: number | string }>(`SELECT count(*) AS n FROM ${table}`))?.n);

@@ -69,5 +69,17 @@ describe('faithscreen users invite and users list on a DATA_DIR', () => {
     expect(badHours.stderr).toMatch(/whole number of hours from 1 to 720/);
     const listUnknown = await runFaithscreen(temp.dir, ['users', 'list', '--account', 'nobody']);
     expect(listUnknown.code).toBe(1);
+    const removeUnknown = await runFaithscreen(temp.dir, ['users', 'remove', '--email', 'nobody@example.com']);
+    expect(removeUnknown.code).toBe(1);
+    expect(removeUnknown.stderr).toMatch(/no user with email 'nobody@example.com'/);
+  });
+
+  it('when a user is removed, then the list no longer shows them', async () => {
+    expect((await runFaithscreen(temp.dir, ['users', 'invite', '--account', 'acme', '--email', 'leo@example.com'])).code).toBe(0);
+    const removed = await runFaithscreen(temp.dir, ['users', 'remove', '--email', 'leo@example.com']);
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toMatch(/^removed leo@example.com \(usr_[^)]+\) from account 'acme'/);
+    const listed = await runFaithscreen(temp.dir, ['users', 'list', '--account', 'acme']);
+    expect((JSON.parse(listed.stdout) as Array<{ email: string }>).map((u) => u.email)).not.toContain('leo@example.com');
   });
 });
