@@ -12,6 +12,7 @@ const SERVICE_STATE_SUITES = [
   'test/webhooks/deliver.test.ts',
   'test/cli/attest-commands.test.ts',
   'test/cli/users-commands.test.ts',
+  'test/cli/webhooks-commands.test.ts',
 ];
 
 export default defineConfig({

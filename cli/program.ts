@@ -9,6 +9,7 @@ import { registerProvisionCommand } from './commands/provision.ts';
 import { registerServeCommands } from './commands/serve.ts';
 import { registerStateCommands } from './commands/state.ts';
 import { registerUserCommands } from './commands/users.ts';
+import { registerWebhookCommands } from './commands/webhooks.ts';
 
 /** The `faithscreen` command line: every command registered on one commander program. */
 export function buildProgram(): Command {
@@ -26,5 +27,6 @@ export function buildProgram(): Command {
   registerAttestCommands(program);
   registerStateCommands(program);
   registerUserCommands(program);
+  registerWebhookCommands(program);
   return program;
 }

@@ -157,11 +157,12 @@ export class WebhookStore {
     });
   }
 
-  /** The account's live subscriptions, oldest first. */
-  async listSubscriptions(account: string): Promise<SubscriptionRecord[]> {
+  /** The account's live subscriptions (every account's when `account` is null: operators), oldest first. */
+  async listSubscriptions(account: string | null): Promise<SubscriptionRecord[]> {
     const rows = await this.db.all<SubscriptionRow>(
-      `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE account = ? AND deleted_at IS NULL ORDER BY created_at, subscription_id`,
-      [account],
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE deleted_at IS NULL${account === null ? '' : ' AND account = ?'}
+       ORDER BY created_at, subscription_id`,
+      account === null ? [] : [account],
     );
     return rows.map(subscriptionFrom);
   }
