@@ -30,6 +30,29 @@ export function debtIsTotalOnly(f: Fundamentals | null): boolean {
   return false;
 }
 
+/**
+ * Net non-operating income concepts a filer that shows interest income nowhere else may report
+ * (docs/data/sources.md, "edgar"). Standing in for interest income they are no bound either way:
+ * other gains and losses are netted in them, so neither a pass nor a breach they give is certain.
+ */
+export const NON_OPERATING_INCOME_CONCEPTS: readonly string[] = Object.freeze([
+  'OtherNonoperatingIncomeExpense',
+  'NonoperatingIncomeExpense',
+]);
+
+/** True when the recorded source of `interest_income` is a net non-operating income concept. */
+export function interestIsNonOperatingProxy(f: Fundamentals | null): boolean {
+  const source = f?.figureSources?.interest_income;
+  if (source === undefined) return false;
+  const concepts = source.slice(0, source.includes(' @ ') ? source.indexOf(' @ ') : source.length);
+  for (const m of concepts.matchAll(CONCEPT)) if (NON_OPERATING_INCOME_CONCEPTS.includes(m[1]!)) return true;
+  return false;
+}
+
+export const NON_OPERATING_PROXY_TEXT =
+  'interest income is not reported apart; net non-operating income stands in for it, which nets other gains and losses ' +
+  'and so bounds interest income neither from above nor from below';
+
 /** What the proxy stands for, for messages. */
 export const PROXY_TEXT: Readonly<Record<ProxyKind, string>> = Object.freeze({
   debt_total_for_interest_bearing: 'the filing reports only a debt total, which stands in for interest-bearing debt',

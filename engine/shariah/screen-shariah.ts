@@ -18,7 +18,7 @@ import { combineReasons } from '../status.ts';
 import { checkThreshold, missingCheck, withinLimit } from '../threshold-check.ts';
 import { shareOf, shareWithin, type ExactSum, type Fraction } from '../exact.ts';
 import { isNear, marginOf, nearWidth } from '../nearness.ts';
-import { certainPart, PROXY_TEXT } from '../proxies.ts';
+import { certainPart, interestIsNonOperatingProxy, NON_OPERATING_PROXY_TEXT, PROXY_TEXT } from '../proxies.ts';
 import { frameworkPurification } from './purification.ts';
 import type { RatioRule, ShariahVersion } from './rule-types.ts';
 import { notInForce } from '../not-in-force.ts';
@@ -144,6 +144,28 @@ function ratioCheck(rr: RatioRule, value: number, ctx: ScreenContext, inputs: re
   return reason;
 }
 
+/**
+ * The income check when interest income is a net non-operating proxy (engine/proxies.ts): a pass
+ * is `questionable` (the proxy may understate interest), and so is a breach, unless the
+ * prohibited revenue without interest breaches on its own.
+ */
+function proxiedInterestInDoubt(reason: Reason, rule: ShariahVersion['income']['rule'], v: ShariahVersion, ctx: ScreenContext): void {
+  if (reason.result === 'fail') {
+    const ex = ctx.exposures;
+    const terms: Fraction[] = [];
+    let withoutInterest = 0;
+    for (const i of v.prohibitedIdx) {
+      if (!ex.usable(i) || ex.shares[i] === 0 || isEstimate(ex.sources[i])) continue;
+      withoutInterest += ex.shares[i]!;
+      terms.push(shareOf(ex.shares[i]!));
+    }
+    if (!withinLimit(rule, withoutInterest, () => terms)) return;
+  } else if (reason.result !== 'pass') return;
+  reason.result = 'questionable';
+  reason.doubt = 'proxy';
+  reason.message = `${reason.message} In doubt: ${NON_OPERATING_PROXY_TEXT}.`;
+}
+
 /** Returns the utilisation (value ÷ threshold) of the income check, or 0 when not assessed. */
 function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): number {
   const ex = ctx.exposures;
@@ -198,6 +220,8 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
   if (reason.result === 'fail' && estimated && reason.near_limit === true && withinLimit(rule, certainValue, exactOf(false))) {
     inDoubt(reason, 'estimate', 'part of the prohibited revenue is an estimated share');
   }
+  // Interest from a non-operating proxy decides nothing alone: only a breach the other parts make without it is certain.
+  if (interestKnown && interestIsNonOperatingProxy(ctx.fundamentals)) proxiedInterestInDoubt(reason, rule, v, ctx);
   if (missing === null) {
     reasons.push(reason);
     return value / rule.threshold;

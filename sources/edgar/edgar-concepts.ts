@@ -4,6 +4,8 @@
  * Documented in docs/data/sources.md ("edgar"); the screening figures' composite rules
  * (debt, interest-bearing investments, interest income…) are in `figure-rules.ts`.
  */
+import { NON_OPERATING_INCOME_CONCEPTS } from '../../engine/proxies.ts';
+
 export type Alternatives = ReadonlyArray<readonly string[]>;
 
 /** Balance-sheet inputs with a plain fallback list (the forensic ones, and total assets). */
@@ -187,7 +189,7 @@ export const INTEREST_INCOME: { interest: InterestTier; withOther: InterestTier;
   },
   proxy: {
     tier: 'proxy: net non-operating income (interest income not reported apart)',
-    alternatives: [['OtherNonoperatingIncomeExpense'], ['NonoperatingIncomeExpense']],
+    alternatives: NON_OPERATING_INCOME_CONCEPTS.map((concept) => [concept]),
   },
 };
 

@@ -71,6 +71,18 @@ describe('real companies screened as of 2024-02-29', () => {
     }
   });
 
+  it("when McDonald's and National Beverage report interest income nowhere apart, then AAOIFI's income limit rests on their non-operating line and is questionable, never a pass", async () => {
+    for (const ticker of ['MCD', 'FIZZ']) {
+      const income = ((await report(ticker)).shariah_aaoifi.reasons as Json[]).find(
+        (r) => r.code === 'shariah_aaoifi.non_permissible_income',
+      )!;
+      expect(income, ticker).toMatchObject({ result: 'questionable', doubt: 'proxy' });
+      const interest = (income.inputs as Json[]).find((i) => i.name === 'interest_income')!;
+      expect(interest.source, ticker).toMatch(/us-gaap:(Other)?NonoperatingIncomeExpense/);
+      expect(await status(ticker, 'shariah_aaoifi'), ticker).not.toBe('compliant');
+    }
+  });
+
   it('when no filing, SIC code, vendor row or curated entry covers a listed company, then nothing is compliant', async () => {
     // Amazon is in the SEC's ticker list but its filings were not part of the delivery.
     for (const id of [...SHARIAH_FRAMEWORK_IDS, 'christian_bri', 'catholic_usccb', 'lds_mormon', 'service_consensus'] as const) {
