@@ -4,8 +4,17 @@ import renderReport, { type RenderTask } from './report-render-thread.ts';
 /** Turns stored results into report JSON (UTF-8), in worker threads or on the event loop. */
 export interface ReportRenderer {
   render(task: RenderTask): Promise<Buffer>;
+  /** Threaded renderers: how long tasks waited for a thread and how long a thread took (post to reply), ms. */
+  timings?(): RenderTimings;
   close(): Promise<void>;
 }
+
+export interface RenderTimings {
+  wait: { p50Ms: number; p99Ms: number; maxMs: number };
+  run: { p50Ms: number; p99Ms: number; maxMs: number };
+}
+
+const EMPTY = { p50Ms: 0, p99Ms: 0, maxMs: 0 };
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
@@ -43,6 +52,15 @@ export function threadedReportRenderer(threads: number): ReportRenderer {
         idleTimeout: 30_000,
       });
       return asBuffer(await pool.run(postable(task)));
+    },
+    timings() {
+      if (!pool) return { wait: EMPTY, run: EMPTY };
+      const { waitTime, runTime } = pool.histogram;
+      const ms = (h: typeof waitTime) => ({ p50Ms: h.p50, p99Ms: h.p99, maxMs: h.max });
+      const timings = { wait: ms(waitTime), run: ms(runTime) };
+      pool.histogram.resetWaitTime();
+      pool.histogram.resetRunTime();
+      return timings;
     },
     async close() {
       await pool?.destroy();

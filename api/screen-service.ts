@@ -18,6 +18,8 @@ export interface ScreenDeps {
   reportCacheSize?: number;
   /** Worker threads rendering cold reports (default 1; 0 renders on the event loop). */
   renderThreads?: number;
+  /** A renderer of its own instead of one made from `renderThreads` (benchmarks time it). */
+  renderer?: ReportRenderer;
 }
 
 /** The deps plus the process's in-memory caches, shared by every screening use-case. */
@@ -36,6 +38,6 @@ export function createScreenService(deps: ScreenDeps): ScreenService {
     now: deps.now ?? (() => new Date()),
     results: new LruCache(512),
     reports: new LruCache(deps.reportCacheSize ?? 4_096),
-    renderer: (deps.renderThreads ?? 1) > 0 ? threadedReportRenderer(deps.renderThreads ?? 1) : inlineReportRenderer,
+    renderer: deps.renderer ?? ((deps.renderThreads ?? 1) > 0 ? threadedReportRenderer(deps.renderThreads ?? 1) : inlineReportRenderer),
   };
 }

@@ -31,6 +31,8 @@ import { listen } from '../test/support/http.ts';
 import { openBenchAccess } from './bench-access.ts';
 import { describeMachine } from './machine.ts';
 import { pacedLoadInProcess, type PacedLoadFigures } from './paced-load.ts';
+import { formatTail, startTailProbe, type TailFigures } from './tail-probes.ts';
+import { threadedReportRenderer, type RenderTimings } from '../api/report-renderer.ts';
 
 export const SPREAD_RATES = [50, 200, 500, 1_000];
 
@@ -44,6 +46,10 @@ export interface SpreadRun {
   /** CPU time of the event loop's thread alone per 1,000 spread requests, ms (Linux only, else null; 10 ms ticks). */
   mainThreadCpuMsPer1000: number | null;
   bare: PacedLoadFigures;
+  /** The API process during the run: event-loop delay, GC pauses, stored-result reads and renders. */
+  tail: TailFigures;
+  /** The render threads' queue wait and run time (post to reply). */
+  render: RenderTimings | null;
 }
 
 export interface BatchFigures {
@@ -56,6 +62,12 @@ export interface BatchFigures {
   cpuMsPerBatch: number;
 }
 
+export interface SpreadExtras {
+  hot: PacedLoadFigures & { ratePerSecond: number };
+  batch: BatchFigures;
+  queueOnly: Array<{ ratePerSecond: number; spread: PacedLoadFigures }>;
+}
+
 export interface SpreadBenchFigures {
   scale: number;
   markets: string[];
@@ -65,15 +77,14 @@ export interface SpreadBenchFigures {
   sidecarSeconds: number;
   rssMiB: number;
   runs: SpreadRun[];
-  hot: PacedLoadFigures & { ratePerSecond: number };
-  batch: BatchFigures;
-  queueOnly: Array<{ ratePerSecond: number; spread: PacedLoadFigures }>;
+  extras: SpreadExtras | null;
   /** 1-minute load average of the machine when the runs started and ended: other work skews every figure. */
   loadAverage: [number, number];
 }
 
 interface Served {
   url: string;
+  renderTimings(): RenderTimings | null;
   close(): Promise<void>;
 }
 
@@ -125,11 +136,13 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 /** Runs the spread benchmark and returns its figures. */
 export async function runApiSpreadBench(
-  options: { scale?: number; seconds?: number; markets?: string[] } = {},
+  options: { scale?: number; seconds?: number; markets?: string[]; rates?: number[]; renderThreads?: number; extras?: boolean } = {},
 ): Promise<SpreadBenchFigures> {
   const scale = options.scale ?? Number(process.env.API_SPREAD_SCALE ?? 1);
   const markets = options.markets ?? (process.env.API_SPREAD_MARKETS ?? 'us').split(',');
   const seconds = options.seconds ?? Number(process.env.API_SPREAD_SECONDS ?? 10);
+  const rates = options.rates ?? (process.env.API_SPREAD_RATES ? process.env.API_SPREAD_RATES.split(',').map(Number) : SPREAD_RATES);
+  const renderThreads = options.renderThreads ?? Number(process.env.API_SPREAD_RENDER_THREADS ?? 1);
   const dataDir = process.env.API_SPREAD_DATA_DIR ?? path.join(os.tmpdir(), `faithscreen-api-spread-${markets.join('-')}-${scale}`);
   if (!existsSync(path.join(lakeRoot(dataDir), 'snapshots', `market=${markets[0]}`))) await buildSpreadLake(dataDir, { scale, markets });
 
@@ -160,17 +173,26 @@ export async function runApiSpreadBench(
    * of a running API meets.
    */
   const serveApp = async (over: ApiReads): Promise<Served> => {
+    const renderer = threadedReportRenderer(renderThreads);
     const served = await listen(
       createApp({
         logger,
         metrics: createMetrics(),
         readiness: {},
-        screen: { reads: over, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
+        screen: { reads: over, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 }, renderer },
         accessControl: access.middleware,
       }),
     );
     await pacedLoadInProcess({ url: served.url, paths: nextPaths(400), headers, ratePerSecond: 200, seconds: 2, connections: 50 });
-    return served;
+    renderer.timings?.();
+    return {
+      url: served.url,
+      renderTimings: () => renderer.timings?.() ?? null,
+      close: async () => {
+        await served.close();
+        await renderer.close();
+      },
+    };
   };
 
   const probe = await serveApp(reads);
@@ -183,37 +205,8 @@ export async function runApiSpreadBench(
   });
   const bare = await listen(bareApp);
   await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond: 200, seconds: 2, connections: 50 });
-  const loadAtStart = os.loadavg()[0]!;
-  try {
-    const runs: SpreadRun[] = [];
-    for (const ratePerSecond of SPREAD_RATES) {
-      const api = await serveApp(reads);
-      const {
-        value: spread,
-        cpuMs,
-        mainThreadCpuMs: mainMs,
-        eventLoopMs,
-      } = await withCpuMs(() =>
-        pacedLoadInProcess({
-          url: api.url,
-          paths: nextPaths(ratePerSecond * seconds),
-          headers,
-          ratePerSecond,
-          seconds,
-          connections: 50,
-        }),
-      );
-      await api.close();
-      runs.push({
-        ratePerSecond,
-        spread,
-        cpuMsPer1000: Math.round((cpuMs / Math.max(1, spread.completed)) * 1000),
-        eventLoopMsPer1000: Math.round((eventLoopMs / Math.max(1, spread.completed)) * 1000),
-        mainThreadCpuMsPer1000: mainMs === null ? null : Math.round((mainMs / Math.max(1, spread.completed)) * 1000),
-        bare: await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond, seconds, connections: 50 }),
-      });
-    }
-
+  /** One hot ticker, batches of 100 and the fallback path alone (API_SPREAD_EXTRAS=0 skips them). */
+  const measureExtras = async (): Promise<SpreadExtras> => {
     const hotApi = await serveApp(reads);
     const hot = {
       ratePerSecond: 500,
@@ -248,7 +241,7 @@ export async function runApiSpreadBench(
       maxMs: Math.round(latencies.at(-1)! * 10) / 10,
     };
 
-    const queueOnly: SpreadBenchFigures['queueOnly'] = [];
+    const queueOnly: SpreadExtras['queueOnly'] = [];
     const queueReads = await openApiReads({ dataDir, followIntervalMs: 0, sidecars: false });
     try {
       for (const ratePerSecond of [50, 200]) {
@@ -269,6 +262,48 @@ export async function runApiSpreadBench(
     } finally {
       await queueReads.close();
     }
+    return { hot, batch, queueOnly };
+  };
+  const loadAtStart = os.loadavg()[0]!;
+  try {
+    const runs: SpreadRun[] = [];
+    for (const ratePerSecond of rates) {
+      const api = await serveApp(reads);
+      const probe = startTailProbe();
+      const storedResults = reads.storedResults;
+      reads.storedResults = probe.timed('stored-result read', storedResults.bind(reads));
+      const {
+        value: spread,
+        cpuMs,
+        mainThreadCpuMs: mainMs,
+        eventLoopMs,
+      } = await withCpuMs(() =>
+        pacedLoadInProcess({
+          url: api.url,
+          paths: nextPaths(ratePerSecond * seconds),
+          headers,
+          ratePerSecond,
+          seconds,
+          connections: 50,
+        }),
+      );
+      reads.storedResults = storedResults;
+      const tail = probe.stop();
+      const render = api.renderTimings();
+      await api.close();
+      runs.push({
+        ratePerSecond,
+        spread,
+        tail,
+        render,
+        cpuMsPer1000: Math.round((cpuMs / Math.max(1, spread.completed)) * 1000),
+        eventLoopMsPer1000: Math.round((eventLoopMs / Math.max(1, spread.completed)) * 1000),
+        mainThreadCpuMsPer1000: mainMs === null ? null : Math.round((mainMs / Math.max(1, spread.completed)) * 1000),
+        bare: await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond, seconds, connections: 50 }),
+      });
+    }
+
+    const extras = (options.extras ?? process.env.API_SPREAD_EXTRAS !== '0') ? await measureExtras() : null;
     const loadAverage: [number, number] = [loadAtStart, os.loadavg()[0]!];
     return {
       scale,
@@ -279,9 +314,7 @@ export async function runApiSpreadBench(
       sidecarSeconds,
       rssMiB,
       runs,
-      hot,
-      batch,
-      queueOnly,
+      extras,
       loadAverage,
     };
   } finally {
@@ -311,8 +344,21 @@ export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
         `req/s: ${load(r.spread)}; API CPU ${r.cpuMsPer1000} ms (event-loop thread ` +
         `${r.mainThreadCpuMsPer1000 ?? 'n/a'} ms, loop busy ${r.eventLoopMsPer1000} ms) per 1,000 requests ` +
         `(target: 0 errors)`,
+      `[api-spread]   API process during the run: ${formatTail(r.tail)}` +
+        (r.render
+          ? `; render thread queue wait p50 ${r.render.wait.p50Ms} / p99 ${r.render.wait.p99Ms} / max ${r.render.wait.maxMs} ms, ` +
+            `run p50 ${r.render.run.p50Ms} / p99 ${r.render.run.p99Ms} / max ${r.render.run.maxMs} ms`
+          : ''),
       `[api-spread]   bare Koa route, same body from memory, at ${r.ratePerSecond} req/s: ${load(r.bare)} (control)`,
     ]),
+    ...(f.extras ? formatExtras(f.extras) : []),
+  ];
+}
+
+function formatExtras(f: SpreadExtras): string[] {
+  const load = (p: PacedLoadFigures) =>
+    `p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms, max ${p.maxMs} ms, errors ${p.errors} of ${p.sent} (${statusText(p)})`;
+  return [
     `[api-spread] hot ticker (one ticker again and again: the report cache answers), paced at ${f.hot.ratePerSecond} req/s: ${load(f.hot)} (comparison only)`,
     `[api-spread] batch of 100 distinct cold tickers × ${f.batch.batches}: p50 ${f.batch.p50Ms} ms, max ${f.batch.maxMs} ms, results ` +
       `per batch ${[...new Set(f.batch.resultCounts)].join('/')}, API CPU ${f.batch.cpuMsPerBatch} ms per batch (target < 150 ms, 100 results)`,
