@@ -4,7 +4,7 @@ import renderReport, { type RenderTask } from './report-render-thread.ts';
 /** Turns stored results into report JSON (UTF-8), in worker threads or on the event loop. */
 export interface ReportRenderer {
   render(task: RenderTask): Promise<Buffer>;
-  /** Threaded renderers: how long tasks waited for a thread and how long a thread took (post to reply), ms. */
+  /** Threaded renderers: how long tasks waited for a thread and how long a thread took (post to reply), ms, since the last call. */
   timings?(): RenderTimings;
   close(): Promise<void>;
 }
@@ -33,6 +33,13 @@ function postable(task: RenderTask): RenderTask {
   if (!(bytes instanceof Uint8Array) || (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength)) return task;
   return { ...task, stored: new Uint8Array(bytes) };
 }
+
+/**
+ * Render threads an API starts by default. Two, not one: a thread that the OS does not run for a
+ * while (2 cores shared with the event loop and the load), or that collects its garbage, then
+ * holds up only its own task, not every cold report queued behind it (docs/api.md, "Reads under load").
+ */
+export const DEFAULT_RENDER_THREADS = 2;
 
 /**
  * Renders in `threads` worker threads (started on first use, stopped when idle). A cold screen

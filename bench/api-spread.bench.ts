@@ -32,12 +32,14 @@ import { openBenchAccess } from './bench-access.ts';
 import { describeMachine } from './machine.ts';
 import { pacedLoadInProcess, type PacedLoadFigures } from './paced-load.ts';
 import { formatTail, startTailProbe, type TailFigures } from './tail-probes.ts';
-import { threadedReportRenderer, type RenderTimings } from '../api/report-renderer.ts';
+import { DEFAULT_RENDER_THREADS, threadedReportRenderer, type RenderTimings } from '../api/report-renderer.ts';
 
 export const SPREAD_RATES = [50, 200, 500, 1_000];
 
 export interface SpreadRun {
   ratePerSecond: number;
+  /** Render threads of the app measured. */
+  renderThreads: number;
   spread: PacedLoadFigures;
   /** CPU time of the API's process (all its threads) per 1,000 spread requests, ms: far less sensitive to a busy machine than latency. */
   cpuMsPer1000: number;
@@ -136,13 +138,18 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 /** Runs the spread benchmark and returns its figures. */
 export async function runApiSpreadBench(
-  options: { scale?: number; seconds?: number; markets?: string[]; rates?: number[]; renderThreads?: number; extras?: boolean } = {},
+  options: { scale?: number; seconds?: number; markets?: string[]; rates?: number[]; renderThreads?: number[]; extras?: boolean } = {},
 ): Promise<SpreadBenchFigures> {
   const scale = options.scale ?? Number(process.env.API_SPREAD_SCALE ?? 1);
   const markets = options.markets ?? (process.env.API_SPREAD_MARKETS ?? 'us').split(',');
   const seconds = options.seconds ?? Number(process.env.API_SPREAD_SECONDS ?? 10);
   const rates = options.rates ?? (process.env.API_SPREAD_RATES ? process.env.API_SPREAD_RATES.split(',').map(Number) : SPREAD_RATES);
-  const renderThreads = options.renderThreads ?? Number(process.env.API_SPREAD_RENDER_THREADS ?? 1);
+  // Each rate runs once per render-thread count: 1 (the earlier default) beside the default now, in the same run.
+  const renderThreads =
+    options.renderThreads ??
+    (process.env.API_SPREAD_RENDER_THREADS
+      ? process.env.API_SPREAD_RENDER_THREADS.split(',').map(Number)
+      : [...new Set([1, DEFAULT_RENDER_THREADS])]);
   const dataDir = process.env.API_SPREAD_DATA_DIR ?? path.join(os.tmpdir(), `faithscreen-api-spread-${markets.join('-')}-${scale}`);
   if (!existsSync(path.join(lakeRoot(dataDir), 'snapshots', `market=${markets[0]}`))) await buildSpreadLake(dataDir, { scale, markets });
 
@@ -172,8 +179,8 @@ export async function runApiSpreadBench(
    * connections, first runs of its code) that put ~1 % of a run at 150-300 ms, which no client
    * of a running API meets.
    */
-  const serveApp = async (over: ApiReads): Promise<Served> => {
-    const renderer = threadedReportRenderer(renderThreads);
+  const serveApp = async (over: ApiReads, threads = DEFAULT_RENDER_THREADS): Promise<Served> => {
+    const renderer = threadedReportRenderer(threads);
     const served = await listen(
       createApp({
         logger,
@@ -267,8 +274,8 @@ export async function runApiSpreadBench(
   const loadAtStart = os.loadavg()[0]!;
   try {
     const runs: SpreadRun[] = [];
-    for (const ratePerSecond of rates) {
-      const api = await serveApp(reads);
+    for (const [ratePerSecond, threads] of rates.flatMap((rate) => renderThreads.map((n) => [rate, n] as const))) {
+      const api = await serveApp(reads, threads);
       const probe = startTailProbe();
       const storedResults = reads.storedResults;
       reads.storedResults = probe.timed('stored-result read', storedResults.bind(reads));
@@ -293,13 +300,17 @@ export async function runApiSpreadBench(
       await api.close();
       runs.push({
         ratePerSecond,
+        renderThreads: threads,
         spread,
         tail,
         render,
         cpuMsPer1000: Math.round((cpuMs / Math.max(1, spread.completed)) * 1000),
         eventLoopMsPer1000: Math.round((eventLoopMs / Math.max(1, spread.completed)) * 1000),
         mainThreadCpuMsPer1000: mainMs === null ? null : Math.round((mainMs / Math.max(1, spread.completed)) * 1000),
-        bare: await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond, seconds, connections: 50 }),
+        bare:
+          threads === renderThreads[0]
+            ? await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond, seconds, connections: 50 })
+            : runs.at(-1)!.bare,
       });
     }
 
@@ -339,8 +350,9 @@ export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
     `[api-spread] reads open in ${f.openSeconds.toFixed(1)} s, point-read sidecars ready ${f.sidecarSeconds.toFixed(1)} s later; RSS ${f.rssMiB} MiB`,
     `[api-spread] machine load average (1 min) ${f.loadAverage[0].toFixed(1)} at the first run, ${f.loadAverage[1].toFixed(1)} at ` +
       `the last (other work on the machine skews every figure)`,
-    ...f.runs.flatMap((r) => [
-      `[api-spread] spread (each request a different ticker, caches cold), paced at ${r.ratePerSecond} ` +
+    ...f.runs.flatMap((r, i) => [
+      `[api-spread] spread (each request a different ticker, caches cold), ${r.renderThreads} render ` +
+        `thread${r.renderThreads === 1 ? '' : 's'}, paced at ${r.ratePerSecond} ` +
         `req/s: ${load(r.spread)}; API CPU ${r.cpuMsPer1000} ms (event-loop thread ` +
         `${r.mainThreadCpuMsPer1000 ?? 'n/a'} ms, loop busy ${r.eventLoopMsPer1000} ms) per 1,000 requests ` +
         `(target: 0 errors)`,
@@ -349,7 +361,9 @@ export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
           ? `; render thread queue wait p50 ${r.render.wait.p50Ms} / p99 ${r.render.wait.p99Ms} / max ${r.render.wait.maxMs} ms, ` +
             `run p50 ${r.render.run.p50Ms} / p99 ${r.render.run.p99Ms} / max ${r.render.run.maxMs} ms`
           : ''),
-      `[api-spread]   bare Koa route, same body from memory, at ${r.ratePerSecond} req/s: ${load(r.bare)} (control)`,
+      ...(f.runs[i + 1]?.ratePerSecond === r.ratePerSecond
+        ? []
+        : [`[api-spread]   bare Koa route, same body from memory, at ${r.ratePerSecond} req/s: ${load(r.bare)} (control)`]),
     ]),
     ...(f.extras ? formatExtras(f.extras) : []),
   ];
