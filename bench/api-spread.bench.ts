@@ -36,10 +36,18 @@ import { DEFAULT_RENDER_THREADS, threadedReportRenderer, type RenderTimings } fr
 
 export const SPREAD_RATES = [50, 200, 500, 1_000];
 
+/**
+ * How cold reports are served, compared at each rate in the same run: `before` as the API did
+ * until 2026-11-24 (one render thread; the sidecar row read on the event loop, asynchronously),
+ * `after` as it does now (DEFAULT_RENDER_THREADS threads, each reading its sidecar rows itself).
+ */
+export type ServingVariant = 'before' | 'after';
+export const SERVING_VARIANTS: ServingVariant[] = ['before', 'after'];
+
 export interface SpreadRun {
   ratePerSecond: number;
-  /** Render threads of the app measured. */
-  renderThreads: number;
+  /** How the measured app served cold reports (see `SERVING_VARIANTS`). */
+  variant: ServingVariant;
   spread: PacedLoadFigures;
   /** CPU time of the API's process (all its threads) per 1,000 spread requests, ms: far less sensitive to a busy machine than latency. */
   cpuMsPer1000: number;
@@ -138,18 +146,15 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 /** Runs the spread benchmark and returns its figures. */
 export async function runApiSpreadBench(
-  options: { scale?: number; seconds?: number; markets?: string[]; rates?: number[]; renderThreads?: number[]; extras?: boolean } = {},
+  options: { scale?: number; seconds?: number; markets?: string[]; rates?: number[]; variants?: ServingVariant[]; extras?: boolean } = {},
 ): Promise<SpreadBenchFigures> {
   const scale = options.scale ?? Number(process.env.API_SPREAD_SCALE ?? 1);
   const markets = options.markets ?? (process.env.API_SPREAD_MARKETS ?? 'us').split(',');
   const seconds = options.seconds ?? Number(process.env.API_SPREAD_SECONDS ?? 10);
   const rates = options.rates ?? (process.env.API_SPREAD_RATES ? process.env.API_SPREAD_RATES.split(',').map(Number) : SPREAD_RATES);
-  // Each rate runs once per render-thread count: 1 (the earlier default) beside the default now, in the same run.
-  const renderThreads =
-    options.renderThreads ??
-    (process.env.API_SPREAD_RENDER_THREADS
-      ? process.env.API_SPREAD_RENDER_THREADS.split(',').map(Number)
-      : [...new Set([1, DEFAULT_RENDER_THREADS])]);
+  const variants =
+    options.variants ??
+    (process.env.API_SPREAD_VARIANTS ? (process.env.API_SPREAD_VARIANTS.split(',') as ServingVariant[]) : SERVING_VARIANTS);
   const dataDir = process.env.API_SPREAD_DATA_DIR ?? path.join(os.tmpdir(), `faithscreen-api-spread-${markets.join('-')}-${scale}`);
   if (!existsSync(path.join(lakeRoot(dataDir), 'snapshots', `market=${markets[0]}`))) await buildSpreadLake(dataDir, { scale, markets });
 
@@ -179,8 +184,10 @@ export async function runApiSpreadBench(
    * connections, first runs of its code) that put ~1 % of a run at 150-300 ms, which no client
    * of a running API meets.
    */
-  const serveApp = async (over: ApiReads, threads = DEFAULT_RENDER_THREADS): Promise<Served> => {
-    const renderer = threadedReportRenderer(threads);
+  const serveApp = async (over: ApiReads, variant: ServingVariant = 'after'): Promise<Served> => {
+    const renderer = threadedReportRenderer(variant === 'before' ? 1 : DEFAULT_RENDER_THREADS);
+    // Without sidecar rows to hand over, a cold report's result is read on the event loop first, as before.
+    if (variant === 'before') over = Object.assign(Object.create(over) as ApiReads, { sidecarRow: () => null });
     const served = await listen(
       createApp({
         logger,
@@ -274,8 +281,8 @@ export async function runApiSpreadBench(
   const loadAtStart = os.loadavg()[0]!;
   try {
     const runs: SpreadRun[] = [];
-    for (const [ratePerSecond, threads] of rates.flatMap((rate) => renderThreads.map((n) => [rate, n] as const))) {
-      const api = await serveApp(reads, threads);
+    for (const [ratePerSecond, variant] of rates.flatMap((rate) => variants.map((v) => [rate, v] as const))) {
+      const api = await serveApp(reads, variant);
       const probe = startTailProbe();
       const storedResults = reads.storedResults;
       reads.storedResults = probe.timed('stored-result read', storedResults.bind(reads));
@@ -300,7 +307,7 @@ export async function runApiSpreadBench(
       await api.close();
       runs.push({
         ratePerSecond,
-        renderThreads: threads,
+        variant,
         spread,
         tail,
         render,
@@ -308,7 +315,7 @@ export async function runApiSpreadBench(
         eventLoopMsPer1000: Math.round((eventLoopMs / Math.max(1, spread.completed)) * 1000),
         mainThreadCpuMsPer1000: mainMs === null ? null : Math.round((mainMs / Math.max(1, spread.completed)) * 1000),
         bare:
-          threads === renderThreads[0]
+          variant === variants[0]
             ? await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond, seconds, connections: 50 })
             : runs.at(-1)!.bare,
       });
@@ -340,6 +347,11 @@ function statusText(f: PacedLoadFigures): string {
   return other.length === 0 ? 'all 200' : other.map(([code, n]) => `${n}× ${code}`).join(', ');
 }
 
+const variantText: Record<ServingVariant, string> = {
+  before: 'before (1 render thread, sidecar read on the event loop)',
+  after: `after (${DEFAULT_RENDER_THREADS} render threads reading their sidecar rows)`,
+};
+
 /** The figures as printed lines. */
 export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
   const load = (p: PacedLoadFigures) =>
@@ -351,8 +363,7 @@ export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
     `[api-spread] machine load average (1 min) ${f.loadAverage[0].toFixed(1)} at the first run, ${f.loadAverage[1].toFixed(1)} at ` +
       `the last (other work on the machine skews every figure)`,
     ...f.runs.flatMap((r, i) => [
-      `[api-spread] spread (each request a different ticker, caches cold), ${r.renderThreads} render ` +
-        `thread${r.renderThreads === 1 ? '' : 's'}, paced at ${r.ratePerSecond} ` +
+      `[api-spread] spread (each request a different ticker, caches cold), ${variantText[r.variant]}, paced at ${r.ratePerSecond} ` +
         `req/s: ${load(r.spread)}; API CPU ${r.cpuMsPer1000} ms (event-loop thread ` +
         `${r.mainThreadCpuMsPer1000 ?? 'n/a'} ms, loop busy ${r.eventLoopMsPer1000} ms) per 1,000 requests ` +
         `(target: 0 errors)`,
