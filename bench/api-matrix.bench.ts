@@ -17,7 +17,7 @@
  * (synthetic sample universe at API_MATRIX_SCALE, default 0.1: a current snapshot per stock and
  * six yearly history snapshots).
  */
-import { mkdir } from 'node:fs/promises';
+import { cp, mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { openApiReads } from '../warehouse/api-reads/api-reads.ts';
@@ -125,20 +125,25 @@ export async function runApiMatrixBench(
   const loadAtStart = os.loadavg()[0]!;
   for (const role of roles) {
     const port = await freePort();
-    const env: Record<string, string> = { ...baseEnv, PORT: String(port) };
+    // The backfill runs on a copy of the lake: a backfill skips what is published, so on the lake
+    // itself only the first run of this bench would have one to measure beside.
+    const roleDir = role === 'npm start, backfill running' ? `${dataDir}-backfill-${process.pid}` : dataDir;
+    if (roleDir !== dataDir) await cp(dataDir, roleDir, { recursive: true });
+    const env: Record<string, string> = { ...baseEnv, DATA_DIR: roleDir, PORT: String(port) };
     if (role === 'faithscreen api')
       env.TEMPORAL_ADDRESS = `127.0.0.1:${await freePort()}`; // never called: no refresh is due
     else Object.assign(env, { TEMPORAL_DEV_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()) });
     const api = await startRole(role === 'faithscreen api' ? 'api' : 'start', env, `http://127.0.0.1:${port}`);
     let backfill: Promise<unknown> | null = null;
     let backfillDone = false;
+    const stopBackfill = new AbortController();
     let bare: RunningProcess | null = null;
     try {
       const body = Buffer.from(await (await fetch(`${api.url}${routes.paths['cached screen'][0]}`, { headers })).arrayBuffer());
       bare = await startBareRoute(body);
       if (role === 'npm start, backfill running') {
-        const cliEnv = { ...baseEnv, TEMPORAL_ADDRESS: `127.0.0.1:${env.TEMPORAL_DEV_PORT}` };
-        backfill = faithscreen(cliEnv, ['backfill', '--from', '2012-01-01', '--cadence', 'month-end']).then(
+        const cliEnv = { ...baseEnv, DATA_DIR: roleDir, TEMPORAL_ADDRESS: `127.0.0.1:${env.TEMPORAL_DEV_PORT}` };
+        backfill = faithscreen(cliEnv, ['backfill', '--from', '2012-01-01', '--cadence', 'month-end'], stopBackfill.signal).then(
           () => (backfillDone = true),
           () => (backfillDone = true),
         );
@@ -185,8 +190,11 @@ export async function runApiMatrixBench(
       }
       if (backfill) backfillRunningAtEnd = !backfillDone;
     } finally {
+      stopBackfill.abort();
+      await backfill;
       await bare?.stop();
       await api.stop();
+      if (roleDir !== dataDir) await rm(roleDir, { recursive: true, force: true });
     }
   }
   return { scale, seconds, cells, bare: bareRuns, backfillRunningAtEnd, loadAverage: [loadAtStart, os.loadavg()[0]!] };

@@ -42,10 +42,14 @@ function running(child: ChildProcess, url: string, graceMs: number): RunningProc
   return { url, pid: child.pid!, cpuMs: () => processCpuMs(child.pid!), stop: () => stopChild(child, graceMs) };
 }
 
-/** Runs a `faithscreen` CLI command to its end; its stdout. */
-export function faithscreen(env: Record<string, string>, args: string[]): Promise<string> {
+/** Runs a `faithscreen` CLI command to its end (or until `signal` stops it); its stdout. */
+export function faithscreen(env: Record<string, string>, args: string[], signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(signal ? { signal } : {}),
+    });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
