@@ -97,6 +97,8 @@ export async function runApiMatrixBench(
 ): Promise<MatrixFigures> {
   const scale = options.scale ?? Number(process.env.API_MATRIX_SCALE ?? 0.1);
   const seconds = options.seconds ?? Number(process.env.API_MATRIX_SECONDS ?? 5);
+  // Bounded cells: a request unanswered 10 s after it was due counts as an error, timed at 10 s.
+  const timeoutMs = Number(process.env.API_MATRIX_TIMEOUT_MS ?? 10_000);
   const rates = options.rates ?? (process.env.API_MATRIX_RATES ? process.env.API_MATRIX_RATES.split(',').map(Number) : MATRIX_RATES);
   const roles = options.roles ??
     (process.env.API_MATRIX_ROLES?.split(',') as MatrixRole[] | undefined) ?? [
@@ -158,10 +160,11 @@ export async function runApiMatrixBench(
           ratePerSecond: 200,
           seconds: 1,
           connections: 50,
+          timeoutMs,
         });
       }
       for (const ratePerSecond of rates) {
-        const bareLoad = await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond, seconds, connections: 50 });
+        const bareLoad = await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond, seconds, connections: 50, timeoutMs });
         bareRuns.push({ role, ratePerSecond, load: bareLoad });
         for (const route of MATRIX_ROUTES) {
           const cpuBefore = api.cpuMs();
@@ -172,6 +175,7 @@ export async function runApiMatrixBench(
             ratePerSecond,
             seconds,
             connections: 50,
+            timeoutMs,
           });
           const cpuAfter = api.cpuMs();
           const limitMs = matrixLimitMs(bareLoad.p99Ms);
