@@ -31,6 +31,8 @@ export interface ResultSidecarOptions {
 interface Loaded {
   id: string;
   binPath: string;
+  /** The `.bin`'s inode: a render thread reads the row from this file, not a rebuilt one of the same name. */
+  ino: number;
   handle: FileHandle;
   /** In shared memory: see `DeflatedResult`. */
   dictionary: Uint8Array;
@@ -107,7 +109,9 @@ export class ResultSidecars {
   locate(file: string, key: RowKey): SidecarRow | null {
     const sidecar = this.loaded.get(file);
     const at = sidecar?.rows.get(rowKeyString(key));
-    return sidecar && at ? { path: sidecar.binPath, offset: at.offset, length: at.length, dictionary: sidecar.dictionary } : null;
+    return sidecar && at
+      ? { path: sidecar.binPath, ino: sidecar.ino, offset: at.offset, length: at.length, dictionary: sidecar.dictionary }
+      : null;
   }
 
   /** Waits for a running build, stops the builder thread and closes the files. */
@@ -165,7 +169,8 @@ export class ResultSidecars {
     const rows = new Map<string, { offset: number; length: number }>();
     for (const [ticker, day, atMs, offset, length] of index.rows) rows.set(rowKeyString({ ticker, day, atMs }), { offset, length });
     const previous = this.loaded.get(file);
-    this.loaded.set(file, { id, binPath, handle, dictionary, rows });
+    const { ino } = await handle.stat();
+    this.loaded.set(file, { id, binPath, ino, handle, dictionary, rows });
     if (previous) await previous.handle.close().catch(() => undefined);
   }
 
