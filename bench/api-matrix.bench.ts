@@ -207,6 +207,12 @@ export async function runApiMatrixBench(
   return { scale, seconds, cells, bare: bareRuns, backfillRunningAtEnd, loadAverage: [loadAtStart, os.loadavg()[0]!] };
 }
 
+/** Responses other than 200 by status (`timeout`: abandoned after the cell's timeout), or nothing. */
+function statusesOf(load: PacedLoadFigures): string {
+  const other = Object.entries(load.statuses).filter(([status]) => status !== '200');
+  return other.length === 0 ? '' : ` (${other.map(([status, n]) => `${n}× ${status}`).join(', ')})`;
+}
+
 /** The figures as printed lines: one table row per role, route and rate. */
 export function formatApiMatrixBench(f: MatrixFigures): string[] {
   const passed = f.cells.filter((c) => c.pass).length;
@@ -220,7 +226,8 @@ export function formatApiMatrixBench(f: MatrixFigures): string[] {
     ...f.cells.map(
       (c) =>
         `[api-matrix] ${c.role} | ${c.route} | ${c.ratePerSecond} req/s | p50 ${c.load.p50Ms} ms | p99 ${c.load.p99Ms} ms | ` +
-        `limit ${c.limitMs} ms (bare p99 ${c.bareP99Ms}) | errors ${c.load.errors} of ${c.load.sent} | CPU ${c.cpuMsPer1000 ?? 'n/a'} ms per 1,000 | ` +
+        `limit ${c.limitMs} ms (bare p99 ${c.bareP99Ms}) | errors ${c.load.errors} of ${c.load.sent}${statusesOf(c.load)} | ` +
+        `CPU ${c.cpuMsPer1000 ?? 'n/a'} ms per 1,000 | ` +
         `${c.pass ? 'pass' : 'FAIL'}`,
     ),
     ...(f.backfillRunningAtEnd === null
