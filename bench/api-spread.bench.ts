@@ -7,7 +7,10 @@
  * access control (a partner key, metered). Beside each run: the bare route (a Koa route returning
  * one screen body from memory) at the same rate, the machine's floor. Each spread run and the
  * batches also report the API process's CPU time (all its threads, process.cpuUsage) per
- * request: on a shared machine it moves far less with other work than latency does. Then: one hot ticker at
+ * request: on a shared machine it moves far less with other work than latency does. Each rate
+ * runs once per serving variant (`SERVING_VARIANTS`: before / after the render-thread changes),
+ * and each run records where its tail comes from (bench/tail-probes.ts: event-loop delay, GC
+ * pauses, stored-result reads; the render threads' queue wait and run time). Then: one hot ticker at
  * 500 req/s (the old benchmark's pattern, for comparison only), batches of 100 distinct cold
  * tickers, and the fallback path alone (sidecars off: every result read from Parquet through
  * the bounded queue) at 50 and 200 req/s.
