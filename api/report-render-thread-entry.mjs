@@ -8,5 +8,6 @@ const { default: renderReport } = await import('./report-render-thread.ts');
 
 /** The rendered bytes are handed over (transferred), not copied back. */
 export default function renderInThread(task) {
-  return move(renderReport(task));
+  const bytes = renderReport(task);
+  return bytes === null ? null : move(bytes);
 }

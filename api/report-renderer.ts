@@ -1,15 +1,29 @@
 import { Piscina } from 'piscina';
+import { ReadsSaturatedError } from '../warehouse/api-reads/api-reads-queue.ts';
 import renderReport, { type RenderTask } from './report-render-thread.ts';
 
 /** Turns stored results into report JSON (UTF-8), in worker threads or on the event loop. */
 export interface ReportRenderer {
-  render(task: RenderTask): Promise<Buffer>;
+  /**
+   * The report's bytes; null when the task named a sidecar row that is gone. Throws
+   * `ReadsSaturatedError` when too many renders wait.
+   */
+  render(task: RenderTask): Promise<Buffer | null>;
+  /** Threaded renderers: how long tasks waited for a thread and how long a thread took (post to reply), ms, since the last call. */
+  timings?(): RenderTimings;
   close(): Promise<void>;
 }
 
-const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+export interface RenderTimings {
+  wait: { p50Ms: number; p99Ms: number; maxMs: number };
+  run: { p50Ms: number; p99Ms: number; maxMs: number };
+}
 
-/** Renders on the event loop (tests, or a machine with one core). */
+const EMPTY = { p50Ms: 0, p99Ms: 0, maxMs: 0 };
+
+const asBuffer = (bytes: Uint8Array | null) => (bytes === null ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+
+/** Renders on the event loop (tests, or a machine with one core); a sidecar row is then read here too, synchronously (~1 kB). */
 export const inlineReportRenderer: ReportRenderer = {
   render: (task) => Promise.resolve(asBuffer(renderReport(task))),
   close: () => Promise.resolve(),
@@ -25,16 +39,38 @@ function postable(task: RenderTask): RenderTask {
   return { ...task, stored: new Uint8Array(bytes) };
 }
 
+/** Bounds of the render threads' waiting line: one more is refused (the API answers 503 + Retry-After). */
+export interface RenderLimits {
+  /** Renders waiting for a thread; default 2,000. */
+  maxQueued?: number;
+  /** Default 1. */
+  retryAfterSeconds?: number;
+}
+
+/**
+ * Render threads an API starts by default. Two, not one: a thread that the OS does not run for a
+ * while (2 cores shared with the event loop and the load), or that collects its garbage, then
+ * holds up only its own task, not every cold report queued behind it (docs/api.md, "Reads under load").
+ */
+export const DEFAULT_RENDER_THREADS = 2;
+
 /**
  * Renders in `threads` worker threads (started on first use, stopped when idle). A cold screen
  * parses ~24 kB of stored JSON and writes ~25 kB of report: ~0.4 ms of CPU that, on the event
  * loop, caps spread traffic and queues every other request behind it (docs/api.md, "Reads
  * under load"). Stored results go in and reports come out as bytes (see `renderReport`).
  */
-export function threadedReportRenderer(threads: number): ReportRenderer {
-  let pool: Piscina<RenderTask, Uint8Array> | null = null;
+export function threadedReportRenderer(threads: number, limits: RenderLimits = {}): ReportRenderer {
+  const maxQueued = limits.maxQueued ?? 2_000;
+  let pool: Piscina<RenderTask, Uint8Array | null> | null = null;
   return {
     async render(task) {
+      if (pool && pool.queueSize >= maxQueued) {
+        throw new ReadsSaturatedError(
+          `${pool.queueSize} cold reports are already waiting for a render thread (limit ${maxQueued})`,
+          limits.retryAfterSeconds ?? 1,
+        );
+      }
       pool ??= new Piscina({
         filename: new URL('./report-render-thread-entry.mjs', import.meta.url).href,
         execArgv: [],
@@ -43,6 +79,15 @@ export function threadedReportRenderer(threads: number): ReportRenderer {
         idleTimeout: 30_000,
       });
       return asBuffer(await pool.run(postable(task)));
+    },
+    timings() {
+      if (!pool) return { wait: EMPTY, run: EMPTY };
+      const { waitTime, runTime } = pool.histogram;
+      const ms = (h: typeof waitTime) => ({ p50Ms: h.p50, p99Ms: h.p99, maxMs: h.max });
+      const timings = { wait: ms(waitTime), run: ms(runTime) };
+      pool.histogram.resetWaitTime();
+      pool.histogram.resetRunTime();
+      return timings;
     },
     async close() {
       await pool?.destroy();

@@ -3,7 +3,7 @@ import type { ScreeningResult } from '../engine/index.ts';
 import type { ApiReads } from '../warehouse/api-reads/api-reads.ts';
 import { LruCache } from './lru.ts';
 import type { Refresher } from './refresher.ts';
-import { inlineReportRenderer, threadedReportRenderer, type ReportRenderer } from './report-renderer.ts';
+import { DEFAULT_RENDER_THREADS, inlineReportRenderer, threadedReportRenderer, type ReportRenderer } from './report-renderer.ts';
 
 /** What the platform passes the screening API: the warehouse reads, the refresher and the cache policy. */
 export interface ScreenDeps {
@@ -16,8 +16,10 @@ export interface ScreenDeps {
   logger?: Logger;
   /** Rendered reports kept in memory (default 4096, about 25 kB each). */
   reportCacheSize?: number;
-  /** Worker threads rendering cold reports (default 1; 0 renders on the event loop). */
+  /** Worker threads rendering cold reports (default DEFAULT_RENDER_THREADS; 0 renders on the event loop). */
   renderThreads?: number;
+  /** A renderer of its own instead of one made from `renderThreads` (benchmarks time it). */
+  renderer?: ReportRenderer;
 }
 
 /** The deps plus the process's in-memory caches, shared by every screening use-case. */
@@ -36,6 +38,10 @@ export function createScreenService(deps: ScreenDeps): ScreenService {
     now: deps.now ?? (() => new Date()),
     results: new LruCache(512),
     reports: new LruCache(deps.reportCacheSize ?? 4_096),
-    renderer: (deps.renderThreads ?? 1) > 0 ? threadedReportRenderer(deps.renderThreads ?? 1) : inlineReportRenderer,
+    renderer:
+      deps.renderer ??
+      ((deps.renderThreads ?? DEFAULT_RENDER_THREADS) > 0
+        ? threadedReportRenderer(deps.renderThreads ?? DEFAULT_RENDER_THREADS)
+        : inlineReportRenderer),
   };
 }

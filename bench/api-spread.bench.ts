@@ -7,7 +7,10 @@
  * access control (a partner key, metered). Beside each run: the bare route (a Koa route returning
  * one screen body from memory) at the same rate, the machine's floor. Each spread run and the
  * batches also report the API process's CPU time (all its threads, process.cpuUsage) per
- * request: on a shared machine it moves far less with other work than latency does. Then: one hot ticker at
+ * request: on a shared machine it moves far less with other work than latency does. Each rate
+ * runs once per serving variant (`SERVING_VARIANTS`: before / after the render-thread changes),
+ * and each run records where its tail comes from (bench/tail-probes.ts: event-loop delay, GC
+ * pauses, stored-result reads; the render threads' queue wait and run time). Then: one hot ticker at
  * 500 req/s (the old benchmark's pattern, for comparison only), batches of 100 distinct cold
  * tickers, and the fallback path alone (sidecars off: every result read from Parquet through
  * the bounded queue) at 50 and 200 req/s.
@@ -31,11 +34,23 @@ import { listen } from '../test/support/http.ts';
 import { openBenchAccess } from './bench-access.ts';
 import { describeMachine } from './machine.ts';
 import { pacedLoadInProcess, type PacedLoadFigures } from './paced-load.ts';
+import { formatTail, startTailProbe, type TailFigures } from './tail-probes.ts';
+import { DEFAULT_RENDER_THREADS, threadedReportRenderer, type RenderTimings } from '../api/report-renderer.ts';
 
 export const SPREAD_RATES = [50, 200, 500, 1_000];
 
+/**
+ * How cold reports are served, compared at each rate in the same run: `before` as the API did
+ * until 2026-11-24 (one render thread; the sidecar row read on the event loop, asynchronously),
+ * `after` as it does now (DEFAULT_RENDER_THREADS threads, each reading its sidecar rows itself).
+ */
+export type ServingVariant = 'before' | 'after';
+export const SERVING_VARIANTS: ServingVariant[] = ['before', 'after'];
+
 export interface SpreadRun {
   ratePerSecond: number;
+  /** How the measured app served cold reports (see `SERVING_VARIANTS`). */
+  variant: ServingVariant;
   spread: PacedLoadFigures;
   /** CPU time of the API's process (all its threads) per 1,000 spread requests, ms: far less sensitive to a busy machine than latency. */
   cpuMsPer1000: number;
@@ -44,6 +59,10 @@ export interface SpreadRun {
   /** CPU time of the event loop's thread alone per 1,000 spread requests, ms (Linux only, else null; 10 ms ticks). */
   mainThreadCpuMsPer1000: number | null;
   bare: PacedLoadFigures;
+  /** The API process during the run: event-loop delay, GC pauses, stored-result reads and renders. */
+  tail: TailFigures;
+  /** The render threads' queue wait and run time (post to reply). */
+  render: RenderTimings | null;
 }
 
 export interface BatchFigures {
@@ -56,6 +75,12 @@ export interface BatchFigures {
   cpuMsPerBatch: number;
 }
 
+export interface SpreadExtras {
+  hot: PacedLoadFigures & { ratePerSecond: number };
+  batch: BatchFigures;
+  queueOnly: Array<{ ratePerSecond: number; spread: PacedLoadFigures }>;
+}
+
 export interface SpreadBenchFigures {
   scale: number;
   markets: string[];
@@ -65,15 +90,14 @@ export interface SpreadBenchFigures {
   sidecarSeconds: number;
   rssMiB: number;
   runs: SpreadRun[];
-  hot: PacedLoadFigures & { ratePerSecond: number };
-  batch: BatchFigures;
-  queueOnly: Array<{ ratePerSecond: number; spread: PacedLoadFigures }>;
+  extras: SpreadExtras | null;
   /** 1-minute load average of the machine when the runs started and ended: other work skews every figure. */
   loadAverage: [number, number];
 }
 
 interface Served {
   url: string;
+  renderTimings(): RenderTimings | null;
   close(): Promise<void>;
 }
 
@@ -125,11 +149,15 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 /** Runs the spread benchmark and returns its figures. */
 export async function runApiSpreadBench(
-  options: { scale?: number; seconds?: number; markets?: string[] } = {},
+  options: { scale?: number; seconds?: number; markets?: string[]; rates?: number[]; variants?: ServingVariant[]; extras?: boolean } = {},
 ): Promise<SpreadBenchFigures> {
   const scale = options.scale ?? Number(process.env.API_SPREAD_SCALE ?? 1);
   const markets = options.markets ?? (process.env.API_SPREAD_MARKETS ?? 'us').split(',');
   const seconds = options.seconds ?? Number(process.env.API_SPREAD_SECONDS ?? 10);
+  const rates = options.rates ?? (process.env.API_SPREAD_RATES ? process.env.API_SPREAD_RATES.split(',').map(Number) : SPREAD_RATES);
+  const variants =
+    options.variants ??
+    (process.env.API_SPREAD_VARIANTS ? (process.env.API_SPREAD_VARIANTS.split(',') as ServingVariant[]) : SERVING_VARIANTS);
   const dataDir = process.env.API_SPREAD_DATA_DIR ?? path.join(os.tmpdir(), `faithscreen-api-spread-${markets.join('-')}-${scale}`);
   if (!existsSync(path.join(lakeRoot(dataDir), 'snapshots', `market=${markets[0]}`))) await buildSpreadLake(dataDir, { scale, markets });
 
@@ -159,18 +187,29 @@ export async function runApiSpreadBench(
    * connections, first runs of its code) that put ~1 % of a run at 150-300 ms, which no client
    * of a running API meets.
    */
-  const serveApp = async (over: ApiReads): Promise<Served> => {
+  const serveApp = async (over: ApiReads, variant: ServingVariant = 'after'): Promise<Served> => {
+    const renderer = threadedReportRenderer(variant === 'before' ? 1 : DEFAULT_RENDER_THREADS);
+    // Without sidecar rows to hand over, a cold report's result is read on the event loop first, as before.
+    if (variant === 'before') over = Object.assign(Object.create(over) as ApiReads, { sidecarRow: () => null });
     const served = await listen(
       createApp({
         logger,
         metrics: createMetrics(),
         readiness: {},
-        screen: { reads: over, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
+        screen: { reads: over, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 }, renderer },
         accessControl: access.middleware,
       }),
     );
     await pacedLoadInProcess({ url: served.url, paths: nextPaths(400), headers, ratePerSecond: 200, seconds: 2, connections: 50 });
-    return served;
+    renderer.timings?.();
+    return {
+      url: served.url,
+      renderTimings: () => renderer.timings?.() ?? null,
+      close: async () => {
+        await served.close();
+        await renderer.close();
+      },
+    };
   };
 
   const probe = await serveApp(reads);
@@ -183,37 +222,8 @@ export async function runApiSpreadBench(
   });
   const bare = await listen(bareApp);
   await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond: 200, seconds: 2, connections: 50 });
-  const loadAtStart = os.loadavg()[0]!;
-  try {
-    const runs: SpreadRun[] = [];
-    for (const ratePerSecond of SPREAD_RATES) {
-      const api = await serveApp(reads);
-      const {
-        value: spread,
-        cpuMs,
-        mainThreadCpuMs: mainMs,
-        eventLoopMs,
-      } = await withCpuMs(() =>
-        pacedLoadInProcess({
-          url: api.url,
-          paths: nextPaths(ratePerSecond * seconds),
-          headers,
-          ratePerSecond,
-          seconds,
-          connections: 50,
-        }),
-      );
-      await api.close();
-      runs.push({
-        ratePerSecond,
-        spread,
-        cpuMsPer1000: Math.round((cpuMs / Math.max(1, spread.completed)) * 1000),
-        eventLoopMsPer1000: Math.round((eventLoopMs / Math.max(1, spread.completed)) * 1000),
-        mainThreadCpuMsPer1000: mainMs === null ? null : Math.round((mainMs / Math.max(1, spread.completed)) * 1000),
-        bare: await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond, seconds, connections: 50 }),
-      });
-    }
-
+  /** One hot ticker, batches of 100 and the fallback path alone (API_SPREAD_EXTRAS=0 skips them). */
+  const measureExtras = async (): Promise<SpreadExtras> => {
     const hotApi = await serveApp(reads);
     const hot = {
       ratePerSecond: 500,
@@ -248,7 +258,7 @@ export async function runApiSpreadBench(
       maxMs: Math.round(latencies.at(-1)! * 10) / 10,
     };
 
-    const queueOnly: SpreadBenchFigures['queueOnly'] = [];
+    const queueOnly: SpreadExtras['queueOnly'] = [];
     const queueReads = await openApiReads({ dataDir, followIntervalMs: 0, sidecars: false });
     try {
       for (const ratePerSecond of [50, 200]) {
@@ -269,6 +279,52 @@ export async function runApiSpreadBench(
     } finally {
       await queueReads.close();
     }
+    return { hot, batch, queueOnly };
+  };
+  const loadAtStart = os.loadavg()[0]!;
+  try {
+    const runs: SpreadRun[] = [];
+    for (const [ratePerSecond, variant] of rates.flatMap((rate) => variants.map((v) => [rate, v] as const))) {
+      const api = await serveApp(reads, variant);
+      const probe = startTailProbe();
+      const storedResults = reads.storedResults;
+      reads.storedResults = probe.timed('stored-result read', storedResults.bind(reads));
+      const {
+        value: spread,
+        cpuMs,
+        mainThreadCpuMs: mainMs,
+        eventLoopMs,
+      } = await withCpuMs(() =>
+        pacedLoadInProcess({
+          url: api.url,
+          paths: nextPaths(ratePerSecond * seconds),
+          headers,
+          ratePerSecond,
+          seconds,
+          connections: 50,
+        }),
+      );
+      reads.storedResults = storedResults;
+      const tail = probe.stop();
+      const render = api.renderTimings();
+      await api.close();
+      runs.push({
+        ratePerSecond,
+        variant,
+        spread,
+        tail,
+        render,
+        cpuMsPer1000: Math.round((cpuMs / Math.max(1, spread.completed)) * 1000),
+        eventLoopMsPer1000: Math.round((eventLoopMs / Math.max(1, spread.completed)) * 1000),
+        mainThreadCpuMsPer1000: mainMs === null ? null : Math.round((mainMs / Math.max(1, spread.completed)) * 1000),
+        bare:
+          variant === variants[0]
+            ? await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond, seconds, connections: 50 })
+            : runs.at(-1)!.bare,
+      });
+    }
+
+    const extras = (options.extras ?? process.env.API_SPREAD_EXTRAS !== '0') ? await measureExtras() : null;
     const loadAverage: [number, number] = [loadAtStart, os.loadavg()[0]!];
     return {
       scale,
@@ -279,9 +335,7 @@ export async function runApiSpreadBench(
       sidecarSeconds,
       rssMiB,
       runs,
-      hot,
-      batch,
-      queueOnly,
+      extras,
       loadAverage,
     };
   } finally {
@@ -296,6 +350,11 @@ function statusText(f: PacedLoadFigures): string {
   return other.length === 0 ? 'all 200' : other.map(([code, n]) => `${n}× ${code}`).join(', ');
 }
 
+const variantText: Record<ServingVariant, string> = {
+  before: 'before (1 render thread, sidecar read on the event loop)',
+  after: `after (${DEFAULT_RENDER_THREADS} render threads reading their sidecar rows)`,
+};
+
 /** The figures as printed lines. */
 export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
   const load = (p: PacedLoadFigures) =>
@@ -306,13 +365,28 @@ export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
     `[api-spread] reads open in ${f.openSeconds.toFixed(1)} s, point-read sidecars ready ${f.sidecarSeconds.toFixed(1)} s later; RSS ${f.rssMiB} MiB`,
     `[api-spread] machine load average (1 min) ${f.loadAverage[0].toFixed(1)} at the first run, ${f.loadAverage[1].toFixed(1)} at ` +
       `the last (other work on the machine skews every figure)`,
-    ...f.runs.flatMap((r) => [
-      `[api-spread] spread (each request a different ticker, caches cold), paced at ${r.ratePerSecond} ` +
+    ...f.runs.flatMap((r, i) => [
+      `[api-spread] spread (each request a different ticker, caches cold), ${variantText[r.variant]}, paced at ${r.ratePerSecond} ` +
         `req/s: ${load(r.spread)}; API CPU ${r.cpuMsPer1000} ms (event-loop thread ` +
         `${r.mainThreadCpuMsPer1000 ?? 'n/a'} ms, loop busy ${r.eventLoopMsPer1000} ms) per 1,000 requests ` +
         `(target: 0 errors)`,
-      `[api-spread]   bare Koa route, same body from memory, at ${r.ratePerSecond} req/s: ${load(r.bare)} (control)`,
+      `[api-spread]   API process during the run: ${formatTail(r.tail)}` +
+        (r.render
+          ? `; render thread queue wait p50 ${r.render.wait.p50Ms} / p99 ${r.render.wait.p99Ms} / max ${r.render.wait.maxMs} ms, ` +
+            `run p50 ${r.render.run.p50Ms} / p99 ${r.render.run.p99Ms} / max ${r.render.run.maxMs} ms`
+          : ''),
+      ...(f.runs[i + 1]?.ratePerSecond === r.ratePerSecond
+        ? []
+        : [`[api-spread]   bare Koa route, same body from memory, at ${r.ratePerSecond} req/s: ${load(r.bare)} (control)`]),
     ]),
+    ...(f.extras ? formatExtras(f.extras) : []),
+  ];
+}
+
+function formatExtras(f: SpreadExtras): string[] {
+  const load = (p: PacedLoadFigures) =>
+    `p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms, max ${p.maxMs} ms, errors ${p.errors} of ${p.sent} (${statusText(p)})`;
+  return [
     `[api-spread] hot ticker (one ticker again and again: the report cache answers), paced at ${f.hot.ratePerSecond} req/s: ${load(f.hot)} (comparison only)`,
     `[api-spread] batch of 100 distinct cold tickers × ${f.batch.batches}: p50 ${f.batch.p50Ms} ms, max ${f.batch.maxMs} ms, results ` +
       `per batch ${[...new Set(f.batch.resultCounts)].join('/')}, API CPU ${f.batch.cpuMsPerBatch} ms per batch (target < 150 ms, 100 results)`,

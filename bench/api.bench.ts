@@ -69,7 +69,7 @@ export interface ApiBenchFigures {
 const TODAY = new Date().toISOString().slice(0, 10);
 const HISTORY_DATES = ['2010-06-30', '2013-06-28', '2016-06-30', '2019-06-28', '2022-06-30', '2025-06-30'];
 
-async function prepareLake(dataDir: string, scale: number): Promise<void> {
+export async function prepareLake(dataDir: string, scale: number): Promise<void> {
   if (existsSync(path.join(lakeRoot(dataDir), 'snapshots', 'market=us'))) return;
   await ingestSource({ source: 'sample', scale, dataDir, asOf: TODAY, concurrency: 2 });
   const reads = await openApiReads({ dataDir, followIntervalMs: 0 });

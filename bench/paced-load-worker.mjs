@@ -23,19 +23,32 @@ async function generate(options) {
     sent += 1;
     pending.push(
       new Promise((resolve) => {
+        let settled = false;
+        const settle = (status) => {
+          if (settled) return;
+          settled = true;
+          if (status !== 200) errors += 1;
+          if (status !== 'error') {
+            statuses[status] = (statuses[status] ?? 0) + 1;
+            // A timed-out request is timed at its timeout: a lower bound, kept in the percentiles.
+            latencies.push(performance.now() - scheduledAt);
+          }
+          resolve();
+        };
         const request = http.get(`${options.url}${path}`, { agent, headers: options.headers ?? {} }, (response) => {
           response.resume();
-          response.on('end', () => {
-            if (response.statusCode !== 200) errors += 1;
-            statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
-            latencies.push(performance.now() - scheduledAt);
-            resolve();
-          });
+          response.on('end', () => settle(response.statusCode));
+          response.on('close', () => settle(response.complete ? response.statusCode : 'error'));
         });
-        request.on('error', () => {
-          errors += 1;
-          resolve();
-        });
+        request.on('error', () => settle('error'));
+        // A bounded run: a request unanswered `timeoutMs` after it was due counts as an error (status "timeout").
+        if (options.timeoutMs) {
+          const timer = setTimeout(() => {
+            settle('timeout');
+            request.destroy();
+          }, options.timeoutMs);
+          request.on('close', () => clearTimeout(timer));
+        }
       }),
     );
   };

@@ -17,6 +17,8 @@ export interface PacedLoadOptions {
   ratePerSecond: number;
   seconds: number;
   connections?: number;
+  /** A request unanswered this long (ms) is abandoned and counted as an error (status `timeout`); default: wait. */
+  timeoutMs?: number;
 }
 
 export interface PacedLoadFigures {

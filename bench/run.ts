@@ -41,6 +41,11 @@ for (const line of formatApiBench(await runApiBench({ scale }))) console.log(lin
 const { runApiSpreadBench, formatApiSpreadBench } = await import('./api-spread.bench.ts');
 for (const line of formatApiSpreadBench(await runApiSpreadBench())) console.log(line);
 
+// The p99 matrix: cached screen, as_of, search and /healthz vs the bare route at 500/1,000/2,000 req/s, in
+// `faithscreen api`, `npm start` and `npm start` during a backfill (API_MATRIX_SCALE, default 0.1; about 10 minutes).
+const { runApiMatrixBench, formatApiMatrixBench } = await import('./api-matrix.bench.ts');
+for (const line of formatApiMatrixBench(await runApiMatrixBench())) console.log(line);
+
 const { runForensicBench, formatForensicBench } = await import('./forensic.bench.ts');
 for (const line of formatForensicBench(await runForensicBench())) console.log(line);
 

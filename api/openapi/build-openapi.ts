@@ -50,7 +50,7 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'the current screening is older than 30 days (attestation); re-screen with force_refresh=true, then mint',
   413: 'request body larger than 64 kB',
   422: 'malformed request: body not a JSON object, wrong types, repeated query parameters',
-  503: 'a re-screen was needed but the workflow service is unavailable; retry shortly',
+  503: 'a re-screen was needed but the workflow service is unavailable, or the service is reading at capacity (Retry-After); retry shortly',
 };
 
 function errors(...statuses: number[]): JsonObject {

@@ -8,6 +8,7 @@ import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh }
 import { type RefreshedScreen } from '../../warehouse/snapshot-schema.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { buildScreenReport, type SnapshotIdentity } from './screen-report.ts';
+import type { RenderTask } from '../report-render-thread.ts';
 
 export interface ScreenRequest {
   market: string;
@@ -156,11 +157,26 @@ export async function reportJson(
   const parsed = ctx.results.get(identity(outcome.row));
   if (parsed) json = Buffer.from(JSON.stringify(buildScreenReport(parsed, frameworks, outcome.row, outcome.companyName)));
   else {
-    const result = stored ?? (await loadStoredResults(ctx, [outcome.row]))[0]!;
-    json = await ctx.renderer.render({ stored: result, frameworks, snapshot: snapshotOf(outcome.row), companyName: outcome.companyName });
+    const task = { frameworks, snapshot: snapshotOf(outcome.row), companyName: outcome.companyName };
+    // A row a sidecar holds is read in the render thread (docs/api.md, "Reads under load"); one
+    // whose sidecar went meanwhile is read as any other result.
+    const inSidecar = stored === undefined ? ctx.reads.sidecarRow(outcome.row) : null;
+    const fromSidecar = inSidecar ? await render(ctx, { ...task, stored: inSidecar }) : null;
+    // Null only for a sidecar row: a result passed as bytes always renders.
+    json = fromSidecar ?? (await render(ctx, { ...task, stored: stored ?? (await loadStoredResults(ctx, [outcome.row]))[0]! }))!;
   }
   ctx.reports.set(key, json);
   return json;
+}
+
+/** A render; a full render queue becomes 503 with `Retry-After`. */
+async function render(ctx: ScreenService, task: RenderTask): Promise<Buffer | null> {
+  try {
+    return await ctx.renderer.render(task);
+  } catch (error) {
+    if (error instanceof ReadsSaturatedError) throw readsSaturated(error.message, error.retryAfterSeconds);
+    throw error;
+  }
 }
 
 /** The snapshot identity a report names (plain fields: it crosses to a render thread). */

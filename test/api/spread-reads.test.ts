@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rename } from 'node:fs/promises';
+import { readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { createApp } from '../../api/app.ts';
 import { unavailableRefresher } from '../../api/refresher.ts';
 import type { ScreeningResult } from '../../engine/index.ts';
 import { createMetrics } from '../../api/metrics.ts';
+import { threadedReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
 import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehouse/api-reads/api-reads.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
@@ -28,13 +29,18 @@ interface Served {
 }
 
 /** The Koa app over the lake with the given read options, on an ephemeral port, its report caches cold. */
-async function serve(dataDir: string, options: Omit<ApiReadsOptions, 'dataDir'>): Promise<Served> {
+async function serve(dataDir: string, options: Omit<ApiReadsOptions, 'dataDir'>, renderer?: ReportRenderer): Promise<Served> {
   const reads = await openApiReads({ dataDir, followIntervalMs: 0, ...options });
   const app = createApp({
     logger: pino({ level: 'silent' }),
     metrics: createMetrics(),
     readiness: {},
-    screen: { reads, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
+    screen: {
+      reads,
+      refresher: unavailableRefresher,
+      cache: { freshDays: 1, staleWhileRevalidateDays: 7 },
+      ...(renderer ? { renderer } : {}),
+    },
   });
   const server = await listen(app);
   return {
@@ -43,6 +49,7 @@ async function serve(dataDir: string, options: Omit<ApiReadsOptions, 'dataDir'>)
     async close() {
       await server.close();
       await reads.close();
+      await renderer?.close();
     },
   };
 }
@@ -98,6 +105,60 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
       answers.forEach((a, i) => expectStoredReport(tickers[i]!, a.body));
       // Every result came from a sidecar: no query of the Parquet files.
       expect(api.reads.stats().resultQueries).toBe(0);
+    } finally {
+      await api.close();
+    }
+  }, 120_000);
+
+  it('when a cold report is read from its sidecar in the render thread, then its body is byte for byte the one rendered from Parquet', async () => {
+    const tickers = lake.stocks.slice(0, 40).map((s) => s.ticker);
+    const bodies = async (options: Omit<ApiReadsOptions, 'dataDir'>) => {
+      const api = await serve(temp.dir, options);
+      try {
+        await api.reads.whenSidecarsBuilt();
+        const texts = await Promise.all(tickers.map(async (t) => (await fetch(`${api.url}/api/screen/us/${t}`)).text()));
+        return { texts, queries: api.reads.stats().resultQueries };
+      } finally {
+        await api.close();
+      }
+    };
+    const fromSidecars = await bodies({});
+    const fromParquet = await bodies({ sidecars: false });
+    expect(fromSidecars.queries).toBe(0);
+    expect(fromParquet.queries).toBeGreaterThan(0);
+    expect(fromSidecars.texts).toEqual(fromParquet.texts);
+  }, 120_000);
+
+  it('when the render threads already have 2 cold reports waiting, then further ones are shed with 503, Retry-After and a JSON reason, never 500', async () => {
+    const api = await serve(temp.dir, {}, threadedReportRenderer(1, { maxQueued: 2, retryAfterSeconds: 2 }));
+    try {
+      await api.reads.whenSidecarsBuilt();
+      const tickers = lake.stocks.map((s) => s.ticker).slice(0, 80);
+      const answers = await Promise.all(tickers.map((t) => getJson(`${api.url}/api/screen/us/${t}`)));
+      const shed = answers.filter((a) => a.status === 503);
+      expect([...new Set(answers.map((a) => a.status))].sort()).toEqual([200, 503]);
+      answers.forEach((a, i) => a.status === 200 && expectStoredReport(tickers[i]!, a.body));
+      expect(shed.map((a) => a.retryAfter)).toEqual(shed.map(() => '2'));
+      for (const a of shed)
+        expect(a.body.detail).toMatchObject({
+          message: expect.stringMatching(/cold reports are already waiting for a render thread \(limit 2\).*retry after 2 s/),
+          retry_after_seconds: 2,
+        });
+    } finally {
+      await api.close();
+    }
+  }, 120_000);
+
+  it('when a sidecar file is deleted after it was loaded, then its cold reports still answer 200 with their stored report', async () => {
+    const api = await serve(temp.dir, {});
+    try {
+      await api.reads.whenSidecarsBuilt();
+      const dir = path.join(temp.dir, 'api-cache', 'results');
+      for (const name of await readdir(dir)) if (name.endsWith('.bin')) await rm(path.join(dir, name));
+      const tickers = lake.stocks.slice(100, 130).map((s) => s.ticker);
+      const answers = await Promise.all(tickers.map((t) => getJson(`${api.url}/api/screen/us/${t}`)));
+      expect(answers.map((a) => a.status)).toEqual(tickers.map(() => 200));
+      answers.forEach((a, i) => expectStoredReport(tickers[i]!, a.body));
     } finally {
       await api.close();
     }

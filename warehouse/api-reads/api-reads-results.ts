@@ -7,6 +7,7 @@ import { BoundedGate } from './api-reads-gate.ts';
 import { rowKeyString, type RowKey } from './api-reads-queue.ts';
 import { sharedCopy, type DeflatedResult } from './api-reads-stored-result.ts';
 import { SIDECAR_FORMAT, type SidecarIndex, type SidecarTask } from './api-reads-results-thread.ts';
+import type { SidecarRow } from './api-reads-sidecar-row.ts';
 
 /** What the reads want a sidecar for: a published file (with its change signature) and the tickers whose current row it holds. */
 export interface SidecarWant {
@@ -29,6 +30,9 @@ export interface ResultSidecarOptions {
 
 interface Loaded {
   id: string;
+  binPath: string;
+  /** The `.bin`'s inode: a render thread reads the row from this file, not a rebuilt one of the same name. */
+  ino: number;
   handle: FileHandle;
   /** In shared memory: see `DeflatedResult`. */
   dictionary: Uint8Array;
@@ -101,6 +105,15 @@ export class ResultSidecars {
     });
   }
 
+  /** Where the row's result sits in its sidecar, for a render thread to read there; null when no sidecar holds it. */
+  locate(file: string, key: RowKey): SidecarRow | null {
+    const sidecar = this.loaded.get(file);
+    const at = sidecar?.rows.get(rowKeyString(key));
+    return sidecar && at
+      ? { path: sidecar.binPath, ino: sidecar.ino, offset: at.offset, length: at.length, dictionary: sidecar.dictionary }
+      : null;
+  }
+
   /** Waits for a running build, stops the builder thread and closes the files. */
   async close(): Promise<void> {
     this.closed = true;
@@ -156,7 +169,8 @@ export class ResultSidecars {
     const rows = new Map<string, { offset: number; length: number }>();
     for (const [ticker, day, atMs, offset, length] of index.rows) rows.set(rowKeyString({ ticker, day, atMs }), { offset, length });
     const previous = this.loaded.get(file);
-    this.loaded.set(file, { id, handle, dictionary, rows });
+    const { ino } = await handle.stat();
+    this.loaded.set(file, { id, binPath, ino, handle, dictionary, rows });
     if (previous) await previous.handle.close().catch(() => undefined);
   }
 

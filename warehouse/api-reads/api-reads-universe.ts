@@ -16,13 +16,20 @@ export function foldText(text: string): string {
 const RANKS = 5;
 
 interface Slice {
+  /** The market of the slice's listings, or null for every market. */
+  market: string | null;
   /** Listing ids sorted by folded ticker (prefix search by binary search). */
   byTicker: Int32Array;
   /** Every word of every folded name, sorted, with its listing id (word-prefix search by binary search). */
   words: string[];
   wordIds: Int32Array;
-  /** Listing ids sorted by folded name (the fallback scan for matches inside a word). */
+  /** Listing ids sorted by folded name. */
   byName: Int32Array;
+}
+
+/** The three UTF-16 units of `text` at `i` as one number (exact in a double): no substring to allocate. */
+function trigramAt(text: string, i: number): number {
+  return text.charCodeAt(i) * 2 ** 32 + text.charCodeAt(i + 1) * 2 ** 16 + text.charCodeAt(i + 2);
 }
 
 function lowerBound(values: ArrayLike<string>, order: ArrayLike<number> | null, q: string): number {
@@ -38,8 +45,9 @@ function lowerBound(values: ArrayLike<string>, order: ArrayLike<number> | null, 
 
 /**
  * The ticker universe in memory with a search index: ticker prefix by binary search and a
- * word-prefix index of folded names, both by binary search; a scan of names only when a query of 3+
- * characters found too few word matches. Immutable; rebuilt on change.
+ * word-prefix index of folded names, both by binary search; matches inside a word (a query of 3+
+ * characters that found too few word matches) from three-character sequences' posting lists.
+ * Immutable; rebuilt on change.
  */
 export class UniverseIndex {
   private readonly byKey = new Map<string, number>();
@@ -47,6 +55,12 @@ export class UniverseIndex {
   private readonly names: string[];
   private readonly all: Slice;
   private readonly perMarket = new Map<string, Slice>();
+  /**
+   * For each three-character sequence, the listings whose folded name holds it, in name order
+   * (`all.byName`): a name holding the query holds each of its sequences, so the matches inside
+   * a word are found among the shortest such list, in the order a scan of every name finds them.
+   */
+  private readonly grams = new Map<number, Int32Array>();
   readonly counts = new Map<string, number>();
 
   constructor(private readonly listings: readonly Listing[]) {
@@ -61,11 +75,36 @@ export class UniverseIndex {
       if (!list) marketIds.set(listing.market, (list = []));
       list.push(id);
     });
-    this.all = this.slice(ids);
+    this.all = this.slice(ids, null);
     for (const [market, list] of marketIds) {
-      this.perMarket.set(market, this.slice(list));
+      this.perMarket.set(market, this.slice(list, market));
       this.counts.set(market, list.length);
     }
+    this.indexTrigrams();
+  }
+
+  /** Fills `grams` in two passes over the names (count, then place), each name's sequence once. */
+  private indexTrigrams(): void {
+    const counts = new Map<number, { count: number; last: number; list: Int32Array | null }>();
+    for (const pass of [0, 1]) {
+      for (const id of this.all.byName) {
+        const name = this.names[id]!;
+        for (let i = 0; i + 3 <= name.length; i += 1) {
+          const gram = trigramAt(name, i);
+          let entry = counts.get(gram);
+          if (!entry) counts.set(gram, (entry = { count: 0, last: -1, list: null }));
+          if (entry.last === id) continue;
+          entry.last = id;
+          if (pass === 0) entry.count += 1;
+          else entry.list![entry.count++] = id;
+        }
+      }
+      for (const entry of counts.values()) {
+        entry.last = -1;
+        if (pass === 0) [entry.list, entry.count] = [new Int32Array(entry.count), 0];
+      }
+    }
+    for (const [gram, entry] of counts) this.grams.set(gram, entry.list!);
   }
 
   get size(): number {
@@ -128,18 +167,30 @@ export class UniverseIndex {
       if (buckets[2]!.length >= limit) return;
     }
     if (buckets[1]!.length + buckets[2]!.length + buckets[3]!.length >= limit || q.length < 3) return;
-    for (const id of slice.byName) {
+    for (const id of this.namesHolding(q)) {
+      if (slice.market !== null && this.listings[id]!.market !== slice.market) continue;
       if (!seen.has(id) && this.names[id]!.includes(q) && buckets[4]!.push(id) >= limit) return;
     }
   }
 
-  private slice(ids: number[]): Slice {
+  /** Listings, in name order, whose name may hold `q` (3+ characters): the shortest list of one of its sequences. */
+  private namesHolding(q: string): Int32Array {
+    let shortest: Int32Array | undefined;
+    for (let i = 0; i + 3 <= q.length; i += 1) {
+      const list = this.grams.get(trigramAt(q, i));
+      if (!list) return new Int32Array(0);
+      if (!shortest || list.length < shortest.length) shortest = list;
+    }
+    return shortest ?? new Int32Array(0);
+  }
+
+  private slice(ids: number[], market: string | null): Slice {
     const byTicker = Int32Array.from(ids).sort((a, b) => compare(this.tickers[a]!, this.tickers[b]!));
     const byName = Int32Array.from(ids).sort((a, b) => compare(this.names[a]!, this.names[b]!));
     const pairs: Array<[string, number]> = [];
     for (const id of byName) for (const word of new Set(this.names[id]!.split(/[^\p{L}\p{N}]+/u))) if (word) pairs.push([word, id]);
     pairs.sort((a, b) => compare(a[0], b[0]));
-    return { byTicker, byName, words: pairs.map((p) => p[0]), wordIds: Int32Array.from(pairs, (p) => p[1]) };
+    return { market, byTicker, byName, words: pairs.map((p) => p[0]), wordIds: Int32Array.from(pairs, (p) => p[1]) };
   }
 }
 

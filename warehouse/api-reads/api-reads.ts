@@ -6,6 +6,7 @@ import { loadCheckpoint, saveCheckpoint } from './api-reads-checkpoint.ts';
 import { ConnectionPool, loadCurrent, loadListings, queryRows, scanTableFiles } from './api-reads-lake.ts';
 import { PointReadQueue, type PointReadLimits, type RowKey } from './api-reads-queue.ts';
 import { ResultSidecars, type SidecarWant } from './api-reads-results.ts';
+import type { SidecarRow } from './api-reads-sidecar-row.ts';
 import { storedResultBytes, type StoredResult } from './api-reads-stored-result.ts';
 import { CurrentStore, dayNumber, dayString, packStatuses, verdictRowOfRaw, type RawSnapshot } from './api-reads-store.ts';
 import { dayRowsSql, fundHoldingsDir, fundHoldingsSql, historyRowSql, snapshotPartitionDir, tickerHistorySql } from './api-reads-sql.ts';
@@ -353,6 +354,17 @@ export class ApiReads {
    */
   async storedResults(rows: readonly VerdictRow[]): Promise<StoredResult[]> {
     return this.withRemovedFileRetry(() => this.readResults(rows));
+  }
+
+  /**
+   * Where a snapshot's stored result sits in a point-read sidecar, for a render thread to read it
+   * there (docs/api.md, "Reads under load"); null when it is held in memory (a refresh) or no
+   * sidecar holds it (then `storedResults`).
+   */
+  sidecarRow(row: VerdictRow): SidecarRow | null {
+    if (this.known.has(knownKey(row))) return null;
+    const file = this.fileOf(row);
+    return file === null ? null : (this.sidecars?.locate(file, rowKeyOf(row)) ?? null);
   }
 
   private async readResults(rows: readonly VerdictRow[]): Promise<StoredResult[]> {
