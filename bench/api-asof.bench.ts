@@ -87,6 +87,11 @@ class Child {
     );
   }
 
+  /** Resolves when the process has exited (it saves its checkpoint after its last line). */
+  exited(): Promise<void> {
+    return this.process.exitCode !== null ? Promise.resolve() : new Promise((resolve) => this.process.once('exit', () => resolve()));
+  }
+
   async next<T>(command?: string): Promise<T> {
     if (command) this.process.stdin.write(`${command}\n`);
     const line = await this.lines.next();
@@ -152,6 +157,7 @@ async function startAndMeasure(
   const served = await child.next<Served>();
   const runs = await work(child, served);
   const end = await child.next<{ maxRssMiB: number; historyQueries: number }>('exit');
+  await child.exited();
   const { readySeconds, builtSeconds, rssAtReadyMiB, rssBuiltMiB } = served;
   return {
     start: { readySeconds, builtSeconds, rssAtReadyMiB, rssBuiltMiB, maxRssMiB: end.maxRssMiB },

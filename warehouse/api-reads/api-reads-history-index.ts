@@ -306,9 +306,8 @@ export class HistoryIndex {
     const known = new Map(this.options.known());
     const fresh = [...this.unindexed.values()].flat().map(([file]) => file);
     if (fresh.length > 0) {
-      const merge = this.segments.length + 1 > (this.options.maxSegments ?? 4);
-      const replacing = merge ? this.segments : [];
-      const files = merge ? [...new Set([...this.covered.keys(), ...fresh])] : fresh;
+      const replacing = this.segments.length + 1 > (this.options.maxSegments ?? 4) ? this.toMerge() : [];
+      const files = [...new Set([...replacing.flatMap((segment) => segment.files), ...fresh])];
       await this.build(
         files.map((file) => [file, known.get(file) ?? SIGNATURE_LATER]),
         replacing,
@@ -317,6 +316,16 @@ export class HistoryIndex {
       this.dirty = true;
     }
     if (this.manifestDirty) await this.saveManifest();
+  }
+
+  /**
+   * Segments to merge with the next files: the small ones while together they stay under half
+   * the largest (a publish's segments merge without rewriting the whole history), else all.
+   */
+  private toMerge(): Segment[] {
+    const [largest, ...rest] = [...this.segments].sort((a, b) => b.rows - a.rows);
+    if (!largest) return [];
+    return rest.reduce((n, segment) => n + segment.rows, 0) * 2 < largest.rows ? rest : this.segments;
   }
 
   private async build(files: Array<[string, string]>, replacing: readonly Segment[]): Promise<void> {
