@@ -1,12 +1,17 @@
 import { readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/app.ts';
+import { createMetrics } from '../../api/metrics.ts';
+import { unavailableRefresher } from '../../api/refresher.ts';
 import { openApiReads, type ApiReads } from '../../warehouse/api-reads/api-reads.ts';
 import { dayNumber, dayString } from '../../warehouse/api-reads/api-reads-store.ts';
 import { compactSnapshots } from '../../warehouse/compaction.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../../warehouse/lake-schemas.ts';
 import { eraOf, type SnapshotRow, type SnapshotStatus } from '../../warehouse/snapshot-schema.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
+import { listen } from '../support/http.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 /**
@@ -142,6 +147,36 @@ describe('as_of from the history index', () => {
       found: true,
       row: { screenedAt: `${MONTH_ENDS[20]}T09:30:00.000`, source: 'refresh', dataSource: 'feed' },
     });
+  });
+
+  it('answers GET /api/screen/{market}/{ticker}?as_of= over HTTP as the lake query does, 404 before the first snapshot included', async () => {
+    const serve = (reads: ApiReads) =>
+      listen(
+        createApp({
+          logger: pino({ level: 'silent' }),
+          metrics: createMetrics(),
+          readiness: {},
+          screen: { reads, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
+        }),
+      );
+    const [fromIndex, fromLake] = await Promise.all([serve(indexed), serve(lakeOnly)]);
+    try {
+      const lookups = indexed.stats().historyIndex!.lookups;
+      const routes = probes()
+        // as_of before 2009-01-01 is a 400 (docs/api.md), the same on both.
+        .filter(([market, , date], i) => MARKETS.includes(market) && date >= '2009-01-01' && date !== TODAY && i % 3 === 0)
+        .map(([market, ticker, date]) => `/api/screen/${market}/${ticker}?as_of=${date}`);
+      const statuses = new Set<number>();
+      for (const route of routes) {
+        const [a, b] = await Promise.all([fetch(`${fromIndex.url}${route}`), fetch(`${fromLake.url}${route}`)]);
+        statuses.add(a.status);
+        expect({ route, status: a.status, body: await a.json() }).toEqual({ route, status: b.status, body: await b.json() });
+      }
+      expect([...statuses].sort()).toEqual([200, 404]);
+      expect(indexed.stats().historyIndex!.lookups).toBeGreaterThan(lookups);
+    } finally {
+      await Promise.all([fromIndex.close(), fromLake.close()]);
+    }
   });
 
   it("reads an indexed row's stored result from the file the index names", async () => {
