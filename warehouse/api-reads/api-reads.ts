@@ -75,8 +75,9 @@ export interface ApiReadsStats {
 
 /**
  * The API's view of the warehouse (docs/api.md, "How the API follows the lake"): each ticker's
- * current verdict and the universe held in memory; older snapshots, `result_json` and fund
- * holdings read on demand from the lake with DuckDB. New files are learned from the lake's change
+ * current verdict and the universe held in memory; older snapshots for as_of from the history
+ * index on disk (`api-reads-history-index.ts`); other history, `result_json` and fund holdings
+ * read on demand from the lake with DuckDB. New files are learned from the lake's change
  * journal, only the new ones are read. Create with `openApiReads`, then `close()`.
  */
 export class ApiReads {
