@@ -175,7 +175,8 @@ async function folderBytes(dir: string): Promise<number | null> {
   return total;
 }
 
-export async function runApiAsOfBench(): Promise<AsOfSizeFigures[]> {
+/** Runs every size; `onSize` gets each size's figures as soon as they are measured. */
+export async function runApiAsOfBench(onSize: (size: AsOfSizeFigures) => void = () => undefined): Promise<AsOfSizeFigures[]> {
   const tickers = Number(process.env.ASOF_BENCH_TICKERS ?? 20_000);
   const fractions = (process.env.ASOF_BENCH_SIZES ?? '0.25,1').split(',').map(Number);
   const seconds = Number(process.env.ASOF_BENCH_SECONDS ?? 5);
@@ -211,7 +212,7 @@ export async function runApiAsOfBench(): Promise<AsOfSizeFigures[]> {
       const lake = await startAndMeasure(root, 'lake', sample, (child, served) =>
         loads(child, served, lakeRates, seconds, perMarket, dates[0]!),
       );
-      out.push({
+      const size: AsOfSizeFigures = {
         fraction,
         dates: dates.length,
         snapshots: dates.length * perMarket * MARKETS.length,
@@ -221,7 +222,9 @@ export async function runApiAsOfBench(): Promise<AsOfSizeFigures[]> {
         firstStart: first.start,
         indexed,
         lake,
-      });
+      };
+      out.push(size);
+      onSize(size);
     }
   } finally {
     await rm(root, { recursive: true, force: true });
@@ -257,5 +260,7 @@ export function formatApiAsOfBench(sizes: AsOfSizeFigures[]): string[] {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(describeMachine());
-  for (const line of formatApiAsOfBench(await runApiAsOfBench())) console.log(line);
+  await runApiAsOfBench((size) => {
+    for (const line of formatApiAsOfBench([size])) console.log(line);
+  });
 }
