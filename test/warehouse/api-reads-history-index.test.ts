@@ -273,6 +273,14 @@ describe('as_of from the history index', () => {
     expect(indexed.stats().historyIndex).toMatchObject({ segments: 1, builds: 1 });
     expect(await answers(indexed, pairs)).toEqual(expected);
 
+    // A manifest torn by a crash mid-write (the rename makes that unlikely, a disk can still do it).
+    await indexed.close();
+    await writeFile(manifestPath, '{"format":1,"segm');
+    indexed = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
+    await indexed.whenHistoryIndexed();
+    expect(indexed.stats().historyIndex).toMatchObject({ segments: 1, builds: 1 });
+    expect(await answers(indexed, pairs)).toEqual(expected);
+
     // Intact, it is reused: a restart builds nothing.
     await indexed.close();
     indexed = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, readdir, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import {
@@ -68,6 +68,8 @@ interface Manifest {
 
 /** A covered file whose signature is learned at the next reconcile (the target of a compaction). */
 const SIGNATURE_LATER = '?';
+/** Age past which a file no manifest names is removed (docs/api.md, "as_of from the history index"). */
+const STALE_MS = 3_600_000;
 const PARTITION = /market=([^/\\]+)[/\\]year=(\d{4})[/\\][^/\\]+\.parquet$/;
 
 const keyOf = (market: string, ticker: string) => `${market}\u0000${ticker}`;
@@ -106,6 +108,8 @@ export class HistoryIndex {
   private work: Promise<void> | null = null;
   private builder: Piscina<HistorySegmentTask, { rows: number }> | null = null;
   private failures = 0;
+  /** Segments replaced since the manifest was last saved: their files go once it no longer names them. */
+  private retiredIds: string[] = [];
   private lookups = 0;
   private builds = 0;
 
@@ -234,6 +238,7 @@ export class HistoryIndex {
 
   private retire(segment: Segment): void {
     segment.retired = true;
+    this.retiredIds.push(segment.id);
     if (segment.readers === 0) void segment.handle.close().catch(() => undefined);
   }
 
@@ -446,17 +451,26 @@ export class HistoryIndex {
     await writeFile(temp, JSON.stringify(manifest));
     await rename(temp, this.manifestPath());
     this.manifestDirty = false;
-    await this.sweep();
+    for (const id of this.retiredIds.splice(0)) {
+      const paths = segmentPaths(this.options.dir, id);
+      await Promise.all([rm(paths.bin, { force: true }), rm(paths.directory, { force: true })]);
+    }
   }
 
-  /** Removes files of segments the index no longer uses (superseded, torn, abandoned builds). Runs only between builds. */
+  /**
+   * At open, removes what no manifest names and is older than an hour: torn segments, builds a
+   * crash abandoned. Younger files may be another API process's on the same DATA_DIR (two
+   * replicas share one folder; each removes only the segments it replaced itself).
+   */
   private async sweep(): Promise<void> {
     const keep = new Set(this.segments.map((s) => s.id));
+    const before = Date.now() - STALE_MS;
     for (const name of await readdir(this.options.dir).catch(() => [] as string[])) {
-      if (name === 'manifest.json') continue;
       const id = name.split('.')[0]!;
-      if (keep.has(id) && !name.endsWith('.tmp')) continue;
-      await rm(path.join(this.options.dir, name), { recursive: true, force: true });
+      if (name === 'manifest.json' || (keep.has(id) && !name.endsWith('.tmp'))) continue;
+      const file = path.join(this.options.dir, name);
+      const info = await stat(file).catch(() => null);
+      if (info && info.mtimeMs < before) await rm(file, { recursive: true, force: true });
     }
   }
 }

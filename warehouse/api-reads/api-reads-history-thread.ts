@@ -114,10 +114,14 @@ export async function buildHistorySegment(task: HistorySegmentTask): Promise<{ r
       flush();
       if (rows !== total) throw new Error(`history index: ${rows} rows read, ${total} counted`);
     });
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    rmSync(binTemp, { force: true });
+    throw error;
+  } finally {
     rmSync(spill, { recursive: true, force: true });
   }
+  closeSync(fd);
   if (strings.values.length > 65_535) throw new Error('history index: more than 65,535 distinct sources');
   renameSync(binTemp, paths.bin);
   const directory: SegmentDirectory = {
