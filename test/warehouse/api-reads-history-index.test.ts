@@ -252,6 +252,34 @@ describe('as_of from the history index', () => {
     }
   });
 
+  it('two API processes on one DATA_DIR share the folder: both stay right through a publish, and a restart after them is right', async () => {
+    const open = () => openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
+    const other = await open();
+    try {
+      await other.whenHistoryIndexed();
+      await writeSnapshots(temp.dir, [row('gb', 'T05', '2011-03-15', '2011-03-15T02:00:00.000', 4)], { fileStem: 'shared' });
+      await Promise.all([indexed.sync(), other.sync(), lakeOnly.sync()]);
+      await Promise.all([indexed.whenHistoryIndexed(), other.whenHistoryIndexed()]);
+      const pairs = probes();
+      const expected = await answers(lakeOnly, pairs);
+      expect(await answers(indexed, pairs)).toEqual(expected);
+      expect(await answers(other, pairs)).toEqual(expected);
+      expect(await other.asOf('gb', 'T05', '2011-03-20')).toMatchObject({
+        found: true,
+        row: { snapshotDate: '2011-03-15', source: 'refresh' },
+      });
+      const third = await open();
+      try {
+        await third.whenHistoryIndexed();
+        expect(await answers(third, pairs)).toEqual(expected);
+      } finally {
+        await third.close();
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
   it('rebuilds a torn segment and an index of another format instead of trusting them', async () => {
     await indexed.close();
     const pairs = probes();

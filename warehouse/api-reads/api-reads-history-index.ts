@@ -447,7 +447,7 @@ export class HistoryIndex {
       segments: this.segments.map((s) => ({ id: s.id, files: s.files })),
       covered: [...this.covered],
     };
-    const temp = `${this.manifestPath()}.${process.pid}.tmp`;
+    const temp = `${this.manifestPath()}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
     await writeFile(temp, JSON.stringify(manifest));
     await rename(temp, this.manifestPath());
     this.manifestDirty = false;
