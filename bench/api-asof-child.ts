@@ -15,7 +15,9 @@ import { openApiReads } from '../warehouse/api-reads/api-reads.ts';
 import { listen } from '../test/support/http.ts';
 import { openBenchAccess } from './bench-access.ts';
 
-const [dataDir, mode, sample] = process.argv.slice(2) as [string, 'index' | 'lake', string];
+const [dataDir, mode, sample, lookupsJson] = process.argv.slice(2) as [string, 'index' | 'lake', string, string];
+/** (market, ticker, day) triples for the lookup alone, without HTTP. */
+const lookups = JSON.parse(lookupsJson) as Array<[string, string, string]>;
 const rssMiB = () => process.memoryUsage().rss / 2 ** 20;
 const cpuMs = () => {
   const used = process.cpuUsage();
@@ -29,6 +31,22 @@ const rssAtReadyMiB = rssMiB();
 await Promise.all([reads.whenSidecarsBuilt(), reads.whenHistoryIndexed()]);
 const builtSeconds = (performance.now() - started) / 1000;
 global.gc?.();
+
+// The lookup alone, without HTTP: sequential `asOf` calls, each a different (ticker, day).
+const lookupTimes: number[] = [];
+const lookupCpuBefore = cpuMs();
+for (const [market, ticker, day] of lookups) {
+  const t0 = performance.now();
+  await reads.asOf(market, ticker, day);
+  lookupTimes.push(performance.now() - t0);
+}
+lookupTimes.sort((a, b) => a - b);
+const lookup = {
+  count: lookups.length,
+  p50Ms: lookupTimes[Math.floor(lookupTimes.length / 2)] ?? 0,
+  p99Ms: lookupTimes[Math.floor(lookupTimes.length * 0.99)] ?? 0,
+  cpuMsPer1000: ((cpuMs() - lookupCpuBefore) / Math.max(1, lookups.length)) * 1000,
+};
 
 const { access, key, close: closeAccess } = await openBenchAccess();
 const headers = { 'X-API-Key': key };
@@ -61,6 +79,7 @@ console.log(
     rssAtReadyMiB,
     rssBuiltMiB: rssMiB(),
     sampleBytes: body.length,
+    lookup,
   }),
 );
 for await (const line of createInterface({ input: process.stdin })) {

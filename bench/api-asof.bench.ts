@@ -40,6 +40,8 @@ interface Served {
   builtSeconds: number;
   rssAtReadyMiB: number;
   rssBuiltMiB: number;
+  /** `ApiReads.asOf` alone, sequential calls without HTTP. */
+  lookup: { count: number; p50Ms: number; p99Ms: number; cpuMsPer1000: number };
 }
 
 export interface AsOfRun {
@@ -57,6 +59,7 @@ export interface AsOfStart {
   rssAtReadyMiB: number;
   rssBuiltMiB: number;
   maxRssMiB: number;
+  lookup: Served['lookup'];
 }
 
 export interface AsOfSizeFigures {
@@ -79,11 +82,15 @@ class Child {
     this.lines = createInterface({ input: process.stdout })[Symbol.asyncIterator]();
   }
 
-  static start(dataDir: string, mode: 'index' | 'lake', sample: string): Child {
+  static start(dataDir: string, mode: 'index' | 'lake', sample: string, lookups: Array<[string, string, string]>): Child {
     return new Child(
-      spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(HERE, 'api-asof-child.ts'), dataDir, mode, sample], {
-        stdio: ['pipe', 'pipe', 'inherit'],
-      }),
+      spawn(
+        process.execPath,
+        ['--expose-gc', '--import', 'tsx', path.join(HERE, 'api-asof-child.ts'), dataDir, mode, sample, JSON.stringify(lookups)],
+        {
+          stdio: ['pipe', 'pipe', 'inherit'],
+        },
+      ),
     );
   }
 
@@ -151,16 +158,17 @@ async function startAndMeasure(
   dataDir: string,
   mode: 'index' | 'lake',
   sample: string,
+  lookups: Array<[string, string, string]>,
   work: (child: Child, served: Served) => Promise<AsOfRun[]>,
 ): Promise<{ start: AsOfStart; runs: AsOfRun[]; historyQueries: number }> {
-  const child = Child.start(dataDir, mode, sample);
+  const child = Child.start(dataDir, mode, sample, lookups);
   const served = await child.next<Served>();
   const runs = await work(child, served);
   const end = await child.next<{ maxRssMiB: number; historyQueries: number }>('exit');
   await child.exited();
-  const { readySeconds, builtSeconds, rssAtReadyMiB, rssBuiltMiB } = served;
+  const { readySeconds, builtSeconds, rssAtReadyMiB, rssBuiltMiB, lookup } = served;
   return {
-    start: { readySeconds, builtSeconds, rssAtReadyMiB, rssBuiltMiB, maxRssMiB: end.maxRssMiB },
+    start: { readySeconds, builtSeconds, rssAtReadyMiB, rssBuiltMiB, maxRssMiB: end.maxRssMiB, lookup },
     runs,
     historyQueries: end.historyQueries,
   };
@@ -204,12 +212,17 @@ export async function runApiAsOfBench(onSize: (size: AsOfSizeFigures) => void = 
       written = dates;
       const sample = `/api/screen/${MARKETS[0]}/S00000?as_of=${dates[Math.floor(dates.length / 2)]}`;
       await rm(path.join(root, 'api-cache'), { recursive: true, force: true });
-      const first = await startAndMeasure(root, 'index', sample, async () => []);
+      // The lookups alone: the same spread as the HTTP load, as (market, ticker, day).
+      const lookups = asOfPaths(1_000, 7, perMarket, dates[0]!).map((p) => {
+        const [, market, ticker, day] = /^\/api\/screen\/([^/]+)\/([^?]+)\?as_of=(.+)$/.exec(p)!;
+        return [market!, ticker!, day!] as [string, string, string];
+      });
+      const first = await startAndMeasure(root, 'index', sample, [], async () => []);
       const indexBytes = await folderBytes(path.join(root, 'api-cache', 'history'));
-      const indexed = await startAndMeasure(root, 'index', sample, (child, served) =>
+      const indexed = await startAndMeasure(root, 'index', sample, lookups, (child, served) =>
         loads(child, served, ASOF_RATES, seconds, perMarket, dates[0]!),
       );
-      const lake = await startAndMeasure(root, 'lake', sample, (child, served) =>
+      const lake = await startAndMeasure(root, 'lake', sample, lookups, (child, served) =>
         loads(child, served, lakeRates, seconds, perMarket, dates[0]!),
       );
       const size: AsOfSizeFigures = {
@@ -237,7 +250,11 @@ export function formatApiAsOfBench(sizes: AsOfSizeFigures[]): string[] {
     `p50 ${f.p50Ms.toFixed(1)} ms, p99 ${f.p99Ms.toFixed(1)} ms, max ${f.maxMs.toFixed(0)} ms, ${f.completed}/${f.sent} answered, ${f.errors} errors`;
   const start = (s: AsOfStart) =>
     `ready ${s.readySeconds.toFixed(1)} s (index and sidecars built at ${s.builtSeconds.toFixed(1)} s), RSS ${s.rssAtReadyMiB.toFixed(0)} MiB at ready / ` +
-    `${s.rssBuiltMiB.toFixed(0)} MiB built / peak ${s.maxRssMiB.toFixed(0)} MiB`;
+    `${s.rssBuiltMiB.toFixed(0)} MiB built / peak ${s.maxRssMiB.toFixed(0)} MiB` +
+    (s.lookup.count > 0
+      ? `; asOf() alone, ${s.lookup.count} sequential: p50 ${s.lookup.p50Ms.toFixed(2)} ms, p99 ${s.lookup.p99Ms.toFixed(2)} ms, ` +
+        `CPU ${s.lookup.cpuMsPer1000.toFixed(0)} ms per 1,000`
+      : '');
   const runs = (label: string, r: { start: AsOfStart; runs: AsOfRun[]; historyQueries: number }) => [
     `[api-asof]   ${label}: ${start(r.start)}; ${r.historyQueries} lake queries in all`,
     ...r.runs.map((run) => {

@@ -48,9 +48,10 @@ function table(): { ids: Map<string, number>; values: string[]; id: (value: stri
 /**
  * Builds one segment of the history index (in a worker thread, off the request path): DuckDB
  * sorts the rows' index columns by (market, ticker, day, screened_at), spilling to disk past its
- * memory limit, and the sorted stream is written in batches at known offsets. The `.bin` is
- * written to a temp name and renamed, then the directory the same way: a segment whose directory
- * exists is complete (the reader also checks the `.bin`'s header and size).
+ * memory limit (128 MB: it runs in the API's process), and the sorted stream is written in
+ * batches at known offsets. The `.bin` is written to a temp name and renamed, then the
+ * directory the same way: a segment whose directory exists is complete (the reader also checks
+ * the `.bin`'s header and size).
  */
 export async function buildHistorySegment(task: HistorySegmentTask): Promise<{ rows: number }> {
   const paths = segmentPaths(task.dir, task.id);
@@ -64,7 +65,7 @@ export async function buildHistorySegment(task: HistorySegmentTask): Promise<{ r
   const fd = openSync(binTemp, 'w');
   try {
     await withDuckDB(':memory:', { threads: 1 }, async (connection) => {
-      await connection.run(`SET memory_limit = '256MB'; SET temp_directory = ${sqlString(spill)}; SET preserve_insertion_order = false`);
+      await connection.run(`SET memory_limit = '128MB'; SET temp_directory = ${sqlString(spill)}; SET preserve_insertion_order = false`);
       const counted = await readSql(connection, sql`SELECT count(*) FROM read_parquet(${listValue(task.files)}, union_by_name = true)`);
       const total = Number(counted.getRowsJS()[0]![0]);
       writeSync(fd, encodeHeader(total), 0, undefined, 0);

@@ -102,6 +102,7 @@ export class ApiReads {
   private readonly queue: PointReadQueue;
   private readonly sidecars: ResultSidecars | null;
   private readonly historyIndex: HistoryIndex | null;
+  private historyIndexStart: Promise<void> = Promise.resolve();
   /** The methodology texts stored results reference (docs/warehouse.md, "Methodology texts"). */
   private readonly texts: MethodologyTexts;
 
@@ -139,6 +140,7 @@ export class ApiReads {
 
   /** Resolves when the history index holds every file the reads know (as_of works before, from the lake). */
   async whenHistoryIndexed(): Promise<void> {
+    await this.historyIndexStart;
     await this.historyIndex?.whenIdle();
   }
 
@@ -182,7 +184,8 @@ export class ApiReads {
     const loaded = this.snapshotFilesLoaded;
     await this.rescan();
     if (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0)) await this.saveCheckpoint();
-    this.historyIndex?.start();
+    // After the result sidecars: two builder threads at once would add their DuckDB memory to the start's peak.
+    this.historyIndexStart = this.whenSidecarsBuilt().then(() => this.historyIndex?.start());
   }
 
   /** Saves the current verdicts and what they were read from (errors go to `onError`: a checkpoint is an optimisation). */
