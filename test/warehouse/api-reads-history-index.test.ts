@@ -284,9 +284,11 @@ describe('as_of from the history index', () => {
     await indexed.close();
     const pairs = probes();
     const expected = await answers(lakeOnly, pairs);
-    const bins = (await readdir(indexDir())).filter((name) => name.endsWith('.bin'));
-    expect(bins.length).toBeGreaterThan(0);
-    await truncate(path.join(indexDir(), bins[0]!), 100);
+    // A segment the manifest names, cut short as a crash mid-write (without the rename) would leave it.
+    const named = JSON.parse(await readFile(path.join(indexDir(), 'manifest.json'), 'utf8')) as { segments: Array<{ id: string }> };
+    expect(named.segments.length).toBeGreaterThan(0);
+    expect(await readdir(indexDir())).toContain(`${named.segments[0]!.id}.bin`);
+    await truncate(path.join(indexDir(), `${named.segments[0]!.id}.bin`), 100);
     indexed = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
     await indexed.whenHistoryIndexed();
     expect(indexed.stats().historyIndex).toMatchObject({ segments: 1, builds: 1, unindexedFiles: 0 });
