@@ -185,7 +185,9 @@ export class ApiReads {
     await this.rescan();
     if (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0)) await this.saveCheckpoint();
     // After the result sidecars: two builder threads at once would add their DuckDB memory to the start's peak.
-    this.historyIndexStart = this.whenSidecarsBuilt().then(() => this.historyIndex?.start());
+    this.historyIndexStart = this.whenSidecarsBuilt()
+      .catch(() => undefined)
+      .then(() => this.historyIndex?.start());
   }
 
   /** Saves the current verdicts and what they were read from (errors go to `onError`: a checkpoint is an optimisation). */
