@@ -23,6 +23,18 @@ export interface HistorySegmentTask {
   id: string;
 }
 
+/** Files grouped by their `market=` partition, markets in order (files outside one form a group of their own). */
+function byMarket(files: readonly string[]): string[][] {
+  const groups = new Map<string, string[]>();
+  for (const file of files) {
+    const market = /market=([^/\\]+)/.exec(file)?.[1] ?? '';
+    const group = groups.get(market);
+    if (group) group.push(file);
+    else groups.set(market, [file]);
+  }
+  return [...groups.keys()].sort().map((market) => groups.get(market)!);
+}
+
 /** Rows buffered before one positioned write of their days and one of their records. */
 const BATCH_ROWS = 16_384;
 
@@ -81,37 +93,40 @@ export async function buildHistorySegment(task: HistorySegmentTask): Promise<{ r
       };
       let key = '';
       let entry: [string[], number[], number[]] | undefined;
-      const result = await streamSql(connection, sql`SELECT * FROM (${snapshotIndexSql(task.files)}) ORDER BY market, ticker, day, at_ms`);
-      await streamRows(result, false, (raw) => {
-        if (rows >= total) throw new Error('history index: more rows than counted');
-        const rowKey = `${raw.market}/${raw.ticker}`;
-        if (rowKey !== key) {
-          key = rowKey;
-          entry = markets.get(raw.market);
-          if (!entry) markets.set(raw.market, (entry = [[], [], []]));
-          entry[0].push(raw.ticker);
-          entry[1].push(rows);
-          entry[2].push(0);
-        }
-        entry![2][entry![2].length - 1]! += 1;
-        const slot = rows - batchStart;
-        days.writeInt32LE(raw.day, slot * 4);
-        encodeRecord(
-          {
-            screenedAtMs: raw.screenedAtMs,
-            ratios: raw.ratios,
-            statusBits: raw.statusBits,
-            file: files.id(raw.file!),
-            source: strings.id(raw.source),
-            dataSource: strings.id(raw.dataSource),
-            synthetic: raw.synthetic,
-          },
-          records,
-          slot * RECORD_BYTES,
-        );
-        rows += 1;
-        if (rows - batchStart === BATCH_ROWS) flush();
-      });
+      // One sort per market (its own files): a sort's memory and spill are a market's, not the whole history's.
+      for (const group of byMarket(task.files)) {
+        const result = await streamSql(connection, sql`SELECT * FROM (${snapshotIndexSql(group)}) ORDER BY market, ticker, day, at_ms`);
+        await streamRows(result, false, (raw) => {
+          if (rows >= total) throw new Error('history index: more rows than counted');
+          const rowKey = `${raw.market}/${raw.ticker}`;
+          if (rowKey !== key) {
+            key = rowKey;
+            entry = markets.get(raw.market);
+            if (!entry) markets.set(raw.market, (entry = [[], [], []]));
+            entry[0].push(raw.ticker);
+            entry[1].push(rows);
+            entry[2].push(0);
+          }
+          entry![2][entry![2].length - 1]! += 1;
+          const slot = rows - batchStart;
+          days.writeInt32LE(raw.day, slot * 4);
+          encodeRecord(
+            {
+              screenedAtMs: raw.screenedAtMs,
+              ratios: raw.ratios,
+              statusBits: raw.statusBits,
+              file: files.id(raw.file!),
+              source: strings.id(raw.source),
+              dataSource: strings.id(raw.dataSource),
+              synthetic: raw.synthetic,
+            },
+            records,
+            slot * RECORD_BYTES,
+          );
+          rows += 1;
+          if (rows - batchStart === BATCH_ROWS) flush();
+        });
+      }
       flush();
       if (rows !== total) throw new Error(`history index: ${rows} rows read, ${total} counted`);
     });
