@@ -126,12 +126,17 @@ function syntheticSnapshotsSql(market: string, date: string, perMarket: number):
 }
 
 /** Writes `dates` × `tickers` synthetic snapshots through the lake writer (one file per market and date, announced); returns files written. */
-async function synthesize(dataDir: string, dates: readonly string[], tickers: number): Promise<number> {
-  const perMarket = Math.ceil(tickers / MARKETS.length);
+export async function synthesize(
+  dataDir: string,
+  dates: readonly string[],
+  tickers: number,
+  markets: readonly string[] = MARKETS,
+): Promise<number> {
+  const perMarket = Math.ceil(tickers / markets.length);
   return withDuckDB(':memory:', { threads: 2 }, async (connection) => {
     let files = 0;
     for (const date of dates) {
-      for (const market of MARKETS) {
+      for (const market of markets) {
         const target = {
           table: 'snapshots' as const,
           partitionValues: [market, date.slice(0, 4)],

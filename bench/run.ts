@@ -72,3 +72,8 @@ for (const line of formatApiHistoryBench(await runApiHistoryBench())) console.lo
 // Status timeline over 73 quarter ends of a small synthetic US sample, beside as_of with reasons (about a minute).
 const { runTimelineBench, formatTimelineBench } = await import('./timeline.bench.ts');
 for (const line of formatTimelineBench(await runTimelineBench())) console.log(line);
+
+// as_of spread over tickers and days of the whole history, history index on vs off, beside a bare route at 500/1,000/2,000 req/s
+// (ASOF_BENCH_TICKERS, default 20,000, over a synthetic month-end history; ASOF_BENCH_SIZES, default a quarter and all of it).
+const { runApiAsOfBench, formatApiAsOfBench } = await import('./api-asof.bench.ts');
+for (const line of formatApiAsOfBench(await runApiAsOfBench())) console.log(line);

@@ -117,8 +117,8 @@ function rawOf(columns: ReadonlyArray<ReadonlyArray<unknown>>, i: number, withFi
   };
 }
 
-/** Reads a streamed result's rows chunk by chunk (no full result in memory). */
-async function streamRows(result: DuckDBResult, withFirstDay: boolean, each: (raw: RawSnapshot) => void): Promise<number> {
+/** Reads a streamed result's rows of `snapshotIndexSql` chunk by chunk (no full result in memory). */
+export async function streamRows(result: DuckDBResult, withFirstDay: boolean, each: (raw: RawSnapshot) => void): Promise<number> {
   let rows = 0;
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     const columns = chunk.getColumns();

@@ -5,6 +5,7 @@ import { isRemovedFileError, lakeFile, SnapshotFileSet } from './api-reads-files
 import { loadCheckpoint, saveCheckpoint } from './api-reads-checkpoint.ts';
 import { ConnectionPool, loadCurrent, loadListings, queryRows, scanTableFiles } from './api-reads-lake.ts';
 import { PointReadQueue, type PointReadLimits, type RowKey } from './api-reads-queue.ts';
+import { HistoryIndex, type HistoryIndexStats } from './api-reads-history-index.ts';
 import { ResultSidecars, type SidecarWant } from './api-reads-results.ts';
 import type { SidecarRow } from './api-reads-sidecar-row.ts';
 import { storedResultBytes, type StoredResult } from './api-reads-stored-result.ts';
@@ -42,6 +43,12 @@ export interface ApiReadsOptions {
    * start from them (default true): a start then reads only the files published since.
    */
   checkpoint?: boolean;
+  /**
+   * The history index that answers as_of without a lake query (docs/api.md, "as_of from the
+   * history index"); default on, under `DATA_DIR/api-cache/history`. Off, every older snapshot
+   * is read from the Parquet files.
+   */
+  historyIndex?: boolean | { dir: string; maxSegments?: number };
 }
 
 /** Figures of what the API has loaded. */
@@ -62,13 +69,16 @@ export interface ApiReadsStats {
   sidecarFiles: number;
   /** Queries of `result_json` run over the Parquet files (the fallback path), each for every waiting row of one file. */
   resultQueries: number;
+  /** The history index's figures (null when it is off). */
+  historyIndex: HistoryIndexStats | null;
   lastSyncAt: string | null;
 }
 
 /**
  * The API's view of the warehouse (docs/api.md, "How the API follows the lake"): each ticker's
- * current verdict and the universe held in memory; older snapshots, `result_json` and fund
- * holdings read on demand from the lake with DuckDB. New files are learned from the lake's change
+ * current verdict and the universe held in memory; older snapshots for as_of from the history
+ * index on disk (`api-reads-history-index.ts`); other history, `result_json` and fund holdings
+ * read on demand from the lake with DuckDB. New files are learned from the lake's change
  * journal, only the new ones are read. Create with `openApiReads`, then `close()`.
  */
 export class ApiReads {
@@ -92,6 +102,8 @@ export class ApiReads {
 
   private readonly queue: PointReadQueue;
   private readonly sidecars: ResultSidecars | null;
+  private readonly historyIndex: HistoryIndex | null;
+  private historyIndexStart: Promise<void> = Promise.resolve();
   /** The methodology texts stored results reference (docs/warehouse.md, "Methodology texts"). */
   private readonly texts: MethodologyTexts;
 
@@ -115,6 +127,22 @@ export class ApiReads {
             ...(limits.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: limits.retryAfterSeconds }),
             ...(options.onError ? { onError: options.onError } : {}),
           });
+    const index = options.historyIndex ?? true;
+    this.historyIndex =
+      index === false
+        ? null
+        : new HistoryIndex({
+            dir: index === true ? path.join(options.dataDir, 'api-cache', 'history') : index.dir,
+            known: () => this.snapshotFiles.entries(),
+            ...(index !== true && index.maxSegments !== undefined ? { maxSegments: index.maxSegments } : {}),
+            ...(options.onError ? { onError: options.onError } : {}),
+          });
+  }
+
+  /** Resolves when the history index holds every file the reads know (as_of works before, from the lake). */
+  async whenHistoryIndexed(): Promise<void> {
+    await this.historyIndexStart;
+    await this.historyIndex?.whenIdle();
   }
 
   /** Resolves when the point-read sidecars of the current rows are built (reads work before, through the queue). */
@@ -157,6 +185,10 @@ export class ApiReads {
     const loaded = this.snapshotFilesLoaded;
     await this.rescan();
     if (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0)) await this.saveCheckpoint();
+    // After the result sidecars: two builder threads at once would add their DuckDB memory to the start's peak.
+    this.historyIndexStart = this.whenSidecarsBuilt()
+      .catch(() => undefined)
+      .then(() => this.historyIndex?.start());
   }
 
   /** Saves the current verdicts and what they were read from (errors go to `onError`: a checkpoint is an optimisation). */
@@ -235,8 +267,33 @@ export class ApiReads {
   }
 
   /**
+   * An older snapshot from the history index, with the files it has not indexed yet read from the
+   * lake: null when there is none, undefined when the index cannot answer (the lake query then does).
+   */
+  private async indexedRow(market: string, ticker: string, date: string, exactDay: boolean): Promise<RawSnapshot | null | undefined> {
+    const found = await this.historyIndex?.lookup(market, ticker, dayNumber(date), exactDay);
+    if (!found) return undefined;
+    let raw = found.raw;
+    if (found.unindexed.length > 0) {
+      let fromLake: RawSnapshot | undefined;
+      try {
+        this.historyQueries += 1;
+        fromLake = (await queryRows(this.pool, historyRowSql(found.unindexed, ticker, date, exactDay)))[0];
+      } catch (error) {
+        // A file compacted away since the lookup: the lake query follows the journal and reads again.
+        if (isRemovedFileError(error)) return undefined;
+        throw error;
+      }
+      if (fromLake && (!raw || fromLake.day > raw.day || (fromLake.day === raw.day && fromLake.screenedAtMs > raw.screenedAtMs)))
+        raw = fromLake;
+    }
+    return raw ?? null;
+  }
+
+  /**
    * The newest snapshot dated on or before `date` (`YYYY-MM-DD`): the current one from memory,
-   * an older one from the lake's (market, year) partitions, newest first.
+   * an older one from the history index, or (until it is built) the lake's (market, year)
+   * partitions, newest first.
    */
   async asOf(market: string, ticker: string, date: string): Promise<AsOfLookup> {
     const id = this.store.latest(market, ticker);
@@ -245,6 +302,9 @@ export class ApiReads {
     if (this.store.dayOf(id) <= day) return { found: true, row: this.store.decode(id, market, ticker) };
     const first = this.store.firstDay(market, ticker)!;
     if (day < first) return { found: false, firstSnapshotDate: dayString(first) };
+    const indexed = await this.indexedRow(market, ticker, date, false);
+    if (indexed !== undefined)
+      return indexed ? { found: true, row: this.rowOf(indexed) } : { found: false, firstSnapshotDate: dayString(first) };
     const year = Number(date.slice(0, 4));
     // The year's partition, the year before (a month or year end), then all older years at once.
     const raw =
@@ -261,6 +321,8 @@ export class ApiReads {
     const day = dayNumber(date);
     if (this.store.dayOf(id) === day) return this.store.decode(id, market, ticker);
     if (this.store.dayOf(id) < day || day < this.store.firstDay(market, ticker)!) return undefined;
+    const indexed = await this.indexedRow(market, ticker, date, true);
+    if (indexed !== undefined) return indexed ? this.rowOf(indexed) : undefined;
     const year = Number(date.slice(0, 4));
     const raw = await this.historyRow(market, ticker, date, year, year, true);
     return raw ? this.rowOf(raw) : undefined;
@@ -460,6 +522,7 @@ export class ApiReads {
       historyQueries: this.historyQueries,
       sidecarFiles: this.sidecars?.size ?? 0,
       resultQueries: this.queue.queriesRun,
+      historyIndex: this.historyIndex?.stats() ?? null,
       lastSyncAt: this.lastSyncAt,
     };
   }
@@ -472,7 +535,7 @@ export class ApiReads {
     this.timer = null;
     this.pool.close();
     const saved = this.options.checkpoint === false || !following ? Promise.resolve() : this.saveCheckpoint();
-    return Promise.all([saved, this.sidecars?.close()]).then(() => undefined);
+    return Promise.all([saved, this.sidecars?.close(), this.historyIndex?.close()]).then(() => undefined);
   }
 
   /** Parquet file holding the row's `result_json` (null when known only in memory). */
@@ -572,6 +635,8 @@ export class ApiReads {
     this.store.moveFiles(removed, target);
     for (const file of removed) this.snapshotFiles.delete(file);
     added.forEach((file, i) => this.snapshotFiles.set(file, signatures[i] ?? 'gone'));
+    this.historyIndex?.replace(removed, target);
+    this.historyIndex?.changed();
     return true;
   }
 
@@ -585,6 +650,7 @@ export class ApiReads {
       this.snapshotFilesLoaded += files.length;
       this.history.clear();
     }
+    this.historyIndex?.changed();
     // Backfill files of past dates change history only: the sidecar plan (a pass over every ticker) stays.
     if (changed > 0 || !this.sidecarsPlanned) this.afterSnapshotChange();
     this.lastSyncAt = new Date().toISOString();

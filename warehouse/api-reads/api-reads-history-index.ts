@@ -1,0 +1,481 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { Piscina } from 'piscina';
+import {
+  HEADER_BYTES,
+  HISTORY_INDEX_FORMAT,
+  RECORD_BYTES,
+  dayOffset,
+  decodeHeader,
+  decodeRecord,
+  recordOffset,
+  segmentBytes,
+  segmentPaths,
+  type SegmentDirectory,
+} from './api-reads-history-format.ts';
+import type { HistorySegmentTask } from './api-reads-history-thread.ts';
+import { dayString, type RawSnapshot } from './api-reads-store.ts';
+
+export interface HistoryIndexOptions {
+  /** Folder of the index (derived data: safe to delete; rebuilt). */
+  dir: string;
+  /** The published snapshot files the reads know, with their change signatures: what the index must cover. */
+  known: () => Iterable<[string, string]>;
+  onError?: (error: unknown) => void;
+  /** Segments kept before they are merged into one. Default 4. */
+  maxSegments?: number;
+  /** Not-yet-indexed files of a market a lookup still reads with DuckDB; past this, lookups give way to the lake query. Default 32. */
+  maxUnindexedFiles?: number;
+}
+
+/** What the index knows of one ticker at a date, and the files it has not indexed yet (the caller reads those). */
+export interface IndexedLookup {
+  raw: RawSnapshot | undefined;
+  /** Snapshot files of the market (and years) asked that no segment holds yet. */
+  unindexed: string[];
+}
+
+/** Figures of the index, for the reads' stats. */
+export interface HistoryIndexStats {
+  segments: number;
+  rows: number;
+  unindexedFiles: number;
+  lookups: number;
+  builds: number;
+}
+
+interface Segment {
+  id: string;
+  handle: FileHandle;
+  rows: number;
+  strings: string[];
+  /** Parquet files by number; renamed in place when compaction moves rows. */
+  files: string[];
+  entries: Map<string, number>;
+  firsts: Uint32Array;
+  counts: Uint32Array;
+  readers: number;
+  retired: boolean;
+}
+
+interface Manifest {
+  format: number;
+  segments: Array<{ id: string; files: string[] }>;
+  /** Files whose rows are in a segment, with the signatures they had. */
+  covered: Array<[string, string]>;
+}
+
+/** A covered file whose signature is learned at the next reconcile (the target of a compaction). */
+const SIGNATURE_LATER = '?';
+/** Age past which a file no manifest names is removed (docs/api.md, "as_of from the history index"). */
+const STALE_MS = 3_600_000;
+const PARTITION = /market=([^/\\]+)[/\\]year=(\d{4})[/\\][^/\\]+\.parquet$/;
+
+const keyOf = (market: string, ticker: string) => `${market}\u0000${ticker}`;
+const newer = (a: RawSnapshot, b: RawSnapshot | undefined) =>
+  b === undefined || a.day > b.day || (a.day === b.day && a.screenedAtMs > b.screenedAtMs);
+
+/**
+ * The history index (docs/api.md, "as_of from the history index"): every snapshot's as_of
+ * columns (no `result_json`) in binary segments under `DATA_DIR/api-cache/history`, sorted by
+ * (market, ticker, day, screened_at). An as_of is a directory look-up, one positioned read of
+ * the ticker's day numbers, a binary search and one positioned read of a ~120-byte record per
+ * segment: the OS page cache holds the history, the heap only the directories.
+ *
+ * Segments are built in a worker thread from the lake's Parquet files: all of them at first,
+ * then the files each publish announces; past `maxSegments` they are merged into one. Files
+ * the reads know but no segment holds yet are returned with each lookup for the caller to read.
+ * Compaction renames files in place (same rows). A file gone without a compaction, a signature
+ * that changed, or an index on disk that is torn or of another format: the index starts over.
+ */
+export class HistoryIndex {
+  private segments: Segment[] = [];
+  private covered = new Map<string, string>();
+  private building = new Set<string>();
+  /** Compactions seen while a build runs: replayed on the segment it produces. */
+  private renamesDuringBuild: Array<[string[], string]> | null = null;
+  private readonly renamesBeforeOpen: Array<[string[], string]> = [];
+  /** Known files no segment holds, by market: [file, partition year (Infinity if unknown)]. */
+  private unindexed = new Map<string, Array<[string, number]>>();
+  private unindexedCount = 0;
+  private opened = false;
+  private started = false;
+  private invalid = false;
+  private closed = false;
+  private dirty = false;
+  private manifestDirty = false;
+  private work: Promise<void> | null = null;
+  private builder: Piscina<HistorySegmentTask, { rows: number }> | null = null;
+  private failures = 0;
+  /** Segments replaced since the manifest was last saved: their files go once it no longer names them. */
+  private retiredIds: string[] = [];
+  private lookups = 0;
+  private builds = 0;
+
+  constructor(private readonly options: HistoryIndexOptions) {}
+
+  /** Opens the index on disk and starts keeping it complete (call once the reads know the lake's files). */
+  start(): void {
+    this.started = true;
+    this.changed();
+  }
+
+  /** The reads' set of known files changed: what is not indexed is read with DuckDB until a segment holds it. */
+  changed(): void {
+    this.refreshUnindexed();
+    this.schedule();
+  }
+
+  /** Compaction merged `removed` into `added` (same rows): records now name `added`. */
+  replace(removed: readonly string[], added: string): void {
+    if (!this.opened) {
+      // Before the manifest is read (a start following the journal): replayed on what it holds.
+      this.renamesBeforeOpen.push([[...removed], added]);
+      return;
+    }
+    const allCovered = removed.every((file) => this.covered.has(file));
+    for (const segment of this.segments) renameFiles(segment.files, removed, added);
+    for (const file of removed) this.covered.delete(file);
+    // Rows of a removed file no segment held yet are only in `added`: it is indexed again (rows held twice answer the same).
+    if (allCovered && removed.length > 0) this.covered.set(added, SIGNATURE_LATER);
+    this.renamesDuringBuild?.push([[...removed], added]);
+    this.manifestDirty = true;
+  }
+
+  /** Resolves when nothing is left to build (or the index gave up for now). */
+  async whenIdle(): Promise<void> {
+    while (this.work) await this.work;
+  }
+
+  /**
+   * The newest indexed snapshot of a ticker on or before `day` (or exactly on it), and the
+   * files the caller must still read; null when the index cannot answer yet (not opened,
+   * starting over, or too much not indexed).
+   */
+  async lookup(market: string, ticker: string, day: number, exactDay: boolean): Promise<IndexedLookup | null> {
+    if (!this.opened || this.invalid || this.closed) return null;
+    const year = Number(dayString(day).slice(0, 4));
+    const unindexed = (this.unindexed.get(market) ?? [])
+      .filter(([, fileYear]) => fileYear === year || (!exactDay && fileYear < year) || fileYear === Infinity)
+      .map(([file]) => file);
+    if (unindexed.length > (this.options.maxUnindexedFiles ?? 32)) return null;
+    // Segments and unindexed files taken together, before any await: a build finishing meanwhile changes neither.
+    const segments = this.segments;
+    for (const segment of segments) segment.readers += 1;
+    try {
+      let raw: RawSnapshot | undefined;
+      for (const segment of segments) {
+        const found = await this.find(segment, market, ticker, day, exactDay);
+        if (found && newer(found, raw)) raw = found;
+      }
+      this.lookups += 1;
+      return { raw, unindexed };
+    } finally {
+      for (const segment of segments) this.release(segment);
+    }
+  }
+
+  stats(): HistoryIndexStats {
+    return {
+      segments: this.segments.length,
+      rows: this.segments.reduce((n, s) => n + s.rows, 0),
+      unindexedFiles: this.unindexedCount,
+      lookups: this.lookups,
+      builds: this.builds,
+    };
+  }
+
+  /** Stops building (a running build is abandoned: its temp files are swept next time) and closes the segments. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.builder?.destroy();
+    await this.work?.catch(() => undefined);
+    for (const segment of this.segments) await segment.handle.close().catch(() => undefined);
+    this.segments = [];
+  }
+
+  private async find(segment: Segment, market: string, ticker: string, day: number, exactDay: boolean): Promise<RawSnapshot | undefined> {
+    const entry = segment.entries.get(keyOf(market, ticker));
+    if (entry === undefined) return undefined;
+    const first = segment.firsts[entry]!;
+    const count = segment.counts[entry]!;
+    const days = Buffer.allocUnsafe(count * 4);
+    await segment.handle.read(days, 0, days.length, dayOffset(first));
+    // The last row dated on or before `day`: rows are in (day, screened_at) order, so the newest of its day.
+    let lo = 0;
+    let hi = count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (days.readInt32LE(mid * 4) <= day) lo = mid + 1;
+      else hi = mid;
+    }
+    const at = lo - 1;
+    if (at < 0) return undefined;
+    const rowDay = days.readInt32LE(at * 4);
+    if (exactDay && rowDay !== day) return undefined;
+    const bytes = Buffer.allocUnsafe(RECORD_BYTES);
+    await segment.handle.read(bytes, 0, RECORD_BYTES, recordOffset(segment.rows, first + at));
+    const record = decodeRecord(bytes);
+    return {
+      market,
+      ticker,
+      day: rowDay,
+      screenedAtMs: record.screenedAtMs,
+      statusBits: record.statusBits,
+      ratios: record.ratios,
+      source: segment.strings[record.source]!,
+      dataSource: segment.strings[record.dataSource]!,
+      synthetic: record.synthetic,
+      file: segment.files[record.file]!,
+    };
+  }
+
+  private release(segment: Segment): void {
+    segment.readers -= 1;
+    if (segment.retired && segment.readers === 0) void segment.handle.close().catch(() => undefined);
+  }
+
+  private retire(segment: Segment): void {
+    segment.retired = true;
+    this.retiredIds.push(segment.id);
+    if (segment.readers === 0) void segment.handle.close().catch(() => undefined);
+  }
+
+  /** Recomputes which known files no segment holds; a covered file gone or changed without a compaction invalidates the index. */
+  private refreshUnindexed(): void {
+    const known = new Map(this.options.known());
+    for (const [file, signature] of this.covered) {
+      const now = known.get(file);
+      if (now === undefined || (signature !== SIGNATURE_LATER && signature !== now)) {
+        this.invalid = true;
+        break;
+      }
+      if (signature === SIGNATURE_LATER) this.covered.set(file, now);
+    }
+    const unindexed = new Map<string, Array<[string, number]>>();
+    let count = 0;
+    for (const file of known.keys()) {
+      if (this.covered.has(file) && !this.invalid) continue;
+      const match = PARTITION.exec(file);
+      const market = match?.[1] ?? '';
+      let list = unindexed.get(market);
+      if (!list) unindexed.set(market, (list = []));
+      list.push([file, match ? Number(match[2]) : Infinity]);
+      count += 1;
+    }
+    this.unindexed = unindexed;
+    this.unindexedCount = count;
+  }
+
+  private schedule(): void {
+    if (!this.started || this.closed) return;
+    this.dirty = true;
+    this.work ??= this.run().finally(() => {
+      this.work = null;
+    });
+  }
+
+  private async run(): Promise<void> {
+    try {
+      if (!this.opened) {
+        await this.open();
+        this.opened = true;
+        for (const [removed, added] of this.renamesBeforeOpen.splice(0)) this.replace(removed, added);
+        this.refreshUnindexed();
+      }
+      while (this.dirty && !this.closed) {
+        this.dirty = false;
+        await this.step();
+      }
+    } catch (error) {
+      if (this.closed) return;
+      this.options.onError?.(error);
+      // Files compacted away under a build, or a failing file: try again later, less often each time.
+      this.failures += 1;
+      const wait = Math.min(60_000, 500 * 2 ** Math.min(this.failures, 7));
+      setTimeout(() => this.schedule(), wait).unref();
+    }
+  }
+
+  /** One round: start over if invalid, then index what is not indexed (merging when segments pile up). */
+  private async step(): Promise<void> {
+    if (this.invalid) {
+      for (const segment of this.segments) this.retire(segment);
+      this.segments = [];
+      this.covered.clear();
+      this.invalid = false;
+      this.manifestDirty = true;
+      this.refreshUnindexed();
+    }
+    const known = new Map(this.options.known());
+    const fresh = [...this.unindexed.values()].flat().map(([file]) => file);
+    if (fresh.length > 0) {
+      const replacing = this.segments.length + 1 > (this.options.maxSegments ?? 4) ? this.toMerge() : [];
+      const files = [...new Set([...replacing.flatMap((segment) => segment.files), ...fresh])];
+      await this.build(
+        files.map((file) => [file, known.get(file) ?? SIGNATURE_LATER]),
+        replacing,
+      );
+      this.failures = 0;
+      this.dirty = true;
+    }
+    if (this.manifestDirty) await this.saveManifest();
+  }
+
+  /**
+   * Segments to merge with the next files: the small ones while together they stay under half
+   * the largest (a publish's segments merge without rewriting the whole history), else all.
+   */
+  private toMerge(): Segment[] {
+    const [largest, ...rest] = [...this.segments].sort((a, b) => b.rows - a.rows);
+    if (!largest) return [];
+    return rest.reduce((n, segment) => n + segment.rows, 0) * 2 < largest.rows ? rest : this.segments;
+  }
+
+  private async build(files: Array<[string, string]>, replacing: readonly Segment[]): Promise<void> {
+    const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+    for (const [file] of files) this.building.add(file);
+    this.renamesDuringBuild = [];
+    try {
+      this.builder ??= new Piscina({
+        filename: new URL('./api-reads-history-thread-entry.mjs', import.meta.url).href,
+        execArgv: [],
+        minThreads: 0,
+        maxThreads: 1,
+        idleTimeout: 30_000,
+      });
+      await this.builder.run({ files: files.map(([file]) => file), dir: this.options.dir, id } satisfies HistorySegmentTask);
+      if (this.closed) return;
+      const segment = await this.loadSegment(id, null);
+      if (!segment) throw new Error(`history index segment ${id} was built but cannot be read`);
+      const built = new Map(files);
+      for (const [removed, added] of this.renamesDuringBuild) {
+        renameFiles(segment.files, removed, added);
+        for (const file of removed) built.delete(file);
+      }
+      // Swapped in one synchronous step: a lookup sees the old segments or the new one, never neither.
+      for (const old of replacing) this.retire(old);
+      this.segments = [...this.segments.filter((s) => !replacing.includes(s)), segment];
+      for (const [file, signature] of built) if (!this.covered.has(file)) this.covered.set(file, signature);
+      this.builds += 1;
+      this.manifestDirty = true;
+    } finally {
+      this.renamesDuringBuild = null;
+      this.building.clear();
+      this.refreshUnindexed();
+    }
+  }
+
+  private manifestPath(): string {
+    return path.join(this.options.dir, 'manifest.json');
+  }
+
+  /** Loads the manifest's segments; anything torn, missing or of another format leaves an empty index to build. */
+  private async open(): Promise<void> {
+    await mkdir(this.options.dir, { recursive: true });
+    const manifest = await readFile(this.manifestPath(), 'utf8')
+      .then((text) => JSON.parse(text) as Manifest)
+      .catch(() => null);
+    const segments: Segment[] = [];
+    let trusted = manifest !== null && manifest.format === HISTORY_INDEX_FORMAT;
+    for (const entry of trusted ? manifest!.segments : []) {
+      const segment = await this.loadSegment(entry.id, entry.files).catch(() => null);
+      if (!segment) {
+        trusted = false;
+        break;
+      }
+      segments.push(segment);
+    }
+    if (trusted) {
+      this.segments = segments;
+      this.covered = new Map(manifest!.covered);
+    } else {
+      for (const segment of segments) await segment.handle.close().catch(() => undefined);
+      this.manifestDirty = true;
+    }
+    await this.sweep();
+  }
+
+  /** A segment whose `.bin` and directory are complete and of this format; null otherwise. */
+  private async loadSegment(id: string, files: string[] | null): Promise<Segment | null> {
+    const paths = segmentPaths(this.options.dir, id);
+    const directory = await readFile(paths.directory, 'utf8')
+      .then((text) => JSON.parse(text) as SegmentDirectory)
+      .catch(() => null);
+    if (!directory || directory.format !== HISTORY_INDEX_FORMAT || (files !== null && files.length !== directory.files.length)) return null;
+    const handle = await open(paths.bin, 'r').catch(() => null);
+    if (!handle) return null;
+    const header = Buffer.alloc(HEADER_BYTES);
+    await handle.read(header, 0, HEADER_BYTES, 0);
+    const size = (await handle.stat()).size;
+    if (decodeHeader(header) !== directory.rows || size !== segmentBytes(directory.rows)) {
+      await handle.close();
+      return null;
+    }
+    const tickers = directory.markets.reduce((n, [, list]) => n + list.length, 0);
+    const entries = new Map<string, number>();
+    const firsts = new Uint32Array(tickers);
+    const counts = new Uint32Array(tickers);
+    let n = 0;
+    for (const [market, list, starts, lengths] of directory.markets) {
+      list.forEach((ticker, i) => {
+        entries.set(keyOf(market, ticker), n);
+        firsts[n] = starts[i]!;
+        counts[n] = lengths[i]!;
+        n += 1;
+      });
+    }
+    return {
+      id,
+      handle,
+      rows: directory.rows,
+      strings: directory.strings,
+      files: files ?? directory.files,
+      entries,
+      firsts,
+      counts,
+      readers: 0,
+      retired: false,
+    };
+  }
+
+  /** Writes the manifest to a temp name and renames it (a crash leaves the old one or the new one), then removes unused segments. */
+  private async saveManifest(): Promise<void> {
+    const manifest: Manifest = {
+      format: HISTORY_INDEX_FORMAT,
+      segments: this.segments.map((s) => ({ id: s.id, files: s.files })),
+      covered: [...this.covered],
+    };
+    const temp = `${this.manifestPath()}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+    await writeFile(temp, JSON.stringify(manifest));
+    await rename(temp, this.manifestPath());
+    this.manifestDirty = false;
+    for (const id of this.retiredIds.splice(0)) {
+      const paths = segmentPaths(this.options.dir, id);
+      await Promise.all([rm(paths.bin, { force: true }), rm(paths.directory, { force: true })]);
+    }
+  }
+
+  /**
+   * At open, removes what no manifest names and is older than an hour: torn segments, builds a
+   * crash abandoned. Younger files may be another API process's on the same DATA_DIR (two
+   * replicas share one folder; each removes only the segments it replaced itself).
+   */
+  private async sweep(): Promise<void> {
+    const keep = new Set(this.segments.map((s) => s.id));
+    const before = Date.now() - STALE_MS;
+    for (const name of await readdir(this.options.dir).catch(() => [] as string[])) {
+      const id = name.split('.')[0]!;
+      if (name === 'manifest.json' || (keep.has(id) && !name.endsWith('.tmp'))) continue;
+      const file = path.join(this.options.dir, name);
+      const info = await stat(file).catch(() => null);
+      if (info && info.mtimeMs < before) await rm(file, { recursive: true, force: true });
+    }
+  }
+}
+
+function renameFiles(files: string[], removed: readonly string[], added: string): void {
+  const gone = new Set(removed);
+  for (let i = 0; i < files.length; i += 1) if (gone.has(files[i]!)) files[i] = added;
+}
