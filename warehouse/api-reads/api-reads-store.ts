@@ -127,8 +127,8 @@ class StringTable {
 /**
  * The hot path's data: each ticker's current (newest) snapshot — identity, statuses and ratios
  * in growable typed arrays, about 110 bytes a ticker — and the day of its first snapshot. Memory
- * grows with the universe, not with history: older snapshots are read from the lake
- * (`api-reads-history.ts`, docs/api.md "History reads"). Reasons stay in the Parquet files.
+ * grows with the universe, not with history: older snapshots are read from the history index
+ * on disk or the lake (`api-reads-history-index.ts`, docs/api.md "History reads"). Reasons stay in the Parquet files.
  */
 export class CurrentStore {
   private capacity = 0;
