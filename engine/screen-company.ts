@@ -62,8 +62,20 @@ function provenance(input: ScreeningInput): Provenance {
   };
 }
 
-/** Screen one company on `input.screeningDate` (`YYYY-MM-DD`) against all ten frameworks. */
-export function screenCompany(input: ScreeningInput): ScreeningResult {
+/** The faith frameworks (exclusion tables and the halakhic grounds): they read no figure a price moves. */
+export type FaithFrameworkId = 'christian_bri' | 'catholic_usccb' | 'jewish_halakhic' | 'lds_mormon';
+
+/** Computes a faith framework's result, or hands back one it knows equals it (`SeriesScreener`). */
+export type FaithScreen = (id: FaithFrameworkId, ctx: ScreenContext, compute: () => FrameworkResult) => FrameworkResult;
+
+const computeFaith: FaithScreen = (_id, _ctx, compute) => compute();
+
+/**
+ * Screen one company on `input.screeningDate` (`YYYY-MM-DD`) against all ten frameworks.
+ * `faith` may return an earlier, equal result of a faith framework instead of computing it
+ * (engine/screen-series.ts); by default each is computed.
+ */
+export function screenCompany(input: ScreeningInput, faith: FaithScreen = computeFaith): ScreeningResult {
   if (!isIsoDate(input.screeningDate)) {
     throw new RangeError(`screeningDate must be a calendar date written YYYY-MM-DD, got ${JSON.stringify(input.screeningDate)}`);
   }
@@ -77,10 +89,10 @@ export function screenCompany(input: ScreeningInput): ScreeningResult {
   };
   const frameworks: Partial<Record<FrameworkId, FrameworkResult>> = {
     ...shariah,
-    christian_bri: screenExclusions('christian_bri', BRI_VERSIONS, ctx),
-    catholic_usccb: screenExclusions('catholic_usccb', USCCB_VERSIONS, ctx),
-    jewish_halakhic: screenHalakhic(ctx),
-    lds_mormon: screenExclusions('lds_mormon', LDS_VERSIONS, ctx),
+    christian_bri: faith('christian_bri', ctx, () => screenExclusions('christian_bri', BRI_VERSIONS, ctx)),
+    catholic_usccb: faith('catholic_usccb', ctx, () => screenExclusions('catholic_usccb', USCCB_VERSIONS, ctx)),
+    jewish_halakhic: faith('jewish_halakhic', ctx, () => screenHalakhic(ctx)),
+    lds_mormon: faith('lds_mormon', ctx, () => screenExclusions('lds_mormon', LDS_VERSIONS, ctx)),
   };
   frameworks.service_consensus = computeConsensus(frameworks);
   const purification = headlinePurification(ctx);
