@@ -4,7 +4,8 @@
  * none of them: their result is a function of the methodology version in force, the listing
  * and the exposure index. While those three are equal to the previous date's, the previous
  * result is handed back (the same object), so it is neither recomputed nor, by the snapshot
- * writer, serialised again. Everything else is screened afresh. See docs/pipelines.md,
+ * writer, serialised again. Likewise a Shariah version's business-activity reasons, which read
+ * only the version and the exposure index. Everything else is screened afresh. See docs/pipelines.md,
  * "Backfill: reuse across dates".
  */
 import type { ExposureIndex } from './exposures.ts';
@@ -15,8 +16,10 @@ import { HALAKHIC_NOT_JEWISH_CONTROLLED_VERSIONS, HALAKHIC_VERSIONS } from './fa
 import { LDS_VERSIONS } from './faith/lds-mormon.ts';
 import type { ActivityExposure, ListingMeta, ScreeningInput } from './inputs.ts';
 import { versionInForce } from './methodology-versions.ts';
-import type { FrameworkResult, ScreeningResult } from './result-types.ts';
-import { screenCompany, type FaithFrameworkId, type FaithScreen } from './screen-company.ts';
+import type { FrameworkResult, Reason, ScreeningResult } from './result-types.ts';
+import { screenCompany, type FaithFrameworkId, type FaithScreen, type ScreenReuse } from './screen-company.ts';
+import type { BusinessScreen } from './shariah/screen-shariah.ts';
+import type { ShariahVersion } from './shariah/rule-types.ts';
 
 /** The version tables each faith framework may pick from (the halakhic one by who controls the company). */
 const FAITH_VERSIONS: Record<FaithFrameworkId, ReadonlyArray<readonly ExclusionVersion[]>> = {
@@ -62,7 +65,8 @@ export function sameExposureIndex(a: ExposureIndex, b: ExposureIndex): boolean {
  */
 export class SeriesScreener {
   private readonly remembered = new Map<FaithFrameworkId, Remembered>();
-  /** Faith framework results handed back instead of computed (for benchmarks and tests). */
+  private readonly business = new Map<ShariahVersion, { exposures: ExposureIndex; reasons: readonly Reason[] }>();
+  /** Faith framework results and Shariah business-activity reasons handed back instead of computed (for benchmarks and tests). */
   reused = 0;
 
   private readonly faith: FaithScreen = (id, ctx, compute) => {
@@ -86,7 +90,21 @@ export class SeriesScreener {
     return result;
   };
 
+  /** A Shariah version's business-activity reasons read only the version and the exposure index. */
+  private readonly businessReasons: BusinessScreen = (v, ctx, compute) => {
+    const before = this.business.get(v);
+    if (before !== undefined && sameExposureIndex(before.exposures, ctx.exposures)) {
+      this.reused += 1;
+      return before.reasons;
+    }
+    const reasons = compute();
+    this.business.set(v, { exposures: ctx.exposures, reasons });
+    return reasons;
+  };
+
+  private readonly reuse: ScreenReuse = { faith: this.faith, business: this.businessReasons };
+
   screen(input: ScreeningInput): ScreeningResult {
-    return screenCompany(input, this.faith);
+    return screenCompany(input, this.reuse);
   }
 }
