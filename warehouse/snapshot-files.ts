@@ -30,13 +30,27 @@ export class SnapshotFileIndex {
   private readonly journal: LakeJournalReader;
   private readonly files = new Map<string, SnapshotFile>();
   private scanned = false;
+  /** Calls run one after another: two chunks of one thread (the in-thread runner) must not read the journal at once. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly dataDir: string) {
     this.journal = new LakeJournalReader(dataDir);
   }
 
   /** Files (absolute paths) of `market` in `years` whose tickers may include one in [first, last]. */
-  async candidates(connection: DuckDBConnection, market: string, years: readonly number[], first: string, last: string): Promise<string[]> {
+  candidates(connection: DuckDBConnection, market: string, years: readonly number[], first: string, last: string): Promise<string[]> {
+    const run = this.queue.then(() => this.candidatesNow(connection, market, years, first, last));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async candidatesNow(
+    connection: DuckDBConnection,
+    market: string,
+    years: readonly number[],
+    first: string,
+    last: string,
+  ): Promise<string[]> {
     await this.sync();
     const wanted = new Set(years);
     const inPartitions = [...this.files].filter(([, f]) => f.market === market && wanted.has(f.year));

@@ -63,6 +63,23 @@ describe('the snapshot file index', () => {
     });
   });
 
+  it('when two chunks of one thread ask at once, then the journal is read once and later files are still found', async () => {
+    await publishChunk('c1', ['AAA']);
+    const index = new SnapshotFileIndex(temp.dir);
+    await withDuckDB(':memory:', { threads: 1 }, async (c) => {
+      await index.candidates(c, 'us', [2012], 'A', 'Z');
+      await publishChunk('c2', ['MBB']);
+      const both = await Promise.all([index.candidates(c, 'us', [2012], 'A', 'Z'), index.candidates(c, 'us', [2013], 'A', 'Z')]);
+      expect(both.map(names)).toStrictEqual([
+        ['c1.parquet', 'c2.parquet'],
+        ['c1.parquet', 'c2.parquet'],
+      ]);
+      // Journal lines of the same length as the ones just read: a reader that had counted them twice would skip these.
+      await publishChunk('c3', ['MCC']);
+      expect(names(await index.candidates(c, 'us', [2012], 'A', 'Z'))).toStrictEqual(['c1.parquet', 'c2.parquet', 'c3.parquet']);
+    });
+  });
+
   it('when partitions are compacted, then the merged file replaces the files it holds', async () => {
     await publishChunk('c1', ['AAA']);
     await publishChunk('c2', ['MBB']);
