@@ -28,6 +28,11 @@ export interface ThreadedChunkRunnerOptions {
   threads: number;
   /** A thread idle this long exits (ms); the next chunk starts a new one. */
   idleTimeoutMs?: number;
+  /**
+   * Screen every backfill date from scratch and read every snapshot file of a market for its
+   * published keys, as before the reuse and the file index (docs/pipelines.md): the benchmark's baseline.
+   */
+  fromScratch?: boolean;
 }
 
 /**
@@ -57,7 +62,10 @@ export function threadedChunkRunner(options: ThreadedChunkRunnerOptions): ChunkR
       const cancel = (): void => channel.port1.postMessage(CANCEL);
       signal.addEventListener('abort', cancel, { once: true });
       try {
-        return await pool.run({ dataDir: options.dataDir, request, port: channel.port2 }, { transferList: [channel.port2] });
+        return await pool.run(
+          { dataDir: options.dataDir, request, port: channel.port2, fromScratch: options.fromScratch === true },
+          { transferList: [channel.port2] },
+        );
       } catch (error) {
         // The thread's own error is a copy; the caller expects the signal's reason (Temporal: CancelledFailure).
         if (signal.aborted) throw signal.reason;

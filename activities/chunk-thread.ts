@@ -13,6 +13,8 @@ export interface ChunkThreadTask {
   request: ScreenChunkRequest;
   /** Carries progress details (strings) out and `CANCEL` in. */
   port: MessagePort;
+  /** No reuse across dates and no snapshot file index (`ThreadedChunkRunnerOptions.fromScratch`). */
+  fromScratch?: boolean;
 }
 
 /** The message that cancels a running chunk. */
@@ -31,8 +33,9 @@ export default async function screenChunkInThread(task: ChunkThreadTask): Promis
   });
   const deps = {
     dataDir: task.dataDir,
-    data: createLakePipelineData(task.dataDir, { threads: DUCKDB_THREADS }),
+    data: createLakePipelineData(task.dataDir, { threads: DUCKDB_THREADS, fileIndex: task.fromScratch !== true }),
     writeThreads: DUCKDB_THREADS,
+    reuseAcrossDates: task.fromScratch !== true,
   };
   try {
     return await screenChunkWork(deps, task.request, (detail) => {

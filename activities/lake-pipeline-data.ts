@@ -3,6 +3,7 @@ import type { SourceOptions } from '../sources/create-source.ts';
 import { withDuckDB } from '../warehouse/duckdb.ts';
 import { countListings, listPublishedSnapshotKeys, sliceStockTickers } from '../warehouse/lake-queries.ts';
 import { loadScreeningInputs, loadScreeningInputsForDates } from '../warehouse/screening-inputs.ts';
+import { publishedKeysIn, snapshotFileIndexFor } from '../warehouse/snapshot-files.ts';
 import type { LoadedInput, PipelineData } from './pipeline-data.ts';
 import type { TickerChunk } from './pipeline-types.ts';
 
@@ -12,6 +13,12 @@ export type PipelineSource = Omit<SourceOptions, 'asOf'>;
 export interface LakePipelineDataOptions {
   /** DuckDB threads per query (default: all cores); a chunk thread uses one. */
   threads?: number;
+  /**
+   * Find a backfill chunk's published snapshots through the thread's snapshot file index
+   * (warehouse/snapshot-files.ts; default true). False reads every snapshot file of the market,
+   * as before the index: the benchmark's baseline.
+   */
+  fileIndex?: boolean;
 }
 
 /** The pipeline's view of the lake and the configured source. */
@@ -37,7 +44,12 @@ export function createLakePipelineData(dataDir: string, options: LakePipelineDat
     async publishedKeys(chunk, dates, snapshotSource) {
       return query(async (c) => {
         const tickers = await sliceStockTickers(c, dataDir, chunk, dates.at(-1)!);
-        return listPublishedSnapshotKeys(c, dataDir, { market: chunk.market, tickers, dates, source: snapshotSource });
+        const keys = { market: chunk.market, tickers, dates, source: snapshotSource };
+        if (options.fileIndex === false || tickers.length === 0) return listPublishedSnapshotKeys(c, dataDir, keys);
+        const years = [...new Set(dates.map((d) => Number(d.slice(0, 4))))];
+        const files = await snapshotFileIndexFor(dataDir).candidates(c, chunk.market, years, tickers[0]!, tickers.at(-1)!);
+        // A file compacted away between the index and the read: read every file of the market instead.
+        return publishedKeysIn(c, files, keys).catch(() => listPublishedSnapshotKeys(c, dataDir, keys));
       });
     },
 

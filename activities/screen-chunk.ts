@@ -1,17 +1,23 @@
 import { createHash } from 'node:crypto';
 import { screenCompany } from '../engine/index.ts';
+import { SeriesScreener } from '../engine/screen-series.ts';
 import type { SnapshotRow } from '../warehouse/snapshot-schema.ts';
 import { SnapshotStage, type WrittenSnapshots } from '../warehouse/snapshot-writer.ts';
 import type { PipelineData } from './pipeline-data.ts';
 import { writeChunkFailures } from './failure-log.ts';
 import { FAILED_PER_OUTCOME, type ChunkOutcome, type FailedTicker, type ScreenChunkRequest, type TickerChunk } from './pipeline-types.ts';
-import { compactResult, screenedAtNow, snapshotRowFrom } from './snapshot-rows.ts';
+import { backfillSnapshotRow, compactResult, screenedAtNow, snapshotRowFrom } from './snapshot-rows.ts';
 
 export interface ChunkWorkDeps {
   dataDir: string;
   data: PipelineData;
   /** DuckDB threads for publishing (default: all cores). */
   writeThreads?: number;
+  /**
+   * Reuse work across a backfill's dates (engine/screen-series.ts; default true). False screens
+   * and serialises every date from scratch, as before the reuse: the benchmark's baseline.
+   */
+  reuseAcrossDates?: boolean;
 }
 
 /** Reports where a chunk is (`loading us #3`, `screening us #3: 2000/5000`); the activity heartbeats with it. */
@@ -40,6 +46,9 @@ export async function screenChunkWork(deps: ChunkWorkDeps, request: ScreenChunkR
   const stage = await SnapshotStage.open(deps.writeThreads === undefined ? {} : { threads: deps.writeThreads });
   const keys: string[] = [];
   const tickers = new Set<string>();
+  // Inputs come ordered by ticker, then date: consecutive dates of a company share what did not change.
+  const reuse = source === 'backfill' && deps.reuseAcrossDates !== false;
+  const series = new SeriesScreener();
   let skipped = 0;
   let written: WrittenSnapshots;
   try {
@@ -57,8 +66,12 @@ export async function screenChunkWork(deps: ChunkWorkDeps, request: ScreenChunkR
       }
       let row: SnapshotRow;
       try {
-        const result = screenCompany(input);
-        row = snapshotRowFrom(input, source === 'backfill' ? compactResult(result) : result, { source, runId, screenedAt });
+        const meta = { source, runId, screenedAt };
+        if (reuse) row = backfillSnapshotRow(input, series.screen(input), meta);
+        else {
+          const result = screenCompany(input);
+          row = snapshotRowFrom(input, source === 'backfill' ? compactResult(result) : result, meta);
+        }
       } catch (error) {
         failed.push({
           market: input.listing.market,

@@ -1,7 +1,7 @@
 import type { ScreeningInput, ScreeningResult } from '../engine/index.ts';
-import type { Reason } from '../engine/result-types.ts';
+import type { FrameworkResult, Reason } from '../engine/result-types.ts';
 import { SNAPSHOT_FRAMEWORKS } from '../warehouse/lake-schemas.ts';
-import { packResult } from '../warehouse/methodology-texts.ts';
+import { packFramework, packResult, threadTextBook, type TextBook } from '../warehouse/methodology-texts.ts';
 import { eraOf, snapshotRatiosOf, statusColumn, type SnapshotRow } from '../warehouse/snapshot-schema.ts';
 import type { SnapshotSource } from '../warehouse/snapshot-schema.ts';
 
@@ -24,6 +24,15 @@ export function screenedAtNow(now: Date = new Date()): string {
  * Ratios against market cap use the trailing 24-month average (the DJIM and S&P denominator).
  */
 export function snapshotRowFrom(input: ScreeningInput, result: ScreeningResult, meta: SnapshotMeta): SnapshotRow {
+  return rowWithJson(input, result, meta, JSON.stringify(packResult(result)));
+}
+
+/** The lake row of one backfill screen: as `snapshotRowFrom` with the compact result (`compactResultJson`). */
+export function backfillSnapshotRow(input: ScreeningInput, result: ScreeningResult, meta: SnapshotMeta): SnapshotRow {
+  return rowWithJson(input, result, meta, compactResultJson(result));
+}
+
+function rowWithJson(input: ScreeningInput, result: ScreeningResult, meta: SnapshotMeta, resultJson: string): SnapshotRow {
   const statuses = Object.fromEntries(
     SNAPSHOT_FRAMEWORKS.map((id) => [statusColumn(id), result.frameworks[id]?.status ?? 'insufficient_data']),
   ) as Pick<SnapshotRow, `${(typeof SNAPSHOT_FRAMEWORKS)[number]}_status`>;
@@ -41,7 +50,7 @@ export function snapshotRowFrom(input: ScreeningInput, result: ScreeningResult, 
     filing_ref: input.fundamentals?.sourceRef ?? null,
     period_end: input.fundamentals?.periodEnd ?? null,
     price_date: input.marketCap.spotPriceDate,
-    result_json: JSON.stringify(packResult(result)),
+    result_json: resultJson,
     synthetic: input.synthetic,
     data_source: input.dataSource,
   };
@@ -69,12 +78,53 @@ export function compactResult(result: ScreeningResult): ScreeningResult {
   const frameworks: ScreeningResult['frameworks'] = {};
   for (const id of result.frameworks_returned) {
     const fr = result.frameworks[id];
-    if (!fr) continue;
-    frameworks[id] = {
-      ...fr,
-      reasons: fr.reasons.filter((reason) => reason.result !== 'pass' && reason.result !== 'info').map(compactReason),
-      components: undefined,
-    };
+    if (fr) frameworks[id] = compactFramework(fr);
   }
   return { ...result, frameworks, data_quality: [] };
+}
+
+function compactFramework(fr: FrameworkResult): FrameworkResult {
+  return {
+    ...fr,
+    reasons: fr.reasons.filter((reason) => reason.result !== 'pass' && reason.result !== 'info').map(compactReason),
+    components: undefined,
+  };
+}
+
+/** Each framework result's stored JSON per text book: a result reused across dates (engine/screen-series.ts) is serialised once. */
+const frameworkJsonByBook = new WeakMap<TextBook, WeakMap<FrameworkResult, string>>();
+
+/** `JSON.stringify` of an object's own keys, without the braces (empty for none). */
+function membersJson(object: Record<string, unknown>): string {
+  return JSON.stringify(object).slice(1, -1);
+}
+
+/**
+ * `JSON.stringify(packResult(compactResult(result), book))`, byte for byte, with each framework's
+ * part taken from the cache when the same framework result object was stored before. A packed
+ * text never changes once packed (a book only ever adds texts), so the cached part stays exact.
+ */
+export function compactResultJson(result: ScreeningResult, book: TextBook = threadTextBook): string {
+  let cache = frameworkJsonByBook.get(book);
+  if (cache === undefined) frameworkJsonByBook.set(book, (cache = new WeakMap()));
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  for (const id of result.frameworks_returned) {
+    const fr = result.frameworks[id];
+    if (!fr || seen.has(id)) continue;
+    seen.add(id);
+    let json = cache.get(fr);
+    if (json === undefined) {
+      json = JSON.stringify(packFramework(compactFramework(fr), result.engine_version, book));
+      cache.set(fr, json);
+    }
+    parts.push(`${JSON.stringify(id)}:${json}`);
+  }
+  const rest = packResult({ ...result, frameworks: {}, data_quality: [] }, book) as unknown as Record<string, unknown>;
+  // The top level keeps its key order: the members before `frameworks`, the frameworks, the members after it.
+  const keys = Object.keys(rest);
+  const at = keys.indexOf('frameworks');
+  const pick = (names: string[]): Record<string, unknown> => Object.fromEntries(names.map((k) => [k, rest[k]]));
+  const members = [membersJson(pick(keys.slice(0, at))), `"frameworks":{${parts.join(',')}}`, membersJson(pick(keys.slice(at + 1)))];
+  return `{${members.filter((m) => m !== '').join(',')}}`;
 }

@@ -4,9 +4,12 @@
  * worker threads as the production worker runs them), with the lake's bytes per snapshot.
  * Throughput is extrapolated to the full universe's month-end history (≈ 26 million
  * snapshots: the run's count ÷ scale), whose target is < 30 min on 2 cores.
+ * The same universe is backfilled twice in one run, into two copies of its lake: first from
+ * scratch (the baseline: every date screened afresh, every snapshot file of a market read for
+ * published keys), then as the worker runs it (reuse across dates, the snapshot file index).
  * Run directly with `npx tsx bench/backfill.bench.ts [scale]` (default 0.05).
  */
-import { readdir, stat } from 'node:fs/promises';
+import { cp, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +19,7 @@ import { bundleWorkflows } from '../platform/worker.ts';
 import { ingestSource } from '../sources/ingest.ts';
 import { lakeRoot } from '../warehouse/lake-paths.ts';
 import type { RunProgress } from '../workflows/run-progress.ts';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startTestTemporal } from '../test/support/temporal.ts';
 import { makeTempDir } from '../test/support/temp-dir.ts';
 import { describeMachine } from './machine.ts';
@@ -25,7 +29,10 @@ const CONCURRENCY = 2;
 /** The full universe's month-end history from 2009, the issue's ≈ 26 million snapshots (docs/pipelines.md). */
 const TARGET_MINUTES = 30;
 
-export interface BackfillBench {
+/** One backfill of the universe. */
+export interface BackfillRun {
+  /** True for the baseline: no reuse across dates, no snapshot file index. */
+  fromScratch: boolean;
   scale: number;
   snapshots: number;
   seconds: number;
@@ -41,6 +48,14 @@ export interface BackfillBench {
   /** Snapshots per second were the two cores this process's alone: snapshots ÷ (CPU seconds ÷ 2). */
   idleSnapshotsPerSecond: number;
   idleFullScaleMinutes: number;
+  /** CPU seconds per million snapshots (this process). */
+  cpuSecondsPerMillion: number;
+}
+
+export interface BackfillBench {
+  baseline: BackfillRun;
+  reuse: BackfillRun;
+  /** Peak RSS of this process over both runs. */
   peakRssMiB: number;
 }
 
@@ -54,26 +69,23 @@ async function bytesUnder(dir: string): Promise<number> {
   return total;
 }
 
-/** Runs the month-end backfill on a fresh sample universe of `scale`. */
-export async function runBackfillBench(scale = 0.05): Promise<BackfillBench> {
-  const temp = await makeTempDir('faithscreen-bench-backfill-');
-  const env = await startTestTemporal();
-  const runner = threadedChunkRunner({ dataDir: temp.dir, threads: CONCURRENCY });
+async function runBackfill(env: TestWorkflowEnvironment, dataDir: string, scale: number, fromScratch: boolean): Promise<BackfillRun> {
+  const runner = threadedChunkRunner({ dataDir, threads: CONCURRENCY, fromScratch });
+  const taskQueue = `bench-backfill-${fromScratch ? 'baseline' : 'reuse'}`;
   try {
-    await ingestSource({ dataDir: temp.dir, source: 'sample', scale, asOf: TO, concurrency: 2 });
     const worker = await Worker.create({
       connection: env.nativeConnection,
-      taskQueue: 'bench-backfill',
+      taskQueue,
       workflowBundle: await bundleWorkflows(),
-      activities: createActivities({ dataDir: temp.dir, source: { source: 'sample', scale }, chunks: runner }),
+      activities: createActivities({ dataDir, source: { source: 'sample', scale }, chunks: runner }),
       maxConcurrentActivityTaskExecutions: CONCURRENCY,
     });
     const started = performance.now();
     const cpu = process.cpuUsage();
     const progress = (await worker.runUntil(
       env.client.workflow.execute('backfill', {
-        taskQueue: 'bench-backfill',
-        workflowId: 'bench-backfill-month-end',
+        taskQueue,
+        workflowId: taskQueue,
         args: [{ from: '2009-01-01', to: TO, cadence: 'month-end', concurrency: CONCURRENCY }],
       }),
     )) as RunProgress;
@@ -84,6 +96,7 @@ export async function runBackfillBench(scale = 0.05): Promise<BackfillBench> {
     const rate = snapshots / seconds;
     const fullScaleSnapshots = Math.round(snapshots / scale);
     return {
+      fromScratch,
       scale,
       snapshots,
       seconds,
@@ -91,30 +104,57 @@ export async function runBackfillBench(scale = 0.05): Promise<BackfillBench> {
       fullScaleSnapshots,
       fullScaleMinutes: fullScaleSnapshots / rate / 60,
       cpuSeconds,
+      cpuSecondsPerMillion: cpuSeconds / (snapshots / 1e6),
       idleSnapshotsPerSecond: snapshots / (cpuSeconds / CONCURRENCY),
       idleFullScaleMinutes: fullScaleSnapshots / (snapshots / (cpuSeconds / CONCURRENCY)) / 60,
-      bytesPerSnapshot: (await bytesUnder(path.join(lakeRoot(temp.dir), 'snapshots'))) / Math.max(1, snapshots),
-      methodologyTextBytes: await bytesUnder(path.join(lakeRoot(temp.dir), 'methodology_texts')),
-      peakRssMiB: process.resourceUsage().maxRSS / 1024,
+      bytesPerSnapshot: (await bytesUnder(path.join(lakeRoot(dataDir), 'snapshots'))) / Math.max(1, snapshots),
+      methodologyTextBytes: await bytesUnder(path.join(lakeRoot(dataDir), 'methodology_texts')),
     };
   } finally {
     await runner.close();
+  }
+}
+
+/** Runs the month-end backfill on a fresh sample universe of `scale`: the baseline, then as the worker runs it. */
+export async function runBackfillBench(scale = 0.05): Promise<BackfillBench> {
+  const temp = await makeTempDir('faithscreen-bench-backfill-');
+  const env = await startTestTemporal();
+  try {
+    const baselineDir = path.join(temp.dir, 'baseline');
+    const reuseDir = path.join(temp.dir, 'reuse');
+    await ingestSource({ dataDir: baselineDir, source: 'sample', scale, asOf: TO, concurrency: 2 });
+    await cp(baselineDir, reuseDir, { recursive: true });
+    const baseline = await runBackfill(env, baselineDir, scale, true);
+    const reuse = await runBackfill(env, reuseDir, scale, false);
+    return { baseline, reuse, peakRssMiB: process.resourceUsage().maxRSS / 1024 };
+  } finally {
     await env.teardown();
     await temp.cleanup();
   }
 }
 
+function describeRun(r: BackfillRun): string[] {
+  const label = r.fromScratch ? '[backfill] baseline (from scratch)' : '[backfill] with reuse';
+  return [
+    `${label}: month-end 2009-01-01 → ${TO} of the sample at scale ${r.scale}, through Temporal (dev server + 1 worker, ${CONCURRENCY} ` +
+      `chunks at a time): ${r.snapshots} snapshots in ${r.seconds.toFixed(1)} s = ${r.snapshotsPerSecond.toFixed(0)} snapshots/s; ` +
+      `extrapolated to the full universe (${(r.fullScaleSnapshots / 1e6).toFixed(1)} million snapshots): ${r.fullScaleMinutes.toFixed(0)} min ` +
+      `at this wall-clock rate (target < ${TARGET_MINUTES} min on 2 cores)`,
+    `${label}: CPU ${r.cpuSeconds.toFixed(0)} s in this process = ${r.cpuSecondsPerMillion.toFixed(0)} CPU s per million snapshots = ` +
+      `${r.idleSnapshotsPerSecond.toFixed(0)} snapshots/s on 2 cores of its own, ${r.idleFullScaleMinutes.toFixed(0)} min for the full ` +
+      `universe (an estimate for an idle machine: a shared one runs slower); lake ${r.bytesPerSnapshot.toFixed(0)} bytes per snapshot, ` +
+      `methodology texts ${(r.methodologyTextBytes / 1024).toFixed(0)} KiB`,
+  ];
+}
+
 /** The figures as printable lines. */
 export function describeBackfillBench(r: BackfillBench): string[] {
+  const cpuRatio = r.reuse.cpuSecondsPerMillion / r.baseline.cpuSecondsPerMillion;
   return [
-    `[backfill] month-end 2009-01-01 → ${TO} of the sample at scale ${r.scale}, through Temporal (dev server + 1 worker, ${CONCURRENCY} ` +
-      `chunks at a time): ${r.snapshots} snapshots in ${r.seconds.toFixed(1)} s = ${r.snapshotsPerSecond.toFixed(0)} snapshots/s`,
-    `[backfill] extrapolated to the full universe (${(r.fullScaleSnapshots / 1e6).toFixed(1)} million snapshots): ${r.fullScaleMinutes.toFixed(0)} ` +
-      `min at this wall-clock rate (target < ${TARGET_MINUTES} min on 2 cores)`,
-    `[backfill] CPU: ${r.cpuSeconds.toFixed(0)} s in this process = ${r.idleSnapshotsPerSecond.toFixed(0)} snapshots/s on 2 cores ` +
-      `of its own, ${r.idleFullScaleMinutes.toFixed(0)} min for the full universe (an estimate for an idle machine: a shared one runs slower)`,
-    `[backfill] lake: ${r.bytesPerSnapshot.toFixed(0)} bytes per snapshot; methodology texts ${(r.methodologyTextBytes / 1024).toFixed(0)} ` +
-      `KiB in all; peak RSS of this process ${r.peakRssMiB.toFixed(0)} MiB`,
+    ...describeRun(r.baseline),
+    ...describeRun(r.reuse),
+    `[backfill] reuse vs baseline in this run: CPU per snapshot × ${cpuRatio.toFixed(2)}, wall clock × ${(r.reuse.seconds / r.baseline.seconds).toFixed(2)} ` +
+      `(same snapshots: ${r.reuse.snapshots === r.baseline.snapshots ? 'yes' : 'no'}); peak RSS of this process ${r.peakRssMiB.toFixed(0)} MiB`,
   ];
 }
 

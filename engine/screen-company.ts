@@ -17,7 +17,7 @@ import type { FrameworkResult, Provenance, Purification, ScreeningResult } from 
 import { buildScreenContext, type ScreenContext } from './screen-context.ts';
 import { SHARIAH_PROHIBITED_UNION_IDX, SHARIAH_VERSIONS } from './shariah/index-of-versions.ts';
 import { dividendRatioPerShare, impermissibleIncomePerShare, nonPermissibleIncomeRatio } from './shariah/purification.ts';
-import { screenShariah } from './shariah/screen-shariah.ts';
+import { screenShariah, type BusinessScreen } from './shariah/screen-shariah.ts';
 import { ENGINE_REVISION_DATE, ENGINE_VERSION, eraFor } from './version.ts';
 
 function headlinePurification(ctx: ScreenContext): Purification {
@@ -62,25 +62,43 @@ function provenance(input: ScreeningInput): Provenance {
   };
 }
 
-/** Screen one company on `input.screeningDate` (`YYYY-MM-DD`) against all ten frameworks. */
-export function screenCompany(input: ScreeningInput): ScreeningResult {
+/** The faith frameworks (exclusion tables and the halakhic grounds): they read no figure a price moves. */
+export type FaithFrameworkId = 'christian_bri' | 'catholic_usccb' | 'jewish_halakhic' | 'lds_mormon';
+
+/** Computes a faith framework's result, or hands back one it knows equals it (`SeriesScreener`). */
+export type FaithScreen = (id: FaithFrameworkId, ctx: ScreenContext, compute: () => FrameworkResult) => FrameworkResult;
+
+/** Parts of a screen that may be handed back from an earlier, equal screen instead of computed (engine/screen-series.ts). */
+export interface ScreenReuse {
+  faith: FaithScreen;
+  business: BusinessScreen;
+}
+
+const COMPUTE_ALL: ScreenReuse = { faith: (_id, _ctx, compute) => compute(), business: (_v, _ctx, compute) => compute() };
+
+/**
+ * Screen one company on `input.screeningDate` (`YYYY-MM-DD`) against all ten frameworks. By
+ * default everything is computed; `reuse` may hand back equal parts of an earlier screen.
+ */
+export function screenCompany(input: ScreeningInput, reuse: ScreenReuse = COMPUTE_ALL): ScreeningResult {
+  const { faith, business } = reuse;
   if (!isIsoDate(input.screeningDate)) {
     throw new RangeError(`screeningDate must be a calendar date written YYYY-MM-DD, got ${JSON.stringify(input.screeningDate)}`);
   }
   const ctx = buildScreenContext(input);
   const shariah: Record<ShariahFrameworkId, FrameworkResult> = {
-    shariah_aaoifi: screenShariah('shariah_aaoifi', SHARIAH_VERSIONS.shariah_aaoifi, ctx),
-    shariah_djim: screenShariah('shariah_djim', SHARIAH_VERSIONS.shariah_djim, ctx),
-    shariah_sp: screenShariah('shariah_sp', SHARIAH_VERSIONS.shariah_sp, ctx),
-    shariah_ftse: screenShariah('shariah_ftse', SHARIAH_VERSIONS.shariah_ftse, ctx),
-    shariah_msci: screenShariah('shariah_msci', SHARIAH_VERSIONS.shariah_msci, ctx),
+    shariah_aaoifi: screenShariah('shariah_aaoifi', SHARIAH_VERSIONS.shariah_aaoifi, ctx, business),
+    shariah_djim: screenShariah('shariah_djim', SHARIAH_VERSIONS.shariah_djim, ctx, business),
+    shariah_sp: screenShariah('shariah_sp', SHARIAH_VERSIONS.shariah_sp, ctx, business),
+    shariah_ftse: screenShariah('shariah_ftse', SHARIAH_VERSIONS.shariah_ftse, ctx, business),
+    shariah_msci: screenShariah('shariah_msci', SHARIAH_VERSIONS.shariah_msci, ctx, business),
   };
   const frameworks: Partial<Record<FrameworkId, FrameworkResult>> = {
     ...shariah,
-    christian_bri: screenExclusions('christian_bri', BRI_VERSIONS, ctx),
-    catholic_usccb: screenExclusions('catholic_usccb', USCCB_VERSIONS, ctx),
-    jewish_halakhic: screenHalakhic(ctx),
-    lds_mormon: screenExclusions('lds_mormon', LDS_VERSIONS, ctx),
+    christian_bri: faith('christian_bri', ctx, () => screenExclusions('christian_bri', BRI_VERSIONS, ctx)),
+    catholic_usccb: faith('catholic_usccb', ctx, () => screenExclusions('catholic_usccb', USCCB_VERSIONS, ctx)),
+    jewish_halakhic: faith('jewish_halakhic', ctx, () => screenHalakhic(ctx)),
+    lds_mormon: faith('lds_mormon', ctx, () => screenExclusions('lds_mormon', LDS_VERSIONS, ctx)),
   };
   frameworks.service_consensus = computeConsensus(frameworks);
   const purification = headlinePurification(ctx);

@@ -103,7 +103,8 @@ function packReason(reason: Reason, engine: string, methodology: string, book: T
   return packed;
 }
 
-function packFramework(framework: FrameworkResult, engine: string, book: TextBook): FrameworkResult {
+/** A copy of one framework's result with its methodology texts replaced by references (as `packResult` does for each). */
+export function packFramework(framework: FrameworkResult, engine: string, book: TextBook): FrameworkResult {
   const methodology = framework.methodology_version;
   const packed: FrameworkResult = { ...framework, reasons: framework.reasons.map((r) => packReason(r, engine, methodology, book)) };
   if (framework.purification) {

@@ -236,12 +236,31 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
   return 0;
 }
 
+/**
+ * Computes a version's business-activity reasons, or hands back earlier ones it knows equal them
+ * (engine/screen-series.ts). They read only the version and the exposure index.
+ */
+export type BusinessScreen = (v: ShariahVersion, ctx: ScreenContext, compute: () => readonly Reason[]) => readonly Reason[];
+
+const computeBusiness: BusinessScreen = (_v, _ctx, compute) => compute();
+
 /** Screen one company (via its shared context) against a Shariah methodology's versions. */
-export function screenShariah(id: ShariahFrameworkId, versions: readonly ShariahVersion[], ctx: ScreenContext): FrameworkResult {
+export function screenShariah(
+  id: ShariahFrameworkId,
+  versions: readonly ShariahVersion[],
+  ctx: ScreenContext,
+  business: BusinessScreen = computeBusiness,
+): FrameworkResult {
   const v = versionInForce(versions, ctx.input.screeningDate);
   if (v === null) return notInForce(id, ctx.input.screeningDate);
-  const reasons: Reason[] = [];
-  businessChecks(v, ctx, reasons);
+  // The reason objects may be shared with earlier results: nothing changes a reason once made.
+  const reasons: Reason[] = [
+    ...business(v, ctx, () => {
+      const made: Reason[] = [];
+      businessChecks(v, ctx, made);
+      return made;
+    }),
+  ];
   let maxUtil = 0;
   const { values, causes, inputs } = ctx.ratios;
   for (const rr of v.ratioRules) {
