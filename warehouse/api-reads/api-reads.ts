@@ -51,6 +51,8 @@ export interface ApiReadsStats {
   snapshotFiles: number;
   /** Full scans of the lake's folders: one at start, another only when the change journal was replaced or torn. */
   lakeScans: number;
+  /** Rebuilds of every current row from all files: a scan found files gone that held current rows (removed by hand). */
+  currentRebuilds: number;
   /** Snapshot files whose rows were read into memory, at start and when announced since. */
   snapshotFilesLoaded: number;
   /** Byte offset of the change journal read so far: the lake generation the reads have seen. */
@@ -88,6 +90,7 @@ export class ApiReads {
   private sidecarsPlanned = false;
   private snapshotFilesLoaded = 0;
   private historyQueries = 0;
+  private currentRebuilds = 0;
 
   private readonly queue: PointReadQueue;
   private readonly sidecars: ResultSidecars | null;
@@ -154,7 +157,8 @@ export class ApiReads {
       await this.sync();
     }
     const loaded = this.snapshotFilesLoaded;
-    await this.rescan();
+    // A journal replaced since the checkpoint (trimmed) already made `sync` scan the folders.
+    if (this.lakeScans === 0) await this.rescan();
     if (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0)) await this.saveCheckpoint();
   }
 
@@ -444,6 +448,7 @@ export class ApiReads {
       snapshotFiles: this.snapshotFiles.size,
       lakeScans: this.lakeScans,
       snapshotFilesLoaded: this.snapshotFilesLoaded,
+      currentRebuilds: this.currentRebuilds,
       generation: this.journal.generation,
       historyQueries: this.historyQueries,
       sidecarFiles: this.sidecars?.size ?? 0,
@@ -507,17 +512,31 @@ export class ApiReads {
     ]);
     this.lakeScans += 1;
     if (!sameFiles(listings, this.listingFiles)) await this.reloadUniverse(listings);
-    const vanished = [...this.snapshotFiles.entries()].filter(([file]) => !snapshots.has(file));
-    if (vanished.length > 0) {
-      // Files removed without a journal entry (by hand): their rows may have been current. Rebuild aside, then swap.
+    const fresh = [...snapshots].filter(([file, signature]) => this.snapshotFiles.signatureOf(file) !== signature);
+    // A compacted file holding a current row re-points that row to itself when read.
+    await this.loadSnapshotFiles(fresh);
+    const vanished = new Set([...this.snapshotFiles.entries()].map(([file]) => file).filter((file) => !snapshots.has(file)));
+    if (vanished.size === 0) return;
+    for (const file of vanished) this.snapshotFiles.delete(file);
+    if (this.currentRowsIn(vanished)) {
+      // Files removed without a journal entry (by hand) held current rows: rebuild aside, then swap.
       const store = new CurrentStore();
       await this.loadInto(store, [...snapshots.keys()]);
       this.store = store;
-      for (const [file] of vanished) this.snapshotFiles.delete(file);
+      this.currentRebuilds += 1;
     }
-    const fresh = [...snapshots].filter(([file, signature]) => this.snapshotFiles.signatureOf(file) !== signature);
-    await this.loadSnapshotFiles(fresh);
-    if (vanished.length > 0) this.afterSnapshotChange();
+    this.afterSnapshotChange();
+  }
+
+  /** Whether any ticker's current row is read from one of `files`. */
+  private currentRowsIn(files: ReadonlySet<string>): boolean {
+    for (const market of this.store.markets()) {
+      for (const ticker of this.store.tickers(market)) {
+        const file = this.store.fileOf(this.store.latest(market, ticker)!);
+        if (file !== null && files.has(file)) return true;
+      }
+    }
+    return false;
   }
 
   /** Applies what the journal announced since the last read: new files are read, compacted ones swapped. */
