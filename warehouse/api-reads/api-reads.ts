@@ -3,7 +3,8 @@ import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { isRemovedFileError, lakeFile, SnapshotFileSet } from './api-reads-files.ts';
 import { loadCheckpoint, saveCheckpoint } from './api-reads-checkpoint.ts';
-import { ConnectionPool, loadCurrent, loadListings, queryRows, scanTableFiles } from './api-reads-lake.ts';
+import { ConnectionPool, loadListings, queryRows, scanTableFiles } from './api-reads-lake.ts';
+import { CurrentLoader } from './api-reads-loader.ts';
 import { PointReadQueue, type PointReadLimits, type RowKey } from './api-reads-queue.ts';
 import { ResultSidecars, type SidecarWant } from './api-reads-results.ts';
 import { storedResultBytes, type StoredResult } from './api-reads-stored-result.ts';
@@ -93,6 +94,7 @@ export class ApiReads {
   private currentRebuilds = 0;
 
   private readonly queue: PointReadQueue;
+  private readonly loader = new CurrentLoader();
   private readonly sidecars: ResultSidecars | null;
   /** The methodology texts stored results reference (docs/warehouse.md, "Methodology texts"). */
   private readonly texts: MethodologyTexts;
@@ -465,7 +467,7 @@ export class ApiReads {
     this.timer = null;
     this.pool.close();
     const saved = this.options.checkpoint === false || !following ? Promise.resolve() : this.saveCheckpoint();
-    return Promise.all([saved, this.sidecars?.close()]).then(() => undefined);
+    return Promise.all([saved.then(() => this.loader.close()), this.sidecars?.close()]).then(() => undefined);
   }
 
   /** Parquet file holding the row's `result_json` (null when known only in memory). */
@@ -597,16 +599,9 @@ export class ApiReads {
     this.lastSyncAt = new Date().toISOString();
   }
 
-  /** Offers the files' rows to `store`; returns how many current rows changed. */
-  private async loadInto(store: CurrentStore, files: string[]): Promise<number> {
-    if (files.length <= BULK_LOAD_FILES) return loadCurrent(this.pool, files, store);
-    // A start without saved verdicts reads every file once: in an instance of its own, closed after, so its memory goes with it.
-    const bulk = await ConnectionPool.open({ memoryLimitMiB: 256, metadataCache: false });
-    try {
-      return await loadCurrent(bulk, files, store);
-    } finally {
-      bulk.close();
-    }
+  /** Offers the files' rows to `store` (read in a worker thread); returns how many current rows changed. */
+  private loadInto(store: CurrentStore, files: string[]): Promise<number> {
+    return this.loader.load(files, store);
   }
 
   private afterSnapshotChange(): void {
@@ -630,9 +625,6 @@ async function signatureOf(file: string): Promise<string | null> {
     return null;
   }
 }
-
-/** Above this many files to read at once, the load runs in a DuckDB instance of its own. */
-const BULK_LOAD_FILES = 64;
 
 /** The snapshot columns of an engine result, mapped as the pipelines write them (market-cap ratios on the 24-month average). */
 function verdictRowOf(s: RefreshedScreen): VerdictRow {

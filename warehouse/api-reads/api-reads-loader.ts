@@ -1,0 +1,33 @@
+import { Piscina } from 'piscina';
+import { applyCurrentBatch, type CurrentBatch } from './api-reads-batch.ts';
+import type { LoadTask } from './api-reads-load-thread.ts';
+import type { CurrentStore } from './api-reads-store.ts';
+
+/**
+ * Reads snapshot files into a `CurrentStore` off the event loop (docs/api.md, "How the API
+ * follows the lake"): the query and the decoding of its rows run in a worker thread, and the
+ * rows land in the store a few thousand per turn of the event loop, so a publish of a whole
+ * universe does not stall requests.
+ */
+export class CurrentLoader {
+  private pool: Piscina<LoadTask, CurrentBatch> | null = null;
+
+  /** Offers each ticker's newest row in `files` to `store`; returns how many current rows changed. */
+  async load(files: readonly string[], store: CurrentStore): Promise<number> {
+    if (files.length === 0) return 0;
+    this.pool ??= new Piscina({
+      filename: new URL('./api-reads-load-thread-entry.mjs', import.meta.url).href,
+      execArgv: [],
+      minThreads: 0,
+      maxThreads: 1,
+      // Kept a while: the journal is followed every 0.5 s and a nightly run publishes a file per market.
+      idleTimeout: 60_000,
+    });
+    return applyCurrentBatch(store, await this.pool.run({ files: [...files] }));
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.destroy();
+    this.pool = null;
+  }
+}
