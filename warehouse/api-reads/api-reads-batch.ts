@@ -105,32 +105,42 @@ const ROWS_PER_TURN = 4_096;
 export async function applyCurrentBatch(store: CurrentStore, batch: CurrentBatch): Promise<number> {
   let changed = 0;
   let at = 0;
+  // One row object, refilled: the store copies what it keeps, so 124,000 rows make no garbage.
+  const ratios = new Array<number | null>(RATIO_COUNT).fill(null);
+  const raw: RawSnapshot = {
+    market: '',
+    ticker: '',
+    day: 0,
+    firstDay: 0,
+    screenedAtMs: 0,
+    statusBits: 0,
+    ratios,
+    source: '',
+    dataSource: '',
+    synthetic: false,
+    file: null,
+  };
   for (let start = 0; start < batch.count; start += ROWS_PER_TURN) {
     if (start > 0) await nextTurn();
     const end = Math.min(batch.count, start + ROWS_PER_TURN);
     for (let i = start; i < end; i += 1) {
       const stop = batch.tickers.indexOf('\n', at);
-      const ticker = batch.tickers.slice(at, stop);
+      raw.ticker = batch.tickers.slice(at, stop);
       at = stop + 1;
-      const ratios: Array<number | null> = [];
       for (let r = 0; r < RATIO_COUNT; r += 1) {
         const value = batch.ratios[i * RATIO_COUNT + r]!;
-        ratios.push(Number.isNaN(value) ? null : value);
+        ratios[r] = Number.isNaN(value) ? null : value;
       }
       const file = batch.file[i]!;
-      const raw: RawSnapshot = {
-        market: batch.strings[batch.market[i]!]!,
-        ticker,
-        day: batch.day[i]!,
-        firstDay: batch.firstDay[i]!,
-        screenedAtMs: batch.atMs[i]!,
-        statusBits: batch.statusBits[i]!,
-        ratios,
-        source: batch.strings[batch.source[i]!]!,
-        dataSource: batch.strings[batch.dataSource[i]!]!,
-        synthetic: batch.synthetic[i] === 1,
-        file: file < 0 ? null : batch.strings[file]!,
-      };
+      raw.market = batch.strings[batch.market[i]!]!;
+      raw.day = batch.day[i]!;
+      raw.firstDay = batch.firstDay[i]!;
+      raw.screenedAtMs = batch.atMs[i]!;
+      raw.statusBits = batch.statusBits[i]!;
+      raw.source = batch.strings[batch.source[i]!]!;
+      raw.dataSource = batch.strings[batch.dataSource[i]!]!;
+      raw.synthetic = batch.synthetic[i] === 1;
+      raw.file = file < 0 ? null : batch.strings[file]!;
       if (store.add(raw)) changed += 1;
     }
   }

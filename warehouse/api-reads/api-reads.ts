@@ -492,15 +492,9 @@ export class ApiReads {
   /** Each file holding current rows, with their tickers: what the point-read sidecars cover. */
   private currentRowsByFile(): Map<string, SidecarWant> {
     const wants = new Map<string, SidecarWant>();
-    for (const market of this.store.markets()) {
-      for (const ticker of this.store.tickers(market)) {
-        const file = this.store.fileOf(this.store.latest(market, ticker)!);
-        const signature = file === null ? undefined : this.snapshotFiles.signatureOf(file);
-        if (file === null || signature === undefined) continue;
-        let want = wants.get(file);
-        if (!want) wants.set(file, (want = { signature, tickers: [] }));
-        want.tickers.push(ticker);
-      }
+    for (const [file, rows] of this.store.rowsByFile()) {
+      const signature = this.snapshotFiles.signatureOf(file);
+      if (signature !== undefined) wants.set(file, { signature, tickers: rows.map(([, ticker]) => ticker) });
     }
     return wants;
   }
@@ -532,12 +526,7 @@ export class ApiReads {
 
   /** Whether any ticker's current row is read from one of `files`. */
   private currentRowsIn(files: ReadonlySet<string>): boolean {
-    for (const market of this.store.markets()) {
-      for (const ticker of this.store.tickers(market)) {
-        const file = this.store.fileOf(this.store.latest(market, ticker)!);
-        if (file !== null && files.has(file)) return true;
-      }
-    }
+    for (const file of this.store.rowsByFile().keys()) if (files.has(file)) return true;
     return false;
   }
 
