@@ -67,6 +67,18 @@ export interface ReadsFigures {
   loopDelay: { quiet: { p99Ms: number; maxMs: number }; publishing: { p99Ms: number; maxMs: number } | null };
   /** From each publish's end to the API serving it. */
   visibleMs: number[];
+  /** Paced reads (500/s, a different ticker each) over the quiet and the publishing windows. */
+  pacedReads: { quiet: PacedReadFigures | null; publishing: PacedReadFigures | null };
+}
+
+export interface PacedReadFigures {
+  reads: number;
+  errors: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** CPU time of the whole process (every thread) over the window. */
+  cpuMs: number;
 }
 
 /** A small deterministic hash, so every (ticker, date) gets the same synthetic figures each run. */
@@ -126,7 +138,7 @@ function syntheticSnapshotsSql(market: string, date: string, perMarket: number):
 }
 
 /** Writes `dates` × `tickers` synthetic snapshots through the lake writer (one file per market and date, announced); returns files written. */
-async function synthesize(dataDir: string, dates: readonly string[], tickers: number): Promise<number> {
+export async function synthesize(dataDir: string, dates: readonly string[], tickers: number): Promise<number> {
   const perMarket = Math.ceil(tickers / MARKETS.length);
   return withDuckDB(':memory:', { threads: 2 }, async (connection) => {
     let files = 0;
@@ -208,6 +220,8 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
       await rm(checkpointPath(root), { force: true });
       const current = measure(root, CODE_ROOT, probes, publish);
       const restart = measure(root, CODE_ROOT, probes, null);
+      // The baseline's first start too: no saved verdicts.
+      await rm(checkpointPath(root), { force: true });
       const baseline =
         baselineRoot && existsSync(baselineRoot) && fraction <= baselineMax ? measure(root, baselineRoot, probes, publish) : null;
       out.push({
@@ -237,13 +251,22 @@ export function formatApiHistoryBench(sizes: HistorySizeFigures[]): string[] {
     `event-loop delay quiet ${delay(r.loopDelay.quiet)}` +
     (r.loopDelay.publishing
       ? `, while publishing ${delay(r.loopDelay.publishing)}, visible after ${r.visibleMs.map((ms) => ms.toFixed(0)).join(' / ')} ms`
-      : '');
+      : '') +
+    (['quiet', 'publishing'] as const)
+      .map((window) => {
+        const p = r.pacedReads?.[window];
+        return p
+          ? `; paced reads ${window}: ${p.reads} (${p.errors} errors) p50 ${p.p50Ms.toFixed(1)} / p99 ${p.p99Ms.toFixed(1)} / max ` +
+              `${p.maxMs.toFixed(0)} ms, CPU ${((p.cpuMs / Math.max(1, p.reads)) * 1000).toFixed(0)} ms per 1,000 reads`
+          : '';
+      })
+      .join('');
   return sizes.flatMap((s) => [
     `[api-history] SYNTHETIC lake, ${(s.fraction * 100).toFixed(0)} % of month-end history from 2009: ${s.dates} dates, ` +
       `${s.snapshots.toLocaleString('en')} snapshots in ${s.files.toLocaleString('en')} files (written in ${s.writeSeconds.toFixed(0)} s)`,
     `[api-history]   this build, first start: ${f(s.current)}`,
     `[api-history]   this build, restart from saved verdicts: ${f(s.restart)}`,
-    ...(s.baseline ? [`[api-history]   baseline (every snapshot in memory): ${f(s.baseline)}`] : []),
+    ...(s.baseline ? [`[api-history]   baseline (HISTORY_BENCH_BASELINE checkout), first start: ${f(s.baseline)}`] : []),
   ]);
 }
 
