@@ -20,8 +20,8 @@ export class CurrentLoader {
       execArgv: [],
       minThreads: 0,
       maxThreads: 1,
-      // Kept a while: the journal is followed every 0.5 s and a nightly run publishes a file per market.
-      idleTimeout: 60_000,
+      // Kept a little while: a run publishes its files one after another, half a second apart or less.
+      idleTimeout: 10_000,
     });
     return applyCurrentBatch(store, await this.pool.run({ files: [...files] }));
   }

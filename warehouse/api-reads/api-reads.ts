@@ -162,6 +162,8 @@ export class ApiReads {
     // A journal replaced since the checkpoint (trimmed) already made `sync` scan the folders.
     if (this.lakeScans === 0) await this.rescan();
     if (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0)) await this.saveCheckpoint();
+    // The start's load thread goes with its memory; following the journal starts another when a file is announced.
+    await this.loader.close();
   }
 
   /** Saves the current verdicts and what they were read from (errors go to `onError`: a checkpoint is an optimisation). */
