@@ -12,18 +12,28 @@ import type { CurrentStore } from './api-reads-store.ts';
 export class CurrentLoader {
   private pool: Piscina<LoadTask, CurrentBatch> | null = null;
 
+  /** Starts the thread ahead of a load (its first start registers tsx and loads DuckDB); errors surface at the load. */
+  warm(): void {
+    this.threads()
+      .run({ files: [] })
+      .catch(() => undefined);
+  }
+
   /** Offers each ticker's newest row in `files` to `store`; returns how many current rows changed. */
   async load(files: readonly string[], store: CurrentStore): Promise<number> {
     if (files.length === 0) return 0;
-    this.pool ??= new Piscina({
+    return applyCurrentBatch(store, await this.threads().run({ files: [...files] }));
+  }
+
+  private threads(): Piscina<LoadTask, CurrentBatch> {
+    return (this.pool ??= new Piscina({
       filename: new URL('./api-reads-load-thread-entry.mjs', import.meta.url).href,
       execArgv: [],
       minThreads: 0,
       maxThreads: 1,
       // Kept a little while: a run publishes its files one after another, half a second apart or less.
       idleTimeout: 10_000,
-    });
-    return applyCurrentBatch(store, await this.pool.run({ files: [...files] }));
+    }));
   }
 
   async close(): Promise<void> {

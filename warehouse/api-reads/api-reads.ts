@@ -92,6 +92,8 @@ export class ApiReads {
   private snapshotFilesLoaded = 0;
   private historyQueries = 0;
   private currentRebuilds = 0;
+  /** The checkpoint save the start began (after ready). */
+  private startSave: Promise<void> = Promise.resolve();
 
   private readonly queue: PointReadQueue;
   private readonly loader = new CurrentLoader();
@@ -152,6 +154,8 @@ export class ApiReads {
    */
   async start(): Promise<void> {
     const checkpoint = this.options.checkpoint === false ? null : await loadCheckpoint(this.options.dataDir);
+    // Without saved verdicts every file is read: the load thread starts (tsx, DuckDB) while the folders are listed.
+    if (!checkpoint) this.loader.warm();
     if (checkpoint) {
       this.store = checkpoint.store;
       for (const [file, signature] of checkpoint.files) this.snapshotFiles.set(file, signature);
@@ -161,9 +165,11 @@ export class ApiReads {
     const loaded = this.snapshotFilesLoaded;
     // A journal replaced since the checkpoint (trimmed) already made `sync` scan the folders.
     if (this.lakeScans === 0) await this.rescan();
-    if (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0)) await this.saveCheckpoint();
     // The start's load thread goes with its memory; following the journal starts another when a file is announced.
     await this.loader.close();
+    // Saved after ready (close waits for it): writing and syncing ~14 MB need not delay the first request.
+    if (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0))
+      this.startSave = this.saveCheckpoint();
   }
 
   /** Saves the current verdicts and what they were read from (errors go to `onError`: a checkpoint is an optimisation). */
@@ -468,7 +474,7 @@ export class ApiReads {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.pool.close();
-    const saved = this.options.checkpoint === false || !following ? Promise.resolve() : this.saveCheckpoint();
+    const saved = this.startSave.then(() => (this.options.checkpoint === false || !following ? undefined : this.saveCheckpoint()));
     return Promise.all([saved.then(() => this.loader.close()), this.sidecars?.close()]).then(() => undefined);
   }
 
