@@ -63,12 +63,19 @@ export interface ReadsFigures {
   heldSnapshots: number;
   snapshotFiles: number;
   asOf: { probes: number; found: number; p50Ms: number; p99Ms: number; maxMs: number };
-  /** Event-loop delay over 3 s with no publish, and while another process publishes (null: not run). */
-  loopDelay: { quiet: { p99Ms: number; maxMs: number }; publishing: { p99Ms: number; maxMs: number } | null };
+  /** Event-loop delay and busy time over 3 s with no publish, and while another process publishes (null: not run). */
+  loopDelay: { quiet: LoopFigures; publishing: LoopFigures | null };
   /** From each publish's end to the API serving it. */
   visibleMs: number[];
   /** Paced reads (500/s, a different ticker each) over the quiet and the publishing windows. */
   pacedReads: { quiet: PacedReadFigures | null; publishing: PacedReadFigures | null };
+}
+
+export interface LoopFigures {
+  p99Ms: number;
+  maxMs: number;
+  /** Time the event loop was busy over the window (absent in runs before it was measured). */
+  busyMs?: number;
 }
 
 export interface PacedReadFigures {
@@ -242,7 +249,8 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
 }
 
 export function formatApiHistoryBench(sizes: HistorySizeFigures[]): string[] {
-  const delay = (d: { p99Ms: number; maxMs: number }) => `p99 ${d.p99Ms.toFixed(1)} ms, max ${d.maxMs.toFixed(1)} ms`;
+  const delay = (d: LoopFigures) =>
+    `p99 ${d.p99Ms.toFixed(1)} ms, max ${d.maxMs.toFixed(1)} ms` + (d.busyMs === undefined ? '' : `, loop busy ${d.busyMs.toFixed(0)} ms`);
   const f = (r: ReadsFigures) =>
     `ready ${r.readySeconds.toFixed(1)} s, RSS ${r.rssAtReadyMiB.toFixed(0)} MiB at ready / ${r.rssAfterMiB.toFixed(0)} MiB at the ` +
     `end / peak ${r.maxRssMiB.toFixed(0)} MiB (sidecars built at ${r.sidecarsSeconds.toFixed(1)} s), ` +
