@@ -29,15 +29,16 @@ export class CurrentLoader {
     return (this.pool ??= new Piscina({
       filename: new URL('./api-reads-load-thread-entry.mjs', import.meta.url).href,
       execArgv: [],
-      minThreads: 0,
+      // Kept: a publish must be served within 2 s, and starting the thread (tsx, DuckDB) can take longer.
+      minThreads: 1,
       maxThreads: 1,
-      // Kept a little while: a run publishes its files one after another, half a second apart or less.
-      idleTimeout: 10_000,
     }));
   }
 
+  /** Waits for the running load (a thread stopped inside DuckDB's native code would abort the process), then stops the thread. */
   async close(): Promise<void> {
-    await this.pool?.destroy();
+    const pool = this.pool;
     this.pool = null;
+    await pool?.close();
   }
 }

@@ -165,8 +165,9 @@ export class ApiReads {
     const loaded = this.snapshotFilesLoaded;
     // A journal replaced since the checkpoint (trimmed) already made `sync` scan the folders.
     if (this.lakeScans === 0) await this.rescan();
-    // The start's load thread goes with its memory; following the journal starts another when a file is announced.
-    await this.loader.close();
+    // A load thread that read every file goes with its memory; a fresh one waits for the first publish (its start takes seconds on a busy machine).
+    if (!checkpoint) await this.loader.close();
+    this.loader.warm();
     // Saved after ready (close waits for it): writing and syncing ~14 MB need not delay the first request.
     if (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0))
       this.startSave = this.saveCheckpoint();
