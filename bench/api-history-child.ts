@@ -40,19 +40,82 @@ for (const probe of probes) {
 times.sort((a, b) => a - b);
 const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
 /** Event-loop delay (what every request waits on top of its own work) over `ms`, while `during` runs. */
-async function loopDelay(during: () => Promise<void>): Promise<{ p99Ms: number; maxMs: number }> {
+/**
+ * Also the event loop's busy time over the window (`eventLoopUtilization().active`): main-thread
+ * work, which a busy machine's scheduler does not inflate the way it inflates the delays.
+ */
+async function loopDelay(during: () => Promise<void>): Promise<{ p99Ms: number; maxMs: number; busyMs: number }> {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
+  const utilization = performance.eventLoopUtilization();
   await during();
+  const busyMs = performance.eventLoopUtilization(utilization).active;
   histogram.disable();
-  return { p99Ms: histogram.percentile(99) / 1e6, maxMs: histogram.max / 1e6 };
+  return { p99Ms: histogram.percentile(99) / 1e6, maxMs: histogram.max / 1e6, busyMs };
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const quiet = await loopDelay(() => sleep(3_000));
+const perMarket = Math.max(1, Math.ceil((publish?.tickers ?? 124_000) / 20));
+
+/**
+ * Paced reads while `during` runs: every 2 ms (500 a second) one cached screen read's data
+ * work — a ticker's current verdict and its stored result (a sidecar read, or the Parquet
+ * fallback) — each a different ticker, timed from its scheduled start (no coordinated
+ * omission). In process, not over HTTP: what a publish costs the reads themselves.
+ */
+async function pacedReads(
+  during: Promise<void>,
+): Promise<{ reads: number; errors: number; p50Ms: number; p99Ms: number; maxMs: number; cpuMs: number }> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let done = false;
+  void during.finally(() => (done = true));
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const inFlight: Array<Promise<void>> = [];
+  for (let n = 0; !done; n += 1) {
+    const due = start + n * 2;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const market = `m${String(n % 20).padStart(2, '0')}`;
+    const ticker = `S${String((n * 7919) % perMarket).padStart(5, '0')}`;
+    inFlight.push(
+      (async () => {
+        try {
+          const row = reads.current(market, ticker);
+          if (row) await reads.storedResults([row]);
+          latencies.push(Math.max(0, performance.now() - due));
+        } catch {
+          errors += 1;
+        }
+      })(),
+    );
+  }
+  await Promise.all(inFlight);
+  const used = process.cpuUsage(cpu);
+  latencies.sort((a, b) => a - b);
+  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
+  return {
+    reads: latencies.length,
+    errors,
+    p50Ms: q(0.5),
+    p99Ms: q(0.99),
+    maxMs: latencies.at(-1) ?? 0,
+    cpuMs: (used.user + used.system) / 1000,
+  };
+}
+
+let quietReads: Awaited<ReturnType<typeof pacedReads>> | null = null;
+let publishingReads: Awaited<ReturnType<typeof pacedReads>> | null = null;
+const quiet = await loopDelay(async () => {
+  quietReads = await pacedReads(sleep(3_000));
+});
 const visibleMs: number[] = [];
 const publishing = publish
   ? await loopDelay(async () => {
+      let finished = () => {};
+      const window = new Promise<void>((resolve) => (finished = resolve));
+      const paced = pacedReads(window);
       const here = path.dirname(fileURLToPath(import.meta.url));
       const child = spawn(
         process.execPath,
@@ -84,6 +147,8 @@ const publishing = publish
       }
       await Promise.all(waits);
       await sleep(2_500);
+      finished();
+      publishingReads = await paced;
     })
   : null;
 
@@ -99,6 +164,7 @@ console.log(
     snapshotFiles: stats.snapshotFiles,
     asOf: { probes: probes.length, found, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: times.at(-1) ?? 0 },
     loopDelay: { quiet, publishing },
+    pacedReads: { quiet: quietReads, publishing: publishingReads },
     visibleMs,
   }),
 );

@@ -63,10 +63,29 @@ export interface ReadsFigures {
   heldSnapshots: number;
   snapshotFiles: number;
   asOf: { probes: number; found: number; p50Ms: number; p99Ms: number; maxMs: number };
-  /** Event-loop delay over 3 s with no publish, and while another process publishes (null: not run). */
-  loopDelay: { quiet: { p99Ms: number; maxMs: number }; publishing: { p99Ms: number; maxMs: number } | null };
+  /** Event-loop delay and busy time over 3 s with no publish, and while another process publishes (null: not run). */
+  loopDelay: { quiet: LoopFigures; publishing: LoopFigures | null };
   /** From each publish's end to the API serving it. */
   visibleMs: number[];
+  /** Paced reads (500/s, a different ticker each) over the quiet and the publishing windows. */
+  pacedReads: { quiet: PacedReadFigures | null; publishing: PacedReadFigures | null };
+}
+
+export interface LoopFigures {
+  p99Ms: number;
+  maxMs: number;
+  /** Time the event loop was busy over the window (absent in runs before it was measured). */
+  busyMs?: number;
+}
+
+export interface PacedReadFigures {
+  reads: number;
+  errors: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** CPU time of the whole process (every thread) over the window. */
+  cpuMs: number;
 }
 
 /** A small deterministic hash, so every (ticker, date) gets the same synthetic figures each run. */
@@ -213,6 +232,8 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
       await rm(checkpointPath(root), { force: true });
       const current = measure(root, CODE_ROOT, probes, publish);
       const restart = measure(root, CODE_ROOT, probes, null);
+      // The baseline's first start too: no saved verdicts.
+      await rm(checkpointPath(root), { force: true });
       const baseline =
         baselineRoot && existsSync(baselineRoot) && fraction <= baselineMax ? measure(root, baselineRoot, probes, publish) : null;
       out.push({
@@ -233,7 +254,8 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
 }
 
 export function formatApiHistoryBench(sizes: HistorySizeFigures[]): string[] {
-  const delay = (d: { p99Ms: number; maxMs: number }) => `p99 ${d.p99Ms.toFixed(1)} ms, max ${d.maxMs.toFixed(1)} ms`;
+  const delay = (d: LoopFigures) =>
+    `p99 ${d.p99Ms.toFixed(1)} ms, max ${d.maxMs.toFixed(1)} ms` + (d.busyMs === undefined ? '' : `, loop busy ${d.busyMs.toFixed(0)} ms`);
   const f = (r: ReadsFigures) =>
     `ready ${r.readySeconds.toFixed(1)} s, RSS ${r.rssAtReadyMiB.toFixed(0)} MiB at ready / ${r.rssAfterMiB.toFixed(0)} MiB at the ` +
     `end / peak ${r.maxRssMiB.toFixed(0)} MiB (sidecars built at ${r.sidecarsSeconds.toFixed(1)} s), ` +
@@ -242,13 +264,22 @@ export function formatApiHistoryBench(sizes: HistorySizeFigures[]): string[] {
     `event-loop delay quiet ${delay(r.loopDelay.quiet)}` +
     (r.loopDelay.publishing
       ? `, while publishing ${delay(r.loopDelay.publishing)}, visible after ${r.visibleMs.map((ms) => ms.toFixed(0)).join(' / ')} ms`
-      : '');
+      : '') +
+    (['quiet', 'publishing'] as const)
+      .map((window) => {
+        const p = r.pacedReads?.[window];
+        return p
+          ? `; paced reads ${window}: ${p.reads} (${p.errors} errors) p50 ${p.p50Ms.toFixed(1)} / p99 ${p.p99Ms.toFixed(1)} / max ` +
+              `${p.maxMs.toFixed(0)} ms, CPU ${((p.cpuMs / Math.max(1, p.reads)) * 1000).toFixed(0)} ms per 1,000 reads`
+          : '';
+      })
+      .join('');
   return sizes.flatMap((s) => [
     `[api-history] SYNTHETIC lake, ${(s.fraction * 100).toFixed(0)} % of month-end history from 2009: ${s.dates} dates, ` +
       `${s.snapshots.toLocaleString('en')} snapshots in ${s.files.toLocaleString('en')} files (written in ${s.writeSeconds.toFixed(0)} s)`,
     `[api-history]   this build, first start: ${f(s.current)}`,
     `[api-history]   this build, restart from saved verdicts: ${f(s.restart)}`,
-    ...(s.baseline ? [`[api-history]   baseline (every snapshot in memory): ${f(s.baseline)}`] : []),
+    ...(s.baseline ? [`[api-history]   baseline (HISTORY_BENCH_BASELINE checkout), first start: ${f(s.baseline)}`] : []),
   ]);
 }
 

@@ -3,7 +3,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { withDuckDB } from './duckdb.ts';
-import { announceLakeChange } from './lake-journal.ts';
+import { announceLakeChange, JOURNAL_TRIM_BYTES, trimLakeJournal } from './lake-journal.ts';
 import { lakeRoot } from './lake-paths.ts';
 import { SNAPSHOTS_SCHEMA } from './lake-schemas.ts';
 import { castColumnsSql, copyToParquetSql } from './lake-sql.ts';
@@ -24,6 +24,11 @@ export interface CompactionOptions {
    * follow the change journal move on before they go (default 3 s; readers look every 0.5 s).
    */
   retireAfterMs?: number;
+  /**
+   * After the replaced files are gone, a change journal of at least this many bytes starts a
+   * new generation (docs/warehouse.md, "Trimming the journal"); default 1 MiB.
+   */
+  trimJournalBytes?: number;
 }
 
 export interface CompactionResult {
@@ -119,5 +124,7 @@ export async function compactSnapshots(dataDir: string, options: CompactionOptio
   });
   if (replaced.length > 0) await new Promise((resolve) => setTimeout(resolve, options.retireAfterMs ?? 3_000));
   for (const file of replaced) await rm(file, { force: true });
+  // Last: readers that rescan because of the trim then find the lake as compaction leaves it.
+  await trimLakeJournal(dataDir, options.trimJournalBytes ?? JOURNAL_TRIM_BYTES);
   return result;
 }

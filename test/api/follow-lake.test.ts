@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { openApiReads, type ApiReads } from '../../warehouse/api-reads/api-reads
 import { compactSnapshots } from '../../warehouse/compaction.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { ingestSource } from '../../sources/ingest.ts';
+import { journalPath, trimLakeJournal } from '../../warehouse/lake-journal.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
 import { loadScreeningInputs } from '../../warehouse/screening-inputs.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
@@ -39,6 +40,14 @@ async function publish(dataDir: string, inputs: ScreeningInput[], stem: string):
     );
     await writeSnapshots(dataDir, rows, { fileStem: `${stem}-c${start / CHUNK}` });
   }
+}
+
+/** A refresh of one ticker screened at `time` today, published as its own file. */
+async function publishRefresh(dataDir: string, ticker: string, time: string, stem: string): Promise<void> {
+  const rows = (await inputsOn(dataDir, TODAY, [ticker])).map((input) =>
+    snapshotRowFrom(input, screenCompany(input), { source: 'refresh', runId: stem, screenedAt: `${TODAY}T${time}` }),
+  );
+  await writeSnapshots(dataDir, rows, { fileStem: stem });
 }
 
 async function snapshotFiles(dataDir: string): Promise<string[]> {
@@ -171,6 +180,27 @@ describe('the API follows the lake through its change journal (a running API, fo
     expect(cold.status).toBe(200);
   });
 
+  it('when the change journal is trimmed while the API runs, then it rescans the folders once, reads no file again and serves what is published after', async () => {
+    const before = reads.stats();
+    const others = [early[0]!, ...early.slice(2, 6)].map((t) => reads.current('us', t));
+    expect((await trimLakeJournal(temp.dir, 1)).trimmed).toBe(true);
+    await publishRefresh(temp.dir, early[1]!, '08:00:00.000', 'refresh-after-trim');
+    const published = Date.now();
+    while (reads.current('us', early[1]!)?.screenedAt !== `${TODAY}T08:00:00.000` && Date.now() - published < 2_000)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(reads.current('us', early[1]!)?.screenedAt).toBe(`${TODAY}T08:00:00.000`);
+    const after = reads.stats();
+    expect(after.lakeScans).toBe(before.lakeScans + 1);
+    expect(after.snapshotFilesLoaded).toBe(before.snapshotFilesLoaded + 1);
+    expect(after.currentRebuilds).toBe(before.currentRebuilds);
+    expect([early[0]!, ...early.slice(2, 6)].map((t) => reads.current('us', t))).toEqual(others);
+    // Followed from the new journal again: the next publish needs no scan.
+    await publishRefresh(temp.dir, early[1]!, '08:30:00.000', 'refresh-after-trim-2');
+    await reads.sync();
+    expect(reads.current('us', early[1]!)?.screenedAt).toBe(`${TODAY}T08:30:00.000`);
+    expect(reads.stats().lakeScans).toBe(after.lakeScans);
+  });
+
   it('when the API restarts, then it starts from the verdicts it saved and reads only the file published while it was down', async () => {
     const sample = early.slice(0, 5).map((t) => reads.current('us', t));
     const lateRow = reads.current('us', late);
@@ -190,5 +220,27 @@ describe('the API follows the lake through its change journal (a running API, fo
     expect(reads.current('us', late)).toEqual(lateRow);
     const lookup = await reads.asOf('us', early[1]!, '2009-01-02');
     expect(lookup).toMatchObject({ found: true, row: { snapshotDate: '2009-01-01' } });
+  });
+
+  it('when the API was down while the lake was compacted and the journal trimmed, then its start reads only the merged file and rebuilds nothing', async () => {
+    const sample = early.slice(0, 6).map((t) => reads.current('us', t));
+    await server.close();
+    await reads.close();
+    await publishRefresh(temp.dir, early[2]!, '10:00:00.000', 'refresh-before-compaction');
+    const compacted = await compactSnapshots(temp.dir, { minFiles: 2, minAgeMs: 0, retireAfterMs: 0, trimJournalBytes: 1 });
+    expect(compacted.filesAfter).toBeLessThan(compacted.filesBefore);
+    expect(JSON.parse((await readFile(journalPath(temp.dir), 'utf8')).trim())).toMatchObject({ op: 'trim' });
+
+    reads = await openApiReads({ dataDir: temp.dir, sidecars: false });
+    const stats = reads.stats();
+    expect(stats.lakeScans).toBe(1);
+    expect(stats.currentRebuilds).toBe(0);
+    // Only this year's partition had files to merge: its merged file is the one file read.
+    expect(stats.snapshotFilesLoaded).toBe(1);
+    expect(stats.snapshotFiles).toBe((await snapshotFiles(temp.dir)).length);
+    expect(reads.current('us', early[2]!)?.screenedAt).toBe(`${TODAY}T10:00:00.000`);
+    expect([0, 1, 3, 4, 5].map((i) => reads.current('us', early[i]!))).toEqual([0, 1, 3, 4, 5].map((i) => sample[i]));
+    // Reports of rows that moved are read from the merged file.
+    expect((await reads.resultJson(reads.current('us', early[3]!)!)).length).toBeGreaterThan(100);
   });
 });

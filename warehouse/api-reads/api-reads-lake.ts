@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance, DuckDBResult } from '@duckdb/node-api';
-import type { CurrentStore, RawSnapshot } from './api-reads-store.ts';
+import type { RawSnapshot } from './api-reads-store.ts';
 import { INDEX_COLUMNS, currentPickSql, currentRowsSql, listingsSql } from './api-reads-sql.ts';
 import type { Listing } from './api-reads-types.ts';
 import { openDuckDB } from '../duckdb.ts';
@@ -129,28 +129,26 @@ export async function streamRows(result: DuckDBResult, withFirstDay: boolean, ea
 }
 
 /**
- * Offers each ticker's newest snapshot in `files` (with its first day) to `store`. Two steps in
+ * Hands each ticker's newest snapshot in `files` (with its first day) to `each`. Two steps in
  * DuckDB: the key columns of every row pick the newest row and its file, then only those rows'
  * index columns are read. What reaches JavaScript grows with the universe, not with history.
- * Returns how many current rows changed (history files of a backfill change none).
+ * Runs in a load thread (`api-reads-load-thread.ts`): decoding the rows is JavaScript work.
  */
-export async function loadCurrent(pool: ConnectionPool, files: readonly string[], store: CurrentStore): Promise<number> {
-  if (files.length === 0) return 0;
-  return pool.use(async (connection) => {
-    const picks = `current_pick_${randomBytes(4).toString('hex')}`;
-    await runSql(connection, sql`CREATE TEMP TABLE ${rawSql(picks)} AS ${currentPickSql(files)}`);
-    try {
-      const winners = (await connection.runAndReadAll(`SELECT DISTINCT file FROM ${picks}`)).getRowsJS().map(([file]) => String(file));
-      if (winners.length === 0) return 0;
-      let changed = 0;
-      await streamRows(await streamSql(connection, currentRowsSql(picks, winners)), true, (raw) => {
-        if (store.add(raw)) changed += 1;
-      });
-      return changed;
-    } finally {
-      await connection.run(`DROP TABLE IF EXISTS ${picks}`);
-    }
-  });
+export async function streamCurrent(
+  connection: DuckDBConnection,
+  files: readonly string[],
+  each: (raw: RawSnapshot) => void,
+): Promise<void> {
+  if (files.length === 0) return;
+  const picks = `current_pick_${randomBytes(4).toString('hex')}`;
+  await runSql(connection, sql`CREATE TEMP TABLE ${rawSql(picks)} AS ${currentPickSql(files)}`);
+  try {
+    const winners = (await connection.runAndReadAll(`SELECT DISTINCT file FROM ${picks}`)).getRowsJS().map(([file]) => String(file));
+    if (winners.length === 0) return;
+    await streamRows(await streamSql(connection, currentRowsSql(picks, winners)), true, each);
+  } finally {
+    await connection.run(`DROP TABLE IF EXISTS ${picks}`);
+  }
 }
 
 /** The rows of a history query (`historyRowSql`, `dayRowsSql`): hot, so through a kept prepared statement. */

@@ -57,16 +57,25 @@ export function snapshotIndexSql(files: readonly string[], where?: Sql): Sql {
 }
 
 /**
+ * A snapshot's (snapshot_date, screened_at) as one BIGINT that orders as the pair does: the day
+ * number above bit 42, `screened_at` in epoch ms below (2^42 ms reaches the year 2109). An
+ * integer `max`/`arg_max` runs about twice as fast as one over a struct of the two.
+ */
+const NEWEST_KEY_SQL = rawSql(
+  `(((CAST(snapshot_date AS DATE) - DATE '1970-01-01')::BIGINT << 42) + epoch_ms(CAST(screened_at AS TIMESTAMP)))`,
+);
+const KEY_MS_MASK = 2 ** 42 - 1;
+
+/**
  * Each (market, ticker)'s newest snapshot in `files` — by (snapshot_date, screened_at) — with the
  * file holding it and its first day, reading only the key columns of every row.
  */
 export function currentPickSql(files: readonly string[]): Sql {
   return sql`
-    SELECT CAST(market AS VARCHAR) AS market, ticker,
-           arg_max(filename, struct_pack(d := CAST(snapshot_date AS DATE), a := CAST(screened_at AS TIMESTAMP))) AS file,
-           max(struct_pack(d := CAST(snapshot_date AS DATE), a := CAST(screened_at AS TIMESTAMP))) AS newest,
+    SELECT CAST(market AS VARCHAR) AS market, ticker, arg_max(filename, newest_key) AS file, max(newest_key) AS newest,
            (min(CAST(snapshot_date AS DATE)) - DATE '1970-01-01')::INTEGER AS first_day
-    FROM read_parquet(${listValue(files)}, hive_partitioning = true, union_by_name = true, filename = true, hive_types = ${SNAPSHOT_HIVE_TYPES})
+    FROM (SELECT market, ticker, filename, snapshot_date, ${NEWEST_KEY_SQL} AS newest_key
+          FROM read_parquet(${listValue(files)}, hive_partitioning = true, union_by_name = true, filename = true, hive_types = ${SNAPSHOT_HIVE_TYPES}))
     GROUP BY ALL`;
 }
 
@@ -76,7 +85,7 @@ export function currentRowsSql(picks: string, files: readonly string[]): Sql {
     SELECT i.*, p.first_day
     FROM (${snapshotIndexSql(files)}) i
     JOIN ${rawSql(sqlIdent(picks))} p ON i.file = p.file AND i.market = p.market AND i.ticker = p.ticker
-     AND i.day = (p.newest.d - DATE '1970-01-01')::INTEGER AND i.at_ms = epoch_ms(p.newest.a)::DOUBLE
+     AND i.day = (p.newest >> 42)::INTEGER AND i.at_ms = (p.newest & ${rawSql(String(KEY_MS_MASK))})::DOUBLE
     QUALIFY row_number() OVER (PARTITION BY i.market, i.ticker) = 1`;
 }
 

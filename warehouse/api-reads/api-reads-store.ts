@@ -144,6 +144,8 @@ export class CurrentStore {
   private strings = new StringTable(65_535);
   private files = new StringTable(2 ** 31 - 1);
   private readonly byMarket = new Map<string, Map<string, number>>();
+  /** Market and ticker of each row id (for passes over every row without map lookups). */
+  private readonly names: Array<[string, string]> = [];
 
   /** The store as plain arrays and typed-array bytes, for a checkpoint on disk (`api-reads-checkpoint.ts`). */
   exportState(): { header: CurrentStoreHeader; columns: Buffer[] } {
@@ -180,7 +182,10 @@ export class CurrentStore {
     );
     store.strings = StringTable.of(header.strings, 65_535);
     store.files = StringTable.of(header.files, 2 ** 31 - 1);
-    for (const [market, tickers, ids] of header.markets) store.byMarket.set(market, new Map(tickers.map((t, i) => [t, ids[i]!])));
+    for (const [market, tickers, ids] of header.markets) {
+      store.byMarket.set(market, new Map(tickers.map((t, i) => [t, ids[i]!])));
+      tickers.forEach((ticker, i) => (store.names[ids[i]!] = [market, ticker]));
+    }
     return store;
   }
 
@@ -203,6 +208,7 @@ export class CurrentStore {
       if (this.count === this.capacity) this.grow(Math.max(1024, this.capacity * 2));
       id = this.count++;
       tickers.set(raw.ticker, id);
+      this.names[id] = [raw.market, raw.ticker];
       this.first[id] = first;
       this.write(id, raw);
       return true;
@@ -247,6 +253,30 @@ export class CurrentStore {
   fileOf(id: number): string | null {
     const index = this.file[id]!;
     return index < 0 ? null : this.files.at(index);
+  }
+
+  /**
+   * Each file holding current rows, with the market and ticker of each: one pass over the rows'
+   * file column, no per-ticker lookups (it runs on the event loop after every publish).
+   */
+  rowsByFile(): Map<string, Array<[string, string]>> {
+    const byId = new Map<number, Array<[string, string]>>();
+    for (let id = 0; id < this.count; id += 1) {
+      const file = this.file[id]!;
+      if (file < 0) continue;
+      const rows = byId.get(file);
+      if (rows) rows.push(this.names[id]!);
+      else byId.set(file, [this.names[id]!]);
+    }
+    const out = new Map<string, Array<[string, string]>>();
+    // After a compaction several ids may name the same file.
+    for (const [file, rows] of byId) {
+      const name = this.files.at(file);
+      const known = out.get(name);
+      if (known) known.push(...rows);
+      else out.set(name, rows);
+    }
+    return out;
   }
 
   /** Compaction merged `removed` into `added`: rows read from them are now read from it. */

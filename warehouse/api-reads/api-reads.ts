@@ -3,7 +3,8 @@ import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { isRemovedFileError, lakeFile, SnapshotFileSet } from './api-reads-files.ts';
 import { loadCheckpoint, saveCheckpoint } from './api-reads-checkpoint.ts';
-import { ConnectionPool, loadCurrent, loadListings, queryRows, scanTableFiles } from './api-reads-lake.ts';
+import { ConnectionPool, loadListings, queryRows, scanTableFiles } from './api-reads-lake.ts';
+import { CurrentLoader } from './api-reads-loader.ts';
 import { PointReadQueue, type PointReadLimits, type RowKey } from './api-reads-queue.ts';
 import { HistoryIndex, type HistoryIndexStats } from './api-reads-history-index.ts';
 import { ResultSidecars, type SidecarWant } from './api-reads-results.ts';
@@ -59,6 +60,8 @@ export interface ApiReadsStats {
   snapshotFiles: number;
   /** Full scans of the lake's folders: one at start, another only when the change journal was replaced or torn. */
   lakeScans: number;
+  /** Rebuilds of every current row from all files: a scan found files gone that held current rows (removed by hand). */
+  currentRebuilds: number;
   /** Snapshot files whose rows were read into memory, at start and when announced since. */
   snapshotFilesLoaded: number;
   /** Byte offset of the change journal read so far: the lake generation the reads have seen. */
@@ -99,8 +102,12 @@ export class ApiReads {
   private sidecarsPlanned = false;
   private snapshotFilesLoaded = 0;
   private historyQueries = 0;
+  private currentRebuilds = 0;
+  /** The checkpoint save the start began (after ready). */
+  private startSave: Promise<void> = Promise.resolve();
 
   private readonly queue: PointReadQueue;
+  private readonly loader = new CurrentLoader();
   private readonly sidecars: ResultSidecars | null;
   private readonly historyIndex: HistoryIndex | null;
   private historyIndexStart: Promise<void> = Promise.resolve();
@@ -176,6 +183,8 @@ export class ApiReads {
    */
   async start(): Promise<void> {
     const checkpoint = this.options.checkpoint === false ? null : await loadCheckpoint(this.options.dataDir);
+    // Without saved verdicts every file is read: the load thread starts (tsx, DuckDB) while the folders are listed.
+    if (!checkpoint) this.loader.warm();
     if (checkpoint) {
       this.store = checkpoint.store;
       for (const [file, signature] of checkpoint.files) this.snapshotFiles.set(file, signature);
@@ -183,8 +192,14 @@ export class ApiReads {
       await this.sync();
     }
     const loaded = this.snapshotFilesLoaded;
-    await this.rescan();
-    if (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0)) await this.saveCheckpoint();
+    // A journal replaced since the checkpoint (trimmed) already made `sync` scan the folders.
+    if (this.lakeScans === 0) await this.rescan();
+    // A load thread that read every file goes with its memory; a fresh one waits for the first publish (its start takes seconds on a busy machine).
+    if (!checkpoint) await this.loader.close();
+    this.loader.warm();
+    // Saved after ready (close waits for it): writing and syncing ~14 MB need not delay the first request.
+    if (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0))
+      this.startSave = this.saveCheckpoint();
     // After the result sidecars: two builder threads at once would add their DuckDB memory to the start's peak.
     this.historyIndexStart = this.whenSidecarsBuilt()
       .catch(() => undefined)
@@ -518,6 +533,7 @@ export class ApiReads {
       snapshotFiles: this.snapshotFiles.size,
       lakeScans: this.lakeScans,
       snapshotFilesLoaded: this.snapshotFilesLoaded,
+      currentRebuilds: this.currentRebuilds,
       generation: this.journal.generation,
       historyQueries: this.historyQueries,
       sidecarFiles: this.sidecars?.size ?? 0,
@@ -534,8 +550,8 @@ export class ApiReads {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.pool.close();
-    const saved = this.options.checkpoint === false || !following ? Promise.resolve() : this.saveCheckpoint();
-    return Promise.all([saved, this.sidecars?.close(), this.historyIndex?.close()]).then(() => undefined);
+    const saved = this.startSave.then(() => (this.options.checkpoint === false || !following ? undefined : this.saveCheckpoint()));
+    return Promise.all([saved.then(() => this.loader.close()), this.sidecars?.close(), this.historyIndex?.close()]).then(() => undefined);
   }
 
   /** Parquet file holding the row's `result_json` (null when known only in memory). */
@@ -560,15 +576,9 @@ export class ApiReads {
   /** Each file holding current rows, with their tickers: what the point-read sidecars cover. */
   private currentRowsByFile(): Map<string, SidecarWant> {
     const wants = new Map<string, SidecarWant>();
-    for (const market of this.store.markets()) {
-      for (const ticker of this.store.tickers(market)) {
-        const file = this.store.fileOf(this.store.latest(market, ticker)!);
-        const signature = file === null ? undefined : this.snapshotFiles.signatureOf(file);
-        if (file === null || signature === undefined) continue;
-        let want = wants.get(file);
-        if (!want) wants.set(file, (want = { signature, tickers: [] }));
-        want.tickers.push(ticker);
-      }
+    for (const [file, rows] of this.store.rowsByFile()) {
+      const signature = this.snapshotFiles.signatureOf(file);
+      if (signature !== undefined) wants.set(file, { signature, tickers: rows.map(([, ticker]) => ticker) });
     }
     return wants;
   }
@@ -582,17 +592,28 @@ export class ApiReads {
     ]);
     this.lakeScans += 1;
     if (!sameFiles(listings, this.listingFiles)) await this.reloadUniverse(listings);
-    const vanished = [...this.snapshotFiles.entries()].filter(([file]) => !snapshots.has(file));
-    if (vanished.length > 0) {
-      // Files removed without a journal entry (by hand): their rows may have been current. Rebuild aside, then swap.
+    const fresh = [...snapshots].filter(([file, signature]) => this.snapshotFiles.signatureOf(file) !== signature);
+    // A compacted file holding a current row re-points that row to itself when read.
+    await this.loadSnapshotFiles(fresh);
+    const vanished = new Set([...this.snapshotFiles.entries()].map(([file]) => file).filter((file) => !snapshots.has(file)));
+    if (vanished.size === 0) return;
+    for (const file of vanished) this.snapshotFiles.delete(file);
+    // The history index drops what it held of vanished files (it rebuilds rather than answer from them).
+    this.historyIndex?.changed();
+    if (this.currentRowsIn(vanished)) {
+      // Files removed without a journal entry (by hand) held current rows: rebuild aside, then swap.
       const store = new CurrentStore();
       await this.loadInto(store, [...snapshots.keys()]);
       this.store = store;
-      for (const [file] of vanished) this.snapshotFiles.delete(file);
+      this.currentRebuilds += 1;
     }
-    const fresh = [...snapshots].filter(([file, signature]) => this.snapshotFiles.signatureOf(file) !== signature);
-    await this.loadSnapshotFiles(fresh);
-    if (vanished.length > 0) this.afterSnapshotChange();
+    this.afterSnapshotChange();
+  }
+
+  /** Whether any ticker's current row is read from one of `files`. */
+  private currentRowsIn(files: ReadonlySet<string>): boolean {
+    for (const file of this.store.rowsByFile().keys()) if (files.has(file)) return true;
+    return false;
   }
 
   /** Applies what the journal announced since the last read: new files are read, compacted ones swapped. */
@@ -656,16 +677,9 @@ export class ApiReads {
     this.lastSyncAt = new Date().toISOString();
   }
 
-  /** Offers the files' rows to `store`; returns how many current rows changed. */
-  private async loadInto(store: CurrentStore, files: string[]): Promise<number> {
-    if (files.length <= BULK_LOAD_FILES) return loadCurrent(this.pool, files, store);
-    // A start without saved verdicts reads every file once: in an instance of its own, closed after, so its memory goes with it.
-    const bulk = await ConnectionPool.open({ memoryLimitMiB: 256, metadataCache: false });
-    try {
-      return await loadCurrent(bulk, files, store);
-    } finally {
-      bulk.close();
-    }
+  /** Offers the files' rows to `store` (read in a worker thread); returns how many current rows changed. */
+  private loadInto(store: CurrentStore, files: string[]): Promise<number> {
+    return this.loader.load(files, store);
   }
 
   private afterSnapshotChange(): void {
@@ -689,9 +703,6 @@ async function signatureOf(file: string): Promise<string | null> {
     return null;
   }
 }
-
-/** Above this many files to read at once, the load runs in a DuckDB instance of its own. */
-const BULK_LOAD_FILES = 64;
 
 /** The snapshot columns of an engine result, mapped as the pipelines write them (market-cap ratios on the 24-month average). */
 function verdictRowOf(s: RefreshedScreen): VerdictRow {
