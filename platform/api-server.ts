@@ -98,7 +98,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
       }).finally(async () => {
         await access.close();
         await serviceDb.close();
-        reads.close();
+        await reads.close();
         await forensic.close();
         await purification.close();
       }),

@@ -108,6 +108,8 @@ export class HistoryIndex {
   private work: Promise<void> | null = null;
   private builder: Piscina<HistorySegmentTask, { rows: number }> | null = null;
   private failures = 0;
+  /** Set to 1 on close: the build thread stops at its next batch (HistorySegmentTask.cancel). */
+  private readonly cancel = new Int32Array(new SharedArrayBuffer(4));
   /** Segments replaced since the manifest was last saved: their files go once it no longer names them. */
   private retiredIds: string[] = [];
   private lookups = 0;
@@ -186,11 +188,16 @@ export class HistoryIndex {
     };
   }
 
-  /** Stops building (a running build is abandoned: its temp files are swept next time) and closes the segments. */
+  /**
+   * Stops building and closes the segments. A running build is asked to stop at its next batch
+   * and awaited (its temp files are swept next time): a thread killed inside DuckDB would abort
+   * the whole process.
+   */
   async close(): Promise<void> {
     this.closed = true;
-    await this.builder?.destroy();
+    Atomics.store(this.cancel, 0, 1);
     await this.work?.catch(() => undefined);
+    await this.builder?.close();
     for (const segment of this.segments) await segment.handle.close().catch(() => undefined);
     this.segments = [];
   }
@@ -345,7 +352,12 @@ export class HistoryIndex {
         maxThreads: 1,
         idleTimeout: 30_000,
       });
-      await this.builder.run({ files: files.map(([file]) => file), dir: this.options.dir, id } satisfies HistorySegmentTask);
+      await this.builder.run({
+        files: files.map(([file]) => file),
+        dir: this.options.dir,
+        id,
+        cancel: this.cancel.buffer as SharedArrayBuffer,
+      } satisfies HistorySegmentTask);
       if (this.closed) return;
       const segment = await this.loadSegment(id, null);
       if (!segment) throw new Error(`history index segment ${id} was built but cannot be read`);

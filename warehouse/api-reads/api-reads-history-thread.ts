@@ -21,7 +21,12 @@ export interface HistorySegmentTask {
   files: string[];
   dir: string;
   id: string;
+  /** One Int32 the index sets to 1 when it closes: the build stops at its next batch (a thread killed inside DuckDB aborts the process). */
+  cancel?: SharedArrayBuffer;
 }
+
+/** Thrown inside the build when its index asked it to stop. */
+export class HistoryBuildCancelled extends Error {}
 
 /** Files grouped by their `market=` partition, markets in order (files outside one form a group of their own). */
 function byMarket(files: readonly string[]): string[][] {
@@ -74,6 +79,11 @@ export async function buildHistorySegment(task: HistorySegmentTask): Promise<{ r
   const files = table();
   const markets = new Map<string, [string[], number[], number[]]>();
   let rows = 0;
+  const cancel = task.cancel ? new Int32Array(task.cancel) : null;
+  const stopIfCancelled = () => {
+    if (cancel && Atomics.load(cancel, 0) === 1)
+      throw new HistoryBuildCancelled(`history index segment ${task.id}: build stopped, the index is closing`);
+  };
   const fd = openSync(binTemp, 'w');
   try {
     await withDuckDB(':memory:', { threads: 1 }, async (connection) => {
@@ -90,11 +100,13 @@ export async function buildHistorySegment(task: HistorySegmentTask): Promise<{ r
         writeSync(fd, days, 0, n * 4, dayOffset(batchStart));
         writeSync(fd, records, 0, n * RECORD_BYTES, recordOffset(total, batchStart));
         batchStart = rows;
+        stopIfCancelled();
       };
       let key = '';
       let entry: [string[], number[], number[]] | undefined;
       // One sort per market (its own files): a sort's memory and spill are a market's, not the whole history's.
       for (const group of byMarket(task.files)) {
+        stopIfCancelled();
         const result = await streamSql(connection, sql`SELECT * FROM (${snapshotIndexSql(group)}) ORDER BY market, ticker, day, at_ms`);
         await streamRows(result, false, (raw) => {
           if (rows >= total) throw new Error('history index: more rows than counted');
