@@ -146,21 +146,11 @@ function ratioCheck(rr: RatioRule, value: number, ctx: ScreenContext, inputs: re
 
 /**
  * The income check when interest income is a net non-operating proxy (engine/proxies.ts): a pass
- * is `questionable` (the proxy may understate interest), and so is a breach, unless the
- * prohibited revenue without interest breaches on its own.
+ * is `questionable` (the proxy may understate interest), and so is a breach, unless the certain
+ * prohibited revenue breaches on its own (`breachesWithoutInterest`).
  */
-function proxiedInterestInDoubt(reason: Reason, rule: ShariahVersion['income']['rule'], v: ShariahVersion, ctx: ScreenContext): void {
-  if (reason.result === 'fail') {
-    const ex = ctx.exposures;
-    const terms: Fraction[] = [];
-    let withoutInterest = 0;
-    for (const i of v.prohibitedIdx) {
-      if (!ex.usable(i) || ex.shares[i] === 0 || isEstimate(ex.sources[i])) continue;
-      withoutInterest += ex.shares[i]!;
-      terms.push(shareOf(ex.shares[i]!));
-    }
-    if (!withinLimit(rule, withoutInterest, () => terms)) return;
-  } else if (reason.result !== 'pass') return;
+function proxiedInterestInDoubt(reason: Reason, breachesWithoutInterest: () => boolean): void {
+  if (reason.result !== 'pass' && (reason.result !== 'fail' || breachesWithoutInterest())) return;
   reason.result = 'questionable';
   reason.doubt = 'proxy';
   reason.message = `${reason.message} In doubt: ${NON_OPERATING_PROXY_TEXT}.`;
@@ -173,6 +163,8 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
   let value = 0;
   // The same sum without estimated (curated) shares: the part of the value that is certain.
   let certainValue = 0;
+  // Of which the prohibited revenue alone (no interest).
+  let certainActivities = 0;
   let estimated = false;
   let missing: string | null = null;
   for (let k = 0; k < v.prohibitedIdx.length; k++) {
@@ -181,7 +173,10 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
       const share = ex.shares[i]!;
       value += share;
       if (share > 0 && isEstimate(ex.sources[i])) estimated = true;
-      else certainValue += share;
+      else {
+        certainValue += share;
+        certainActivities += share;
+      }
     } else missing ??= `${activityLabel(v.prohibited[k]!)}: ${ex.unusableText(i)}`;
   }
   const interestKnown = v.income.includeInterest && ctx.ratios.values.interest_income_to_revenue !== null;
@@ -201,19 +196,22 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
       certainValue += interest;
     }
   }
-  const exactOf = (withEstimates: boolean) => (): ExactSum => {
-    const terms: Fraction[] = [];
-    for (const i of v.prohibitedIdx) {
-      if (!ex.usable(i) || ex.shares[i] === 0 || (!withEstimates && isEstimate(ex.sources[i]))) continue;
-      terms.push(shareOf(ex.shares[i]!));
-    }
-    if (interestKnown) terms.push(ratioFraction(ctx.input, 'interest_income_to_revenue'));
-    else if (v.income.includeInterest) {
-      const floor = ctx.ratios.atLeast.interest_income_to_revenue;
-      if (floor !== undefined) terms.push(shareOf(floor));
-    }
-    return terms;
-  };
+  const exactOf =
+    (withEstimates: boolean, withInterest = true) =>
+    (): ExactSum => {
+      const terms: Fraction[] = [];
+      for (const i of v.prohibitedIdx) {
+        if (!ex.usable(i) || ex.shares[i] === 0 || (!withEstimates && isEstimate(ex.sources[i]))) continue;
+        terms.push(shareOf(ex.shares[i]!));
+      }
+      if (!withInterest) return terms;
+      if (interestKnown) terms.push(ratioFraction(ctx.input, 'interest_income_to_revenue'));
+      else if (v.income.includeInterest) {
+        const floor = ctx.ratios.atLeast.interest_income_to_revenue;
+        if (floor !== undefined) terms.push(shareOf(floor));
+      }
+      return terms;
+    };
   const interestInputs = v.income.includeInterest ? ctx.ratios.inputs?.interest_income_to_revenue : undefined;
   const reason = checkThreshold(rule, value, exactOf(true), ctx.filingRef, interestInputs);
   // A breach near the limit that needs an estimated share is in doubt; one the certain shares make on their own is not.
@@ -221,7 +219,8 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
     inDoubt(reason, 'estimate', 'part of the prohibited revenue is an estimated share');
   }
   // Interest from a non-operating proxy decides nothing alone: only a breach the other parts make without it is certain.
-  if (interestKnown && interestIsNonOperatingProxy(ctx.fundamentals)) proxiedInterestInDoubt(reason, rule, v, ctx);
+  if (interestKnown && interestIsNonOperatingProxy(ctx.fundamentals))
+    proxiedInterestInDoubt(reason, () => !withinLimit(rule, certainActivities, exactOf(false, false)));
   if (missing === null) {
     reasons.push(reason);
     return value / rule.threshold;
