@@ -74,7 +74,7 @@ export async function prepareLake(dataDir: string, scale: number): Promise<void>
   await ingestSource({ source: 'sample', scale, dataDir, asOf: TODAY, concurrency: 2 });
   const reads = await openApiReads({ dataDir, followIntervalMs: 0 });
   const stocks = reads.listings().filter((l) => l.kind === 'stock');
-  reads.close();
+  await reads.close();
   const inputs = await withDuckDB(':memory:', {}, (c) =>
     loadScreeningInputs(c, dataDir, { market: 'us', date: TODAY, kind: 'stock', limit: 500 }),
   );
@@ -182,7 +182,7 @@ export async function runApiBench(options: { dataDir?: string; scale?: number; s
   } finally {
     await api.close();
     await bare.close();
-    reads.close();
+    await reads.close();
     await closeAccess();
   }
 }

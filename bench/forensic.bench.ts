@@ -76,7 +76,7 @@ export async function runForensicBench(options: { dataDir?: string; tickers?: nu
   } finally {
     await closeServer();
     await lake.close();
-    reads.close();
+    await reads.close();
     await closeAccess();
   }
 }

@@ -168,7 +168,7 @@ export async function runVerifyBench(
       };
     } finally {
       await api.close();
-      reads.close();
+      await reads.close();
       await closeAccess();
       await db.close();
     }

@@ -62,7 +62,7 @@ export async function serveAttestApi(options: AttestApiOptions = {}): Promise<Se
     url: server.url,
     async close() {
       await server.close();
-      reads.close();
+      await reads.close();
       await db.close();
       await temp.cleanup();
     },
