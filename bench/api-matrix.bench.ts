@@ -3,12 +3,12 @@
  * cached screen, as_of, search and /healthz against the bare route's p99 at 500, 1,000 and
  * 2,000 req/s, each cell passing when p99 ≤ 3 × the bare route's p99 + 1 ms (docs/api.md,
  * "Reads under load"). The API runs as the README runs it, in a process of its own: `faithscreen
- * api` alone, then `faithscreen start` (`npm start`: Temporal dev server, worker and API in one
- * process), then `faithscreen start` again while a backfill runs in its worker. The bare route
+ * api` alone, then `faithscreen start` (`npm start`: Temporal dev server and API, the worker in a
+ * child process at WORKER_NICE), then `faithscreen start` again while a backfill runs in its worker. The bare route
  * (a plain node `http` server returning the cached screen's body) is its own process and is
  * measured at each rate in the same run, before the routes. The generator is the paced
  * open-loop one (bench/paced-load.ts), a process of its own, 50 keep-alive connections. Beside
- * each cell: the API process's CPU time per 1,000 requests (all its threads; the machine is
+ * each cell: the API process's CPU time per 1,000 requests (all its threads, not its worker child's; the machine is
  * shared, and CPU moves far less with other work than latency does).
  *
  * Access patterns: cached screen = one ticker again and again (the report cache answers; see

@@ -1,6 +1,6 @@
 /**
  * A faithscreen role as the README runs it (`faithscreen api`, or `faithscreen start` = `npm
- * start`: every role in one process), started as a process of its own for a benchmark, and
+ * start`: the dev server, the API, and the worker as its child process), started as a process of its own for a benchmark, and
  * the bare route's server beside it (bench/bare-route-server.mjs).
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -66,6 +66,13 @@ export const configSchema = z.object({
     )
     .optional(),
   BOOTSTRAP_BACKFILL_YEARS: z.coerce.number().int().min(0).max(20).default(3),
+  // The worker's CPU priority (nice, 0-19): screens yield the cores to an API on the same machine.
+  WORKER_NICE: z.coerce
+    .number({ error: 'expected a nice value, a whole number from 0 (unchanged) to 19 (lowest priority)' })
+    .int('expected a nice value, a whole number from 0 (unchanged) to 19 (lowest priority)')
+    .min(0, 'expected a nice value, a whole number from 0 (unchanged) to 19 (lowest priority)')
+    .max(19, 'expected a nice value, a whole number from 0 (unchanged) to 19 (lowest priority)')
+    .default(10),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

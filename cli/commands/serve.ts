@@ -9,6 +9,7 @@ import { bootstrapWarehouse } from '../bootstrap.ts';
 import { Lifecycle } from '../../platform/lifecycle.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { prepareWarehouse, runApiRole, runDevServerRole, runWorkerRole, type RoleContext } from '../../platform/roles.ts';
+import { lowerCpuPriority, reportToParent, startWorkerProcess } from '../../platform/worker-process.ts';
 
 function context(): RoleContext {
   const config = getConfig();
@@ -76,12 +77,18 @@ async function demoKeyFile(ctx: { config: Config }): Promise<string | null> {
 export function registerServeCommands(program: Command): void {
   program
     .command('start')
-    .description('run everything: a Temporal dev server (unless TEMPORAL_ADDRESS is set), the worker and the API')
+    .description('run everything: a Temporal dev server (unless TEMPORAL_ADDRESS is set), a worker process and the API')
     .action(() =>
       serve(async (ctx) => {
         const dev = ctx.config.embeddedTemporal ? await runDevServerRole(ctx) : undefined;
         await prepareWarehouse(ctx);
-        await runWorkerRole(ctx);
+        // The worker runs in its own process at a lower CPU priority, so screens and backfills do
+        // not hold up the API's event loop (docs/operations.md, *CPU priority of the worker*).
+        const worker = await startWorkerProcess({
+          env: { ...process.env, TEMPORAL_ADDRESS: dev?.address ?? ctx.config.temporalAddress },
+          logger: ctx.logger,
+        });
+        ctx.lifecycle.add('worker-process', worker.stop);
         const api = await runApiRole(ctx);
         const demoKey = ctx.config.DATA_SOURCE === 'sample' ? await demoKeyFile(ctx) : null;
         const lines = [
@@ -104,11 +111,14 @@ export function registerServeCommands(program: Command): void {
     .action(() => serve(async (ctx) => void (await runDevServerRole(ctx))));
   program
     .command('worker')
-    .description('run only a Temporal worker for the faithscreen task queue')
+    .description('run only a Temporal worker for the faithscreen task queue (at CPU priority WORKER_NICE)')
     .action(() =>
       serve(async (ctx) => {
+        const parent = reportToParent((reason) => ctx.lifecycle.shutdown(reason));
+        lowerCpuPriority(ctx.config.WORKER_NICE, ctx.logger);
         await prepareWarehouse(ctx);
         await runWorkerRole(ctx);
+        parent.ready();
       }),
     );
   program

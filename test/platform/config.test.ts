@@ -52,6 +52,19 @@ describe('parseConfig', () => {
     }
   });
 
+  it('when WORKER_NICE is not a nice value from 0 to 19, then it is refused saying what is accepted; unset, it is 10', () => {
+    expect(parseConfig({}).WORKER_NICE).toBe(10);
+    expect(parseConfig({ WORKER_NICE: '0' }).WORKER_NICE).toBe(0);
+    expect(parseConfig({ WORKER_NICE: '19' }).WORKER_NICE).toBe(19);
+    for (const bad of ['20', '-5', '2.5', 'low']) {
+      const error = catchError(() => parseConfig({ WORKER_NICE: bad }));
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        expect.stringMatching(/^WORKER_NICE: expected a nice value, a whole number from 0/),
+      ]);
+    }
+  });
+
   it('when a port is out of range, then it is refused', () => {
     expect(() => parseConfig({ PORT: '70000' })).toThrow(/PORT/);
   });

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,6 +21,34 @@ async function waitForHttp(url: string, timeoutMs: number): Promise<Response> {
       await sleep(250);
     }
   }
+}
+
+/** The pids of the worker processes `start` reported polling, in order. */
+function workerPids(output: string): number[] {
+  return [...output.matchAll(/"worker_pid":(\d+),"msg":"worker process polling"/g)].map((match) => Number(match[1]));
+}
+
+/** The nice value of every thread of a process (Linux). */
+function threadNiceValues(pid: number): number[] {
+  // After the command name in parentheses: state is field 3; nice is field 19.
+  return readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await sleep(250);
 }
 
 async function processesMentioning(text: string): Promise<string[]> {
@@ -88,13 +116,75 @@ describe('faithscreen start (the embedded default)', () => {
       });
       expect((await fetch(`http://127.0.0.1:${port}/api/screen/us/AAPL`)).status).toBe(401);
 
+      // The worker is a process of its own, every thread of it at the lower CPU priority (WORKER_NICE, default 10).
+      const [firstWorker] = workerPids(output);
+      expect(firstWorker).toBeDefined();
+      expect(firstWorker).not.toBe(child.pid);
+      expect(new Set(threadNiceValues(firstWorker!))).toEqual(new Set([10]));
+      expect(new Set(threadNiceValues(child.pid!))).toEqual(new Set([0]));
+      // A worker that dies is restarted; the API keeps answering meanwhile.
+      process.kill(firstWorker!, 'SIGKILL');
+      await waitFor(() => workerPids(output).length >= 2, 90_000);
+      expect(output).toMatch(
+        /"worker_pid":\d+,"code":null,"signal":"SIGKILL","restart_in_ms":1000,"msg":"worker process exited unexpectedly; restarting it"/,
+      );
+      const [, secondWorker] = workerPids(output);
+      expect(secondWorker).not.toBe(firstWorker);
+      expect(alive(secondWorker!)).toBe(true);
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+
       // SIGTERM while the first-start backfill is still being followed: a clean stop, exit 0.
       const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(output).not.toMatch(/Channel has been shut down|Uncaught|unhandled/i);
       expect(await processesMentioning(temp.dir)).toEqual([]);
+      expect(alive(secondWorker!)).toBe(false);
+      expect(output).toMatch(/"component":"worker-process","msg":"stopped"/);
       expect(output).toMatch(/"component":"temporal-dev-server","msg":"stopped"/);
+    },
+  );
+
+  it(
+    'when the start process is killed outright, then its worker process shuts itself down: never orphaned',
+    { timeout: 180_000 },
+    async () => {
+      const dir = await makeTempDir('faithscreen-start-kill-');
+      try {
+        const [port, devPort, uiPort] = [await freePort(), await freePort(), await freePort()];
+        let output = '';
+        const start = spawn(process.execPath, [BIN, 'start'], {
+          env: {
+            ...process.env,
+            DATA_DIR: dir.dir,
+            PORT: String(port),
+            TEMPORAL_DEV_PORT: String(devPort),
+            TEMPORAL_UI_PORT: String(uiPort),
+            TEMPORAL_ADDRESS: '',
+            SAMPLE_SCALE: '0.001',
+            BOOTSTRAP_BACKFILL_YEARS: '0',
+            WORKER_NICE: '0',
+            LOG_LEVEL: 'info',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        start.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        start.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        await waitFor(() => output.includes('faithscreen is running'), 120_000);
+        const [worker] = workerPids(output);
+        expect(worker).toBeDefined();
+        // WORKER_NICE=0 leaves the worker's priority unchanged.
+        expect(new Set(threadNiceValues(worker!))).toEqual(new Set([0]));
+        const exited = new Promise((resolve) => start.once('exit', resolve));
+        start.kill('SIGKILL');
+        await exited;
+        await waitFor(() => !alive(worker!), 60_000);
+        expect(alive(worker!)).toBe(false);
+        await waitFor(() => output.includes('"reason":"parent process gone"'), 5_000);
+        expect(output).toContain('"reason":"parent process gone"');
+      } finally {
+        await dir.cleanup();
+      }
     },
   );
 

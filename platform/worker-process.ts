@@ -1,0 +1,122 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import type { Logger } from 'pino';
+
+/** What a worker process started by `faithscreen start` tells its parent over the IPC channel. */
+export type WorkerProcessMessage = { type: 'worker-ready' };
+
+const CLI = new URL('../bin/faithscreen.js', import.meta.url).pathname;
+/** How long a worker process may drain its activities at shutdown before it is killed. */
+const STOP_GRACE_MS = 60_000;
+/** Restart back-off after an unexpected exit: doubles from the first to the last value. */
+const RESTART_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
+/** A worker process that ran this long before it died starts the back-off again from its first value. */
+const HEALTHY_RUN_MS = 60_000;
+
+/**
+ * Lowers this process's CPU priority to `nice` (0 = unchanged, 19 = lowest), so that an API on the
+ * same cores is scheduled first while screens run (docs/operations.md, *CPU priority of the
+ * worker*). On Linux a priority belongs to each thread: every thread already running is lowered,
+ * and threads started later (Temporal's runtime, chunk threads, DuckDB's) inherit it.
+ */
+export function lowerCpuPriority(nice: number, logger: Logger): void {
+  if (nice === 0) return;
+  try {
+    if (process.platform === 'linux') {
+      for (const tid of readdirSync('/proc/self/task')) setPriority(Number(tid), nice);
+    } else {
+      setPriority(nice);
+    }
+    logger.info({ nice }, 'worker CPU priority lowered');
+  } catch (error) {
+    // Never fatal: the worker is correct at any priority, only the API's latency depends on it.
+    logger.warn({ err: error, nice }, 'could not lower the worker CPU priority');
+  }
+}
+
+/**
+ * In a worker process started by `faithscreen start`: says when it is polling, and shuts down
+ * when its parent is gone (the IPC channel closes even when the parent is killed outright), so a
+ * worker is never orphaned.
+ */
+export function reportToParent(shutdown: (reason: string) => Promise<void>): { ready: () => void } {
+  if (!process.send) return { ready: () => undefined };
+  process.once('disconnect', () => void shutdown('parent process gone').then(() => process.exit(0)));
+  // The channel alone must not keep the process alive (a worker that failed to start exits).
+  process.channel?.unref();
+  return { ready: () => process.send?.({ type: 'worker-ready' } satisfies WorkerProcessMessage) };
+}
+
+export interface WorkerProcessOptions {
+  /** Environment of the worker process (the parent's, with the Temporal address it must use). */
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+}
+
+export interface WorkerProcess {
+  /** The running worker process's pid (changes when it is restarted). */
+  pid(): number | undefined;
+  /** Asks the worker to drain and stop (SIGTERM), kills it after a grace period; no restart after this. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `faithscreen worker` as a child process and keeps it running: resolves once it polls its
+ * task queue (rejects if it dies before that), then restarts it with a back-off whenever it exits
+ * unexpectedly. A separate process keeps the pipelines' CPU (screens, backfill chunk threads) off
+ * the API's event loop, and its lower priority lets the API answer first (docs/operations.md).
+ */
+export async function startWorkerProcess({ env, logger }: WorkerProcessOptions): Promise<WorkerProcess> {
+  let child: ChildProcess | undefined;
+  let started = false;
+  let stopping = false;
+  let failures = 0;
+  let restartTimer: NodeJS.Timeout | undefined;
+
+  const spawnOnce = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const startedAt = Date.now();
+      let ready = false;
+      // detached: Ctrl-C reaches the parent only, which stops the worker in order (API first).
+      const spawned = fork(CLI, ['worker'], { env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      child = spawned;
+      spawned.on('message', (message: Partial<WorkerProcessMessage>) => {
+        if (message?.type !== 'worker-ready' || ready) return;
+        ready = true;
+        logger.info({ worker_pid: spawned.pid }, 'worker process polling');
+        resolve();
+      });
+      spawned.once('error', (error) => reject(error));
+      spawned.once('exit', (code, signal) => {
+        if (child === spawned) child = undefined;
+        if (!ready) reject(new Error(`the worker process exited before polling (code ${String(code)}, signal ${String(signal)})`));
+        // At the first start a failure is the caller's to report; at shutdown an exit is expected.
+        if (stopping || !started) return;
+        if (ready && Date.now() - startedAt >= HEALTHY_RUN_MS) failures = 0;
+        const delay = RESTART_DELAYS_MS[Math.min(failures, RESTART_DELAYS_MS.length - 1)]!;
+        failures += 1;
+        logger.error({ worker_pid: spawned.pid, code, signal, restart_in_ms: delay }, 'worker process exited unexpectedly; restarting it');
+        // A restart that dies again is rescheduled by its own exit, with a longer delay.
+        restartTimer = setTimeout(() => void spawnOnce().catch(() => undefined), delay);
+      });
+    });
+
+  await spawnOnce();
+  started = true;
+
+  return {
+    pid: () => child?.pid,
+    stop: async () => {
+      stopping = true;
+      clearTimeout(restartTimer);
+      const running = child;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      running.kill('SIGTERM');
+      const killer = setTimeout(() => running.kill('SIGKILL'), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}
