@@ -42,7 +42,11 @@ export function lowerCpuPriority(nice: number, logger: Logger): void {
  */
 export function reportToParent(shutdown: (reason: string) => Promise<void>): { ready: () => void } {
   if (!process.send) return { ready: () => undefined };
-  process.once('disconnect', () => void shutdown('parent process gone').then(() => process.exit(0)));
+  process.once('disconnect', () => {
+    // Without its parent (and so without the dev server it started) a drain may never finish: bounded.
+    setTimeout(() => process.exit(1), STOP_GRACE_MS).unref();
+    void shutdown('parent process gone').then(() => process.exit(0));
+  });
   // The channel alone must not keep the process alive (a worker that failed to start exits).
   process.channel?.unref();
   return { ready: () => process.send?.({ type: 'worker-ready' } satisfies WorkerProcessMessage) };

@@ -80,29 +80,34 @@ describe('pipelines on a real Temporal dev server', () => {
     expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([result.failedSample[0]]);
   });
 
-  it('when a backfill range is run twice, then the second run publishes nothing and each (ticker, day) has one snapshot', async () => {
-    const worker = await createTestWorker(env, bundle, temp.dir, 'backfill');
-    const args = [{ from: '2023-01-01', to: DATE, cadence: 'quarter-end', chunkSize: 25 }];
-    const [first, second] = await worker.runUntil(async () => [
-      await env.client.workflow.execute('backfill', { taskQueue: 'backfill', workflowId: 'backfill-1', args }),
-      await env.client.workflow.execute('backfill', { taskQueue: 'backfill', workflowId: 'backfill-2', args }),
-    ]);
-    expect(first.published).toBeGreaterThan(listings * 10);
-    expect(second).toMatchObject({ published: 0, skipped: first.published, failedCount: 0 });
-    const [dupes] = await catalogQuery(
-      temp.dir,
-      "SELECT count(*)::INT AS rows, count(DISTINCT (market, ticker, snapshot_date))::INT AS keys FROM snapshots WHERE source = 'backfill'",
-    );
-    expect(dupes).toEqual({ rows: first.published, keys: first.published });
-    const eras = await catalogQuery(
-      temp.dir,
-      "SELECT DISTINCT era, snapshot_date < DATE '2026-07-04' AS before FROM snapshots WHERE source = 'backfill' ORDER BY era",
-    );
-    expect(eras).toEqual([
-      { era: 'current', before: false },
-      { era: 'legacy', before: true },
-    ]);
-  });
+  // Two real backfills through Temporal: under shared cores they can outlast the default 60 s.
+  it(
+    'when a backfill range is run twice, then the second run publishes nothing and each (ticker, day) has one snapshot',
+    { timeout: 180_000 },
+    async () => {
+      const worker = await createTestWorker(env, bundle, temp.dir, 'backfill');
+      const args = [{ from: '2023-01-01', to: DATE, cadence: 'quarter-end', chunkSize: 25 }];
+      const [first, second] = await worker.runUntil(async () => [
+        await env.client.workflow.execute('backfill', { taskQueue: 'backfill', workflowId: 'backfill-1', args }),
+        await env.client.workflow.execute('backfill', { taskQueue: 'backfill', workflowId: 'backfill-2', args }),
+      ]);
+      expect(first.published).toBeGreaterThan(listings * 10);
+      expect(second).toMatchObject({ published: 0, skipped: first.published, failedCount: 0 });
+      const [dupes] = await catalogQuery(
+        temp.dir,
+        "SELECT count(*)::INT AS rows, count(DISTINCT (market, ticker, snapshot_date))::INT AS keys FROM snapshots WHERE source = 'backfill'",
+      );
+      expect(dupes).toEqual({ rows: first.published, keys: first.published });
+      const eras = await catalogQuery(
+        temp.dir,
+        "SELECT DISTINCT era, snapshot_date < DATE '2026-07-04' AS before FROM snapshots WHERE source = 'backfill' ORDER BY era",
+      );
+      expect(eras).toEqual([
+        { era: 'current', before: false },
+        { era: 'legacy', before: true },
+      ]);
+    },
+  );
 
   it('when the progress query is asked mid-run, then it reports done out of total', async () => {
     const worker = await createTestWorker(env, bundle, temp.dir, 'progress');
