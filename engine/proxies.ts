@@ -53,6 +53,14 @@ export const NON_OPERATING_PROXY_TEXT =
   'interest income is not reported apart; net non-operating income stands in for it, which nets other gains and losses ' +
   'and so bounds interest income neither from above nor from below';
 
+/** Why a purification amount that counts a net non-operating line as interest income is an estimate. */
+export const NON_OPERATING_PURIFICATION_TEXT = `an estimate: ${NON_OPERATING_PROXY_TEXT}, so the amount may be too low as well as too high`;
+
+/** The `proxy` note of a purification computed from `f`, if any of its figures is a stand-in. */
+export function purificationProxy(f: Fundamentals | null): { proxy: string } | Record<string, never> {
+  return interestIsNonOperatingProxy(f) ? { proxy: NON_OPERATING_PURIFICATION_TEXT } : {};
+}
+
 /** What the proxy stands for, for messages. */
 export const PROXY_TEXT: Readonly<Record<ProxyKind, string>> = Object.freeze({
   debt_total_for_interest_bearing: 'the filing reports only a debt total, which stands in for interest-bearing debt',

@@ -83,6 +83,12 @@ export interface FrameworkPurification {
   non_permissible_income_ratio: number | null;
   currency: string | null;
   formula: string;
+  /**
+   * Present when a figure behind the amount stands in for the one the formula names
+   * (docs/frameworks/README.md, "Proxies and estimates"): the amount is an estimate that may be
+   * too low as well as too high.
+   */
+  proxy?: string;
 }
 
 export interface ConsensusComponent {
@@ -135,6 +141,8 @@ export interface Purification {
   impermissible_income_per_share: number | null;
   non_permissible_income_ratio: number | null;
   currency: string | null;
+  /** As on a framework's purification: why the amounts are estimates, when they are. */
+  proxy?: string;
 }
 
 export interface MadhhabDisagreement {

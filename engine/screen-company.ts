@@ -13,6 +13,7 @@ import { LDS_VERSIONS } from './faith/lds-mormon.ts';
 import { FRAMEWORK_IDS, type FrameworkId, type ShariahFrameworkId } from './frameworks.ts';
 import type { ScreeningInput } from './inputs.ts';
 import { deriveMadhhabViews } from './madhhab-views.ts';
+import { purificationProxy } from './proxies.ts';
 import type { FrameworkResult, Provenance, Purification, ScreeningResult } from './result-types.ts';
 import { buildScreenContext, type ScreenContext } from './screen-context.ts';
 import { SHARIAH_PROHIBITED_UNION_IDX, SHARIAH_VERSIONS } from './shariah/index-of-versions.ts';
@@ -41,6 +42,7 @@ function headlinePurification(ctx: ScreenContext): Purification {
     impermissible_income_per_share: byIncome,
     non_permissible_income_ratio: npi,
     currency: ctx.fundamentals?.currency ?? null,
+    ...purificationProxy(ctx.fundamentals),
   };
 }
 

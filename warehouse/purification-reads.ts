@@ -80,13 +80,14 @@ function pointsSql(snapshots: Sql, fundamentals: Sql | null, query: HistoryQuery
       SELECT snapshot_date, screened_at, filing_ref, period_end, ${rawSql(sqlIdent(statusColumn(query.framework)))} AS status,
         json_extract_string(result_json, ${`${base}.method`}) AS method,
         TRY_CAST(json_extract(result_json, ${`${base}.non_permissible_income_ratio`}) AS DOUBLE) AS ratio,
+        json_extract_string(result_json, ${`${base}.proxy`}) AS proxy,
         coalesce(data_source, 'unknown') AS data_source, coalesce(synthetic, false) AS synthetic
       FROM ${snapshots}
       WHERE ticker = ${query.ticker} AND year BETWEEN ${fromYear} AND ${beforeYear}
         AND snapshot_date >= ${sqlDate(query.from)} AND snapshot_date < ${sqlDate(query.before)}
     ),
     s AS (SELECT * FROM raw QUALIFY row_number() OVER (PARTITION BY snapshot_date ORDER BY screened_at DESC) = 1)
-    SELECT strftime(s.snapshot_date, '%Y-%m-%d') AS snapshot_date, s.status, s.method, s.ratio, s.filing_ref,
+    SELECT strftime(s.snapshot_date, '%Y-%m-%d') AS snapshot_date, s.status, s.method, s.ratio, s.proxy, s.filing_ref,
       strftime(s.period_end, '%Y-%m-%d') AS period_end, s.data_source, s.synthetic, ${filingColumns}
     FROM s ${filing}
     QUALIFY row_number() OVER (PARTITION BY s.snapshot_date ORDER BY ${order}) = 1
@@ -104,6 +105,7 @@ function pointOf(row: Record<string, unknown>): PurificationPoint {
     status: (STATUSES.has(status) ? status : 'insufficient_data') as VerdictStatus,
     method: method !== null && METHODS.has(method) ? (method as PurificationMethod) : null,
     nonPermissibleIncomeRatio: num(row.ratio),
+    proxy: str(row.proxy),
     // A filing the lake no longer holds still names itself; its figures then read as missing.
     filing: filingRef === null || periodEnd === null ? null : { sourceRef: filingRef, periodEnd, filedOn: filedOn ?? '' },
     currency: str(row.currency),

@@ -68,6 +68,14 @@ const periodSchema = z
       .nullable()
       .meta({ description: 'the filing behind the snapshot (an accession number for EDGAR filings)' }),
     non_permissible_income_ratio: nullableNumber.meta({ description: "the framework's non-permissible income ÷ total income, 0..1" }),
+    estimate: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "why this period's amounts are estimates that may be too low as well as too high (a figure stands in for the one the formula names, " +
+          'e.g. a net non-operating line for interest income); null when every figure is the one named',
+      }),
     dividends_per_share_ttm: nullableNumber.meta({ description: "the filing's trailing-twelve-month dividends per share" }),
     dividend_ratio_per_share: nullableNumber.meta({ description: 'dividends per share × ratio (twelve months)' }),
     impermissible_income_per_share: nullableNumber.meta({ description: 'ratio × revenue ÷ shares outstanding (twelve months)' }),
@@ -101,6 +109,10 @@ export const purificationResponseSchema = z
       description: "total by the framework's method (totals.framework_method.amount); null when any period lacks an input",
     }),
     complete: z.boolean(),
+    estimated_periods: z
+      .number()
+      .int()
+      .meta({ description: 'periods whose amounts are estimates (each says why in `estimate`); 0 when none' }),
     totals: totalsSchema,
     lots: z.array(lotResultSchema),
     rules: z.object({ dividend_based: z.string(), income_based: z.string(), periods: z.string() }),

@@ -119,6 +119,7 @@ function periodJson(p: HoldingPeriod, currency: string): Record<string, unknown>
         ? null
         : { source_ref: point.filing.sourceRef, period_end: point.filing.periodEnd, filed_on: point.filing.filedOn || null },
     non_permissible_income_ratio: point?.nonPermissibleIncomeRatio ?? null,
+    estimate: point?.proxy ?? null,
     dividends_per_share_ttm: point?.dividendsPerShare ?? null,
     dividend_ratio_per_share: p.dividendRatioPerShare,
     impermissible_income_per_share: p.impermissibleIncomePerShare,
@@ -182,6 +183,7 @@ export async function purifyHolding(
     currency: listing.currency,
     amount_to_purify: byMethod.amount,
     complete: byMethod.complete,
+    estimated_periods: all.filter((p) => p.point?.proxy != null).length,
     totals,
     lots: lotResults.map(({ lot, periods }, i) => ({
       shares: lot.shares,

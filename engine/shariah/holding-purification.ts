@@ -25,6 +25,8 @@ export interface PurificationPoint {
   method: PurificationMethod | null;
   /** The framework's non-permissible income ÷ total income (0..1); null when unknown. */
   nonPermissibleIncomeRatio: number | null;
+  /** Why that ratio is an estimate (a figure behind it stands in for the one named); null when it is not. */
+  proxy: string | null;
   filing: { sourceRef: string; periodEnd: string; filedOn: string } | null;
   /** ISO 4217 currency of the filing's figures; null when the filing is not in the lake. */
   currency: string | null;

@@ -4,8 +4,10 @@
  * - impermissible_income_per_share (AAOIFI SS21, favoured by many scholars because it applies
  *   whether or not a dividend is paid): non-permissible income ÷ shares outstanding.
  * Interest income is always counted as non-permissible income here, even where a
- * methodology's 5% screen leaves it out. Amounts are in the filing's currency.
+ * methodology's 5% screen leaves it out. Amounts are in the filing's currency. Where interest
+ * income is a net non-operating line standing in for it, the amount says it is an estimate.
  */
+import { purificationProxy } from '../proxies.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import type { FrameworkPurification, PurificationMethod } from '../result-types.ts';
 
@@ -67,5 +69,6 @@ export function frameworkPurification(
     non_permissible_income_ratio: npi,
     currency: ctx.fundamentals?.currency ?? null,
     formula: PURIFICATION_FORMULAS[method],
+    ...purificationProxy(ctx.fundamentals),
   };
 }

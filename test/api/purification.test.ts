@@ -51,6 +51,8 @@ describe('POST /api/purification over real HTTP on the sample universe', () => {
   /** A stock re-screened on 2020-06-30 with a different AAOIFI ratio, and that ratio. */
   let rescreened: string;
   let rescreenedRatio: number;
+  /** A stock re-screened on 2020-09-30 from a filing whose interest income is a net non-operating line. */
+  let proxied: string;
 
   /** POSTs `body` with the test's key, another key, or none (null). */
   const post = async (body: unknown, apiKey: string | null = key.key) => {
@@ -113,6 +115,24 @@ describe('POST /api/purification over real HTTP on the sample universe', () => {
     rescreenedRatio = figures(june).npi * 2;
     corrected.frameworks.shariah_aaoifi!.purification!.non_permissible_income_ratio = rescreenedRatio;
     rows.push(snapshotRowFrom(june.input, corrected, { source: 'refresh', runId: 'refresh-june', screenedAt: '2020-06-30T09:00:00.000' }));
+    const third = [...byTicker.entries()].find(
+      ([candidate, list]) =>
+        candidate !== ticker && candidate !== rescreened && list.length === QUARTERS.length && list.every((x) => figures(x).npi > 0),
+    );
+    if (!third) throw new Error('the sample has no third stock with a known AAOIFI ratio every quarter');
+    proxied = third[0];
+    const september = structuredClone(third[1][3]!.input);
+    september.fundamentals!.figureSources = {
+      ...september.fundamentals!.figureSources,
+      interest_income: 'us-gaap:OtherNonoperatingIncomeExpense @ 0000000000-20-000001 (proxy: net non-operating income)',
+    };
+    rows.push(
+      snapshotRowFrom(september, compactResult(screenCompany(september)), {
+        source: 'refresh',
+        runId: 'refresh-september',
+        screenedAt: '2020-09-30T09:00:00.000',
+      }),
+    );
     await writeSnapshots(lakeDir.dir, rows, { fileStem: 'purification-fixture' });
     const funds = await withDuckDB(':memory:', {}, (c) =>
       loadScreeningInputsForDates(c, lakeDir.dir, { market: 'us', dates: [TODAY], kind: 'fund' }),
@@ -131,6 +151,27 @@ describe('POST /api/purification over real HTTP on the sample universe', () => {
     await access?.close();
     await lakeDir?.cleanup();
     await serviceDir?.cleanup();
+  });
+
+  it('when the interest income of a snapshot is a net non-operating line, then its period says its amounts are estimates; the others do not', async () => {
+    const { status, body } = await post({
+      market: 'us',
+      ticker: proxied,
+      framework: 'shariah_aaoifi',
+      lots: [{ shares: 10, bought_on: '2020-08-01', sold_on: '2020-12-01' }],
+    });
+    expect(status).toBe(200);
+    const periods = body.lots[0].periods as Json[];
+    expect(periods.map((p) => [p.snapshot.date, p.estimate === null])).toEqual([
+      ['2020-06-30', true],
+      ['2020-09-30', false],
+    ]);
+    expect(periods[1]!.estimate).toMatch(/^an estimate: interest income is not reported apart; .*may be too low as well as too high$/);
+    expect(periods[1]!.income_based).toEqual(expect.any(Number));
+    expect(body.estimated_periods).toBe(1);
+    // The main stock's filings report interest income as such.
+    const plain = await post({ market: 'us', ticker, framework: 'shariah_aaoifi', lots: [{ shares: 1, bought_on: '2020-02-15' }] });
+    expect(plain.body.estimated_periods).toBe(0);
   });
 
   it('when a lot spans a non-compliant quarter, then each period carries its evidence and the total matches a hand computation', async () => {

@@ -14,6 +14,7 @@ function point(snapshotDate: string, over: Partial<PurificationPoint> = {}): Pur
     status: 'compliant',
     method: 'impermissible_income_per_share',
     nonPermissibleIncomeRatio: 0.02,
+    proxy: null,
     filing: { sourceRef: `f-${snapshotDate}`, periodEnd: snapshotDate, filedOn: snapshotDate },
     currency: 'USD',
     dividendsPerShare: 1.5,

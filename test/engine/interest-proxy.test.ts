@@ -54,3 +54,28 @@ describe('interest income from a net non-operating proxy', () => {
     expect(screened(50, PROXY_SOURCE, 0.05).reason).toMatchObject({ result: 'questionable', doubt: 'proxy' });
   });
 });
+
+describe('purification amounts on a net non-operating proxy', () => {
+  function purificationOf(source: string) {
+    const input: ScreeningInput = baseInput();
+    input.fundamentals = { ...input.fundamentals!, interestIncome: 50, figureSources: { interest_income: source } };
+    return screenCompany(input);
+  }
+
+  it('when interest income is the proxy, then every purification says its amounts are estimates either way, and keeps them', () => {
+    const result = purificationOf(PROXY_SOURCE);
+    expect(result.purification.proxy).toMatch(/^an estimate: interest income is not reported apart; .*may be too low as well as too high$/);
+    expect(result.purification.non_permissible_income_ratio).toBeGreaterThan(0);
+    for (const id of ['shariah_aaoifi', 'shariah_djim', 'shariah_sp', 'shariah_ftse', 'shariah_msci'] as const) {
+      const purification = result.frameworks[id]!.purification!;
+      expect(purification.proxy).toBe(result.purification.proxy);
+      expect(purification.non_permissible_income_ratio).toBe(result.purification.non_permissible_income_ratio);
+    }
+  });
+
+  it('when interest income is reported as such, then no purification carries a proxy note', () => {
+    const result = purificationOf(INTEREST_SOURCE);
+    expect(result.purification).not.toHaveProperty('proxy');
+    expect(result.frameworks.shariah_aaoifi!.purification).not.toHaveProperty('proxy');
+  });
+});
