@@ -118,7 +118,7 @@ interface MainRow {
  * See docs/data/real-companies.md, "One split basis".
  */
 function splitFactorSql(t: (name: string) => string, market: string, ticker: string, sharesDate: string, priceBasisDate: string): string {
-  return `coalesce((SELECT product(s.ratio) FROM ${t('spl')} s WHERE s.market = ${market} AND s.ticker = ${ticker}
+  return `coalesce((SELECT product(s.ratio ORDER BY s.ex_date) FROM ${t('spl')} s WHERE s.market = ${market} AND s.ticker = ${ticker}
       AND s.ex_date > ${sharesDate} AND s.ex_date <= ${priceBasisDate}), 1)`;
 }
 
@@ -130,9 +130,9 @@ function mainSql(t: (name: string) => string): string {
       FROM ${t('grid')} g ASOF LEFT JOIN ${t('fund')} f ON f.market = g.market AND f.ticker = g.ticker AND f.filed_on <= g.date),
     avgs AS (
       SELECT g.market, g.ticker, g.date,
-        avg(c.cap) FILTER (WHERE c.month > date_trunc('month', g.date) - INTERVAL 24 MONTH) AS avg_24,
+        avg(c.cap ORDER BY c.month) FILTER (WHERE c.month > date_trunc('month', g.date) - INTERVAL 24 MONTH) AS avg_24,
         count(c.cap) FILTER (WHERE c.month > date_trunc('month', g.date) - INTERVAL 24 MONTH)::INTEGER AS months_24,
-        avg(c.cap) AS avg_36, count(c.cap)::INTEGER AS months_36
+        avg(c.cap ORDER BY c.month) AS avg_36, count(c.cap)::INTEGER AS months_36
       FROM ${t('grid')} g JOIN ${t('caps')} c ON c.market = g.market AND c.ticker = g.ticker
         AND c.month > date_trunc('month', g.date) - INTERVAL 36 MONTH AND c.date <= g.date
       GROUP BY g.market, g.ticker, g.date

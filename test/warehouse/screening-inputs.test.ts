@@ -61,3 +61,29 @@ describe('loadScreeningInputs', () => {
     expect(old.some((i) => i.marketCap.months24 === 24 && i.marketCap.months36 === 36)).toBe(true);
   });
 });
+
+describe('loadScreeningInputs: the same lake gives the same inputs', () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  beforeAll(async () => {
+    temp = await makeTempDir();
+    await ingestSource({ dataDir: temp.dir, source: 'sample', scale: 0.02, asOf: '2026-11-20', markets: ['us'], concurrency: 2 });
+  }, 120_000);
+  afterAll(() => temp.cleanup());
+
+  it('when inputs are loaded with one DuckDB thread and with four, then every market-cap average is bit for bit the same', async () => {
+    // A parallel sum of doubles depends on the order its parts are added; the averages add months in date order.
+    const dates = ['2020-12-31', '2021-12-31', '2022-12-31', '2023-12-31', '2024-12-31', '2025-12-31', '2026-11-20'];
+    const caps = async (threads: number) => {
+      const inputs = await withDuckDB(':memory:', { threads }, (c) =>
+        loadScreeningInputsForDates(c, temp.dir, { market: 'us', dates, kind: 'stock' }),
+      );
+      return new Map(inputs.map((input) => [`${input.listing.ticker} ${input.screeningDate}`, input.marketCap]));
+    };
+    const single = await caps(1);
+    expect(single.size).toBeGreaterThan(3_000);
+    for (const run of [await caps(4), await caps(4)]) {
+      const differing = [...single].filter(([key, cap]) => JSON.stringify(run.get(key)) !== JSON.stringify(cap)).map(([key]) => key);
+      expect(differing).toEqual([]);
+    }
+  });
+});
