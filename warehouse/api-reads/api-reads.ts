@@ -41,9 +41,11 @@ export interface ApiReadsOptions {
   memoryLimitMiB?: number;
   /**
    * Save the current verdicts under `DATA_DIR/api-cache/current` after start and on close, and
-   * start from them (default true): a start then reads only the files published since.
+   * start from them or from the lake's copy, whichever is further (default true): a start then
+   * reads only the files published since. `'lake'` (the maintenance run): start the same way,
+   * and always save the lake's copy (`DATA_DIR/lake/_current`) once started, never the API's.
    */
-  checkpoint?: boolean;
+  checkpoint?: boolean | 'lake';
   /**
    * The history index that answers as_of without a lake query (docs/api.md, "as_of from the
    * history index"); default on, under `DATA_DIR/api-cache/history`. Off, every older snapshot
@@ -64,6 +66,8 @@ export interface ApiReadsStats {
   currentRebuilds: number;
   /** Snapshot files whose rows were read into memory, at start and when announced since. */
   snapshotFilesLoaded: number;
+  /** What the start began from: the API's saved verdicts, the lake's (saved by maintenance), or every file of the lake. */
+  startedFrom: 'api-checkpoint' | 'lake-checkpoint' | 'lake-files' | null;
   /** Byte offset of the change journal read so far: the lake generation the reads have seen. */
   generation: number;
   /** Queries of older snapshots (as_of, a day's verdicts) run over the lake. */
@@ -103,6 +107,7 @@ export class ApiReads {
   private snapshotFilesLoaded = 0;
   private historyQueries = 0;
   private currentRebuilds = 0;
+  private startedFrom: ApiReadsStats['startedFrom'] = null;
   /** The checkpoint save the start began (after ready). */
   private startSave: Promise<void> = Promise.resolve();
 
@@ -183,6 +188,7 @@ export class ApiReads {
    */
   async start(): Promise<void> {
     const checkpoint = this.options.checkpoint === false ? null : await loadCheckpoint(this.options.dataDir);
+    this.startedFrom = checkpoint ? `${checkpoint.kind}-checkpoint` : 'lake-files';
     // Without saved verdicts every file is read: the load thread starts (tsx, DuckDB) while the folders are listed.
     if (!checkpoint) this.loader.warm();
     if (checkpoint) {
@@ -198,7 +204,8 @@ export class ApiReads {
     if (!checkpoint) await this.loader.close();
     this.loader.warm();
     // Saved after ready (close waits for it): writing and syncing ~14 MB need not delay the first request.
-    if (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0))
+    const lakeCopy = this.options.checkpoint === 'lake';
+    if (lakeCopy || (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0)))
       this.startSave = this.saveCheckpoint();
     // After the result sidecars: two builder threads at once would add their DuckDB memory to the start's peak.
     this.historyIndexStart = this.whenSidecarsBuilt()
@@ -209,12 +216,16 @@ export class ApiReads {
   /** Saves the current verdicts and what they were read from (errors go to `onError`: a checkpoint is an optimisation). */
   async saveCheckpoint(): Promise<void> {
     try {
-      await saveCheckpoint(this.options.dataDir, {
-        store: this.store,
-        files: [...this.snapshotFiles.entries()],
-        generation: this.journal.generation,
-        journalIdentity: this.journal.journalIdentity,
-      });
+      await saveCheckpoint(
+        this.options.dataDir,
+        {
+          store: this.store,
+          files: [...this.snapshotFiles.entries()],
+          generation: this.journal.generation,
+          journalIdentity: this.journal.journalIdentity,
+        },
+        this.options.checkpoint === 'lake' ? 'lake' : 'api',
+      );
     } catch (error) {
       this.options.onError?.(error);
     }
@@ -534,6 +545,7 @@ export class ApiReads {
       lakeScans: this.lakeScans,
       snapshotFilesLoaded: this.snapshotFilesLoaded,
       currentRebuilds: this.currentRebuilds,
+      startedFrom: this.startedFrom,
       generation: this.journal.generation,
       historyQueries: this.historyQueries,
       sidecarFiles: this.sidecars?.size ?? 0,
