@@ -15,6 +15,7 @@ import { dayRowsSql, fundHoldingsDir, fundHoldingsSql, historyRowSql, snapshotPa
 import type { AsOfLookup, FundHoldings, Listing, VerdictRow } from './api-reads-types.ts';
 import type { RefreshedScreen } from '../snapshot-schema.ts';
 import { UniverseIndex } from './api-reads-universe.ts';
+import { UniverseBuilder } from './api-reads-universe-builder.ts';
 import { LakeJournalReader, type LakeChange } from '../lake-journal.ts';
 import { lakeRoot } from '../lake-paths.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../lake-schemas.ts';
@@ -62,6 +63,8 @@ export interface ApiReadsStats {
   snapshotFiles: number;
   /** Full scans of the lake's folders: one at start, another only when the change journal was replaced or torn. */
   lakeScans: number;
+  /** Rebuilds of the universe index in a worker thread (listings republished while serving). */
+  universeRebuilds: number;
   /** Rebuilds of every current row from all files: a scan found files gone that held current rows (removed by hand). */
   currentRebuilds: number;
   /** Snapshot files whose rows were read into memory, at start and when announced since. */
@@ -108,11 +111,15 @@ export class ApiReads {
   private historyQueries = 0;
   private currentRebuilds = 0;
   private startedFrom: ApiReadsStats['startedFrom'] = null;
+  private universeRebuilds = 0;
   /** The checkpoint save the start began (after ready). */
   private startSave: Promise<void> = Promise.resolve();
 
   private readonly queue: PointReadQueue;
   private readonly loader = new CurrentLoader();
+  private readonly universeBuilder = new UniverseBuilder();
+  /** Set once the start is done: from then on the universe is rebuilt in a worker thread, not on the event loop. */
+  private serving = false;
   private readonly sidecars: ResultSidecars | null;
   private readonly historyIndex: HistoryIndex | null;
   private historyIndexStart: Promise<void> = Promise.resolve();
@@ -207,6 +214,7 @@ export class ApiReads {
     const lakeCopy = this.options.checkpoint === 'lake';
     if (lakeCopy || (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0)))
       this.startSave = this.saveCheckpoint();
+    this.serving = true;
     // After the result sidecars: two builder threads at once would add their DuckDB memory to the start's peak.
     this.historyIndexStart = this.whenSidecarsBuilt()
       .catch(() => undefined)
@@ -545,6 +553,7 @@ export class ApiReads {
       lakeScans: this.lakeScans,
       snapshotFilesLoaded: this.snapshotFilesLoaded,
       currentRebuilds: this.currentRebuilds,
+      universeRebuilds: this.universeRebuilds,
       startedFrom: this.startedFrom,
       generation: this.journal.generation,
       historyQueries: this.historyQueries,
@@ -563,7 +572,12 @@ export class ApiReads {
     this.timer = null;
     this.pool.close();
     const saved = this.startSave.then(() => (this.options.checkpoint === false || !following ? undefined : this.saveCheckpoint()));
-    return Promise.all([saved.then(() => this.loader.close()), this.sidecars?.close(), this.historyIndex?.close()]).then(() => undefined);
+    return Promise.all([
+      saved.then(() => this.loader.close()),
+      this.sidecars?.close(),
+      this.historyIndex?.close(),
+      this.universeBuilder.close(),
+    ]).then(() => undefined);
   }
 
   /** Parquet file holding the row's `result_json` (null when known only in memory). */
@@ -652,8 +666,11 @@ export class ApiReads {
         if (signature !== null && this.snapshotFiles.signatureOf(file) !== signature) fresh.set(file, signature);
       }
     }
-    if (listingsChanged) await this.reloadUniverse(await scanTableFiles(this.options.dataDir, 'listings'));
-    await this.loadSnapshotFiles([...fresh]);
+    // Side by side: new listings do not delay new verdicts.
+    await Promise.all([
+      listingsChanged ? scanTableFiles(this.options.dataDir, 'listings').then((files) => this.reloadUniverse(files)) : null,
+      this.loadSnapshotFiles([...fresh]),
+    ]);
     if (moved && fresh.size === 0) this.afterSnapshotChange();
   }
 
@@ -700,8 +717,13 @@ export class ApiReads {
     this.sidecarsPlanned = true;
   }
 
+  /** Before the reads serve (the start), on the event loop (nothing waits on it); after, in a worker thread, swapped in one step. */
   private async reloadUniverse(listings: Map<string, string>): Promise<void> {
-    this.universe = new UniverseIndex(listings.size === 0 ? [] : await loadListings(this.pool, this.options.dataDir));
+    if (listings.size === 0) this.universe = new UniverseIndex([]);
+    else if (this.serving) {
+      this.universe = await this.universeBuilder.build(this.options.dataDir);
+      this.universeRebuilds += 1;
+    } else this.universe = new UniverseIndex(await loadListings(this.pool, this.options.dataDir));
     this.listingFiles = listings;
   }
 }
