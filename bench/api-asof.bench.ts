@@ -15,16 +15,15 @@
  * above, the lake path only queues).
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { MARKET_KEYS } from '../common/markets.ts';
-import { cadenceDates } from '../workflows/cadence.ts';
 import { dayNumber, dayString } from '../warehouse/api-reads/api-reads-store.ts';
-import { synthesize } from './api-history.bench.ts';
+import { growHistory } from './api-history.bench.ts';
 import { describeMachine } from './machine.ts';
 import { pacedLoadInProcess, type PacedLoadFigures } from './paced-load.ts';
 
@@ -189,27 +188,14 @@ export async function runApiAsOfBench(onSize: (size: AsOfSizeFigures) => void = 
   const fractions = (process.env.ASOF_BENCH_SIZES ?? '0.25,1').split(',').map(Number);
   const seconds = Number(process.env.ASOF_BENCH_SECONDS ?? 5);
   const lakeRates = (process.env.ASOF_BENCH_LAKE_RATES ?? '500').split(',').map(Number);
-  const perMarket = Math.ceil(tickers / MARKETS.length);
-  const today = new Date().toISOString().slice(0, 10);
-  const allDates = cadenceDates('2009-01-31', today, 'month-end').filter((d) => d !== today);
   const root = path.join(process.env.ASOF_BENCH_DIR ?? os.tmpdir(), `faithscreen-asof-bench-${process.pid}`);
   const out: AsOfSizeFigures[] = [];
   try {
-    await mkdir(root, { recursive: true });
-    let written: string[] = [];
-    let files = 0;
-    let writeSeconds = 0;
-    for (const fraction of [...fractions].sort((a, b) => a - b)) {
-      const dates = allDates.slice(allDates.length - Math.round(allDates.length * fraction));
-      const t0 = performance.now();
-      files += await synthesize(
-        root,
-        dates.filter((d) => !written.includes(d)),
-        tickers,
-        MARKETS,
-      );
-      writeSeconds += (performance.now() - t0) / 1000;
-      written = dates;
+    for await (const { fraction, dates, snapshots, perMarket, files, writeSeconds } of growHistory(root, {
+      tickers,
+      fractions,
+      markets: MARKETS,
+    })) {
       const sample = `/api/screen/${MARKETS[0]}/S00000?as_of=${dates[Math.floor(dates.length / 2)]}`;
       await rm(path.join(root, 'api-cache'), { recursive: true, force: true });
       // The lookups alone: the same spread as the HTTP load, as (market, ticker, day).
@@ -228,7 +214,7 @@ export async function runApiAsOfBench(onSize: (size: AsOfSizeFigures) => void = 
       const size: AsOfSizeFigures = {
         fraction,
         dates: dates.length,
-        snapshots: dates.length * perMarket * MARKETS.length,
+        snapshots,
         files,
         writeSeconds,
         indexBytes,

@@ -171,6 +171,49 @@ export async function synthesize(
   });
 }
 
+/** One size of the synthetic month-end history: the lake under `root` holds exactly these dates. */
+export interface HistorySize {
+  fraction: number;
+  /** Month ends from 2009-01-31 to yesterday, the newest `fraction` of them. */
+  dates: string[];
+  snapshots: number;
+  perMarket: number;
+  /** Files written so far (every size) and the seconds that took. */
+  files: number;
+  writeSeconds: number;
+}
+
+/**
+ * Grows a synthetic month-end history size by size (smallest fraction first), each size's lake
+ * extending the previous one's by the older dates it lacks, and yields each once written.
+ */
+export async function* growHistory(
+  root: string,
+  options: { tickers: number; fractions: readonly number[]; markets?: readonly string[] },
+): AsyncGenerator<HistorySize> {
+  const markets = options.markets ?? MARKETS;
+  const perMarket = Math.ceil(options.tickers / markets.length);
+  const today = new Date().toISOString().slice(0, 10);
+  const allDates = cadenceDates('2009-01-31', today, 'month-end').filter((d) => d !== today);
+  await mkdir(root, { recursive: true });
+  let written = new Set<string>();
+  let files = 0;
+  let writeSeconds = 0;
+  for (const fraction of [...options.fractions].sort((a, b) => a - b)) {
+    const dates = allDates.slice(allDates.length - Math.round(allDates.length * fraction));
+    const t0 = performance.now();
+    files += await synthesize(
+      root,
+      dates.filter((d) => !written.has(d)),
+      options.tickers,
+      markets,
+    );
+    writeSeconds += (performance.now() - t0) / 1000;
+    written = new Set(dates);
+    yield { fraction, dates, snapshots: dates.length * perMarket * markets.length, perMarket, files, writeSeconds };
+  }
+}
+
 function measure(dataDir: string, codeRoot: string, probes: unknown[], publish: unknown): ReadsFigures {
   const child = spawnSync(
     process.execPath,
@@ -200,23 +243,10 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
   const baselineRoot = process.env.HISTORY_BENCH_BASELINE ?? null;
   const baselineMax = Number(process.env.HISTORY_BENCH_BASELINE_MAX ?? 0.25);
   const today = new Date().toISOString().slice(0, 10);
-  const allDates = cadenceDates('2009-01-31', today, 'month-end').filter((d) => d !== today);
   const root = path.join(process.env.HISTORY_BENCH_DIR ?? os.tmpdir(), `faithscreen-history-bench-${process.pid}`);
   const out: HistorySizeFigures[] = [];
   try {
-    // Sizes grow by adding older dates, so each size's lake extends the previous one's.
-    await mkdir(root, { recursive: true });
-    let written: string[] = [];
-    let files = 0;
-    let writeSeconds = 0;
-    for (const fraction of [...fractions].sort((a, b) => a - b)) {
-      const dates = allDates.slice(allDates.length - Math.round(allDates.length * fraction));
-      const missing = dates.filter((d) => !written.includes(d));
-      const t0 = performance.now();
-      files += await synthesize(root, missing, tickers);
-      writeSeconds += (performance.now() - t0) / 1000;
-      written = dates;
-      const perMarket = Math.ceil(tickers / MARKETS.length);
+    for await (const { fraction, dates, snapshots, perMarket, files, writeSeconds } of growHistory(root, { tickers, fractions })) {
       const probes = Array.from({ length: 400 }, (_, i) => {
         const h = mix(i, 7);
         const date = dates[h % dates.length]!;
@@ -239,7 +269,7 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
       out.push({
         fraction,
         dates: dates.length,
-        snapshots: dates.length * perMarket * MARKETS.length,
+        snapshots,
         files,
         writeSeconds,
         current,
