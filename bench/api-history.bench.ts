@@ -24,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listValue } from '@duckdb/node-api';
+import { saveLakeCheckpoint } from '../warehouse/api-reads/api-reads-lake-checkpoint.ts';
 import { checkpointPath } from '../warehouse/api-reads/api-reads-checkpoint.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
 import { withDuckDB } from '../warehouse/duckdb.ts';
@@ -51,6 +52,10 @@ export interface HistorySizeFigures {
   current: ReadsFigures;
   /** Second start, from the verdicts the first one saved. */
   restart: ReadsFigures;
+  /** The maintenance run's save of the lake's copy of the current verdicts, the first time (no copy yet: every file read). */
+  lakeCopySave: { seconds: number; filesRead: number };
+  /** A first start with no `api-cache/` at all (a new replica), from the lake's copy. */
+  fromLakeCopy: ReadsFigures;
   baseline: ReadsFigures | null;
 }
 
@@ -62,6 +67,9 @@ export interface ReadsFigures {
   maxRssMiB: number;
   heldSnapshots: number;
   snapshotFiles: number;
+  /** What the start began from and the files it read (absent in a baseline checkout's figures). */
+  startedFrom?: string | null;
+  filesRead?: number;
   asOf: { probes: number; found: number; p50Ms: number; p99Ms: number; maxMs: number };
   /** Event-loop delay and busy time over 3 s with no publish, and while another process publishes (null: not run). */
   loopDelay: { quiet: LoopFigures; publishing: LoopFigures | null };
@@ -262,6 +270,14 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
       await rm(checkpointPath(root), { force: true });
       const current = measure(root, CODE_ROOT, probes, publish);
       const restart = measure(root, CODE_ROOT, probes, null);
+      // The maintenance run's first save of the lake's copy (no copy to begin from: it reads every file), then a new replica's start.
+      await rm(checkpointPath(root, 'api'), { force: true });
+      await rm(checkpointPath(root, 'lake'), { force: true });
+      const saveStarted = performance.now();
+      const saved = await saveLakeCheckpoint(root);
+      const lakeCopySave = { seconds: (performance.now() - saveStarted) / 1000, filesRead: saved.snapshotFilesLoaded };
+      await rm(path.join(root, 'api-cache'), { recursive: true, force: true });
+      const fromLakeCopy = measure(root, CODE_ROOT, probes, null);
       // The baseline's first start too: no saved verdicts.
       await rm(checkpointPath(root), { force: true });
       const baseline =
@@ -274,6 +290,8 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
         writeSeconds,
         current,
         restart,
+        lakeCopySave,
+        fromLakeCopy,
         baseline,
       });
     }
@@ -289,7 +307,9 @@ export function formatApiHistoryBench(sizes: HistorySizeFigures[]): string[] {
   const f = (r: ReadsFigures) =>
     `ready ${r.readySeconds.toFixed(1)} s, RSS ${r.rssAtReadyMiB.toFixed(0)} MiB at ready / ${r.rssAfterMiB.toFixed(0)} MiB at the ` +
     `end / peak ${r.maxRssMiB.toFixed(0)} MiB (sidecars built at ${r.sidecarsSeconds.toFixed(1)} s), ` +
-    `${r.heldSnapshots.toLocaleString('en')} rows held, as_of p50 ${r.asOf.p50Ms.toFixed(1)} ms p99 ${r.asOf.p99Ms.toFixed(1)} ms ` +
+    `${r.heldSnapshots.toLocaleString('en')} rows held` +
+    (r.startedFrom ? ` (began from ${r.startedFrom}, ${r.filesRead} files read)` : '') +
+    `, as_of p50 ${r.asOf.p50Ms.toFixed(1)} ms p99 ${r.asOf.p99Ms.toFixed(1)} ms ` +
     `(${r.asOf.found}/${r.asOf.probes} found); ` +
     `event-loop delay quiet ${delay(r.loopDelay.quiet)}` +
     (r.loopDelay.publishing
@@ -309,6 +329,9 @@ export function formatApiHistoryBench(sizes: HistorySizeFigures[]): string[] {
       `${s.snapshots.toLocaleString('en')} snapshots in ${s.files.toLocaleString('en')} files (written in ${s.writeSeconds.toFixed(0)} s)`,
     `[api-history]   this build, first start: ${f(s.current)}`,
     `[api-history]   this build, restart from saved verdicts: ${f(s.restart)}`,
+    `[api-history]   maintenance's first save of the lake's copy of the current verdicts: ${s.lakeCopySave.seconds.toFixed(1)} s, ` +
+      `${s.lakeCopySave.filesRead.toLocaleString('en')} files read`,
+    `[api-history]   this build, first start of a new replica (no api-cache/) from the lake's copy: ${f(s.fromLakeCopy)}`,
     ...(s.baseline ? [`[api-history]   baseline (HISTORY_BENCH_BASELINE checkout), first start: ${f(s.baseline)}`] : []),
   ]);
 }

@@ -16,7 +16,8 @@ process.on('message', (message) => {
   }
   if (message.type !== 'build') return;
   buildHistorySegment({ ...message.task, cancel }).then(
-    (result) => process.send({ type: 'done', result }, () => process.exit(0)),
+    (result) =>
+      process.send({ type: 'done', result: { ...result, maxRssMiB: process.resourceUsage().maxRSS / 1024 } }, () => process.exit(0)),
     (error) =>
       process.send({ type: 'failed', message: String(error?.stack ?? error), cancelled: error?.name === 'HistoryBuildCancelled' }, () =>
         process.exit(0),

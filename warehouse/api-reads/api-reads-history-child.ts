@@ -5,11 +5,17 @@ import { HistoryBuildCancelled, type HistorySegmentTask } from './api-reads-hist
 /** What a build gets from the index; the child keeps its own cancel flag. */
 export type HistoryBuildRequest = Omit<HistorySegmentTask, 'cancel'>;
 
+/** A built segment's rows, and the builder process's peak RSS (its memory is not the API's). */
+export interface HistoryBuildResult {
+  rows: number;
+  maxRssMiB: number;
+}
+
 /** After a cancel, how long the child may take to reach its next batch before it is killed. */
 const CANCEL_GRACE_MS = 10_000;
 
 type ChildMessage =
-  { type: 'ready' } | { type: 'done'; result: { rows: number } } | { type: 'failed'; message: string; cancelled: boolean };
+  { type: 'ready' } | { type: 'done'; result: HistoryBuildResult } | { type: 'failed'; message: string; cancelled: boolean };
 
 /**
  * Builds one history index segment in a child process of its own (docs/api.md, "as_of from the
@@ -19,7 +25,7 @@ type ChildMessage =
  * that does not stop in time is killed, which leaves no torn index (a segment is renamed into
  * place only when complete; its temp files are swept at a later start).
  */
-export function buildSegmentInChild(request: HistoryBuildRequest, signal: AbortSignal): Promise<{ rows: number }> {
+export function buildSegmentInChild(request: HistoryBuildRequest, signal: AbortSignal): Promise<HistoryBuildResult> {
   if (signal.aborted)
     return Promise.reject(new HistoryBuildCancelled(`history index segment ${request.id}: not started, the index is closing`));
   const child = fork(new URL('./api-reads-history-child-entry.mjs', import.meta.url), [], { execArgv: [], serialization: 'advanced' });

@@ -42,6 +42,8 @@ export interface HistoryIndexStats {
   unindexedFiles: number;
   lookups: number;
   builds: number;
+  /** Largest peak RSS of a builder process (MiB; 0 before the first build): memory the API process does not hold. */
+  builderMaxRssMiB: number;
 }
 
 interface Segment {
@@ -112,6 +114,7 @@ export class HistoryIndex {
   private retiredIds: string[] = [];
   private lookups = 0;
   private builds = 0;
+  private builderMaxRssMiB = 0;
 
   constructor(private readonly options: HistoryIndexOptions) {}
 
@@ -183,6 +186,7 @@ export class HistoryIndex {
       unindexedFiles: this.unindexedCount,
       lookups: this.lookups,
       builds: this.builds,
+      builderMaxRssMiB: this.builderMaxRssMiB,
     };
   }
 
@@ -341,7 +345,8 @@ export class HistoryIndex {
     for (const [file] of files) this.building.add(file);
     this.renamesDuringBuild = [];
     try {
-      await buildSegmentInChild({ files: files.map(([file]) => file), dir: this.options.dir, id }, this.closing.signal);
+      const result = await buildSegmentInChild({ files: files.map(([file]) => file), dir: this.options.dir, id }, this.closing.signal);
+      this.builderMaxRssMiB = Math.max(this.builderMaxRssMiB, result.maxRssMiB);
       if (this.closed) return;
       const segment = await this.loadSegment(id, null);
       if (!segment) throw new Error(`history index segment ${id} was built but cannot be read`);
