@@ -267,7 +267,9 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
       });
       // Publishes while the API runs: today's snapshots of every ticker, 3 rounds a second apart.
       const publish = { date: today, tickers, rounds: 3 };
-      await rm(checkpointPath(root), { force: true });
+      // A first start with no saved verdicts: neither the API's copy nor the lake's (a smaller size's run left them).
+      await rm(checkpointPath(root, 'api'), { force: true });
+      await rm(checkpointPath(root, 'lake'), { force: true });
       const current = measure(root, CODE_ROOT, probes, publish);
       const restart = measure(root, CODE_ROOT, probes, null);
       // The maintenance run's first save of the lake's copy (no copy to begin from: it reads every file), then a new replica's start.
