@@ -191,6 +191,27 @@ describe('the lake copy of the current verdicts, saved by maintenance', () => {
     }
   });
 
+  it('when two API reads share DATA_DIR (as two replicas do), then both start from the lake copy at once, both save, and the next start finds an intact copy', async () => {
+    await saveLakeCheckpoint(temp.dir);
+    await rm(checkpointPath(temp.dir, 'api'), { force: true });
+    const expected = await oracle(temp.dir);
+    // Following the lake (as a running API does) makes each save its own copy on close, to the same path.
+    const [a, b] = await Promise.all([
+      openApiReads({ dataDir: temp.dir, sidecars: false, historyIndex: false, followIntervalMs: 60_000 }),
+      openApiReads({ dataDir: temp.dir, sidecars: false, historyIndex: false, followIntervalMs: 60_000 }),
+    ]);
+    expect([a.stats().startedFrom, b.stats().startedFrom]).toEqual(['lake-checkpoint', 'lake-checkpoint']);
+    expect([currents(a), currents(b)]).toEqual([expected, expected]);
+    await Promise.all([a.close(), b.close()]);
+    const reads = await openApiReads({ dataDir: temp.dir, ...QUIET });
+    try {
+      expect(reads.stats()).toMatchObject({ startedFrom: 'api-checkpoint', snapshotFilesLoaded: 0 });
+      expect(currents(reads)).toEqual(expected);
+    } finally {
+      await reads.close();
+    }
+  });
+
   it('when DATA_DIR is mounted at another path, then the copy still applies: no file is read again', async () => {
     await saveLakeCheckpoint(temp.dir);
     moved = await makeTempDir('faithscreen-moved-');
