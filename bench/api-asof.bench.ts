@@ -15,16 +15,15 @@
  * above, the lake path only queues).
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { MARKET_KEYS } from '../common/markets.ts';
-import { cadenceDates } from '../workflows/cadence.ts';
 import { dayNumber, dayString } from '../warehouse/api-reads/api-reads-store.ts';
-import { synthesize } from './api-history.bench.ts';
+import { growHistory } from './api-history.bench.ts';
 import { describeMachine } from './machine.ts';
 import { pacedLoadInProcess, type PacedLoadFigures } from './paced-load.ts';
 
@@ -59,6 +58,8 @@ export interface AsOfStart {
   rssAtReadyMiB: number;
   rssBuiltMiB: number;
   maxRssMiB: number;
+  /** Peak RSS of the history index's builder process (its memory, not the API's); 0 when nothing was built. */
+  builderMaxRssMiB: number;
   lookup: Served['lookup'];
 }
 
@@ -70,8 +71,9 @@ export interface AsOfSizeFigures {
   writeSeconds: number;
   indexBytes: number | null;
   firstStart: AsOfStart;
-  indexed: { start: AsOfStart; runs: AsOfRun[]; historyQueries: number };
-  lake: { start: AsOfStart; runs: AsOfRun[]; historyQueries: number };
+  /** Null with ASOF_BENCH_FIRST_START_ONLY=1. */
+  indexed: { start: AsOfStart; runs: AsOfRun[]; historyQueries: number } | null;
+  lake: { start: AsOfStart; runs: AsOfRun[]; historyQueries: number } | null;
 }
 
 /** A child API process and a line reader over its stdout. */
@@ -164,11 +166,19 @@ async function startAndMeasure(
   const child = Child.start(dataDir, mode, sample, lookups);
   const served = await child.next<Served>();
   const runs = await work(child, served);
-  const end = await child.next<{ maxRssMiB: number; historyQueries: number }>('exit');
+  const end = await child.next<{ maxRssMiB: number; historyQueries: number; historyIndex: { builderMaxRssMiB: number } | null }>('exit');
   await child.exited();
   const { readySeconds, builtSeconds, rssAtReadyMiB, rssBuiltMiB, lookup } = served;
   return {
-    start: { readySeconds, builtSeconds, rssAtReadyMiB, rssBuiltMiB, maxRssMiB: end.maxRssMiB, lookup },
+    start: {
+      readySeconds,
+      builtSeconds,
+      rssAtReadyMiB,
+      rssBuiltMiB,
+      maxRssMiB: end.maxRssMiB,
+      builderMaxRssMiB: end.historyIndex?.builderMaxRssMiB ?? 0,
+      lookup,
+    },
     runs,
     historyQueries: end.historyQueries,
   };
@@ -189,27 +199,16 @@ export async function runApiAsOfBench(onSize: (size: AsOfSizeFigures) => void = 
   const fractions = (process.env.ASOF_BENCH_SIZES ?? '0.25,1').split(',').map(Number);
   const seconds = Number(process.env.ASOF_BENCH_SECONDS ?? 5);
   const lakeRates = (process.env.ASOF_BENCH_LAKE_RATES ?? '500').split(',').map(Number);
-  const perMarket = Math.ceil(tickers / MARKETS.length);
-  const today = new Date().toISOString().slice(0, 10);
-  const allDates = cadenceDates('2009-01-31', today, 'month-end').filter((d) => d !== today);
+  // Only the first start (ready, index built, RSS of the API and of the index builder): minutes instead of tens of minutes.
+  const firstStartOnly = process.env.ASOF_BENCH_FIRST_START_ONLY === '1';
   const root = path.join(process.env.ASOF_BENCH_DIR ?? os.tmpdir(), `faithscreen-asof-bench-${process.pid}`);
   const out: AsOfSizeFigures[] = [];
   try {
-    await mkdir(root, { recursive: true });
-    let written: string[] = [];
-    let files = 0;
-    let writeSeconds = 0;
-    for (const fraction of [...fractions].sort((a, b) => a - b)) {
-      const dates = allDates.slice(allDates.length - Math.round(allDates.length * fraction));
-      const t0 = performance.now();
-      files += await synthesize(
-        root,
-        dates.filter((d) => !written.includes(d)),
-        tickers,
-        MARKETS,
-      );
-      writeSeconds += (performance.now() - t0) / 1000;
-      written = dates;
+    for await (const { fraction, dates, snapshots, perMarket, files, writeSeconds } of growHistory(root, {
+      tickers,
+      fractions,
+      markets: MARKETS,
+    })) {
       const sample = `/api/screen/${MARKETS[0]}/S00000?as_of=${dates[Math.floor(dates.length / 2)]}`;
       await rm(path.join(root, 'api-cache'), { recursive: true, force: true });
       // The lookups alone: the same spread as the HTTP load, as (market, ticker, day).
@@ -219,16 +218,20 @@ export async function runApiAsOfBench(onSize: (size: AsOfSizeFigures) => void = 
       });
       const first = await startAndMeasure(root, 'index', sample, [], async () => []);
       const indexBytes = await folderBytes(path.join(root, 'api-cache', 'history'));
-      const indexed = await startAndMeasure(root, 'index', sample, lookups, (child, served) =>
-        loads(child, served, ASOF_RATES, seconds, perMarket, dates[0]!),
-      );
-      const lake = await startAndMeasure(root, 'lake', sample, lookups, (child, served) =>
-        loads(child, served, lakeRates, seconds, perMarket, dates[0]!),
-      );
+      const indexed = firstStartOnly
+        ? null
+        : await startAndMeasure(root, 'index', sample, lookups, (child, served) =>
+            loads(child, served, ASOF_RATES, seconds, perMarket, dates[0]!),
+          );
+      const lake = firstStartOnly
+        ? null
+        : await startAndMeasure(root, 'lake', sample, lookups, (child, served) =>
+            loads(child, served, lakeRates, seconds, perMarket, dates[0]!),
+          );
       const size: AsOfSizeFigures = {
         fraction,
         dates: dates.length,
-        snapshots: dates.length * perMarket * MARKETS.length,
+        snapshots,
         files,
         writeSeconds,
         indexBytes,
@@ -251,20 +254,24 @@ export function formatApiAsOfBench(sizes: AsOfSizeFigures[]): string[] {
   const start = (s: AsOfStart) =>
     `ready ${s.readySeconds.toFixed(1)} s (index and sidecars built at ${s.builtSeconds.toFixed(1)} s), RSS ${s.rssAtReadyMiB.toFixed(0)} MiB at ready / ` +
     `${s.rssBuiltMiB.toFixed(0)} MiB built / peak ${s.maxRssMiB.toFixed(0)} MiB` +
+    (s.builderMaxRssMiB > 0 ? ` (index builder process, apart: peak ${s.builderMaxRssMiB.toFixed(0)} MiB)` : '') +
     (s.lookup.count > 0
       ? `; asOf() alone, ${s.lookup.count} sequential: p50 ${s.lookup.p50Ms.toFixed(2)} ms, p99 ${s.lookup.p99Ms.toFixed(2)} ms, ` +
         `CPU ${s.lookup.cpuMsPer1000.toFixed(0)} ms per 1,000`
       : '');
-  const runs = (label: string, r: { start: AsOfStart; runs: AsOfRun[]; historyQueries: number }) => [
-    `[api-asof]   ${label}: ${start(r.start)}; ${r.historyQueries} lake queries in all`,
-    ...r.runs.map((run) => {
-      const target = 3 * run.bare.p99Ms + 1;
-      return (
-        `[api-asof]     ${run.ratePerSecond} req/s: as_of ${load(run.asOf)}, CPU ${run.cpuMsPer1000} ms per 1,000; ` +
-        `bare ${load(run.bare)}; target p99 ≤ ${target.toFixed(1)} ms: ${run.asOf.p99Ms <= target && run.asOf.errors === 0 ? 'met' : 'NOT met'}`
-      );
-    }),
-  ];
+  const runs = (label: string, r: { start: AsOfStart; runs: AsOfRun[]; historyQueries: number } | null) =>
+    r === null
+      ? []
+      : [
+          `[api-asof]   ${label}: ${start(r.start)}; ${r.historyQueries} lake queries in all`,
+          ...r.runs.map((run) => {
+            const target = 3 * run.bare.p99Ms + 1;
+            return (
+              `[api-asof]     ${run.ratePerSecond} req/s: as_of ${load(run.asOf)}, CPU ${run.cpuMsPer1000} ms per 1,000; ` +
+              `bare ${load(run.bare)}; target p99 ≤ ${target.toFixed(1)} ms: ${run.asOf.p99Ms <= target && run.asOf.errors === 0 ? 'met' : 'NOT met'}`
+            );
+          }),
+        ];
   return sizes.flatMap((s) => [
     `[api-asof] SYNTHETIC lake, ${(s.fraction * 100).toFixed(0)} % of month-end history from 2009: ${s.dates} dates, ` +
       `${s.snapshots.toLocaleString('en')} snapshots in ${s.files.toLocaleString('en')} files (written in ${s.writeSeconds.toFixed(0)} s); ` +

@@ -162,6 +162,8 @@ console.log(
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
     heldSnapshots: stats.snapshots,
     snapshotFiles: stats.snapshotFiles,
+    startedFrom: stats.startedFrom ?? null,
+    filesRead: stats.snapshotFilesLoaded,
     asOf: { probes: probes.length, found, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: times.at(-1) ?? 0 },
     loopDelay: { quiet, publishing },
     pacedReads: { quiet: quietReads, publishing: publishingReads },

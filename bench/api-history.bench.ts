@@ -24,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listValue } from '@duckdb/node-api';
+import { saveLakeCheckpoint } from '../warehouse/api-reads/api-reads-lake-checkpoint.ts';
 import { checkpointPath } from '../warehouse/api-reads/api-reads-checkpoint.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
 import { withDuckDB } from '../warehouse/duckdb.ts';
@@ -51,6 +52,10 @@ export interface HistorySizeFigures {
   current: ReadsFigures;
   /** Second start, from the verdicts the first one saved. */
   restart: ReadsFigures;
+  /** The maintenance run's save of the lake's copy of the current verdicts, the first time (no copy yet: every file read). */
+  lakeCopySave: { seconds: number; filesRead: number };
+  /** A first start with no `api-cache/` at all (a new replica), from the lake's copy. */
+  fromLakeCopy: ReadsFigures;
   baseline: ReadsFigures | null;
 }
 
@@ -62,6 +67,9 @@ export interface ReadsFigures {
   maxRssMiB: number;
   heldSnapshots: number;
   snapshotFiles: number;
+  /** What the start began from and the files it read (absent in a baseline checkout's figures). */
+  startedFrom?: string | null;
+  filesRead?: number;
   asOf: { probes: number; found: number; p50Ms: number; p99Ms: number; maxMs: number };
   /** Event-loop delay and busy time over 3 s with no publish, and while another process publishes (null: not run). */
   loopDelay: { quiet: LoopFigures; publishing: LoopFigures | null };
@@ -171,6 +179,49 @@ export async function synthesize(
   });
 }
 
+/** One size of the synthetic month-end history: the lake under `root` holds exactly these dates. */
+export interface HistorySize {
+  fraction: number;
+  /** Month ends from 2009-01-31 to yesterday, the newest `fraction` of them. */
+  dates: string[];
+  snapshots: number;
+  perMarket: number;
+  /** Files written so far (every size) and the seconds that took. */
+  files: number;
+  writeSeconds: number;
+}
+
+/**
+ * Grows a synthetic month-end history size by size (smallest fraction first), each size's lake
+ * extending the previous one's by the older dates it lacks, and yields each once written.
+ */
+export async function* growHistory(
+  root: string,
+  options: { tickers: number; fractions: readonly number[]; markets?: readonly string[] },
+): AsyncGenerator<HistorySize> {
+  const markets = options.markets ?? MARKETS;
+  const perMarket = Math.ceil(options.tickers / markets.length);
+  const today = new Date().toISOString().slice(0, 10);
+  const allDates = cadenceDates('2009-01-31', today, 'month-end').filter((d) => d !== today);
+  await mkdir(root, { recursive: true });
+  let written = new Set<string>();
+  let files = 0;
+  let writeSeconds = 0;
+  for (const fraction of [...options.fractions].sort((a, b) => a - b)) {
+    const dates = allDates.slice(allDates.length - Math.round(allDates.length * fraction));
+    const t0 = performance.now();
+    files += await synthesize(
+      root,
+      dates.filter((d) => !written.has(d)),
+      options.tickers,
+      markets,
+    );
+    writeSeconds += (performance.now() - t0) / 1000;
+    written = new Set(dates);
+    yield { fraction, dates, snapshots: dates.length * perMarket * markets.length, perMarket, files, writeSeconds };
+  }
+}
+
 function measure(dataDir: string, codeRoot: string, probes: unknown[], publish: unknown): ReadsFigures {
   const child = spawnSync(
     process.execPath,
@@ -200,23 +251,10 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
   const baselineRoot = process.env.HISTORY_BENCH_BASELINE ?? null;
   const baselineMax = Number(process.env.HISTORY_BENCH_BASELINE_MAX ?? 0.25);
   const today = new Date().toISOString().slice(0, 10);
-  const allDates = cadenceDates('2009-01-31', today, 'month-end').filter((d) => d !== today);
   const root = path.join(process.env.HISTORY_BENCH_DIR ?? os.tmpdir(), `faithscreen-history-bench-${process.pid}`);
   const out: HistorySizeFigures[] = [];
   try {
-    // Sizes grow by adding older dates, so each size's lake extends the previous one's.
-    await mkdir(root, { recursive: true });
-    let written: string[] = [];
-    let files = 0;
-    let writeSeconds = 0;
-    for (const fraction of [...fractions].sort((a, b) => a - b)) {
-      const dates = allDates.slice(allDates.length - Math.round(allDates.length * fraction));
-      const missing = dates.filter((d) => !written.includes(d));
-      const t0 = performance.now();
-      files += await synthesize(root, missing, tickers);
-      writeSeconds += (performance.now() - t0) / 1000;
-      written = dates;
-      const perMarket = Math.ceil(tickers / MARKETS.length);
+    for await (const { fraction, dates, snapshots, perMarket, files, writeSeconds } of growHistory(root, { tickers, fractions })) {
       const probes = Array.from({ length: 400 }, (_, i) => {
         const h = mix(i, 7);
         const date = dates[h % dates.length]!;
@@ -229,9 +267,19 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
       });
       // Publishes while the API runs: today's snapshots of every ticker, 3 rounds a second apart.
       const publish = { date: today, tickers, rounds: 3 };
-      await rm(checkpointPath(root), { force: true });
+      // A first start with no saved verdicts: neither the API's copy nor the lake's (a smaller size's run left them).
+      await rm(checkpointPath(root, 'api'), { force: true });
+      await rm(checkpointPath(root, 'lake'), { force: true });
       const current = measure(root, CODE_ROOT, probes, publish);
       const restart = measure(root, CODE_ROOT, probes, null);
+      // The maintenance run's first save of the lake's copy (no copy to begin from: it reads every file), then a new replica's start.
+      await rm(checkpointPath(root, 'api'), { force: true });
+      await rm(checkpointPath(root, 'lake'), { force: true });
+      const saveStarted = performance.now();
+      const saved = await saveLakeCheckpoint(root);
+      const lakeCopySave = { seconds: (performance.now() - saveStarted) / 1000, filesRead: saved.snapshotFilesLoaded };
+      await rm(path.join(root, 'api-cache'), { recursive: true, force: true });
+      const fromLakeCopy = measure(root, CODE_ROOT, probes, null);
       // The baseline's first start too: no saved verdicts.
       await rm(checkpointPath(root), { force: true });
       const baseline =
@@ -239,11 +287,13 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
       out.push({
         fraction,
         dates: dates.length,
-        snapshots: dates.length * perMarket * MARKETS.length,
+        snapshots,
         files,
         writeSeconds,
         current,
         restart,
+        lakeCopySave,
+        fromLakeCopy,
         baseline,
       });
     }
@@ -259,7 +309,9 @@ export function formatApiHistoryBench(sizes: HistorySizeFigures[]): string[] {
   const f = (r: ReadsFigures) =>
     `ready ${r.readySeconds.toFixed(1)} s, RSS ${r.rssAtReadyMiB.toFixed(0)} MiB at ready / ${r.rssAfterMiB.toFixed(0)} MiB at the ` +
     `end / peak ${r.maxRssMiB.toFixed(0)} MiB (sidecars built at ${r.sidecarsSeconds.toFixed(1)} s), ` +
-    `${r.heldSnapshots.toLocaleString('en')} rows held, as_of p50 ${r.asOf.p50Ms.toFixed(1)} ms p99 ${r.asOf.p99Ms.toFixed(1)} ms ` +
+    `${r.heldSnapshots.toLocaleString('en')} rows held` +
+    (r.startedFrom ? ` (began from ${r.startedFrom}, ${r.filesRead} files read)` : '') +
+    `, as_of p50 ${r.asOf.p50Ms.toFixed(1)} ms p99 ${r.asOf.p99Ms.toFixed(1)} ms ` +
     `(${r.asOf.found}/${r.asOf.probes} found); ` +
     `event-loop delay quiet ${delay(r.loopDelay.quiet)}` +
     (r.loopDelay.publishing
@@ -279,6 +331,9 @@ export function formatApiHistoryBench(sizes: HistorySizeFigures[]): string[] {
       `${s.snapshots.toLocaleString('en')} snapshots in ${s.files.toLocaleString('en')} files (written in ${s.writeSeconds.toFixed(0)} s)`,
     `[api-history]   this build, first start: ${f(s.current)}`,
     `[api-history]   this build, restart from saved verdicts: ${f(s.restart)}`,
+    `[api-history]   maintenance's first save of the lake's copy of the current verdicts: ${s.lakeCopySave.seconds.toFixed(1)} s, ` +
+      `${s.lakeCopySave.filesRead.toLocaleString('en')} files read`,
+    `[api-history]   this build, first start of a new replica (no api-cache/) from the lake's copy: ${f(s.fromLakeCopy)}`,
     ...(s.baseline ? [`[api-history]   baseline (HISTORY_BENCH_BASELINE checkout), first start: ${f(s.baseline)}`] : []),
   ]);
 }

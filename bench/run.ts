@@ -77,3 +77,8 @@ for (const line of formatTimelineBench(await runTimelineBench())) console.log(li
 // (ASOF_BENCH_TICKERS, default 20,000, over a synthetic month-end history; ASOF_BENCH_SIZES, default a quarter and all of it).
 const { runApiAsOfBench, formatApiAsOfBench } = await import('./api-asof.bench.ts');
 for (const line of formatApiAsOfBench(await runApiAsOfBench())) console.log(line);
+
+// Listings republished while the API serves: event-loop delay of a universe reload on the event loop vs in a worker thread
+// (UNIVERSE_BENCH_LISTINGS, default 30,000 synthetic listings; under a minute).
+const { runApiUniverseBench, formatApiUniverseBench } = await import('./api-universe.bench.ts');
+for (const line of formatApiUniverseBench(await runApiUniverseBench())) console.log(line);

@@ -1,6 +1,7 @@
 import { patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { CompactionRequest } from '../activities/maintenance.ts';
+import type { LakeCheckpointResult } from '../warehouse/api-reads/api-reads-lake-checkpoint.ts';
 import type { CompactionResult } from '../warehouse/compaction.ts';
 
 const { sweepLakeTempFiles, ensureCatalog } = proxyActivities<Activities>({
@@ -9,7 +10,7 @@ const { sweepLakeTempFiles, ensureCatalog } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 });
 
-const { compactSnapshotFiles } = proxyActivities<Activities>({
+const { compactSnapshotFiles, saveCurrentVerdicts } = proxyActivities<Activities>({
   // Rewriting a large lake's partitions takes minutes; the activity heartbeats every few seconds.
   startToCloseTimeout: '2 hours',
   heartbeatTimeout: '1 minute',
@@ -19,24 +20,31 @@ const { compactSnapshotFiles } = proxyActivities<Activities>({
 /** Marks runs that compact: histories recorded before compaction joined the workflow replay without it. */
 export const COMPACTION_PATCH = 'lake-maintenance-compacts-snapshots';
 
+/** Marks runs that save the lake's copy of the current verdicts after compaction (recorded histories replay without it). */
+export const CURRENT_VERDICTS_PATCH = 'lake-maintenance-saves-current-verdicts';
+
 export type LakeMaintenanceInput = CompactionRequest;
 
 export interface LakeMaintenanceResult {
   tempFilesRemoved: number;
   /** What compaction merged; null only when replaying a run recorded before compaction was part of it. */
   compaction: CompactionResult | null;
+  /** The lake's copy of the current verdicts saved after compaction; null when replaying a run recorded before it was part of it. */
+  currentVerdicts: LakeCheckpointResult | null;
   catalogVersion: number;
   migrationsApplied: string[];
 }
 
 /**
  * Sweeps orphaned temp files from the lake, merges small snapshot files per (market, year)
- * partition, and brings the catalog up to date. Started daily by its Schedule
+ * partition, saves the lake's copy of the current verdicts (a first API start begins from it:
+ * docs/api.md), and brings the catalog up to date. Started daily by its Schedule
  * (docs/pipelines.md); safe to run at any time and to retry.
  */
 export async function lakeMaintenance(input: LakeMaintenanceInput = {}): Promise<LakeMaintenanceResult> {
   const tempFilesRemoved = await sweepLakeTempFiles();
   const compaction = patched(COMPACTION_PATCH) ? await compactSnapshotFiles(input) : null;
+  const currentVerdicts = patched(CURRENT_VERDICTS_PATCH) ? await saveCurrentVerdicts() : null;
   const catalog = await ensureCatalog();
-  return { tempFilesRemoved, compaction, catalogVersion: catalog.toVersion, migrationsApplied: catalog.applied };
+  return { tempFilesRemoved, compaction, currentVerdicts, catalogVersion: catalog.toVersion, migrationsApplied: catalog.applied };
 }

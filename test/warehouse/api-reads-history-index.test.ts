@@ -1,4 +1,5 @@
-import { readdir, readFile, truncate, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +99,37 @@ function probes(): Array<[string, string, string]> {
   out.push(['us', 'NOPE', '2010-06-30'], ['zz', 'T00', '2010-06-30']);
   return out;
 }
+
+/** Pids of this process's history index builders (child processes running the builder's entry). */
+function builderPids(): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'api-reads-history-child-entry'], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 async function answers(reads: ApiReads, pairs: Array<[string, string, string]>): Promise<unknown[]> {
   const out: unknown[] = [];
@@ -316,6 +348,48 @@ describe('as_of from the history index', () => {
     indexed = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
     await indexed.whenHistoryIndexed();
     expect(indexed.stats().historyIndex).toMatchObject({ segments: 1, builds: 0, unindexedFiles: 0 });
+    expect(await answers(indexed, pairs)).toEqual(expected);
+  });
+
+  it('builds in a child process: a killed builder leaves no torn index, and close stops a running build with no temp file left', async () => {
+    await indexed.close();
+    const pairs = probes();
+    const expected = await answers(lakeOnly, pairs);
+    const errors: unknown[] = [];
+
+    // Killed mid-build (as the OOM killer would): the index is retried and answers right; nothing half-written is trusted.
+    await rm(indexDir(), { recursive: true, force: true });
+    indexed = await openApiReads({
+      dataDir: temp.dir,
+      sidecars: false,
+      followIntervalMs: 0,
+      checkpoint: false,
+      onError: (e) => errors.push(e),
+    });
+    const killed = await until('a builder process', () => builderPids()[0]);
+    expect(killed).not.toBe(process.pid);
+    process.kill(killed, 'SIGKILL');
+    await until('the index rebuilt after the kill', () => {
+      const stats = indexed.stats().historyIndex;
+      return stats?.segments === 1 && stats.unindexedFiles === 0;
+    });
+    // The builder's memory is its own process's, reported apart from the API's.
+    expect(indexed.stats().historyIndex!.builderMaxRssMiB).toBeGreaterThan(0);
+    expect(errors.map(String)).toContainEqual(expect.stringMatching(/builder process ended \(SIGKILL\)/));
+    expect(await answers(indexed, pairs)).toEqual(expected);
+    await indexed.close();
+
+    // Closed mid-build: the builder stops at its next batch, removes its temp files and exits; no segment is named.
+    await rm(indexDir(), { recursive: true, force: true });
+    indexed = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
+    const running = await until('a builder process', () => builderPids()[0]);
+    await indexed.close();
+    expect(alive(running)).toBe(false);
+    expect((await readdir(indexDir())).filter((name) => name.includes('.tmp'))).toEqual([]);
+
+    indexed = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
+    await indexed.whenHistoryIndexed();
+    expect(indexed.stats().historyIndex).toMatchObject({ segments: 1, unindexedFiles: 0 });
     expect(await answers(indexed, pairs)).toEqual(expected);
   });
 });

@@ -1,10 +1,12 @@
-import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
 import { bundleWorkflows } from '../../platform/worker.ts';
+import { openApiReads } from '../../warehouse/api-reads/api-reads.ts';
+import { checkpointPath } from '../../warehouse/api-reads/api-reads-checkpoint.ts';
 import { latestCatalogVersion } from '../../warehouse/catalog.ts';
 import { ingestSource } from '../../sources/ingest.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
@@ -79,6 +81,7 @@ describe('lakeMaintenance workflow on a real Temporal dev server', () => {
     expect(result).toEqual({
       tempFilesRemoved: 1,
       compaction: { partitions: 0, filesBefore: 0, filesAfter: 0, rows: 0 },
+      currentVerdicts: { snapshots: 0, startedFrom: 'lake-files', snapshotFilesLoaded: 0 },
       catalogVersion: latestCatalogVersion(),
       migrationsApplied: expect.arrayContaining(['1-catalog-meta']),
     });
@@ -114,7 +117,7 @@ describe('lakeMaintenance workflow on a real Temporal dev server', () => {
     }, 120_000);
     afterAll(async () => {
       await server?.close();
-      api?.reads.close();
+      await api?.reads.close();
       await lake?.cleanup();
     });
 
@@ -184,6 +187,22 @@ describe('lakeMaintenance workflow on a real Temporal dev server', () => {
       for (const answers of apiSeen) expect(answers).toEqual(apiBaseline);
       await api.reads.sync();
       expect([await asOf('2010-06-30'), await asOf('2012-12-31')]).toEqual(apiBaseline);
+
+      // The run saved the lake's copy of the current verdicts after compaction: an API starting without
+      // verdicts of its own begins from it, reads no file, and holds what the catalog's current view holds.
+      expect(result.currentVerdicts).toMatchObject({ snapshots: Number(baseline.current) });
+      await rm(checkpointPath(lake.dir, 'api'), { force: true });
+      const fresh = await openApiReads({ dataDir: lake.dir, sidecars: false, historyIndex: false, followIntervalMs: 0 });
+      try {
+        expect(fresh.stats()).toMatchObject({
+          startedFrom: 'lake-checkpoint',
+          snapshotFilesLoaded: 0,
+          snapshots: Number(baseline.current),
+        });
+        expect(fresh.current('us', ticker)).toEqual(api.reads.current('us', ticker));
+      } finally {
+        await fresh.close();
+      }
     });
 
     it('when maintenance runs again, then the merged partitions are left as they are', async () => {
@@ -193,6 +212,8 @@ describe('lakeMaintenance workflow on a real Temporal dev server', () => {
         env.client.workflow.execute('lakeMaintenance', { taskQueue: 'maintenance-again', workflowId: 'maintenance-again' }),
       );
       expect(result.compaction).toMatchObject({ partitions: 4, filesBefore: files.length, filesAfter: files.length, rows: 0 });
+      // Nothing published since the last run: the lake's copy is saved again without reading a file.
+      expect(result.currentVerdicts).toMatchObject({ startedFrom: 'lake-checkpoint', snapshotFilesLoaded: 0 });
       expect(await snapshotFiles(lake.dir)).toEqual(files);
     });
   });

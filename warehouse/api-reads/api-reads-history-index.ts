@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { Piscina } from 'piscina';
 import {
   HEADER_BYTES,
   HISTORY_INDEX_FORMAT,
@@ -14,7 +13,7 @@ import {
   segmentPaths,
   type SegmentDirectory,
 } from './api-reads-history-format.ts';
-import type { HistorySegmentTask } from './api-reads-history-thread.ts';
+import { buildSegmentInChild } from './api-reads-history-child.ts';
 import { dayString, type RawSnapshot } from './api-reads-store.ts';
 
 export interface HistoryIndexOptions {
@@ -43,6 +42,8 @@ export interface HistoryIndexStats {
   unindexedFiles: number;
   lookups: number;
   builds: number;
+  /** Largest peak RSS of a builder process (MiB; 0 before the first build): memory the API process does not hold. */
+  builderMaxRssMiB: number;
 }
 
 interface Segment {
@@ -83,7 +84,7 @@ const newer = (a: RawSnapshot, b: RawSnapshot | undefined) =>
  * the ticker's day numbers, a binary search and one positioned read of a ~120-byte record per
  * segment: the OS page cache holds the history, the heap only the directories.
  *
- * Segments are built in a worker thread from the lake's Parquet files: all of them at first,
+ * Segments are built in a child process from the lake's Parquet files: all of them at first,
  * then the files each publish announces; past `maxSegments` they are merged into one. Files
  * the reads know but no segment holds yet are returned with each lookup for the caller to read.
  * Compaction renames files in place (same rows). A file gone without a compaction, a signature
@@ -106,14 +107,14 @@ export class HistoryIndex {
   private dirty = false;
   private manifestDirty = false;
   private work: Promise<void> | null = null;
-  private builder: Piscina<HistorySegmentTask, { rows: number }> | null = null;
   private failures = 0;
-  /** Set to 1 on close: the build thread stops at its next batch (HistorySegmentTask.cancel). */
-  private readonly cancel = new Int32Array(new SharedArrayBuffer(4));
+  /** Aborted on close: a running build stops at its next batch. */
+  private readonly closing = new AbortController();
   /** Segments replaced since the manifest was last saved: their files go once it no longer names them. */
   private retiredIds: string[] = [];
   private lookups = 0;
   private builds = 0;
+  private builderMaxRssMiB = 0;
 
   constructor(private readonly options: HistoryIndexOptions) {}
 
@@ -185,19 +186,18 @@ export class HistoryIndex {
       unindexedFiles: this.unindexedCount,
       lookups: this.lookups,
       builds: this.builds,
+      builderMaxRssMiB: this.builderMaxRssMiB,
     };
   }
 
   /**
    * Stops building and closes the segments. A running build is asked to stop at its next batch
-   * and awaited (its temp files are swept next time): a thread killed inside DuckDB would abort
-   * the whole process.
+   * and awaited, so it removes its temp files (a builder that does not stop is killed).
    */
   async close(): Promise<void> {
     this.closed = true;
-    Atomics.store(this.cancel, 0, 1);
+    this.closing.abort();
     await this.work?.catch(() => undefined);
-    await this.builder?.close();
     for (const segment of this.segments) await segment.handle.close().catch(() => undefined);
     this.segments = [];
   }
@@ -345,19 +345,8 @@ export class HistoryIndex {
     for (const [file] of files) this.building.add(file);
     this.renamesDuringBuild = [];
     try {
-      this.builder ??= new Piscina({
-        filename: new URL('./api-reads-history-thread-entry.mjs', import.meta.url).href,
-        execArgv: [],
-        minThreads: 0,
-        maxThreads: 1,
-        idleTimeout: 30_000,
-      });
-      await this.builder.run({
-        files: files.map(([file]) => file),
-        dir: this.options.dir,
-        id,
-        cancel: this.cancel.buffer as SharedArrayBuffer,
-      } satisfies HistorySegmentTask);
+      const result = await buildSegmentInChild({ files: files.map(([file]) => file), dir: this.options.dir, id }, this.closing.signal);
+      this.builderMaxRssMiB = Math.max(this.builderMaxRssMiB, result.maxRssMiB);
       if (this.closed) return;
       const segment = await this.loadSegment(id, null);
       if (!segment) throw new Error(`history index segment ${id} was built but cannot be read`);

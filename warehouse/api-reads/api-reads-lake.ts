@@ -164,13 +164,18 @@ export async function queryRows(pool: ConnectionPool, query: Sql): Promise<RawSn
 export async function loadListings(pool: ConnectionPool, dataDir: string): Promise<Listing[]> {
   return pool.use(async (connection) => {
     const reader = await readSql(connection, listingsSql(dataDir));
-    return reader.getRowsJS().map(([market, ticker, name, exchange, kind, currency]) => ({
-      market: String(market),
-      ticker: String(ticker),
-      name: String(name ?? ticker),
-      exchange: String(exchange),
-      kind: String(kind),
-      currency: String(currency),
-    }));
+    return listingsOfRows(reader.getRowsJS());
   });
+}
+
+/** Listings from the rows of `listingsSql`. */
+export function listingsOfRows(rows: unknown[][]): Listing[] {
+  return rows.map(([market, ticker, name, exchange, kind, currency]) => ({
+    market: String(market),
+    ticker: String(ticker),
+    name: String(name ?? ticker),
+    exchange: String(exchange),
+    kind: String(kind),
+    currency: String(currency),
+  }));
 }

@@ -44,67 +44,143 @@ function lowerBound(values: ArrayLike<string>, order: ArrayLike<number> | null, 
 }
 
 /**
+ * Everything the search index holds, as plain arrays and typed arrays: built anywhere (a worker
+ * thread when listings are republished: `api-reads-universe-thread.ts`) and handed to
+ * `UniverseIndex` without further work. Structured-clonable; the typed arrays can be transferred.
+ */
+export interface UniverseParts {
+  listings: Listing[];
+  /** Folded tickers, by listing id. */
+  tickers: string[];
+  /** Folded names with a leading space, by listing id. */
+  names: string[];
+  all: Slice;
+  perMarket: Array<[string, Slice]>;
+  /**
+   * For each three-character sequence (`gramKeys`, sorted), the listings whose folded name holds
+   * it, in name order (`all.byName`): `gramIds[gramStarts[i] .. gramStarts[i + 1]]`. A name
+   * holding the query holds each of its sequences, so the matches inside a word are found among
+   * the shortest such list, in the order a scan of every name finds them.
+   */
+  gramKeys: Float64Array;
+  gramStarts: Int32Array;
+  gramIds: Int32Array;
+}
+
+/** Listings as one array per field: a thread hands these back far cheaper than one object per listing. */
+export interface ListingColumns {
+  market: string[];
+  ticker: string[];
+  name: string[];
+  exchange: string[];
+  kind: string[];
+  currency: string[];
+}
+
+export function listingColumns(listings: readonly Listing[]): ListingColumns {
+  return {
+    market: listings.map((l) => l.market),
+    ticker: listings.map((l) => l.ticker),
+    name: listings.map((l) => l.name),
+    exchange: listings.map((l) => l.exchange),
+    kind: listings.map((l) => l.kind),
+    currency: listings.map((l) => l.currency),
+  };
+}
+
+export function listingsOfColumns(columns: ListingColumns): Listing[] {
+  const { market, ticker, name, exchange, kind, currency } = columns;
+  return market.map((m, i) => ({
+    market: m,
+    ticker: ticker[i]!,
+    name: name[i]!,
+    exchange: exchange[i]!,
+    kind: kind[i]!,
+    currency: currency[i]!,
+  }));
+}
+
+/** Builds the index's parts from the listings (the CPU work of a universe reload: hundreds of ms at 30k listings). */
+export function buildUniverseParts(listings: readonly Listing[]): UniverseParts {
+  const tickers = listings.map((l) => foldText(l.ticker));
+  const names = listings.map((l) => ` ${foldText(l.name)}`);
+  const ids: number[] = [];
+  const marketIds = new Map<string, number[]>();
+  listings.forEach((listing, id) => {
+    ids.push(id);
+    let list = marketIds.get(listing.market);
+    if (!list) marketIds.set(listing.market, (list = []));
+    list.push(id);
+  });
+  const all = slice(tickers, names, ids, null);
+  const perMarket = [...marketIds].map(([market, list]) => [market, slice(tickers, names, list, market)] as [string, Slice]);
+  return { listings: [...listings], tickers, names, all, perMarket, ...indexTrigrams(names, all.byName) };
+}
+
+/** The posting lists of every name's three-character sequences, in two passes over the names (count, then place). */
+function indexTrigrams(names: readonly string[], byName: Int32Array): Pick<UniverseParts, 'gramKeys' | 'gramStarts' | 'gramIds'> {
+  const entries = new Map<number, { count: number; last: number; start: number }>();
+  const each = (visit: (entry: { count: number; last: number; start: number }, id: number) => void) => {
+    for (const id of byName) {
+      const name = names[id]!;
+      for (let i = 0; i + 3 <= name.length; i += 1) {
+        const gram = trigramAt(name, i);
+        let entry = entries.get(gram);
+        if (!entry) entries.set(gram, (entry = { count: 0, last: -1, start: 0 }));
+        if (entry.last === id) continue;
+        entry.last = id;
+        visit(entry, id);
+      }
+    }
+  };
+  each((entry) => (entry.count += 1));
+  const gramKeys = Float64Array.from(entries.keys()).sort();
+  const gramStarts = new Int32Array(gramKeys.length + 1);
+  gramKeys.forEach((gram, i) => {
+    const entry = entries.get(gram)!;
+    entry.start = gramStarts[i]!;
+    entry.last = -1;
+    gramStarts[i + 1] = entry.start + entry.count;
+  });
+  const gramIds = new Int32Array(gramStarts[gramKeys.length]!);
+  each((entry, id) => (gramIds[entry.start++] = id));
+  return { gramKeys, gramStarts, gramIds };
+}
+
+function slice(tickers: readonly string[], names: readonly string[], ids: number[], market: string | null): Slice {
+  const byTicker = Int32Array.from(ids).sort((a, b) => compare(tickers[a]!, tickers[b]!));
+  const byName = Int32Array.from(ids).sort((a, b) => compare(names[a]!, names[b]!));
+  const pairs: Array<[string, number]> = [];
+  for (const id of byName) for (const word of new Set(names[id]!.split(/[^\p{L}\p{N}]+/u))) if (word) pairs.push([word, id]);
+  pairs.sort((a, b) => compare(a[0], b[0]));
+  return { market, byTicker, byName, words: pairs.map((p) => p[0]), wordIds: Int32Array.from(pairs, (p) => p[1]) };
+}
+
+/**
  * The ticker universe in memory with a search index: ticker prefix by binary search and a
  * word-prefix index of folded names, both by binary search; matches inside a word (a query of 3+
  * characters that found too few word matches) from three-character sequences' posting lists.
- * Immutable; rebuilt on change.
+ * Immutable; rebuilt on change (from listings, or from parts built elsewhere).
  */
 export class UniverseIndex {
   private readonly byKey = new Map<string, number>();
+  private readonly listings: readonly Listing[];
   private readonly tickers: string[];
   private readonly names: string[];
   private readonly all: Slice;
-  private readonly perMarket = new Map<string, Slice>();
-  /**
-   * For each three-character sequence, the listings whose folded name holds it, in name order
-   * (`all.byName`): a name holding the query holds each of its sequences, so the matches inside
-   * a word are found among the shortest such list, in the order a scan of every name finds them.
-   */
-  private readonly grams = new Map<number, Int32Array>();
+  private readonly perMarket: Map<string, Slice>;
+  private readonly gramKeys: Float64Array;
+  private readonly gramStarts: Int32Array;
+  private readonly gramIds: Int32Array;
   readonly counts = new Map<string, number>();
 
-  constructor(private readonly listings: readonly Listing[]) {
-    this.tickers = listings.map((l) => foldText(l.ticker));
-    this.names = listings.map((l) => ` ${foldText(l.name)}`);
-    const ids: number[] = [];
-    const marketIds = new Map<string, number[]>();
-    listings.forEach((listing, id) => {
-      this.byKey.set(`${listing.market}/${listing.ticker}`, id);
-      ids.push(id);
-      let list = marketIds.get(listing.market);
-      if (!list) marketIds.set(listing.market, (list = []));
-      list.push(id);
-    });
-    this.all = this.slice(ids, null);
-    for (const [market, list] of marketIds) {
-      this.perMarket.set(market, this.slice(list, market));
-      this.counts.set(market, list.length);
-    }
-    this.indexTrigrams();
-  }
-
-  /** Fills `grams` in two passes over the names (count, then place), each name's sequence once. */
-  private indexTrigrams(): void {
-    const counts = new Map<number, { count: number; last: number; list: Int32Array | null }>();
-    for (const pass of [0, 1]) {
-      for (const id of this.all.byName) {
-        const name = this.names[id]!;
-        for (let i = 0; i + 3 <= name.length; i += 1) {
-          const gram = trigramAt(name, i);
-          let entry = counts.get(gram);
-          if (!entry) counts.set(gram, (entry = { count: 0, last: -1, list: null }));
-          if (entry.last === id) continue;
-          entry.last = id;
-          if (pass === 0) entry.count += 1;
-          else entry.list![entry.count++] = id;
-        }
-      }
-      for (const entry of counts.values()) {
-        entry.last = -1;
-        if (pass === 0) [entry.list, entry.count] = [new Int32Array(entry.count), 0];
-      }
-    }
-    for (const [gram, entry] of counts) this.grams.set(gram, entry.list!);
+  constructor(source: readonly Listing[] | UniverseParts) {
+    const parts = Array.isArray(source) ? buildUniverseParts(source as readonly Listing[]) : (source as UniverseParts);
+    ({ listings: this.listings, tickers: this.tickers, names: this.names, all: this.all } = parts);
+    ({ gramKeys: this.gramKeys, gramStarts: this.gramStarts, gramIds: this.gramIds } = parts);
+    this.perMarket = new Map(parts.perMarket);
+    this.listings.forEach((listing, id) => this.byKey.set(`${listing.market}/${listing.ticker}`, id));
+    for (const [market, slice] of this.perMarket) this.counts.set(market, slice.byTicker.length);
   }
 
   get size(): number {
@@ -177,20 +253,24 @@ export class UniverseIndex {
   private namesHolding(q: string): Int32Array {
     let shortest: Int32Array | undefined;
     for (let i = 0; i + 3 <= q.length; i += 1) {
-      const list = this.grams.get(trigramAt(q, i));
+      const list = this.postings(trigramAt(q, i));
       if (!list) return new Int32Array(0);
       if (!shortest || list.length < shortest.length) shortest = list;
     }
     return shortest ?? new Int32Array(0);
   }
 
-  private slice(ids: number[], market: string | null): Slice {
-    const byTicker = Int32Array.from(ids).sort((a, b) => compare(this.tickers[a]!, this.tickers[b]!));
-    const byName = Int32Array.from(ids).sort((a, b) => compare(this.names[a]!, this.names[b]!));
-    const pairs: Array<[string, number]> = [];
-    for (const id of byName) for (const word of new Set(this.names[id]!.split(/[^\p{L}\p{N}]+/u))) if (word) pairs.push([word, id]);
-    pairs.sort((a, b) => compare(a[0], b[0]));
-    return { market, byTicker, byName, words: pairs.map((p) => p[0]), wordIds: Int32Array.from(pairs, (p) => p[1]) };
+  /** The posting list of one three-character sequence (binary search over the sorted sequences), or null. */
+  private postings(gram: number): Int32Array | null {
+    let lo = 0;
+    let hi = this.gramKeys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.gramKeys[mid]! < gram) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === this.gramKeys.length || this.gramKeys[lo] !== gram) return null;
+    return this.gramIds.subarray(this.gramStarts[lo]!, this.gramStarts[lo + 1]!);
   }
 }
 

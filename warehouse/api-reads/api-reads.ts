@@ -15,6 +15,7 @@ import { dayRowsSql, fundHoldingsDir, fundHoldingsSql, historyRowSql, snapshotPa
 import type { AsOfLookup, FundHoldings, Listing, VerdictRow } from './api-reads-types.ts';
 import type { RefreshedScreen } from '../snapshot-schema.ts';
 import { UniverseIndex } from './api-reads-universe.ts';
+import { UniverseBuilder } from './api-reads-universe-builder.ts';
 import { LakeJournalReader, type LakeChange } from '../lake-journal.ts';
 import { lakeRoot } from '../lake-paths.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../lake-schemas.ts';
@@ -41,9 +42,11 @@ export interface ApiReadsOptions {
   memoryLimitMiB?: number;
   /**
    * Save the current verdicts under `DATA_DIR/api-cache/current` after start and on close, and
-   * start from them (default true): a start then reads only the files published since.
+   * start from them or from the lake's copy, whichever is further (default true): a start then
+   * reads only the files published since. `'lake'` (the maintenance run): start the same way,
+   * and always save the lake's copy (`DATA_DIR/lake/_current`) once started, never the API's.
    */
-  checkpoint?: boolean;
+  checkpoint?: boolean | 'lake';
   /**
    * The history index that answers as_of without a lake query (docs/api.md, "as_of from the
    * history index"); default on, under `DATA_DIR/api-cache/history`. Off, every older snapshot
@@ -60,10 +63,14 @@ export interface ApiReadsStats {
   snapshotFiles: number;
   /** Full scans of the lake's folders: one at start, another only when the change journal was replaced or torn. */
   lakeScans: number;
+  /** Rebuilds of the universe index in a worker thread (listings republished while serving). */
+  universeRebuilds: number;
   /** Rebuilds of every current row from all files: a scan found files gone that held current rows (removed by hand). */
   currentRebuilds: number;
   /** Snapshot files whose rows were read into memory, at start and when announced since. */
   snapshotFilesLoaded: number;
+  /** What the start began from: the API's saved verdicts, the lake's (saved by maintenance), or every file of the lake. */
+  startedFrom: 'api-checkpoint' | 'lake-checkpoint' | 'lake-files' | null;
   /** Byte offset of the change journal read so far: the lake generation the reads have seen. */
   generation: number;
   /** Queries of older snapshots (as_of, a day's verdicts) run over the lake. */
@@ -103,11 +110,16 @@ export class ApiReads {
   private snapshotFilesLoaded = 0;
   private historyQueries = 0;
   private currentRebuilds = 0;
+  private startedFrom: ApiReadsStats['startedFrom'] = null;
+  private universeRebuilds = 0;
   /** The checkpoint save the start began (after ready). */
   private startSave: Promise<void> = Promise.resolve();
 
   private readonly queue: PointReadQueue;
   private readonly loader = new CurrentLoader();
+  private readonly universeBuilder = new UniverseBuilder();
+  /** Set once the start is done: from then on the universe is rebuilt in a worker thread, not on the event loop. */
+  private serving = false;
   private readonly sidecars: ResultSidecars | null;
   private readonly historyIndex: HistoryIndex | null;
   private historyIndexStart: Promise<void> = Promise.resolve();
@@ -183,6 +195,7 @@ export class ApiReads {
    */
   async start(): Promise<void> {
     const checkpoint = this.options.checkpoint === false ? null : await loadCheckpoint(this.options.dataDir);
+    this.startedFrom = checkpoint ? `${checkpoint.kind}-checkpoint` : 'lake-files';
     // Without saved verdicts every file is read: the load thread starts (tsx, DuckDB) while the folders are listed.
     if (!checkpoint) this.loader.warm();
     if (checkpoint) {
@@ -198,8 +211,10 @@ export class ApiReads {
     if (!checkpoint) await this.loader.close();
     this.loader.warm();
     // Saved after ready (close waits for it): writing and syncing ~14 MB need not delay the first request.
-    if (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0))
+    const lakeCopy = this.options.checkpoint === 'lake';
+    if (lakeCopy || (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0)))
       this.startSave = this.saveCheckpoint();
+    this.serving = true;
     // After the result sidecars: two builder threads at once would add their DuckDB memory to the start's peak.
     this.historyIndexStart = this.whenSidecarsBuilt()
       .catch(() => undefined)
@@ -209,12 +224,16 @@ export class ApiReads {
   /** Saves the current verdicts and what they were read from (errors go to `onError`: a checkpoint is an optimisation). */
   async saveCheckpoint(): Promise<void> {
     try {
-      await saveCheckpoint(this.options.dataDir, {
-        store: this.store,
-        files: [...this.snapshotFiles.entries()],
-        generation: this.journal.generation,
-        journalIdentity: this.journal.journalIdentity,
-      });
+      await saveCheckpoint(
+        this.options.dataDir,
+        {
+          store: this.store,
+          files: [...this.snapshotFiles.entries()],
+          generation: this.journal.generation,
+          journalIdentity: this.journal.journalIdentity,
+        },
+        this.options.checkpoint === 'lake' ? 'lake' : 'api',
+      );
     } catch (error) {
       this.options.onError?.(error);
     }
@@ -534,6 +553,8 @@ export class ApiReads {
       lakeScans: this.lakeScans,
       snapshotFilesLoaded: this.snapshotFilesLoaded,
       currentRebuilds: this.currentRebuilds,
+      universeRebuilds: this.universeRebuilds,
+      startedFrom: this.startedFrom,
       generation: this.journal.generation,
       historyQueries: this.historyQueries,
       sidecarFiles: this.sidecars?.size ?? 0,
@@ -551,7 +572,12 @@ export class ApiReads {
     this.timer = null;
     this.pool.close();
     const saved = this.startSave.then(() => (this.options.checkpoint === false || !following ? undefined : this.saveCheckpoint()));
-    return Promise.all([saved.then(() => this.loader.close()), this.sidecars?.close(), this.historyIndex?.close()]).then(() => undefined);
+    return Promise.all([
+      saved.then(() => this.loader.close()),
+      this.sidecars?.close(),
+      this.historyIndex?.close(),
+      this.universeBuilder.close(),
+    ]).then(() => undefined);
   }
 
   /** Parquet file holding the row's `result_json` (null when known only in memory). */
@@ -640,8 +666,11 @@ export class ApiReads {
         if (signature !== null && this.snapshotFiles.signatureOf(file) !== signature) fresh.set(file, signature);
       }
     }
-    if (listingsChanged) await this.reloadUniverse(await scanTableFiles(this.options.dataDir, 'listings'));
-    await this.loadSnapshotFiles([...fresh]);
+    // Side by side: new listings do not delay new verdicts.
+    await Promise.all([
+      listingsChanged ? scanTableFiles(this.options.dataDir, 'listings').then((files) => this.reloadUniverse(files)) : null,
+      this.loadSnapshotFiles([...fresh]),
+    ]);
     if (moved && fresh.size === 0) this.afterSnapshotChange();
   }
 
@@ -688,8 +717,13 @@ export class ApiReads {
     this.sidecarsPlanned = true;
   }
 
+  /** Before the reads serve (the start), on the event loop (nothing waits on it); after, in a worker thread, swapped in one step. */
   private async reloadUniverse(listings: Map<string, string>): Promise<void> {
-    this.universe = new UniverseIndex(listings.size === 0 ? [] : await loadListings(this.pool, this.options.dataDir));
+    if (listings.size === 0) this.universe = new UniverseIndex([]);
+    else if (this.serving) {
+      this.universe = await this.universeBuilder.build(this.options.dataDir);
+      this.universeRebuilds += 1;
+    } else this.universe = new UniverseIndex(await loadListings(this.pool, this.options.dataDir));
     this.listingFiles = listings;
   }
 }

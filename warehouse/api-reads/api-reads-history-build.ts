@@ -21,12 +21,14 @@ export interface HistorySegmentTask {
   files: string[];
   dir: string;
   id: string;
-  /** One Int32 the index sets to 1 when it closes: the build stops at its next batch (a thread killed inside DuckDB aborts the process). */
+  /** One Int32 set to 1 when the index closes: the build stops at its next batch and leaves no temp file behind. */
   cancel?: SharedArrayBuffer;
 }
 
 /** Thrown inside the build when its index asked it to stop. */
-export class HistoryBuildCancelled extends Error {}
+export class HistoryBuildCancelled extends Error {
+  override name = 'HistoryBuildCancelled';
+}
 
 /** Files grouped by their `market=` partition, markets in order (files outside one form a group of their own). */
 function byMarket(files: readonly string[]): string[][] {
@@ -63,9 +65,10 @@ function table(): { ids: Map<string, number>; values: string[]; id: (value: stri
 }
 
 /**
- * Builds one segment of the history index (in a worker thread, off the request path): DuckDB
- * sorts the rows' index columns by (market, ticker, day, screened_at), spilling to disk past its
- * memory limit (128 MB: it runs in the API's process), and the sorted stream is written in
+ * Builds one segment of the history index (in a child process of its own, off the request path
+ * and out of the API's memory: `api-reads-history-child.ts`): DuckDB sorts the rows' index
+ * columns by (market, ticker, day, screened_at), spilling to disk past its memory limit (128 MB:
+ * the machine's other processes share its memory), and the sorted stream is written in
  * batches at known offsets. The `.bin` is written to a temp name and renamed, then the
  * directory the same way: a segment whose directory exists is complete (the reader also checks
  * the `.bin`'s header and size).
@@ -164,5 +167,3 @@ export async function buildHistorySegment(task: HistorySegmentTask): Promise<{ r
   renameSync(directoryTemp, paths.directory);
   return { rows };
 }
-
-export default buildHistorySegment;

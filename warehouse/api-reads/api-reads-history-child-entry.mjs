@@ -1,0 +1,27 @@
+// Entry file of the history index builder's child process (docs/api.md, "as_of from the history
+// index"): registers tsx (the child starts without the parent's loader), builds the one segment
+// the parent sends, answers, and exits. A `cancel` message stops the build at its next batch; a
+// parent gone (the IPC channel closed) ends the child at once: its temp files are swept later.
+import { register } from 'tsx/esm/api';
+
+register();
+const { buildHistorySegment } = await import('./api-reads-history-build.ts');
+
+const cancel = new SharedArrayBuffer(4);
+process.on('disconnect', () => process.exit(1));
+process.on('message', (message) => {
+  if (message.type === 'cancel') {
+    Atomics.store(new Int32Array(cancel), 0, 1);
+    return;
+  }
+  if (message.type !== 'build') return;
+  buildHistorySegment({ ...message.task, cancel }).then(
+    (result) =>
+      process.send({ type: 'done', result: { ...result, maxRssMiB: process.resourceUsage().maxRSS / 1024 } }, () => process.exit(0)),
+    (error) =>
+      process.send({ type: 'failed', message: String(error?.stack ?? error), cancelled: error?.name === 'HistoryBuildCancelled' }, () =>
+        process.exit(0),
+      ),
+  );
+});
+process.send({ type: 'ready' });
