@@ -1,7 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import type { Logger } from 'pino';
+import { lowerCpuPriority } from '../common/cpu-priority.ts';
 
 /** What a worker process started by `faithscreen start` tells its parent over the IPC channel. */
 export type WorkerProcessMessage = { type: 'worker-ready' };
@@ -14,23 +13,13 @@ const RESTART_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
 /** A worker process that ran this long before it died starts the back-off again from its first value. */
 const HEALTHY_RUN_MS = 60_000;
 
-/**
- * Lowers this process's CPU priority to `nice` (0 = unchanged, 19 = lowest), so that an API on the
- * same cores is scheduled first while screens run (docs/operations.md, *CPU priority of the
- * worker*). On Linux a priority belongs to each thread: every thread already running is lowered,
- * and threads started later (Temporal's runtime, chunk threads, DuckDB's) inherit it.
- */
-export function lowerCpuPriority(nice: number, logger: Logger): void {
+/** Lowers the worker's CPU priority (common/cpu-priority.ts); never fatal: only the API's latency depends on it. */
+export function lowerWorkerPriority(nice: number, logger: Logger): void {
   if (nice === 0) return;
   try {
-    if (process.platform === 'linux') {
-      for (const tid of readdirSync('/proc/self/task')) setPriority(Number(tid), nice);
-    } else {
-      setPriority(nice);
-    }
+    lowerCpuPriority(nice);
     logger.info({ nice }, 'worker CPU priority lowered');
   } catch (error) {
-    // Never fatal: the worker is correct at any priority, only the API's latency depends on it.
     logger.warn({ err: error, nice }, 'could not lower the worker CPU priority');
   }
 }

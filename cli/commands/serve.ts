@@ -9,7 +9,7 @@ import { bootstrapWarehouse } from '../bootstrap.ts';
 import { Lifecycle } from '../../platform/lifecycle.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { prepareWarehouse, runApiRole, runDevServerRole, runWorkerRole, type RoleContext } from '../../platform/roles.ts';
-import { lowerCpuPriority, reportToParent, startWorkerProcess } from '../../platform/worker-process.ts';
+import { lowerWorkerPriority, reportToParent, startWorkerProcess } from '../../platform/worker-process.ts';
 
 function context(): RoleContext {
   const config = getConfig();
@@ -115,7 +115,7 @@ export function registerServeCommands(program: Command): void {
     .action(() =>
       serve(async (ctx) => {
         const parent = reportToParent((reason) => ctx.lifecycle.shutdown(reason));
-        lowerCpuPriority(ctx.config.WORKER_NICE, ctx.logger);
+        lowerWorkerPriority(ctx.config.WORKER_NICE, ctx.logger);
         await prepareWarehouse(ctx);
         await runWorkerRole(ctx);
         parent.ready();

@@ -5,6 +5,13 @@
 import { register } from 'tsx/esm/api';
 
 register();
+const { lowerCpuPriority } = await import('../../common/cpu-priority.ts');
+try {
+  // Below the API (nice 10, as the worker's default), before DuckDB starts its threads.
+  lowerCpuPriority(10);
+} catch {
+  // A courtesy to the API; some containers forbid it.
+}
 const { buildHistorySegment } = await import('./api-reads-history-build.ts');
 
 const cancel = new SharedArrayBuffer(4);

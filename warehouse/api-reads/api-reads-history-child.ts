@@ -1,5 +1,4 @@
 import { fork } from 'node:child_process';
-import { constants, setPriority } from 'node:os';
 import { HistoryBuildCancelled, type HistorySegmentTask } from './api-reads-history-build.ts';
 
 /** What a build gets from the index; the child keeps its own cancel flag. */
@@ -29,11 +28,6 @@ export function buildSegmentInChild(request: HistoryBuildRequest, signal: AbortS
   if (signal.aborted)
     return Promise.reject(new HistoryBuildCancelled(`history index segment ${request.id}: not started, the index is closing`));
   const child = fork(new URL('./api-reads-history-child-entry.mjs', import.meta.url), [], { execArgv: [], serialization: 'advanced' });
-  try {
-    if (child.pid !== undefined) setPriority(child.pid, constants.priority.PRIORITY_BELOW_NORMAL);
-  } catch {
-    // Lowering a child's priority is a courtesy to the API; some containers forbid it.
-  }
   return new Promise((resolve, reject) => {
     let answer: ChildMessage | null = null;
     let killTimer: NodeJS.Timeout | undefined;
