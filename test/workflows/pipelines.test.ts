@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WorkflowIdConflictPolicy } from '@temporalio/client';
@@ -13,6 +13,8 @@ import { catalogQuery, createTestWorker, testSource } from '../support/pipeline-
 import { startTestTemporal } from '../support/temporal.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { sql } from '../../warehouse/sql.ts';
+import { openApiReads } from '../../warehouse/api-reads/api-reads.ts';
+import { checkpointPath } from '../../warehouse/api-reads/api-reads-checkpoint.ts';
 
 const DATE = '2026-11-20';
 
@@ -98,6 +100,15 @@ describe('pipelines on a real Temporal dev server', () => {
         "SELECT count(*)::INT AS rows, count(DISTINCT (market, ticker, snapshot_date))::INT AS keys FROM snapshots WHERE source = 'backfill'",
       );
       expect(dupes).toEqual({ rows: first.published, keys: first.published });
+      // The backfill ended by saving the lake's copy of the current verdicts: an API's first start reads no snapshot file.
+      await rm(checkpointPath(temp.dir, 'api'), { force: true });
+    const reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0, sidecars: false, historyIndex: false });
+      try {
+        expect(reads.stats()).toMatchObject({ startedFrom: 'lake-checkpoint', snapshotFilesLoaded: 0 });
+        expect(reads.stats().snapshots).toBeGreaterThan(0);
+      } finally {
+        await reads.close();
+      }
       const eras = await catalogQuery(
         temp.dir,
         "SELECT DISTINCT era, snapshot_date < DATE '2026-07-04' AS before FROM snapshots WHERE source = 'backfill' ORDER BY era",
