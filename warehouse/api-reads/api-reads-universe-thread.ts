@@ -9,14 +9,14 @@ export interface UniverseTask {
   dataDir: string;
 }
 
+/** The parts as the thread hands them back: the listings as columns (`listingsOfColumns` turns them back). */
+export type UniversePartsFromThread = Omit<UniverseParts, 'listings'> & { listings: ListingColumns };
+
 /**
  * Reads the listings and builds the search index's parts (in a worker thread, docs/api.md "How
  * the API follows the lake"): the query, the decoding of its rows and the index's folding,
  * sorting and posting lists all run off the event loop, in a DuckDB instance of the thread's own.
  */
-/** The parts as the thread hands them back: the listings as columns (`listingsOfColumns` turns them back). */
-export type UniversePartsFromThread = Omit<UniverseParts, 'listings'> & { listings: ListingColumns };
-
 export async function buildUniverseInThread(task: UniverseTask): Promise<UniversePartsFromThread> {
   const listings = await withDuckDB(':memory:', { threads: 1 }, async (connection) => {
     await connection.run(`SET memory_limit = '128MB'`);
