@@ -9,6 +9,7 @@ import { type RefreshedScreen } from '../../warehouse/snapshot-schema.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { buildScreenReport, type SnapshotIdentity } from './screen-report.ts';
 import type { RenderTask } from '../report-render-thread.ts';
+import { isPrerenderedSelection } from '../report-prerender.ts';
 
 export interface ScreenRequest {
   market: string;
@@ -157,16 +158,40 @@ export async function reportJson(
   const parsed = ctx.results.get(identity(outcome.row));
   if (parsed) json = Buffer.from(JSON.stringify(buildScreenReport(parsed, frameworks, outcome.row, outcome.companyName)));
   else {
-    const task = { frameworks, snapshot: snapshotOf(outcome.row), companyName: outcome.companyName };
-    // A row a sidecar holds is read in the render thread (docs/api.md, "Reads under load"); one
-    // whose sidecar went meanwhile is read as any other result.
-    const inSidecar = stored === undefined ? ctx.reads.sidecarRow(outcome.row) : null;
-    const fromSidecar = inSidecar ? await render(ctx, { ...task, stored: inSidecar }) : null;
-    // Null only for a sidecar row: a result passed as bytes always renders.
-    json = fromSidecar ?? (await render(ctx, { ...task, stored: stored ?? (await loadStoredResults(ctx, [outcome.row]))[0]! }))!;
+    // The default report of a sidecar row was rendered when its sidecar was built: no render
+    // thread then (docs/api.md, "Pre-rendered reports").
+    json =
+      (stored === undefined ? await prerendered(ctx, outcome, frameworks) : null) ?? (await renderStored(ctx, outcome, frameworks, stored));
   }
   ctx.reports.set(key, json);
   return json;
+}
+
+/** The default report as its sidecar holds it pre-rendered; null for another selection or when none is held. */
+async function prerendered(ctx: ScreenService, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): Promise<Buffer | null> {
+  if (!isPrerenderedSelection(frameworks)) return null;
+  try {
+    return await ctx.reads.prerenderedReport(outcome.row, outcome.companyName);
+  } catch (error) {
+    if (error instanceof ReadsSaturatedError) throw readsSaturated(error.message, error.retryAfterSeconds);
+    throw error;
+  }
+}
+
+/** Renders the report in a render thread: from its sidecar row, or from the stored result (read now when not passed). */
+async function renderStored(
+  ctx: ScreenService,
+  outcome: ScreenOutcome,
+  frameworks: readonly FrameworkId[],
+  stored?: StoredResult,
+): Promise<Buffer> {
+  const task = { frameworks, snapshot: snapshotOf(outcome.row), companyName: outcome.companyName };
+  // A row a sidecar holds is read in the render thread (docs/api.md, "Reads under load"); one
+  // whose sidecar went meanwhile is read as any other result.
+  const inSidecar = stored === undefined ? ctx.reads.sidecarRow(outcome.row) : null;
+  const fromSidecar = inSidecar ? await render(ctx, { ...task, stored: inSidecar }) : null;
+  // Null only for a sidecar row: a result passed as bytes always renders.
+  return fromSidecar ?? (await render(ctx, { ...task, stored: stored ?? (await loadStoredResults(ctx, [outcome.row]))[0]! }))!;
 }
 
 /** A render; a full render queue becomes 503 with `Retry-After`. */

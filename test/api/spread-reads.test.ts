@@ -7,7 +7,8 @@ import { createApp } from '../../api/app.ts';
 import { unavailableRefresher } from '../../api/refresher.ts';
 import type { ScreeningResult } from '../../engine/index.ts';
 import { createMetrics } from '../../api/metrics.ts';
-import { threadedReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
+import { inlineReportRenderer, threadedReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
+import { PRERENDER_MODULE } from '../../api/report-prerender.ts';
 import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehouse/api-reads/api-reads.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
@@ -127,6 +128,91 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
     expect(fromSidecars.queries).toBe(0);
     expect(fromParquet.queries).toBeGreaterThan(0);
     expect(fromSidecars.texts).toEqual(fromParquet.texts);
+  }, 120_000);
+
+  /** Renders on the event loop, counting its renders. */
+  const countingRenderer = () => {
+    const counter = { renders: 0, renderer: { ...inlineReportRenderer } as ReportRenderer };
+    counter.renderer.render = (task) => {
+      counter.renders += 1;
+      return inlineReportRenderer.render(task);
+    };
+    return counter;
+  };
+
+  it('when sidecars pre-render the default report, then a cold screen answers it without a render, byte for byte the rendered one, and other selections still render', async () => {
+    const tickers = lake.stocks.slice(0, 120).map((s) => s.ticker);
+    const bodies = async (options: Omit<ApiReadsOptions, 'dataDir'>, query = '') => {
+      const counter = countingRenderer();
+      const api = await serve(temp.dir, options, counter.renderer);
+      try {
+        await api.reads.whenSidecarsBuilt();
+        const texts = await Promise.all(tickers.map(async (t) => (await fetch(`${api.url}/api/screen/us/${t}${query}`)).text()));
+        return { texts, renders: counter.renders, queries: api.reads.stats().resultQueries };
+      } finally {
+        await api.close();
+      }
+    };
+    const prerendered = await bodies({ prerenderReports: PRERENDER_MODULE, sidecars: { dir: path.join(temp.dir, 'prerendered') } });
+    const rendered = await bodies({});
+    expect(prerendered.renders).toBe(0);
+    expect(prerendered.queries).toBe(0);
+    expect(rendered.renders).toBe(tickers.length);
+    expect(prerendered.texts).toEqual(rendered.texts);
+    for (const [i, text] of prerendered.texts.entries()) expectStoredReport(tickers[i]!, JSON.parse(text) as Json);
+
+    const selection = '?framework=shariah_aaoifi';
+    const selected = await bodies({ prerenderReports: PRERENDER_MODULE, sidecars: { dir: path.join(temp.dir, 'prerendered') } }, selection);
+    expect(selected.renders).toBe(tickers.length);
+    expect(selected.texts).toEqual((await bodies({}, selection)).texts);
+  }, 180_000);
+
+  it('when the listing names another company than the stored result, then no pre-rendered report is served for it (a render names the listing)', async () => {
+    const reads = await openApiReads({
+      dataDir: temp.dir,
+      followIntervalMs: 0,
+      prerenderReports: PRERENDER_MODULE,
+      sidecars: { dir: path.join(temp.dir, 'prerendered') },
+    });
+    try {
+      await reads.whenSidecarsBuilt();
+      const { ticker } = lake.stocks[3]!;
+      const row = reads.current('us', ticker)!;
+      const name = reads.listing('us', ticker)!.name;
+      expect(name.length).toBeGreaterThan(0);
+      const report = JSON.parse((await reads.prerenderedReport(row, name))!.toString('utf8')) as Json;
+      expect(report).toMatchObject({ ticker, company_name: name });
+      expect(await reads.prerenderedReport(row, `${name} (renamed)`)).toBeNull();
+      // No listing name: a render names the result's own company, as the pre-rendered report does.
+      expect(JSON.parse((await reads.prerenderedReport(row, ''))!.toString('utf8'))).toEqual(report);
+    } finally {
+      await reads.close();
+    }
+  }, 120_000);
+
+  it('when the sidecar reads already have 2 pre-rendered reports waiting, then further ones are shed with 503, Retry-After and a JSON reason, never 500', async () => {
+    const api = await serve(
+      temp.dir,
+      {
+        prerenderReports: PRERENDER_MODULE,
+        sidecars: { dir: path.join(temp.dir, 'prerendered') },
+        pointReads: { sidecarConcurrency: 1, maxQueued: 2, retryAfterSeconds: 2 },
+      },
+      countingRenderer().renderer,
+    );
+    try {
+      await api.reads.whenSidecarsBuilt();
+      const tickers = lake.stocks.map((s) => s.ticker).slice(0, 80);
+      const answers = await Promise.all(tickers.map((t) => getJson(`${api.url}/api/screen/us/${t}`)));
+      expect([...new Set(answers.map((a) => a.status))].sort()).toEqual([200, 503]);
+      answers.forEach((a, i) => a.status === 200 && expectStoredReport(tickers[i]!, a.body));
+      const shed = answers.filter((a) => a.status === 503);
+      expect(shed.map((a) => a.retryAfter)).toEqual(shed.map(() => '2'));
+      for (const a of shed)
+        expect(a.body.detail).toMatchObject({ message: expect.stringMatching(/sidecar reads.*retry after 2 s/), retry_after_seconds: 2 });
+    } finally {
+      await api.close();
+    }
   }, 120_000);
 
   it('when the render threads already have 2 cold reports waiting, then further ones are shed with 503, Retry-After and a JSON reason, never 500', async () => {

@@ -35,6 +35,11 @@ export interface ApiReadsOptions {
    * `DATA_DIR/api-cache/results`. Off, every result is read from the Parquet files through the queue.
    */
   sidecars?: boolean | { dir: string };
+  /**
+   * URL of a module that renders each current row's default report into its sidecar
+   * (`PrerenderReport`; docs/api.md, "Pre-rendered reports"); none by default.
+   */
+  prerenderReports?: string;
   /** Limits of the reads of `result_json` from the Parquet files (the fallback path) and of sidecar reads. */
   pointReads?: PointReadLimits & { sidecarConcurrency?: number };
   /** Memory limit of the reads' DuckDB instance (MiB; default 384). */
@@ -133,6 +138,7 @@ export class ApiReads {
             ...(limits.maxQueued === undefined ? {} : { maxQueued: limits.maxQueued }),
             ...(limits.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: limits.retryAfterSeconds }),
             ...(options.onError ? { onError: options.onError } : {}),
+            ...(options.prerenderReports === undefined ? {} : { prerender: options.prerenderReports }),
           });
     const index = options.historyIndex ?? true;
     this.historyIndex =
@@ -442,6 +448,17 @@ export class ApiReads {
     if (this.known.has(knownKey(row))) return null;
     const file = this.fileOf(row);
     return file === null ? null : (this.sidecars?.locate(file, rowKeyOf(row)) ?? null);
+  }
+
+  /**
+   * The snapshot's default report as its sidecar holds it pre-rendered (UTF-8 JSON), or null
+   * when none does for this company name (the listing's, which a report names; then render it). Throws `ReadsSaturatedError` when
+   * the sidecar reads are full.
+   */
+  async prerenderedReport(row: VerdictRow, companyName: string): Promise<Buffer | null> {
+    if (this.known.has(knownKey(row))) return null;
+    const file = this.fileOf(row);
+    return file === null || !this.sidecars ? null : this.sidecars.readReport(file, rowKeyOf(row), companyName);
   }
 
   private async readResults(rows: readonly VerdictRow[]): Promise<StoredResult[]> {
