@@ -1,4 +1,4 @@
-import { PRERENDER_MODULE } from '../api/report-prerender.ts';
+import { PRERENDER_REPORTS } from '../api/report-prerender.ts';
 import { access, constants } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -49,7 +49,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   const { config, logger } = deps;
   const reads = await openApiReads({
     dataDir: config.dataDir,
-    prerenderReports: PRERENDER_MODULE,
+    prerenderReports: PRERENDER_REPORTS,
     onError: (err) => logger.error({ err }, 'lake scan failed'),
   });
   const forensic = new ForensicReads(config.dataDir);

@@ -8,7 +8,9 @@ import { unavailableRefresher } from '../../api/refresher.ts';
 import type { ScreeningResult } from '../../engine/index.ts';
 import { createMetrics } from '../../api/metrics.ts';
 import { inlineReportRenderer, threadedReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
-import { PRERENDER_MODULE } from '../../api/report-prerender.ts';
+import { PRERENDER_REPORTS, PRERENDERED_FRAMEWORKS } from '../../api/report-prerender.ts';
+import { scopeFrameworks } from '../../api/access-scope.ts';
+import { UNSCOPED_KEY_FRAMEWORKS } from '../../common/grants.ts';
 import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehouse/api-reads/api-reads.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
@@ -82,12 +84,12 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
   afterAll(() => temp?.cleanup());
 
   /** Asserts a screen body is the stored result of its own ticker. */
-  const expectStoredReport = (ticker: string, body: Json) => {
+  const expectStoredReport = (ticker: string, body: Json, withConsensus = true) => {
     const expected = stored.get(ticker)!;
     expect(body.ticker).toBe(ticker);
     expect(body.report.financial_data.ratios).toEqual(expected.ratios);
     expect(body.report.shariah_aaoifi).toEqual(expected.frameworks.shariah_aaoifi);
-    expect(body.report.service_consensus).toEqual(expected.frameworks.service_consensus);
+    expect(body.report.service_consensus).toEqual(withConsensus ? expected.frameworks.service_consensus : undefined);
   };
 
   it('has several files of hundreds of distinct stocks to spread over', () => {
@@ -140,9 +142,15 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
     return counter;
   };
 
+  /** The frameworks a key without a framework scope sees when it names none: the selection sidecars pre-render. */
+  const unscopedKeyDefault = `?framework=${UNSCOPED_KEY_FRAMEWORKS.join(',')}`;
+
   it('when sidecars pre-render the default report, then a cold screen answers it without a render, byte for byte the rendered one, and other selections still render', async () => {
+    expect(scopeFrameworks(null, { allowedFrameworks: [...UNSCOPED_KEY_FRAMEWORKS], allowedMarkets: null })).toEqual(
+      PRERENDERED_FRAMEWORKS,
+    );
     const tickers = lake.stocks.slice(0, 120).map((s) => s.ticker);
-    const bodies = async (options: Omit<ApiReadsOptions, 'dataDir'>, query = '') => {
+    const bodies = async (options: Omit<ApiReadsOptions, 'dataDir'>, query = unscopedKeyDefault) => {
       const counter = countingRenderer();
       const api = await serve(temp.dir, options, counter.renderer);
       try {
@@ -153,25 +161,29 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
         await api.close();
       }
     };
-    const prerendered = await bodies({ prerenderReports: PRERENDER_MODULE, sidecars: { dir: path.join(temp.dir, 'prerendered') } });
+    const prerendered = await bodies({ prerenderReports: PRERENDER_REPORTS, sidecars: { dir: path.join(temp.dir, 'prerendered') } });
     const rendered = await bodies({});
     expect(prerendered.renders).toBe(0);
     expect(prerendered.queries).toBe(0);
     expect(rendered.renders).toBe(tickers.length);
     expect(prerendered.texts).toEqual(rendered.texts);
-    for (const [i, text] of prerendered.texts.entries()) expectStoredReport(tickers[i]!, JSON.parse(text) as Json);
+    for (const [i, text] of prerendered.texts.entries()) expectStoredReport(tickers[i]!, JSON.parse(text) as Json, false);
 
-    const selection = '?framework=shariah_aaoifi';
-    const selected = await bodies({ prerenderReports: PRERENDER_MODULE, sidecars: { dir: path.join(temp.dir, 'prerendered') } }, selection);
-    expect(selected.renders).toBe(tickers.length);
-    expect(selected.texts).toEqual((await bodies({}, selection)).texts);
+    for (const selection of ['?framework=shariah_aaoifi', '']) {
+      const selected = await bodies(
+        { prerenderReports: PRERENDER_REPORTS, sidecars: { dir: path.join(temp.dir, 'prerendered') } },
+        selection,
+      );
+      expect(selected.renders).toBe(tickers.length);
+      expect(selected.texts).toEqual((await bodies({}, selection)).texts);
+    }
   }, 180_000);
 
   it('when the listing names another company than the stored result, then no pre-rendered report is served for it (a render names the listing)', async () => {
     const reads = await openApiReads({
       dataDir: temp.dir,
       followIntervalMs: 0,
-      prerenderReports: PRERENDER_MODULE,
+      prerenderReports: PRERENDER_REPORTS,
       sidecars: { dir: path.join(temp.dir, 'prerendered') },
     });
     try {
@@ -194,7 +206,7 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
     const api = await serve(
       temp.dir,
       {
-        prerenderReports: PRERENDER_MODULE,
+        prerenderReports: PRERENDER_REPORTS,
         sidecars: { dir: path.join(temp.dir, 'prerendered') },
         pointReads: { sidecarConcurrency: 1, maxQueued: 2, retryAfterSeconds: 2 },
       },
@@ -203,9 +215,9 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
     try {
       await api.reads.whenSidecarsBuilt();
       const tickers = lake.stocks.map((s) => s.ticker).slice(0, 80);
-      const answers = await Promise.all(tickers.map((t) => getJson(`${api.url}/api/screen/us/${t}`)));
+      const answers = await Promise.all(tickers.map((t) => getJson(`${api.url}/api/screen/us/${t}${unscopedKeyDefault}`)));
       expect([...new Set(answers.map((a) => a.status))].sort()).toEqual([200, 503]);
-      answers.forEach((a, i) => a.status === 200 && expectStoredReport(tickers[i]!, a.body));
+      answers.forEach((a, i) => a.status === 200 && expectStoredReport(tickers[i]!, a.body, false));
       const shed = answers.filter((a) => a.status === 503);
       expect(shed.map((a) => a.retryAfter)).toEqual(shed.map(() => '2'));
       for (const a of shed)

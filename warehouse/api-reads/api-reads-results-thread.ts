@@ -25,6 +25,15 @@ export type PrerenderReport = (
   snapshot: { snapshotDate: string; screenedAt: string; source: string },
 ) => { report: Uint8Array; companyName: string };
 
+/**
+ * Which reports a sidecar pre-renders: the module whose default export (`PrerenderReport`)
+ * renders them, and what it renders (a sidecar pre-rendered for another selection is rebuilt).
+ */
+export interface PrerenderOption {
+  module: string;
+  selection: string;
+}
+
 /** One sidecar to build: which rows of which Parquet file, and where to write them. */
 export interface SidecarTask {
   /** Data directory of the lake the file belongs to (its `methodology_texts` expand the rows). */
@@ -34,8 +43,8 @@ export interface SidecarTask {
   tickers: string[];
   binPath: string;
   indexPath: string;
-  /** Also store each row's default report: URL of the module rendering it (`PrerenderReport`). */
-  prerender?: string;
+  /** Also store each row's default report, rendered by this module. */
+  prerender?: PrerenderOption;
 }
 
 /** The sidecar's index file: each row's identity and where its compressed `result_json` sits in the `.bin`. */
@@ -66,7 +75,7 @@ const DICTIONARY_BYTES = 32_768;
  */
 export async function buildSidecar(task: SidecarTask): Promise<{ rows: number; bytes: number }> {
   const wanted = new Set(task.tickers);
-  const prerender = task.prerender ? ((await import(task.prerender)) as { default: PrerenderReport }).default : null;
+  const prerender = task.prerender ? ((await import(task.prerender.module)) as { default: PrerenderReport }).default : null;
   const index: SidecarIndex = { version: SIDECAR_FORMAT, file: task.file, dictionaryLength: 0, rows: [] };
   const binTemp = `${task.binPath}.${process.pid}.tmp`;
   const fd = openSync(binTemp, 'w');

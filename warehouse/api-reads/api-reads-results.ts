@@ -7,7 +7,7 @@ import { Piscina } from 'piscina';
 import { BoundedGate } from './api-reads-gate.ts';
 import { rowKeyString, type RowKey } from './api-reads-queue.ts';
 import { sharedCopy, type DeflatedResult } from './api-reads-stored-result.ts';
-import { SIDECAR_FORMAT, type SidecarIndex, type SidecarTask } from './api-reads-results-thread.ts';
+import { SIDECAR_FORMAT, type PrerenderOption, type SidecarIndex, type SidecarTask } from './api-reads-results-thread.ts';
 import type { SidecarRow } from './api-reads-sidecar-row.ts';
 
 /** What the reads want a sidecar for: a published file (with its change signature) and the tickers whose current row it holds. */
@@ -27,8 +27,8 @@ export interface ResultSidecarOptions {
   maxQueued?: number;
   retryAfterSeconds?: number;
   onError?: (error: unknown) => void;
-  /** URL of a module whose default export (`PrerenderReport`) renders each row's default report into the sidecar. */
-  prerender?: string;
+  /** Pre-render each row's default report into its sidecar with this module. */
+  prerender?: PrerenderOption;
 }
 
 /** Where a row's result (and, when pre-rendered, its default report right after it) sits in a sidecar. */
@@ -155,7 +155,7 @@ export class ResultSidecars {
   }
 
   private idOf(file: string, want: SidecarWant): string {
-    const reports = this.options.prerender === undefined ? '' : '\nreports';
+    const reports = this.options.prerender === undefined ? '' : `\nreports ${this.options.prerender.selection}`;
     return createHash('sha256').update(`${file}\n${want.signature}\n${SIDECAR_FORMAT}${reports}`).digest('hex').slice(0, 32);
   }
 

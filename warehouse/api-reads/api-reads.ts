@@ -9,6 +9,7 @@ import { PointReadQueue, type PointReadLimits, type RowKey } from './api-reads-q
 import { HistoryIndex, type HistoryIndexStats } from './api-reads-history-index.ts';
 import { ResultSidecars, type SidecarWant } from './api-reads-results.ts';
 import type { SidecarRow } from './api-reads-sidecar-row.ts';
+import type { PrerenderOption } from './api-reads-results-thread.ts';
 import { storedResultBytes, type StoredResult } from './api-reads-stored-result.ts';
 import { CurrentStore, dayNumber, dayString, packStatuses, verdictRowOfRaw, type RawSnapshot } from './api-reads-store.ts';
 import { dayRowsSql, fundHoldingsDir, fundHoldingsSql, historyRowSql, snapshotPartitionDir, tickerHistorySql } from './api-reads-sql.ts';
@@ -36,10 +37,10 @@ export interface ApiReadsOptions {
    */
   sidecars?: boolean | { dir: string };
   /**
-   * URL of a module that renders each current row's default report into its sidecar
-   * (`PrerenderReport`; docs/api.md, "Pre-rendered reports"); none by default.
+   * The module that renders each current row's default report into its sidecar (docs/api.md,
+   * "Pre-rendered reports"); none by default.
    */
-  prerenderReports?: string;
+  prerenderReports?: PrerenderOption;
   /** Limits of the reads of `result_json` from the Parquet files (the fallback path) and of sidecar reads. */
   pointReads?: PointReadLimits & { sidecarConcurrency?: number };
   /** Memory limit of the reads' DuckDB instance (MiB; default 384). */
