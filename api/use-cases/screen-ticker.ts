@@ -160,22 +160,15 @@ export async function reportJson(
   else {
     // The default report of a sidecar row was rendered when its sidecar was built: no render
     // thread then (docs/api.md, "Pre-rendered reports").
-    json =
-      (stored === undefined ? await prerendered(ctx, outcome, frameworks) : null) ?? (await renderStored(ctx, outcome, frameworks, stored));
+    json = (stored === undefined ? prerendered(ctx, outcome, frameworks) : null) ?? (await renderStored(ctx, outcome, frameworks, stored));
   }
   ctx.reports.set(key, json);
   return json;
 }
 
 /** The default report as its sidecar holds it pre-rendered; null for another selection or when none is held. */
-async function prerendered(ctx: ScreenService, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): Promise<Buffer | null> {
-  if (!isPrerenderedSelection(frameworks)) return null;
-  try {
-    return await ctx.reads.prerenderedReport(outcome.row, outcome.companyName);
-  } catch (error) {
-    if (error instanceof ReadsSaturatedError) throw readsSaturated(error.message, error.retryAfterSeconds);
-    throw error;
-  }
+function prerendered(ctx: ScreenService, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): Buffer | null {
+  return isPrerenderedSelection(frameworks) ? ctx.reads.prerenderedReport(outcome.row, outcome.companyName) : null;
 }
 
 /** Renders the report in a render thread: from its sidecar row, or from the stored result (read now when not passed). */

@@ -453,10 +453,9 @@ export class ApiReads {
 
   /**
    * The snapshot's default report as its sidecar holds it pre-rendered (UTF-8 JSON), or null
-   * when none does for this company name (the listing's, which a report names; then render it). Throws `ReadsSaturatedError` when
-   * the sidecar reads are full.
+   * when none does for this company name (the listing's, which a report names; then render it).
    */
-  async prerenderedReport(row: VerdictRow, companyName: string): Promise<Buffer | null> {
+  prerenderedReport(row: VerdictRow, companyName: string): Buffer | null {
     if (this.known.has(knownKey(row))) return null;
     const file = this.fileOf(row);
     return file === null || !this.sidecars ? null : this.sidecars.readReport(file, rowKeyOf(row), companyName);
