@@ -202,6 +202,31 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
     }
   }, 120_000);
 
+  it('when the rendering code changes (another pre-render version), then the sidecars are built again, not served stale', async () => {
+    const dir = path.join(temp.dir, 'prerendered-versions');
+    const built = async (version: string) => {
+      const reads = await openApiReads({
+        dataDir: temp.dir,
+        followIntervalMs: 0,
+        prerenderReports: { ...PRERENDER_REPORTS, version },
+        sidecars: { dir },
+      });
+      try {
+        await reads.whenSidecarsBuilt();
+        expect(reads.stats().sidecarFiles).toBe(lake.files);
+        return (await readdir(dir)).filter((name) => name.endsWith('.bin')).sort();
+      } finally {
+        await reads.close();
+      }
+    };
+    const first = await built('v1');
+    expect(await built('v1')).toEqual(first);
+    const second = await built('v2');
+    expect(second).toHaveLength(first.length);
+    expect(second.filter((name) => first.includes(name))).toEqual([]);
+    expect(PRERENDER_REPORTS.version).toMatch(new RegExp(`^${UNSCOPED_KEY_FRAMEWORKS.join(',')} [0-9a-f]{16}$`));
+  }, 180_000);
+
   it('when a pre-rendering sidecar file is deleted after it was loaded, then its pre-rendered reports still answer 200 without a render', async () => {
     const dir = path.join(temp.dir, 'prerendered-deleted');
     const counter = countingRenderer();

@@ -27,11 +27,12 @@ export type PrerenderReport = (
 
 /**
  * Which reports a sidecar pre-renders: the module whose default export (`PrerenderReport`)
- * renders them, and what it renders (a sidecar pre-rendered for another selection is rebuilt).
+ * renders them, and a version naming what and how it renders (a sidecar pre-rendered under
+ * another version is rebuilt).
  */
 export interface PrerenderOption {
   module: string;
-  selection: string;
+  version: string;
 }
 
 /** One sidecar to build: which rows of which Parquet file, and where to write them. */

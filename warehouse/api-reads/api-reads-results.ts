@@ -153,7 +153,7 @@ export class ResultSidecars {
   }
 
   private idOf(file: string, want: SidecarWant): string {
-    const reports = this.options.prerender === undefined ? '' : `\nreports ${this.options.prerender.selection}`;
+    const reports = this.options.prerender === undefined ? '' : `\nreports ${this.options.prerender.version}`;
     return createHash('sha256').update(`${file}\n${want.signature}\n${SIDECAR_FORMAT}${reports}`).digest('hex').slice(0, 32);
   }
 
