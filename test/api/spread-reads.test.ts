@@ -10,6 +10,8 @@ import { createMetrics } from '../../api/metrics.ts';
 import { inlineReportRenderer, threadedReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
 import { PRERENDER_REPORTS, PRERENDERED_FRAMEWORKS } from '../../api/report-prerender.ts';
 import { scopeFrameworks } from '../../api/access-scope.ts';
+import { createScreenService } from '../../api/screen-service.ts';
+import { reportCached, screenResponseJson, screenTicker } from '../../api/use-cases/screen-ticker.ts';
 import { UNSCOPED_KEY_FRAMEWORKS } from '../../common/grants.ts';
 import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehouse/api-reads/api-reads.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
@@ -197,6 +199,41 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
       expect(reads.prerenderedReport(row, `${name} (renamed)`)).toBeNull();
       // No listing name: a render names the result's own company, as the pre-rendered report does.
       expect(JSON.parse(reads.prerenderedReport(row, '')!.toString('utf8'))).toEqual(report);
+    } finally {
+      await reads.close();
+    }
+  }, 120_000);
+
+  it('when a pre-rendered report is asked for, then it is cached only on its second request (spread traffic does not churn the cache), with the same bytes', async () => {
+    const reads = await openApiReads({
+      dataDir: temp.dir,
+      followIntervalMs: 0,
+      prerenderReports: PRERENDER_REPORTS,
+      sidecars: { dir: path.join(temp.dir, 'prerendered') },
+    });
+    const counter = countingRenderer();
+    const service = createScreenService({
+      reads,
+      refresher: unavailableRefresher,
+      cache: { freshDays: 1, staleWhileRevalidateDays: 7 },
+      renderer: counter.renderer,
+    });
+    try {
+      await reads.whenSidecarsBuilt();
+      const { ticker } = lake.stocks[7]!;
+      const outcome = await screenTicker(service, { market: 'us', ticker, forceRefresh: false });
+      const answers = [];
+      for (let i = 0; i < 3; i += 1) {
+        answers.push(await screenResponseJson(service, outcome, PRERENDERED_FRAMEWORKS));
+        expect(reportCached(service, outcome, PRERENDERED_FRAMEWORKS)).toBe(i >= 1);
+      }
+      expect(answers[1]).toEqual(answers[0]);
+      expect(answers[2]).toEqual(answers[0]);
+      expect(counter.renders).toBe(0);
+      // Another selection renders and is cached at once, as before.
+      await screenResponseJson(service, outcome, ['shariah_aaoifi']);
+      expect(reportCached(service, outcome, ['shariah_aaoifi'])).toBe(true);
+      expect(counter.renders).toBe(1);
     } finally {
       await reads.close();
     }
