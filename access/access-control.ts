@@ -1,6 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { FRAMEWORK_IDS } from '../engine/index.ts';
-import type { ApiState, EndpointDeclaration, Grant } from '../common/grants.ts';
+import { UNSCOPED_KEY_FRAMEWORKS, type ApiState, type EndpointDeclaration, type Grant } from '../common/grants.ts';
 import { forbidden, tooManyRequests, unauthorized } from '../common/app-error.ts';
 import type { AccessStore, AccountRecord, KeyRecord } from './access-store.ts';
 import { claimedKeyId } from './api-key-format.ts';
@@ -68,7 +67,7 @@ async function authenticate(options: AccessControlOptions, presented: string): P
  */
 function grantOf(key: KeyRecord, account: AccountRecord): Grant {
   return {
-    allowedFrameworks: key.allowedFrameworks ?? FRAMEWORK_IDS.filter((id) => id !== 'service_consensus'),
+    allowedFrameworks: key.allowedFrameworks ?? [...UNSCOPED_KEY_FRAMEWORKS],
     allowedMarkets: key.allowedMarkets,
     allowedEndpoints: key.allowedEndpoints,
     keyId: key.keyId,

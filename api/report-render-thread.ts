@@ -27,7 +27,15 @@ const encoder = new TextEncoder();
  */
 export default function renderReport(task: RenderTask): Uint8Array | null {
   const bytes = 'path' in task.stored ? sidecarRowBytes(task.stored) : storedResultBytes(task.stored);
-  if (bytes === null) return null;
-  const result = JSON.parse(decoder.decode(bytes)) as ScreeningResult;
+  return bytes === null ? null : renderParsedReport(parseStoredResult(bytes), task);
+}
+
+/** A stored result's UTF-8 JSON, parsed. */
+export function parseStoredResult(bytes: Uint8Array): ScreeningResult {
+  return JSON.parse(decoder.decode(bytes)) as ScreeningResult;
+}
+
+/** The report of a parsed result as UTF-8 JSON. */
+export function renderParsedReport(result: ScreeningResult, task: Omit<RenderTask, 'stored'>): Uint8Array {
   return encoder.encode(JSON.stringify(buildScreenReport(result, task.frameworks, task.snapshot, task.companyName)));
 }

@@ -19,7 +19,7 @@
  * sample universe at API_SPREAD_SCALE (default 1) for API_SPREAD_MARKETS (default `us`), every
  * stock screened with its full result and published in files of 5,000 snapshots.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Koa from 'koa';
@@ -36,16 +36,20 @@ import { describeMachine } from './machine.ts';
 import { pacedLoadInProcess, type PacedLoadFigures } from './paced-load.ts';
 import { formatTail, startTailProbe, type TailFigures } from './tail-probes.ts';
 import { DEFAULT_RENDER_THREADS, threadedReportRenderer, type RenderTimings } from '../api/report-renderer.ts';
+import { PRERENDER_REPORTS } from '../api/report-prerender.ts';
 
 export const SPREAD_RATES = [50, 200, 500, 1_000];
 
 /**
  * How cold reports are served, compared at each rate in the same run: `before` as the API did
  * until 2026-11-24 (one render thread; the sidecar row read on the event loop, asynchronously),
- * `after` as it does now (DEFAULT_RENDER_THREADS threads, each reading its sidecar rows itself).
+ * `after` with DEFAULT_RENDER_THREADS threads, each reading its sidecar rows itself, and
+ * `prerendered` as `npm start` serves now: sidecars hold each row's default report rendered
+ * when they were built (docs/api.md, "Pre-rendered reports"), so a cold screen reads and
+ * inflates it, no render thread. Default: `after,prerendered`.
  */
-export type ServingVariant = 'before' | 'after';
-export const SERVING_VARIANTS: ServingVariant[] = ['before', 'after'];
+export type ServingVariant = 'before' | 'after' | 'prerendered';
+export const SERVING_VARIANTS: ServingVariant[] = ['after', 'prerendered'];
 
 export interface SpreadRun {
   ratePerSecond: number;
@@ -91,6 +95,8 @@ export interface SpreadBenchFigures {
   rssMiB: number;
   runs: SpreadRun[];
   extras: SpreadExtras | null;
+  /** Pre-rendered sidecars (when a run uses them): seconds to build them all, and their bytes on disk beside the plain ones. */
+  prerendered: { buildSeconds: number; bytes: number; plainBytes: number } | null;
   /** 1-minute load average of the machine when the runs started and ended: other work skews every figure. */
   loadAverage: [number, number];
 }
@@ -99,6 +105,12 @@ interface Served {
   url: string;
   renderTimings(): RenderTimings | null;
   close(): Promise<void>;
+}
+
+/** Bytes of the files directly in `dir` (0 when it is missing). */
+function folderBytes(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir).reduce((sum, name) => sum + statSync(path.join(dir, name)).size, 0);
 }
 
 /** Deterministic shuffle, so runs spread over the whole universe and repeat between machines. */
@@ -167,6 +179,27 @@ export async function runApiSpreadBench(
   started = performance.now();
   await reads.whenSidecarsBuilt();
   const sidecarSeconds = (performance.now() - started) / 1000;
+  // The pre-rendering reads (their own sidecar folder), opened only when a run uses them.
+  let prerendered: SpreadBenchFigures['prerendered'] = null;
+  let prerenderedReads: ApiReads | null = null;
+  if (variants.includes('prerendered')) {
+    const dir = path.join(dataDir, 'api-cache', 'results-prerendered');
+    started = performance.now();
+    prerenderedReads = await openApiReads({
+      dataDir,
+      followIntervalMs: 0,
+      checkpoint: false,
+      historyIndex: false,
+      prerenderReports: PRERENDER_REPORTS,
+      sidecars: { dir },
+    });
+    await prerenderedReads.whenSidecarsBuilt();
+    prerendered = {
+      buildSeconds: (performance.now() - started) / 1000,
+      bytes: folderBytes(dir),
+      plainBytes: folderBytes(path.join(dataDir, 'api-cache', 'results')),
+    };
+  }
   global.gc?.();
   const rssMiB = Math.round(process.memoryUsage().rss / 2 ** 20);
   const stocks = shuffled(markets.flatMap((m) => reads.listings(m).filter((l) => l.kind === 'stock' && reads.current(m, l.ticker))));
@@ -188,6 +221,7 @@ export async function runApiSpreadBench(
    * of a running API meets.
    */
   const serveApp = async (over: ApiReads, variant: ServingVariant = 'after'): Promise<Served> => {
+    if (variant === 'prerendered') over = prerenderedReads!;
     const renderer = threadedReportRenderer(variant === 'before' ? 1 : DEFAULT_RENDER_THREADS);
     // Without sidecar rows to hand over, a cold report's result is read on the event loop first, as before.
     if (variant === 'before') over = Object.assign(Object.create(over) as ApiReads, { sidecarRow: () => null });
@@ -287,8 +321,9 @@ export async function runApiSpreadBench(
     for (const [ratePerSecond, variant] of rates.flatMap((rate) => variants.map((v) => [rate, v] as const))) {
       const api = await serveApp(reads, variant);
       const probe = startTailProbe();
-      const storedResults = reads.storedResults;
-      reads.storedResults = probe.timed('stored-result read', storedResults.bind(reads));
+      const measured = variant === 'prerendered' ? prerenderedReads! : reads;
+      const storedResults = measured.storedResults;
+      measured.storedResults = probe.timed('stored-result read', storedResults.bind(measured));
       const {
         value: spread,
         cpuMs,
@@ -304,7 +339,7 @@ export async function runApiSpreadBench(
           connections: 50,
         }),
       );
-      reads.storedResults = storedResults;
+      measured.storedResults = storedResults;
       const tail = probe.stop();
       const render = api.renderTimings();
       await api.close();
@@ -334,6 +369,7 @@ export async function runApiSpreadBench(
       openSeconds,
       sidecarSeconds,
       rssMiB,
+      prerendered,
       runs,
       extras,
       loadAverage,
@@ -341,6 +377,7 @@ export async function runApiSpreadBench(
   } finally {
     await bare.close();
     await reads.close();
+    await prerenderedReads?.close();
     await closeAccess();
   }
 }
@@ -352,7 +389,8 @@ function statusText(f: PacedLoadFigures): string {
 
 const variantText: Record<ServingVariant, string> = {
   before: 'before (1 render thread, sidecar read on the event loop)',
-  after: `after (${DEFAULT_RENDER_THREADS} render threads reading their sidecar rows)`,
+  after: `render threads (${DEFAULT_RENDER_THREADS}, reading their sidecar rows)`,
+  prerendered: 'pre-rendered (sidecars hold the default report: read + inflate, no render thread)',
 };
 
 /** The figures as printed lines. */
@@ -363,6 +401,12 @@ export function formatApiSpreadBench(f: SpreadBenchFigures): string[] {
     `[api-spread] lake: sample scale ${f.scale}, markets ${f.markets.join(',')}: ${f.stocks} stocks with a full current result in ` +
       `${f.snapshotFiles} snapshot files`,
     `[api-spread] reads open in ${f.openSeconds.toFixed(1)} s, point-read sidecars ready ${f.sidecarSeconds.toFixed(1)} s later; RSS ${f.rssMiB} MiB`,
+    ...(f.prerendered
+      ? [
+          `[api-spread] pre-rendered sidecars built in ${f.prerendered.buildSeconds.toFixed(1)} s, ${(f.prerendered.bytes / 2 ** 20).toFixed(1)} MiB ` +
+            `on disk (plain sidecars ${(f.prerendered.plainBytes / 2 ** 20).toFixed(1)} MiB)`,
+        ]
+      : []),
     `[api-spread] machine load average (1 min) ${f.loadAverage[0].toFixed(1)} at the first run, ${f.loadAverage[1].toFixed(1)} at ` +
       `the last (other work on the machine skews every figure)`,
     ...f.runs.flatMap((r, i) => [

@@ -1,3 +1,5 @@
+import { FRAMEWORK_IDS, type FrameworkId } from '../engine/index.ts';
+
 /**
  * What an API request is and what a key may see: the types access control and the API share.
  * They live below both so neither imports the other (docs/access.md).
@@ -16,6 +18,13 @@ export interface EndpointDeclaration {
   /** Quota units this request costs (docs/access.md: single 1, as_of 2, timeline 3, batch 1 per ticker, compare 1, purification 2 per lot, lists 0). */
   cost: number;
 }
+
+/**
+ * The frameworks a key without a framework scope of its own sees: all but `service_consensus`,
+ * the service's own opinion rather than a faith authority's, which needs an explicit grant
+ * (docs/access.md).
+ */
+export const UNSCOPED_KEY_FRAMEWORKS: readonly FrameworkId[] = FRAMEWORK_IDS.filter((id) => id !== 'service_consensus');
 
 /** What a key may see; null means unrestricted on that axis. Set by access control. */
 export interface Grant {

@@ -1,3 +1,4 @@
+import { PRERENDER_REPORTS } from '../api/report-prerender.ts';
 import { access, constants } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -46,7 +47,11 @@ export async function checkWarehouse(dataDir: string): Promise<void> {
 /** Starts the Koa API on HOST:PORT and returns its URL and a graceful close. */
 export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   const { config, logger } = deps;
-  const reads = await openApiReads({ dataDir: config.dataDir, onError: (err) => logger.error({ err }, 'lake scan failed') });
+  const reads = await openApiReads({
+    dataDir: config.dataDir,
+    prerenderReports: PRERENDER_REPORTS,
+    onError: (err) => logger.error({ err }, 'lake scan failed'),
+  });
   const forensic = new ForensicReads(config.dataDir);
   const purification = new PurificationReads(config.dataDir);
   const client = new Client({ connection: deps.temporal, namespace: config.TEMPORAL_NAMESPACE });

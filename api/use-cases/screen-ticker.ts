@@ -9,6 +9,7 @@ import { type RefreshedScreen } from '../../warehouse/snapshot-schema.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { buildScreenReport, type SnapshotIdentity } from './screen-report.ts';
 import type { RenderTask } from '../report-render-thread.ts';
+import { isPrerenderedSelection } from '../report-prerender.ts';
 
 export interface ScreenRequest {
   market: string;
@@ -157,16 +158,52 @@ export async function reportJson(
   const parsed = ctx.results.get(identity(outcome.row));
   if (parsed) json = Buffer.from(JSON.stringify(buildScreenReport(parsed, frameworks, outcome.row, outcome.companyName)));
   else {
-    const task = { frameworks, snapshot: snapshotOf(outcome.row), companyName: outcome.companyName };
-    // A row a sidecar holds is read in the render thread (docs/api.md, "Reads under load"); one
-    // whose sidecar went meanwhile is read as any other result.
-    const inSidecar = stored === undefined ? ctx.reads.sidecarRow(outcome.row) : null;
-    const fromSidecar = inSidecar ? await render(ctx, { ...task, stored: inSidecar }) : null;
-    // Null only for a sidecar row: a result passed as bytes always renders.
-    json = fromSidecar ?? (await render(ctx, { ...task, stored: stored ?? (await loadStoredResults(ctx, [outcome.row]))[0]! }))!;
+    // The default report of a sidecar row was rendered when its sidecar was built: no render
+    // thread then (docs/api.md, "Pre-rendered reports").
+    const ready = stored === undefined ? prerendered(ctx, outcome, frameworks) : null;
+    if (ready !== null && !admitPrerendered(ctx, key)) return ready;
+    json = ready ?? (await renderStored(ctx, outcome, frameworks, stored));
   }
   ctx.reports.set(key, json);
   return json;
+}
+
+/** Distinct pre-rendered reports remembered as served once (keys only) before the memory starts over. */
+const SERVED_ONCE_LIMIT = 16_384;
+
+/**
+ * Whether a pre-rendered report goes into the report cache: on its second request. Cached on
+ * the first, every report of spread traffic (each ticker asked once) would live long enough to
+ * be promoted and then be evicted as old-generation garbage, which made the event loop's
+ * process collect its old generation 16 times as often in a simulation (docs/api.md,
+ * "Pre-rendered reports"); a repeat costs a read and an inflate (~50 µs) until then.
+ */
+function admitPrerendered(ctx: ScreenService, key: string): boolean {
+  if (ctx.servedOnce.delete(key)) return true;
+  if (ctx.servedOnce.size >= SERVED_ONCE_LIMIT) ctx.servedOnce.clear();
+  ctx.servedOnce.add(key);
+  return false;
+}
+
+/** The default report as its sidecar holds it pre-rendered; null for another selection or when none is held. */
+function prerendered(ctx: ScreenService, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): Buffer | null {
+  return isPrerenderedSelection(frameworks) ? ctx.reads.prerenderedReport(outcome.row, outcome.companyName) : null;
+}
+
+/** Renders the report in a render thread: from its sidecar row, or from the stored result (read now when not passed). */
+async function renderStored(
+  ctx: ScreenService,
+  outcome: ScreenOutcome,
+  frameworks: readonly FrameworkId[],
+  stored?: StoredResult,
+): Promise<Buffer> {
+  const task = { frameworks, snapshot: snapshotOf(outcome.row), companyName: outcome.companyName };
+  // A row a sidecar holds is read in the render thread (docs/api.md, "Reads under load"); one
+  // whose sidecar went meanwhile is read as any other result.
+  const inSidecar = stored === undefined ? ctx.reads.sidecarRow(outcome.row) : null;
+  const fromSidecar = inSidecar ? await render(ctx, { ...task, stored: inSidecar }) : null;
+  // Null only for a sidecar row: a result passed as bytes always renders.
+  return fromSidecar ?? (await render(ctx, { ...task, stored: stored ?? (await loadStoredResults(ctx, [outcome.row]))[0]! }))!;
 }
 
 /** A render; a full render queue becomes 503 with `Retry-After`. */

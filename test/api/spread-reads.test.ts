@@ -7,7 +7,12 @@ import { createApp } from '../../api/app.ts';
 import { unavailableRefresher } from '../../api/refresher.ts';
 import type { ScreeningResult } from '../../engine/index.ts';
 import { createMetrics } from '../../api/metrics.ts';
-import { threadedReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
+import { inlineReportRenderer, threadedReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
+import { PRERENDER_REPORTS, PRERENDERED_FRAMEWORKS } from '../../api/report-prerender.ts';
+import { scopeFrameworks } from '../../api/access-scope.ts';
+import { createScreenService } from '../../api/screen-service.ts';
+import { reportCached, screenResponseJson, screenTicker } from '../../api/use-cases/screen-ticker.ts';
+import { UNSCOPED_KEY_FRAMEWORKS } from '../../common/grants.ts';
 import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehouse/api-reads/api-reads.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
@@ -81,12 +86,12 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
   afterAll(() => temp?.cleanup());
 
   /** Asserts a screen body is the stored result of its own ticker. */
-  const expectStoredReport = (ticker: string, body: Json) => {
+  const expectStoredReport = (ticker: string, body: Json, withConsensus = true) => {
     const expected = stored.get(ticker)!;
     expect(body.ticker).toBe(ticker);
     expect(body.report.financial_data.ratios).toEqual(expected.ratios);
     expect(body.report.shariah_aaoifi).toEqual(expected.frameworks.shariah_aaoifi);
-    expect(body.report.service_consensus).toEqual(expected.frameworks.service_consensus);
+    expect(body.report.service_consensus).toEqual(withConsensus ? expected.frameworks.service_consensus : undefined);
   };
 
   it('has several files of hundreds of distinct stocks to spread over', () => {
@@ -127,6 +132,153 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
     expect(fromSidecars.queries).toBe(0);
     expect(fromParquet.queries).toBeGreaterThan(0);
     expect(fromSidecars.texts).toEqual(fromParquet.texts);
+  }, 120_000);
+
+  /** Renders on the event loop, counting its renders. */
+  const countingRenderer = () => {
+    const counter = { renders: 0, renderer: { ...inlineReportRenderer } as ReportRenderer };
+    counter.renderer.render = (task) => {
+      counter.renders += 1;
+      return inlineReportRenderer.render(task);
+    };
+    return counter;
+  };
+
+  /** The frameworks a key without a framework scope sees when it names none: the selection sidecars pre-render. */
+  const unscopedKeyDefault = `?framework=${UNSCOPED_KEY_FRAMEWORKS.join(',')}`;
+
+  it('when sidecars pre-render the default report, then a cold screen answers it without a render, byte for byte the rendered one, and other selections still render', async () => {
+    expect(scopeFrameworks(null, { allowedFrameworks: [...UNSCOPED_KEY_FRAMEWORKS], allowedMarkets: null })).toEqual(
+      PRERENDERED_FRAMEWORKS,
+    );
+    const tickers = lake.stocks.slice(0, 120).map((s) => s.ticker);
+    const bodies = async (options: Omit<ApiReadsOptions, 'dataDir'>, query = unscopedKeyDefault) => {
+      const counter = countingRenderer();
+      const api = await serve(temp.dir, options, counter.renderer);
+      try {
+        await api.reads.whenSidecarsBuilt();
+        const texts = await Promise.all(tickers.map(async (t) => (await fetch(`${api.url}/api/screen/us/${t}${query}`)).text()));
+        return { texts, renders: counter.renders, queries: api.reads.stats().resultQueries };
+      } finally {
+        await api.close();
+      }
+    };
+    const prerendered = await bodies({ prerenderReports: PRERENDER_REPORTS, sidecars: { dir: path.join(temp.dir, 'prerendered') } });
+    const rendered = await bodies({});
+    expect(prerendered.renders).toBe(0);
+    expect(prerendered.queries).toBe(0);
+    expect(rendered.renders).toBe(tickers.length);
+    expect(prerendered.texts).toEqual(rendered.texts);
+    for (const [i, text] of prerendered.texts.entries()) expectStoredReport(tickers[i]!, JSON.parse(text) as Json, false);
+
+    for (const selection of ['?framework=shariah_aaoifi', '']) {
+      const selected = await bodies(
+        { prerenderReports: PRERENDER_REPORTS, sidecars: { dir: path.join(temp.dir, 'prerendered') } },
+        selection,
+      );
+      expect(selected.renders).toBe(tickers.length);
+      expect(selected.texts).toEqual((await bodies({}, selection)).texts);
+    }
+  }, 180_000);
+
+  it('when the listing names another company than the stored result, then no pre-rendered report is served for it (a render names the listing)', async () => {
+    const reads = await openApiReads({
+      dataDir: temp.dir,
+      followIntervalMs: 0,
+      prerenderReports: PRERENDER_REPORTS,
+      sidecars: { dir: path.join(temp.dir, 'prerendered') },
+    });
+    try {
+      await reads.whenSidecarsBuilt();
+      const { ticker } = lake.stocks[3]!;
+      const row = reads.current('us', ticker)!;
+      const name = reads.listing('us', ticker)!.name;
+      expect(name.length).toBeGreaterThan(0);
+      const report = JSON.parse(reads.prerenderedReport(row, name)!.toString('utf8')) as Json;
+      expect(report).toMatchObject({ ticker, company_name: name });
+      expect(reads.prerenderedReport(row, `${name} (renamed)`)).toBeNull();
+      // No listing name: a render names the result's own company, as the pre-rendered report does.
+      expect(JSON.parse(reads.prerenderedReport(row, '')!.toString('utf8'))).toEqual(report);
+    } finally {
+      await reads.close();
+    }
+  }, 120_000);
+
+  it('when a pre-rendered report is asked for, then it is cached only on its second request (spread traffic does not churn the cache), with the same bytes', async () => {
+    const reads = await openApiReads({
+      dataDir: temp.dir,
+      followIntervalMs: 0,
+      prerenderReports: PRERENDER_REPORTS,
+      sidecars: { dir: path.join(temp.dir, 'prerendered') },
+    });
+    const counter = countingRenderer();
+    const service = createScreenService({
+      reads,
+      refresher: unavailableRefresher,
+      cache: { freshDays: 1, staleWhileRevalidateDays: 7 },
+      renderer: counter.renderer,
+    });
+    try {
+      await reads.whenSidecarsBuilt();
+      const { ticker } = lake.stocks[7]!;
+      const outcome = await screenTicker(service, { market: 'us', ticker, forceRefresh: false });
+      const answers = [];
+      for (let i = 0; i < 3; i += 1) {
+        answers.push(await screenResponseJson(service, outcome, PRERENDERED_FRAMEWORKS));
+        expect(reportCached(service, outcome, PRERENDERED_FRAMEWORKS)).toBe(i >= 1);
+      }
+      expect(answers[1]).toEqual(answers[0]);
+      expect(answers[2]).toEqual(answers[0]);
+      expect(counter.renders).toBe(0);
+      // Another selection renders and is cached at once, as before.
+      await screenResponseJson(service, outcome, ['shariah_aaoifi']);
+      expect(reportCached(service, outcome, ['shariah_aaoifi'])).toBe(true);
+      expect(counter.renders).toBe(1);
+    } finally {
+      await reads.close();
+    }
+  }, 120_000);
+
+  it('when the rendering code changes (another pre-render version), then the sidecars are built again, not served stale', async () => {
+    const dir = path.join(temp.dir, 'prerendered-versions');
+    const built = async (version: string) => {
+      const reads = await openApiReads({
+        dataDir: temp.dir,
+        followIntervalMs: 0,
+        prerenderReports: { ...PRERENDER_REPORTS, version },
+        sidecars: { dir },
+      });
+      try {
+        await reads.whenSidecarsBuilt();
+        expect(reads.stats().sidecarFiles).toBe(lake.files);
+        return (await readdir(dir)).filter((name) => name.endsWith('.bin')).sort();
+      } finally {
+        await reads.close();
+      }
+    };
+    const first = await built('v1');
+    expect(await built('v1')).toEqual(first);
+    const second = await built('v2');
+    expect(second).toHaveLength(first.length);
+    expect(second.filter((name) => first.includes(name))).toEqual([]);
+    expect(PRERENDER_REPORTS.version).toMatch(new RegExp(`^${UNSCOPED_KEY_FRAMEWORKS.join(',')} [0-9a-f]{16}$`));
+  }, 180_000);
+
+  it('when a pre-rendering sidecar file is deleted after it was loaded, then its pre-rendered reports still answer 200 without a render', async () => {
+    const dir = path.join(temp.dir, 'prerendered-deleted');
+    const counter = countingRenderer();
+    const api = await serve(temp.dir, { prerenderReports: PRERENDER_REPORTS, sidecars: { dir } }, counter.renderer);
+    try {
+      await api.reads.whenSidecarsBuilt();
+      for (const name of await readdir(dir)) if (name.endsWith('.bin')) await rm(path.join(dir, name));
+      const tickers = lake.stocks.slice(200, 230).map((s) => s.ticker);
+      const answers = await Promise.all(tickers.map((t) => getJson(`${api.url}/api/screen/us/${t}${unscopedKeyDefault}`)));
+      expect(answers.map((a) => a.status)).toEqual(tickers.map(() => 200));
+      answers.forEach((a, i) => expectStoredReport(tickers[i]!, a.body, false));
+      expect(counter.renders).toBe(0);
+    } finally {
+      await api.close();
+    }
   }, 120_000);
 
   it('when the render threads already have 2 cold reports waiting, then further ones are shed with 503, Retry-After and a JSON reason, never 500', async () => {

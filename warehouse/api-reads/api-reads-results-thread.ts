@@ -4,12 +4,36 @@ import { withDuckDB } from '../duckdb.ts';
 import { expandResultJson } from '../methodology-texts.ts';
 import { loadQuotedTexts } from '../methodology-texts-lake.ts';
 import { sql, streamSql } from '../sql.ts';
+import { dayString, screenedAtString } from './api-reads-store.ts';
 
 /**
  * Format of a sidecar's rows; a sidecar of another format is rebuilt. 2: each row's result is
  * stored with its methodology texts expanded, so a read only inflates (docs/api.md, "Reads under load").
+ * 3: a row may be followed by its pre-rendered default report (`PrerenderReport`).
  */
-export const SIDECAR_FORMAT = 2;
+export const SIDECAR_FORMAT = 3;
+
+/**
+ * Renders a row's default report when its sidecar is built (docs/api.md, "Pre-rendered
+ * reports"): the API passes the module that does it (a default export of this type), since what
+ * a report holds is the API's business, not the warehouse's. `json` is the row's result exactly
+ * as a sidecar read returns it; the snapshot identity is the one the reads give the row. Returns
+ * the report (UTF-8 JSON) and the company name it carries (the result's own).
+ */
+export type PrerenderReport = (
+  json: Uint8Array,
+  snapshot: { snapshotDate: string; screenedAt: string; source: string },
+) => { report: Uint8Array; companyName: string };
+
+/**
+ * Which reports a sidecar pre-renders: the module whose default export (`PrerenderReport`)
+ * renders them, and a version naming what and how it renders (a sidecar pre-rendered under
+ * another version is rebuilt).
+ */
+export interface PrerenderOption {
+  module: string;
+  version: string;
+}
 
 /** One sidecar to build: which rows of which Parquet file, and where to write them. */
 export interface SidecarTask {
@@ -20,6 +44,8 @@ export interface SidecarTask {
   tickers: string[];
   binPath: string;
   indexPath: string;
+  /** Also store each row's default report, rendered by this module. */
+  prerender?: PrerenderOption;
 }
 
 /** The sidecar's index file: each row's identity and where its compressed `result_json` sits in the `.bin`. */
@@ -28,9 +54,14 @@ export interface SidecarIndex {
   file: string;
   /** Bytes at the start of the `.bin`: the deflate dictionary every row was compressed with. */
   dictionaryLength: number;
-  /** [ticker, day number, screened_at epoch ms, offset, length] */
-  rows: Array<[string, number, number, number, number]>;
+  /**
+   * [ticker, day number, screened_at epoch ms, offset, length] and, when pre-rendered, the length of
+   * the deflated default report that follows the row (same dictionary) and the company name it names.
+   */
+  rows: Array<SidecarIndexRow>;
 }
+
+export type SidecarIndexRow = [string, number, number, number, number] | [string, number, number, number, number, number, string];
 
 /** Deflate keeps the last 32 kB of a dictionary; one full result of the file is the best one there is. */
 const DICTIONARY_BYTES = 32_768;
@@ -45,6 +76,7 @@ const DICTIONARY_BYTES = 32_768;
  */
 export async function buildSidecar(task: SidecarTask): Promise<{ rows: number; bytes: number }> {
   const wanted = new Set(task.tickers);
+  const prerender = task.prerender ? ((await import(task.prerender.module)) as { default: PrerenderReport }).default : null;
   const index: SidecarIndex = { version: SIDECAR_FORMAT, file: task.file, dictionaryLength: 0, rows: [] };
   const binTemp = `${task.binPath}.${process.pid}.tmp`;
   const fd = openSync(binTemp, 'w');
@@ -57,11 +89,11 @@ export async function buildSidecar(task: SidecarTask): Promise<{ rows: number; b
       const result = await streamSql(
         connection,
         sql`SELECT ticker, (CAST(snapshot_date AS DATE) - DATE '1970-01-01')::INTEGER AS day,
-               epoch_ms(CAST(screened_at AS TIMESTAMP))::DOUBLE AS at_ms, result_json
+               epoch_ms(CAST(screened_at AS TIMESTAMP))::DOUBLE AS at_ms, result_json, source
             FROM read_parquet(${task.file}, union_by_name = true)`,
       );
       for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-        const [tickers, days, ats, jsons] = [0, 1, 2, 3].map((i) => chunk.getColumnVector(i));
+        const [tickers, days, ats, jsons, sources] = [0, 1, 2, 3, 4].map((i) => chunk.getColumnVector(i));
         for (let i = 0; i < chunk.rowCount; i += 1) {
           const ticker = String(tickers!.getItem(i));
           if (!wanted.has(ticker)) continue;
@@ -76,7 +108,17 @@ export async function buildSidecar(task: SidecarTask): Promise<{ rows: number; b
           }
           const packed = deflateRawSync(json, { level: 6, dictionary });
           writeSync(fd, packed);
-          index.rows.push([ticker, Number(days!.getItem(i)), Number(ats!.getItem(i)), offset, packed.length]);
+          const [day, atMs] = [Number(days!.getItem(i)), Number(ats!.getItem(i))];
+          if (prerender === null) index.rows.push([ticker, day, atMs, offset, packed.length]);
+          else {
+            // The identity as the reads decode it (api-reads-store.ts), so the report is the one a render gives.
+            const snapshot = { snapshotDate: dayString(day), screenedAt: screenedAtString(atMs), source: String(sources!.getItem(i)) };
+            const { report, companyName } = prerender(Buffer.from(json), snapshot);
+            const deflated = deflateRawSync(report, { level: 6, dictionary });
+            writeSync(fd, deflated);
+            index.rows.push([ticker, day, atMs, offset, packed.length, deflated.length, companyName]);
+            offset += deflated.length;
+          }
           offset += packed.length;
         }
       }

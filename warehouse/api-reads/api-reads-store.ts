@@ -38,6 +38,11 @@ export function dayString(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }
 
+/** `screened_at` epoch ms → the reads' form: ISO 8601 in UTC without zone, millisecond precision. */
+export function screenedAtString(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 23);
+}
+
 /** A snapshot as the reads return it. */
 export function verdictRowOfRaw(raw: RawSnapshot): VerdictRow {
   const snapshotDate = dayString(raw.day);
@@ -53,7 +58,7 @@ export function verdictRowOfRaw(raw: RawSnapshot): VerdictRow {
     market: raw.market,
     ticker: raw.ticker,
     snapshotDate,
-    screenedAt: new Date(raw.screenedAtMs).toISOString().slice(0, 23),
+    screenedAt: screenedAtString(raw.screenedAtMs),
     source: raw.source,
     era: eraOf(snapshotDate),
     statuses,

@@ -9,6 +9,7 @@ import { PointReadQueue, type PointReadLimits, type RowKey } from './api-reads-q
 import { HistoryIndex, type HistoryIndexStats } from './api-reads-history-index.ts';
 import { ResultSidecars, type SidecarWant } from './api-reads-results.ts';
 import type { SidecarRow } from './api-reads-sidecar-row.ts';
+import type { PrerenderOption } from './api-reads-results-thread.ts';
 import { storedResultBytes, type StoredResult } from './api-reads-stored-result.ts';
 import { CurrentStore, dayNumber, dayString, packStatuses, verdictRowOfRaw, type RawSnapshot } from './api-reads-store.ts';
 import { dayRowsSql, fundHoldingsDir, fundHoldingsSql, historyRowSql, snapshotPartitionDir, tickerHistorySql } from './api-reads-sql.ts';
@@ -36,6 +37,11 @@ export interface ApiReadsOptions {
    * `DATA_DIR/api-cache/results`. Off, every result is read from the Parquet files through the queue.
    */
   sidecars?: boolean | { dir: string };
+  /**
+   * The module that renders each current row's default report into its sidecar (docs/api.md,
+   * "Pre-rendered reports"); none by default.
+   */
+  prerenderReports?: PrerenderOption;
   /** Limits of the reads of `result_json` from the Parquet files (the fallback path) and of sidecar reads. */
   pointReads?: PointReadLimits & { sidecarConcurrency?: number };
   /** Memory limit of the reads' DuckDB instance (MiB; default 384). */
@@ -145,6 +151,7 @@ export class ApiReads {
             ...(limits.maxQueued === undefined ? {} : { maxQueued: limits.maxQueued }),
             ...(limits.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: limits.retryAfterSeconds }),
             ...(options.onError ? { onError: options.onError } : {}),
+            ...(options.prerenderReports === undefined ? {} : { prerender: options.prerenderReports }),
           });
     const index = options.historyIndex ?? true;
     this.historyIndex =
@@ -461,6 +468,16 @@ export class ApiReads {
     if (this.known.has(knownKey(row))) return null;
     const file = this.fileOf(row);
     return file === null ? null : (this.sidecars?.locate(file, rowKeyOf(row)) ?? null);
+  }
+
+  /**
+   * The snapshot's default report as its sidecar holds it pre-rendered (UTF-8 JSON), or null
+   * when none does for this company name (the listing's, which a report names; then render it).
+   */
+  prerenderedReport(row: VerdictRow, companyName: string): Buffer | null {
+    if (this.known.has(knownKey(row))) return null;
+    const file = this.fileOf(row);
+    return file === null || !this.sidecars ? null : this.sidecars.readReport(file, rowKeyOf(row), companyName);
   }
 
   private async readResults(rows: readonly VerdictRow[]): Promise<StoredResult[]> {
