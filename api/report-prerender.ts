@@ -23,6 +23,9 @@ const RENDERING_SOURCES = [
   './report-render-thread.ts',
   './report-prerender.ts',
   '../engine/filter-frameworks.ts',
+  // What those import that shapes the bytes: the frameworks' order, and how a stored result is decoded.
+  '../engine/frameworks.ts',
+  '../warehouse/api-reads/api-reads-stored-result.ts',
 ];
 
 /** A digest of the rendering sources; unreadable, a fresh value (the sidecars are then rebuilt: never a stale report). */
