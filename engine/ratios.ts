@@ -127,6 +127,12 @@ const RATIO_PARTS: Record<
   interest_income_to_revenue: { numerator: ['interestIncome'], denominator: 'totalRevenue' },
 };
 
+/** Whether a ratio moves with the price (its denominator is a market cap) rather than resting on the filing alone. */
+export function ratioReadsPrice(key: RatioKey): boolean {
+  const d = RATIO_PARTS[key].denominator;
+  return d !== 'totalAssets' && d !== 'totalRevenue';
+}
+
 /**
  * A computed ratio as its input figures, for exact comparison with a limit (engine/exact.ts).
  * Built only near a limit, so the hot path allocates nothing for it; valid only for a ratio that
