@@ -5,8 +5,9 @@
  * and the exposure index. While those three are equal to the previous date's, the previous
  * result is handed back (the same object), so it is neither recomputed nor, by the snapshot
  * writer, serialised again. Likewise a Shariah version's business-activity reasons, which read
- * only the version and the exposure index. Everything else is screened afresh. See docs/pipelines.md,
- * "Backfill: reuse across dates".
+ * only the version and the exposure index, and the whole result of a Shariah version that reads
+ * no price (FTSE, MSCI) while its filing, ratios and exposures are equal. Everything else is
+ * screened afresh. See docs/pipelines.md, "Backfill: reuse across dates".
  */
 import type { ExposureIndex } from './exposures.ts';
 import { BRI_VERSIONS } from './faith/christian-bri.ts';
@@ -14,6 +15,7 @@ import { USCCB_VERSIONS } from './faith/catholic-usccb.ts';
 import type { ExclusionVersion } from './faith/exclusion-types.ts';
 import { HALAKHIC_NOT_JEWISH_CONTROLLED_VERSIONS, HALAKHIC_VERSIONS } from './faith/jewish-halakhic.ts';
 import { LDS_VERSIONS } from './faith/lds-mormon.ts';
+import type { ShariahFrameworkId } from './frameworks.ts';
 import type { ActivityExposure, Fundamentals, ListingMeta, ScreeningInput } from './inputs.ts';
 import { versionInForce } from './methodology-versions.ts';
 import { ratioReadsPrice, type RatioSet } from './ratios.ts';
@@ -103,8 +105,8 @@ export function sameExposureIndex(a: ExposureIndex, b: ExposureIndex): boolean {
 export class SeriesScreener {
   private readonly remembered = new Map<FaithFrameworkId, Remembered>();
   private readonly business = new Map<ShariahVersion, { exposures: ExposureIndex; reasons: readonly Reason[] }>();
-  private readonly shariahRemembered = new Map<string, RememberedShariah>();
-  /** Faith framework results and Shariah business-activity reasons handed back instead of computed (for benchmarks and tests). */
+  private readonly shariahRemembered = new Map<ShariahFrameworkId, RememberedShariah>();
+  /** Faith and price-free Shariah results and Shariah business-activity reasons handed back instead of computed (for benchmarks and tests). */
   reused = 0;
 
   private readonly faith: FaithScreen = (id, ctx, compute) => {
