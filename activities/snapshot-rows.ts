@@ -1,7 +1,7 @@
 import type { ScreeningInput, ScreeningResult } from '../engine/index.ts';
 import type { FrameworkResult, Reason } from '../engine/result-types.ts';
 import { SNAPSHOT_FRAMEWORKS } from '../warehouse/lake-schemas.ts';
-import { packFramework, packResult, threadTextBook, type TextBook } from '../warehouse/methodology-texts.ts';
+import { packResult, threadTextBook, type TextBook } from '../warehouse/methodology-texts.ts';
 import { eraOf, snapshotRatiosOf, statusColumn, type SnapshotRow } from '../warehouse/snapshot-schema.ts';
 import type { SnapshotSource } from '../warehouse/snapshot-schema.ts';
 
@@ -94,37 +94,68 @@ function compactFramework(fr: FrameworkResult): FrameworkResult {
 /** Each framework result's stored JSON per text book: a result reused across dates (engine/screen-series.ts) is serialised once. */
 const frameworkJsonByBook = new WeakMap<TextBook, WeakMap<FrameworkResult, string>>();
 
-/** `JSON.stringify` of an object's own keys, without the braces (empty for none). */
-function membersJson(object: Record<string, unknown>): string {
-  return JSON.stringify(object).slice(1, -1);
+/** `compactReason` with its message referenced, as `packFramework(compactFramework(…))` gives it, in one copy. */
+function storedReason(reason: Reason, engine: string, methodology: string, book: TextBook): Reason {
+  const { code, result, message, metric, value, threshold, operator, filing_ref, evidence_level, inputs } = reason;
+  const stored = typeof message === 'string' ? book.reference(engine, methodology, code, 'message', message) : message;
+  return { code, result, message: stored, metric, value, threshold, operator, filing_ref, evidence_level, inputs };
+}
+
+/** `packFramework(compactFramework(fr), engine, book)` in one copy of the framework (the copies are most of a row's garbage). */
+function storedFramework(fr: FrameworkResult, engine: string, book: TextBook): FrameworkResult {
+  const methodology = fr.methodology_version;
+  const reasons: Reason[] = [];
+  for (const reason of fr.reasons) {
+    if (reason.result !== 'pass' && reason.result !== 'info') reasons.push(storedReason(reason, engine, methodology, book));
+  }
+  const stored: FrameworkResult = { ...fr, reasons, components: undefined };
+  if (fr.purification) {
+    const formula = book.reference(engine, methodology, `${fr.id}.purification`, 'formula', fr.purification.formula);
+    stored.purification = { ...fr.purification, formula };
+  }
+  return stored;
 }
 
 /**
- * `JSON.stringify(packResult(compactResult(result), book))`, byte for byte, with each framework's
- * part taken from the cache when the same framework result object was stored before. A packed
- * text never changes once packed (a book only ever adds texts), so the cached part stays exact.
+ * `JSON.stringify(packResult(compactResult(result), book))`, byte for byte (tested), written
+ * member by member: each framework's part is taken from the cache when the same framework
+ * result object was stored before (a packed text never changes once packed: a book only ever
+ * adds texts), and the members are written in the result's own key order.
  */
 export function compactResultJson(result: ScreeningResult, book: TextBook = threadTextBook): string {
   let cache = frameworkJsonByBook.get(book);
   if (cache === undefined) frameworkJsonByBook.set(book, (cache = new WeakMap()));
-  const parts: string[] = [];
+  const engine = result.engine_version;
+  let json = '{';
+  for (const key of Object.keys(result) as Array<keyof ScreeningResult>) {
+    let member: string | undefined;
+    if (key === 'frameworks') member = frameworksJson(result, cache, book);
+    else if (key === 'data_quality') member = '[]';
+    else if (key === 'madhhab_views' && result.madhhab_views) {
+      const note = book.reference(engine, '', 'madhhab_views', 'note', result.madhhab_views.note);
+      member = JSON.stringify({ ...result.madhhab_views, note });
+    } else member = JSON.stringify(result[key]);
+    // As JSON.stringify: a member whose value is undefined is not written.
+    if (member === undefined) continue;
+    json += `${json.length > 1 ? ',' : ''}"${key}":${member}`;
+  }
+  return `${json}}`;
+}
+
+/** The stored `frameworks` object: each returned framework once, in `frameworks_returned` order (`compactResult`'s). */
+function frameworksJson(result: ScreeningResult, cache: WeakMap<FrameworkResult, string>, book: TextBook): string {
+  let json = '{';
   const seen = new Set<string>();
   for (const id of result.frameworks_returned) {
     const fr = result.frameworks[id];
     if (!fr || seen.has(id)) continue;
     seen.add(id);
-    let json = cache.get(fr);
-    if (json === undefined) {
-      json = JSON.stringify(packFramework(compactFramework(fr), result.engine_version, book));
-      cache.set(fr, json);
+    let part = cache.get(fr);
+    if (part === undefined) {
+      part = JSON.stringify(storedFramework(fr, result.engine_version, book));
+      cache.set(fr, part);
     }
-    parts.push(`${JSON.stringify(id)}:${json}`);
+    json += `${json.length > 1 ? ',' : ''}"${id}":${part}`;
   }
-  const rest = packResult({ ...result, frameworks: {}, data_quality: [] }, book) as unknown as Record<string, unknown>;
-  // The top level keeps its key order: the members before `frameworks`, the frameworks, the members after it.
-  const keys = Object.keys(rest);
-  const at = keys.indexOf('frameworks');
-  const pick = (names: string[]): Record<string, unknown> => Object.fromEntries(names.map((k) => [k, rest[k]]));
-  const members = [membersJson(pick(keys.slice(0, at))), `"frameworks":{${parts.join(',')}}`, membersJson(pick(keys.slice(at + 1)))];
-  return `{${members.filter((m) => m !== '').join(',')}}`;
+  return `${json}}`;
 }

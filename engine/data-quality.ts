@@ -21,32 +21,36 @@ const PRICE_TEXT: Record<string, string> = {
   bad_date: 'The spot price date is malformed: it is not used.',
 };
 
+/** Adds one note. A module function, not a closure: tsx names a closure bound to a name each time it is made (a hot-path cost). */
+function note(notes: Reason[], code: string, message: string): void {
+  notes.push({ code: `data_quality.${code}`, result: 'info', message });
+}
+
 /** Collect the input problems of one screen as `info` Reasons. */
 export function dataQualityNotes(ctx: ScreenContext): Reason[] {
   const q = ctx.quality;
   const notes: Reason[] = [];
-  const note = (code: string, message: string): void => {
-    notes.push({ code: `data_quality.${code}`, result: 'info', message });
-  };
-  if (q.fundamentals !== 'ok') note(`fundamentals_${q.fundamentals}`, FUNDAMENTALS_TEXT[q.fundamentals]!);
-  if (q.price !== 'ok') note(`price_${q.price}`, PRICE_TEXT[q.price]!);
+  if (q.fundamentals !== 'ok') note(notes, `fundamentals_${q.fundamentals}`, FUNDAMENTALS_TEXT[q.fundamentals]!);
+  if (q.price !== 'ok') note(notes, `price_${q.price}`, PRICE_TEXT[q.price]!);
   if (q.currencyMismatch) {
-    note('currency_mismatch', 'The filing currency differs from the listing currency: market-cap ratios are insufficient_data.');
+    note(notes, 'currency_mismatch', 'The filing currency differs from the listing currency: market-cap ratios are insufficient_data.');
   }
   if (q.avg24 !== 'ok')
     note(
+      notes,
       `avg24_${q.avg24}`,
       `The 24-month average market cap rests on ${ctx.input.marketCap.months24} month-end prices (minimum ${STALENESS_LIMITS.minMonths24}).`,
     );
   if (q.avg36 !== 'ok')
     note(
+      notes,
       `avg36_${q.avg36}`,
       `The 36-month average market cap rests on ${ctx.input.marketCap.months36} month-end prices (minimum ${STALENESS_LIMITS.minMonths36}).`,
     );
   const ex = ctx.exposures;
   for (let i = 0; i < ACTIVITY_CODES.length; i++) {
     const s = ex.states[i]!;
-    if (s !== 'none' && s !== 'ok') note(`exposure_${s}`, `${ACTIVITY_CODES[i]}: ${describeExposureState(s)}.`);
+    if (s !== 'none' && s !== 'ok') note(notes, `exposure_${s}`, `${ACTIVITY_CODES[i]}: ${describeExposureState(s)}.`);
   }
   return notes;
 }

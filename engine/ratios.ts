@@ -127,6 +127,12 @@ const RATIO_PARTS: Record<
   interest_income_to_revenue: { numerator: ['interestIncome'], denominator: 'totalRevenue' },
 };
 
+/** Whether a ratio moves with the price (its denominator is a market cap) rather than resting on the filing alone. */
+export function ratioReadsPrice(key: RatioKey): boolean {
+  const d = RATIO_PARTS[key].denominator;
+  return d !== 'totalAssets' && d !== 'totalRevenue';
+}
+
 /**
  * A computed ratio as its input figures, for exact comparison with a limit (engine/exact.ts).
  * Built only near a limit, so the hot path allocates nothing for it; valid only for a ratio that
@@ -173,6 +179,27 @@ function sum(a: number | string, b: number | string): number | string {
   return a + b;
 }
 
+/**
+ * Stores one ratio, or the cause it cannot be computed. A module function, not a closure: tsx
+ * names every closure bound to a name each time it is created, which costs on the hot path.
+ */
+function setRatio(
+  values: Ratios,
+  causes: Partial<Record<RatioKey, string>>,
+  key: RatioKey,
+  num: number | string,
+  den: number | string,
+): void {
+  if (typeof num === 'string') causes[key] = num;
+  else if (typeof den === 'string') causes[key] = den;
+  else {
+    const ratio = num / den;
+    // Extreme inputs (a tiny denominator) can overflow: never emit a non-finite ratio.
+    if (Number.isFinite(ratio)) values[key] = ratio;
+    else causes[key] = 'ratio_overflow';
+  }
+}
+
 /** Compute all ratios (each in 0..1, may exceed 1) for one screen. */
 export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet {
   const values: Ratios = {
@@ -192,17 +219,6 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
   };
   const causes: Partial<Record<RatioKey, string>> = {};
   const f = input.fundamentals;
-  const set = (key: RatioKey, num: number | string, den: number | string): void => {
-    if (typeof num === 'string') causes[key] = num;
-    else if (typeof den === 'string') causes[key] = den;
-    else {
-      const ratio = num / den;
-      // Extreme inputs (a tiny denominator) can overflow: never emit a non-finite ratio.
-      if (Number.isFinite(ratio)) values[key] = ratio;
-      else causes[key] = 'ratio_overflow';
-    }
-  };
-
   if (f === null || q.fundamentals !== 'ok') {
     const cause = `fundamentals_${q.fundamentals}`;
     for (const key of Object.keys(values) as RatioKey[]) causes[key] = cause;
@@ -223,19 +239,19 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
   const assets = denominator(f.totalAssets, 'totalAssets');
   const revenue = denominator(f.totalRevenue, 'totalRevenue');
 
-  set('debt_to_market_cap_spot', debt, spot);
-  set('debt_to_market_cap_24m', debt, avg24);
-  set('debt_to_market_cap_36m', debt, avg36);
-  set('cash_and_securities_to_market_cap_spot', cashAndSecurities, spot);
-  set('cash_and_securities_to_market_cap_24m', cashAndSecurities, avg24);
-  set('cash_and_securities_to_market_cap_36m', cashAndSecurities, avg36);
-  set('receivables_to_market_cap_24m', receivables, avg24);
-  set('receivables_to_market_cap_36m', receivables, avg36);
-  set('debt_to_assets', debt, assets);
-  set('cash_and_securities_to_assets', cashAndSecurities, assets);
-  set('receivables_to_assets', receivables, assets);
-  set('receivables_and_cash_to_assets', sum(receivables, cash), assets);
-  set('interest_income_to_revenue', amount(f, 'interestIncome'), revenue);
+  setRatio(values, causes, 'debt_to_market_cap_spot', debt, spot);
+  setRatio(values, causes, 'debt_to_market_cap_24m', debt, avg24);
+  setRatio(values, causes, 'debt_to_market_cap_36m', debt, avg36);
+  setRatio(values, causes, 'cash_and_securities_to_market_cap_spot', cashAndSecurities, spot);
+  setRatio(values, causes, 'cash_and_securities_to_market_cap_24m', cashAndSecurities, avg24);
+  setRatio(values, causes, 'cash_and_securities_to_market_cap_36m', cashAndSecurities, avg36);
+  setRatio(values, causes, 'receivables_to_market_cap_24m', receivables, avg24);
+  setRatio(values, causes, 'receivables_to_market_cap_36m', receivables, avg36);
+  setRatio(values, causes, 'debt_to_assets', debt, assets);
+  setRatio(values, causes, 'cash_and_securities_to_assets', cashAndSecurities, assets);
+  setRatio(values, causes, 'receivables_to_assets', receivables, assets);
+  setRatio(values, causes, 'receivables_and_cash_to_assets', sum(receivables, cash), assets);
+  setRatio(values, causes, 'interest_income_to_revenue', amount(f, 'interestIncome'), revenue);
   const floor = f.interestIncomeAtLeast;
   const bounded =
     values.interest_income_to_revenue === null && typeof revenue === 'number' && floor != null && Number.isFinite(floor) && floor > 0;

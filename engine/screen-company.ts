@@ -70,30 +70,42 @@ export type FaithFrameworkId = 'christian_bri' | 'catholic_usccb' | 'jewish_hala
 /** Computes a faith framework's result, or hands back one it knows equals it (`SeriesScreener`). */
 export type FaithScreen = (id: FaithFrameworkId, ctx: ScreenContext, compute: () => FrameworkResult) => FrameworkResult;
 
+/** Computes a Shariah methodology's result, or hands back one it knows equals it (`SeriesScreener`). */
+export type ShariahScreen = (id: ShariahFrameworkId, ctx: ScreenContext, compute: () => FrameworkResult) => FrameworkResult;
+
 /** Parts of a screen that may be handed back from an earlier, equal screen instead of computed (engine/screen-series.ts). */
 export interface ScreenReuse {
   faith: FaithScreen;
+  shariah: ShariahScreen;
   business: BusinessScreen;
 }
 
-const COMPUTE_ALL: ScreenReuse = { faith: (_id, _ctx, compute) => compute(), business: (_v, _ctx, compute) => compute() };
+const COMPUTE_ALL: ScreenReuse = {
+  faith: (_id, _ctx, compute) => compute(),
+  shariah: (_id, _ctx, compute) => compute(),
+  business: (_v, _ctx, compute) => compute(),
+};
+
+function shariahResult(id: ShariahFrameworkId, ctx: ScreenContext, reuse: ScreenReuse): FrameworkResult {
+  return reuse.shariah(id, ctx, () => screenShariah(id, SHARIAH_VERSIONS[id], ctx, reuse.business));
+}
 
 /**
  * Screen one company on `input.screeningDate` (`YYYY-MM-DD`) against all ten frameworks. By
  * default everything is computed; `reuse` may hand back equal parts of an earlier screen.
  */
 export function screenCompany(input: ScreeningInput, reuse: ScreenReuse = COMPUTE_ALL): ScreeningResult {
-  const { faith, business } = reuse;
+  const { faith } = reuse;
   if (!isIsoDate(input.screeningDate)) {
     throw new RangeError(`screeningDate must be a calendar date written YYYY-MM-DD, got ${JSON.stringify(input.screeningDate)}`);
   }
   const ctx = buildScreenContext(input);
   const shariah: Record<ShariahFrameworkId, FrameworkResult> = {
-    shariah_aaoifi: screenShariah('shariah_aaoifi', SHARIAH_VERSIONS.shariah_aaoifi, ctx, business),
-    shariah_djim: screenShariah('shariah_djim', SHARIAH_VERSIONS.shariah_djim, ctx, business),
-    shariah_sp: screenShariah('shariah_sp', SHARIAH_VERSIONS.shariah_sp, ctx, business),
-    shariah_ftse: screenShariah('shariah_ftse', SHARIAH_VERSIONS.shariah_ftse, ctx, business),
-    shariah_msci: screenShariah('shariah_msci', SHARIAH_VERSIONS.shariah_msci, ctx, business),
+    shariah_aaoifi: shariahResult('shariah_aaoifi', ctx, reuse),
+    shariah_djim: shariahResult('shariah_djim', ctx, reuse),
+    shariah_sp: shariahResult('shariah_sp', ctx, reuse),
+    shariah_ftse: shariahResult('shariah_ftse', ctx, reuse),
+    shariah_msci: shariahResult('shariah_msci', ctx, reuse),
   };
   const frameworks: Partial<Record<FrameworkId, FrameworkResult>> = {
     ...shariah,

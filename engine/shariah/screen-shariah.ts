@@ -131,8 +131,8 @@ function directInvolvementCheck(
 
 /** A breach on a proxy figure is in doubt unless the certain part breaches on its own (engine/proxies.ts). */
 function ratioCheck(rr: RatioRule, value: number, ctx: ScreenContext, inputs: readonly ReasonInput[] | undefined): Reason {
-  const exact = (): ExactSum => [ratioFraction(ctx.input, rr.ratio)];
-  const reason = checkThreshold(rr.rule, value, exact, ctx.filingRef, inputs);
+  // An inline closure: tsx names a closure bound to a name each time it is made, a cost on this hot path.
+  const reason = checkThreshold(rr.rule, value, () => [ratioFraction(ctx.input, rr.ratio)], ctx.filingRef, inputs);
   if (reason.result !== 'fail' || rr.rule.proxy === undefined || reason.near_limit !== true) return reason;
   const certain = certainPart(rr.rule.proxy, ctx.fundamentals, ratioFraction(ctx.input, rr.ratio));
   if (certain === undefined) return reason;
@@ -154,6 +154,33 @@ function proxiedInterestInDoubt(reason: Reason, breachesWithoutInterest: () => b
   reason.result = 'questionable';
   reason.doubt = 'proxy';
   reason.message = `${reason.message} In doubt: ${NON_OPERATING_PROXY_TEXT}.`;
+}
+
+/**
+ * The income check's value as an exact sum of fractions (engine/exact.ts): the prohibited shares
+ * (estimated ones only `withEstimates`) and, `withInterest`, the interest share or its proven floor.
+ * Callers pass it as inline closures: tsx names a closure bound to a name each time it is made.
+ */
+function incomeExactSum(
+  v: ShariahVersion,
+  ctx: ScreenContext,
+  interestKnown: boolean,
+  withEstimates: boolean,
+  withInterest: boolean,
+): ExactSum {
+  const ex = ctx.exposures;
+  const terms: Fraction[] = [];
+  for (const i of v.prohibitedIdx) {
+    if (!ex.usable(i) || ex.shares[i] === 0 || (!withEstimates && isEstimate(ex.sources[i]))) continue;
+    terms.push(shareOf(ex.shares[i]!));
+  }
+  if (!withInterest) return terms;
+  if (interestKnown) terms.push(ratioFraction(ctx.input, 'interest_income_to_revenue'));
+  else if (v.income.includeInterest) {
+    const floor = ctx.ratios.atLeast.interest_income_to_revenue;
+    if (floor !== undefined) terms.push(shareOf(floor));
+  }
+  return terms;
 }
 
 /** Returns the utilisation (value ÷ threshold) of the income check, or 0 when not assessed. */
@@ -196,31 +223,20 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
       certainValue += interest;
     }
   }
-  const exactOf =
-    (withEstimates: boolean, withInterest = true) =>
-    (): ExactSum => {
-      const terms: Fraction[] = [];
-      for (const i of v.prohibitedIdx) {
-        if (!ex.usable(i) || ex.shares[i] === 0 || (!withEstimates && isEstimate(ex.sources[i]))) continue;
-        terms.push(shareOf(ex.shares[i]!));
-      }
-      if (!withInterest) return terms;
-      if (interestKnown) terms.push(ratioFraction(ctx.input, 'interest_income_to_revenue'));
-      else if (v.income.includeInterest) {
-        const floor = ctx.ratios.atLeast.interest_income_to_revenue;
-        if (floor !== undefined) terms.push(shareOf(floor));
-      }
-      return terms;
-    };
   const interestInputs = v.income.includeInterest ? ctx.ratios.inputs?.interest_income_to_revenue : undefined;
-  const reason = checkThreshold(rule, value, exactOf(true), ctx.filingRef, interestInputs);
+  const reason = checkThreshold(rule, value, () => incomeExactSum(v, ctx, interestKnown, true, true), ctx.filingRef, interestInputs);
   // A breach near the limit that needs an estimated share is in doubt; one the certain shares make on their own is not.
-  if (reason.result === 'fail' && estimated && reason.near_limit === true && withinLimit(rule, certainValue, exactOf(false))) {
+  if (
+    reason.result === 'fail' &&
+    estimated &&
+    reason.near_limit === true &&
+    withinLimit(rule, certainValue, () => incomeExactSum(v, ctx, interestKnown, false, true))
+  ) {
     inDoubt(reason, 'estimate', 'part of the prohibited revenue is an estimated share');
   }
   // Interest from a non-operating proxy decides nothing alone: only a breach the other parts make without it is certain.
   if (interestKnown && interestIsNonOperatingProxy(ctx.fundamentals))
-    proxiedInterestInDoubt(reason, () => !withinLimit(rule, certainActivities, exactOf(false, false)));
+    proxiedInterestInDoubt(reason, () => !withinLimit(rule, certainActivities, () => incomeExactSum(v, ctx, interestKnown, false, false)));
   if (missing === null) {
     reasons.push(reason);
     return value / rule.threshold;

@@ -3,8 +3,9 @@
  * provenance down to each figure (docs/api.md, "as_of"; docs/pipelines.md).
  */
 import { describe, expect, it } from 'vitest';
-import { compactResult } from '../../activities/snapshot-rows.ts';
-import { screenCompany, type ScreeningInput } from '../../engine/index.ts';
+import { compactResult, compactResultJson } from '../../activities/snapshot-rows.ts';
+import { screenCompany, type ScreeningInput, type ScreeningResult } from '../../engine/index.ts';
+import { packResult, TextBook } from '../../warehouse/methodology-texts.ts';
 import { baseInput } from '../engine/fixtures.ts';
 
 const DEBT_SOURCE = 'us-gaap:LongTermDebtNoncurrent @ 0009999901-25-000011';
@@ -50,5 +51,35 @@ describe('compact results of backfill snapshots', () => {
     const business = stored.frameworks.shariah_aaoifi!.reasons.find((r) => r.code === 'shariah_aaoifi.business.none_reported')!;
     expect(Object.keys(business)).not.toContain('inputs');
     expect(Object.keys(business)).not.toContain('source');
+  });
+});
+
+describe('the stored JSON of a backfill result, written member by member', () => {
+  /** What a backfill row stored before it was written member by member: the reference bytes. */
+  const reference = (result: ScreeningResult): string => JSON.stringify(packResult(compactResult(result), new TextBook()));
+
+  it('when a result has figure sources, data-quality notes and madhhab views, then its JSON equals the packed compact result byte for byte', () => {
+    const input = realLikeInput();
+    input.marketCap = { ...input.marketCap, spot: null, spotPriceDate: null };
+    const result = screenCompany(input);
+    expect(result.data_quality.length).toBeGreaterThan(0);
+    expect(result.madhhab_views).toBeDefined();
+    expect(compactResultJson(result, new TextBook())).toBe(reference(result));
+  });
+
+  it('when members are missing or null (no madhhab views, no purification), then they are written or left out as JSON.stringify does', () => {
+    const result: ScreeningResult = { ...screenCompany(baseInput()), purification: null, purification_per_share: null };
+    delete result.madhhab_views;
+    const json = compactResultJson(result, new TextBook());
+    expect(json).toBe(reference(result));
+    expect(JSON.parse(json)).not.toHaveProperty('madhhab_views');
+    expect(JSON.parse(json)).toMatchObject({ purification: null, data_quality: [] });
+  });
+
+  it('when a framework result is stored again in the same book, then its cached part gives the same bytes', () => {
+    const result = screenCompany(baseInput());
+    const book = new TextBook();
+    const first = compactResultJson(result, book);
+    expect(compactResultJson({ ...result, screening_date: '2025-07-31' }, book)).toBe(first.replace('"2025-06-30"', '"2025-07-31"'));
   });
 });

@@ -100,6 +100,30 @@ describe('screening a series of dates with reuse', () => {
     expect(series.reused).toBeGreaterThan(COMPANIES.length * DATES.length * 2);
   });
 
+  it('when a filing stays, then the Shariah results on total assets are handed back and those on market cap are computed afresh', () => {
+    const series = new SeriesScreener();
+    const company = COMPANIES[0]!;
+    const results = company.map((input) => series.screen(input));
+    const pairs = company.slice(1).map((input, i) => ({
+      date: input.screeningDate,
+      sameFiling: company[i]!.fundamentals!.sourceRef === input.fundamentals!.sourceRef,
+      before: results[i]!.frameworks,
+      now: results[i + 1]!.frameworks,
+    }));
+    // The price moves every month: the methodologies on market cap never hand a result back.
+    const priceKept = pairs.flatMap((p) =>
+      (['shariah_aaoifi', 'shariah_djim', 'shariah_sp'] as const).filter((id) => p.now[id] === p.before[id]),
+    );
+    expect(priceKept).toStrictEqual([]);
+    // A new filing recomputes FTSE and MSCI; the same filing on the next month end may reuse them.
+    const onTotalAssets = ['shariah_ftse', 'shariah_msci'] as const;
+    const keptAcrossFilings = pairs.filter((p) => !p.sameFiling && onTotalAssets.some((id) => p.now[id] === p.before[id]));
+    expect(keptAcrossFilings.map((p) => p.date)).toStrictEqual([]);
+    const kept = pairs.filter((p) => p.sameFiling && onTotalAssets.every((id) => p.now[id] === p.before[id]));
+    // Not every month of a filing: this company's debt and interest income also move between filings, which recomputes.
+    expect(kept.length).toBeGreaterThan(DATES.length / 5);
+  });
+
   it('when companies are interleaved date by date, then no result is taken from another company', () => {
     const series = new SeriesScreener();
     for (let d = 0; d < DATES.length; d++) {
