@@ -45,10 +45,12 @@ interface StubRecord {
   ingested: string[];
   peakIngest: number;
   peakScreen: number;
+  /** Chunks screened when each save of the lake's copy of the current verdicts ran. */
+  checkpointsAfter: number[];
 }
 
 function stubActivities(plan: ScreenPlan, options: { ingestChunks?: number; failedChunks?: ReadonlySet<number> } = {}) {
-  const record: StubRecord = { screened: [], ingested: [], peakIngest: 0, peakScreen: 0 };
+  const record: StubRecord = { screened: [], ingested: [], peakIngest: 0, peakScreen: 0, checkpointsAfter: [] };
   let ingesting = 0;
   let screening = 0;
   const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -70,6 +72,11 @@ function stubActivities(plan: ScreenPlan, options: { ingestChunks?: number; fail
     },
     async planScreen() {
       return plan;
+    },
+    async saveCurrentVerdicts() {
+      // How many chunks were screened when the lake's copy was saved: a backfill saves it after all of them.
+      record.checkpointsAfter.push(record.screened.length);
+      return { snapshots: 0, startedFrom: 'lake-files', snapshotFilesLoaded: 0 };
     },
     async screenChunk(request: ScreenChunkRequest) {
       screening += 1;
@@ -164,6 +171,8 @@ describe('workflow logic with stub activities (real Temporal dev server)', () =>
     expect(record.screened[0]!.dates).toEqual(['2009-01-01', '2009-12-31', '2010-12-31', '2011-06-30']);
     expect(record.screened.every((r) => r.source === 'backfill')).toBe(true);
     expect(result).toMatchObject({ phase: 'done', doneChunks: 3, published: 3 * 2 * 4 });
+    // Saved once, at the end, for an API's first start on this history.
+    expect(record.checkpointsAfter).toEqual([3]);
   }, 60_000);
 
   it('an empty plan finishes at once with nothing screened', async () => {
