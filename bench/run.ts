@@ -82,3 +82,7 @@ for (const line of formatApiAsOfBench(await runApiAsOfBench())) console.log(line
 // (UNIVERSE_BENCH_LISTINGS, default 30,000 synthetic listings; under a minute).
 const { runApiUniverseBench, formatApiUniverseBench } = await import('./api-universe.bench.ts');
 for (const line of formatApiUniverseBench(await runApiUniverseBench())) console.log(line);
+
+// The worker's lower CPU priority: an API-like process's share of the cores beside a busy worker at nice 0 and 10 (seconds).
+const { runWorkerPriorityBench, formatWorkerPriorityBench } = await import('./worker-priority.bench.ts');
+for (const line of formatWorkerPriorityBench(await runWorkerPriorityBench())) console.log(line);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -122,6 +122,12 @@ describe('faithscreen start (the embedded default)', () => {
       expect(firstWorker).not.toBe(child.pid);
       expect(new Set(threadNiceValues(firstWorker!))).toEqual(new Set([10]));
       expect(new Set(threadNiceValues(child.pid!))).toEqual(new Set([0]));
+      // In its own session, the worker's scheduler group is lowered too (where the kernel groups by session).
+      const autogroups = '/proc/sys/kernel/sched_autogroup_enabled';
+      if (existsSync(autogroups) && readFileSync(autogroups, 'utf8').trim() === '1') {
+        expect(readFileSync(`/proc/${firstWorker!}/autogroup`, 'utf8')).toMatch(/ nice 10\n$/);
+        expect(readFileSync(`/proc/${child.pid!}/autogroup`, 'utf8')).toMatch(/ nice 0\n$/);
+      }
       // A worker that dies is restarted; the API keeps answering meanwhile.
       process.kill(firstWorker!, 'SIGKILL');
       await waitFor(() => workerPids(output).length >= 2, 90_000);
