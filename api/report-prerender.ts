@@ -26,6 +26,9 @@ const RENDERING_SOURCES = [
   // What those import that shapes the bytes: the frameworks' order, and how a stored result is decoded.
   '../engine/frameworks.ts',
   '../warehouse/api-reads/api-reads-stored-result.ts',
+  // How the sidecar builder writes the snapshot's identity (day, screened-at, source) for the report.
+  '../warehouse/api-reads/api-reads-store.ts',
+  '../warehouse/api-reads/api-reads-results-thread.ts',
 ];
 
 /** A digest of the rendering sources; unreadable, a fresh value (the sidecars are then rebuilt: never a stale report). */

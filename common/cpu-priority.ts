@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
+/** The nice value background work takes by default (the worker's `WORKER_NICE`, the history index builder). */
+export const BACKGROUND_NICE = 10;
+
 /** Whether this process leads its own session (Linux): then its scheduler autogroup is its own. */
 function leadsOwnSession(): boolean {
   const stat = readFileSync('/proc/self/stat', 'utf8');
@@ -24,14 +27,21 @@ export function lowerCpuPriority(nice: number): void {
     setPriority(nice);
     return;
   }
-  for (const tid of readdirSync('/proc/self/task')) setPriority(Number(tid), nice);
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      setPriority(Number(tid), nice);
+    } catch (error) {
+      // A thread that ended since the listing has nothing left to lower.
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
   // The autogroup is shared by the whole session: lowered only when that session is this process's own.
   if (leadsOwnSession()) {
     try {
       writeFileSync('/proc/self/autogroup', String(nice));
     } catch (error) {
-      // No autogroup (kernel built without it, or turned off): the per-thread values are all there is.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      // No autogroup (kernel without it) or a read-only /proc (some containers): the per-thread values are all there is.
+      if (!['ENOENT', 'EACCES', 'EPERM', 'EROFS'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
     }
   }
 }

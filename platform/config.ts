@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { BACKGROUND_NICE } from '../common/cpu-priority.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -72,7 +73,7 @@ export const configSchema = z.object({
     .int('expected a nice value, a whole number from 0 (unchanged) to 19 (lowest priority)')
     .min(0, 'expected a nice value, a whole number from 0 (unchanged) to 19 (lowest priority)')
     .max(19, 'expected a nice value, a whole number from 0 (unchanged) to 19 (lowest priority)')
-    .default(10),
+    .default(BACKGROUND_NICE),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

@@ -48,6 +48,8 @@ export interface WorkerProcessOptions {
 }
 
 export interface WorkerProcess {
+  /** Resolves once the first worker process polls its task queue; rejects if it ends before that. */
+  ready: Promise<void>;
   /** The running worker process's pid (changes when it is restarted). */
   pid(): number | undefined;
   /** Asks the worker to drain and stop (SIGTERM), kills it after a grace period; no restart after this. */
@@ -55,12 +57,13 @@ export interface WorkerProcess {
 }
 
 /**
- * Runs `faithscreen worker` as a child process and keeps it running: resolves once it polls its
- * task queue (rejects if it dies before that), then restarts it with a back-off whenever it exits
- * unexpectedly. A separate process keeps the pipelines' CPU (screens, backfill chunk threads) off
- * the API's event loop, and its lower priority lets the API answer first (docs/operations.md).
+ * Runs `faithscreen worker` as a child process and keeps it running: `ready` resolves once it
+ * polls its task queue (rejects if it ends before that), then it is restarted with a back-off
+ * whenever it ends unexpectedly. `stop` works at any time, also before `ready`. A separate
+ * process keeps the pipelines' CPU (screens, backfill chunk threads) off the API's event loop,
+ * and its lower priority lets the API answer first (docs/operations.md).
  */
-export async function startWorkerProcess({ env, logger }: WorkerProcessOptions): Promise<WorkerProcess> {
+export function startWorkerProcess({ env, logger }: WorkerProcessOptions): WorkerProcess {
   let child: ChildProcess | undefined;
   let started = false;
   let stopping = false;
@@ -72,7 +75,8 @@ export async function startWorkerProcess({ env, logger }: WorkerProcessOptions):
       const startedAt = Date.now();
       let ready = false;
       // detached: Ctrl-C reaches the parent only, which stops the worker in order (API first).
-      const spawned = fork(CLI, ['worker'], { env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      // execArgv: none of the parent's flags (an --inspect port would clash); the CLI loads tsx itself.
+      const spawned = fork(CLI, ['worker'], { env, execArgv: [], detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       child = spawned;
       spawned.on('message', (message: Partial<WorkerProcessMessage>) => {
         if (message?.type !== 'worker-ready' || ready) return;
@@ -80,8 +84,12 @@ export async function startWorkerProcess({ env, logger }: WorkerProcessOptions):
         logger.info({ worker_pid: spawned.pid }, 'worker process polling');
         resolve();
       });
-      spawned.once('error', (error) => reject(error));
-      spawned.once('exit', (code, signal) => {
+      spawned.on('error', (error) => {
+        if (!ready) reject(error);
+        else logger.error({ err: error, worker_pid: spawned.pid }, 'worker process error');
+      });
+      // 'close', not 'exit': a process that could not be started at all reports 'error' and 'close' only.
+      spawned.once('close', (code, signal) => {
         if (child === spawned) child = undefined;
         if (!ready) reject(new Error(`the worker process exited before polling (code ${String(code)}, signal ${String(signal)})`));
         // At the first start a failure is the caller's to report; at shutdown an exit is expected.
@@ -90,25 +98,29 @@ export async function startWorkerProcess({ env, logger }: WorkerProcessOptions):
         const delay = RESTART_DELAYS_MS[Math.min(failures, RESTART_DELAYS_MS.length - 1)]!;
         failures += 1;
         logger.error({ worker_pid: spawned.pid, code, signal, restart_in_ms: delay }, 'worker process exited unexpectedly; restarting it');
-        // A restart that dies again is rescheduled by its own exit, with a longer delay.
-        restartTimer = setTimeout(() => void spawnOnce().catch(() => undefined), delay);
+        // A restart that ends again is rescheduled by its own 'close', with a longer delay.
+        restartTimer = setTimeout(() => {
+          spawnOnce().catch((error: unknown) => logger.error({ err: error }, 'worker process restart failed'));
+        }, delay);
       });
     });
 
-  await spawnOnce();
-  started = true;
+  const ready = spawnOnce().then(() => {
+    started = true;
+  });
 
   return {
+    ready,
     pid: () => child?.pid,
     stop: async () => {
       stopping = true;
       clearTimeout(restartTimer);
       const running = child;
       if (!running || running.exitCode !== null || running.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      const closed = new Promise<void>((resolve) => running.once('close', () => resolve()));
       running.kill('SIGTERM');
       const killer = setTimeout(() => running.kill('SIGKILL'), STOP_GRACE_MS);
-      await exited;
+      await closed;
       clearTimeout(killer);
     },
   };

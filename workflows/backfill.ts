@@ -5,17 +5,11 @@ import { continueWith, runChunks, type ChunkedRunState } from './chunked-run.ts'
 import { progressQuery } from './nightly-screen.ts';
 import { HISTORY_START, utcDay } from '../engine/dates.ts';
 import { emptyProgress, type RunProgress } from './run-progress.ts';
+import { saveCurrentVerdictsIfPossible } from './save-current-verdicts.ts';
 
 const { planScreen } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
-});
-
-const { saveCurrentVerdicts } = proxyActivities<Activities>({
-  // The first save of a long history reads every file once (seconds to minutes); it heartbeats.
-  startToCloseTimeout: '1 hour',
-  heartbeatTimeout: '1 minute',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 5 },
 });
 
 /** Marks runs that save the lake's copy of the current verdicts at their end (recorded histories replay without it). */
@@ -66,7 +60,7 @@ export async function backfill(input: BackfillInput = {}): Promise<RunProgress> 
   }
   await runChunks(state, (carried) => continueWith(backfill, { ...input, carried }));
   // An API that starts on this history then begins from the lake's copy instead of reading every file (docs/api.md).
-  if (patched(BACKFILL_SAVES_CURRENT_VERDICTS_PATCH)) await saveCurrentVerdicts();
+  if (patched(BACKFILL_SAVES_CURRENT_VERDICTS_PATCH)) await saveCurrentVerdictsIfPossible();
   state.progress = { ...state.progress, phase: 'done' };
   return state.progress;
 }

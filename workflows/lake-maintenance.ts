@@ -3,6 +3,7 @@ import type { Activities } from '../activities/index.ts';
 import type { CompactionRequest } from '../activities/maintenance.ts';
 import type { LakeCheckpointResult } from '../warehouse/api-reads/api-reads-lake-checkpoint.ts';
 import type { CompactionResult } from '../warehouse/compaction.ts';
+import { saveCurrentVerdictsIfPossible } from './save-current-verdicts.ts';
 
 const { sweepLakeTempFiles, ensureCatalog } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
@@ -10,7 +11,7 @@ const { sweepLakeTempFiles, ensureCatalog } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 });
 
-const { compactSnapshotFiles, saveCurrentVerdicts } = proxyActivities<Activities>({
+const { compactSnapshotFiles } = proxyActivities<Activities>({
   // Rewriting a large lake's partitions takes minutes; the activity heartbeats every few seconds.
   startToCloseTimeout: '2 hours',
   heartbeatTimeout: '1 minute',
@@ -29,7 +30,10 @@ export interface LakeMaintenanceResult {
   tempFilesRemoved: number;
   /** What compaction merged; null only when replaying a run recorded before compaction was part of it. */
   compaction: CompactionResult | null;
-  /** The lake's copy of the current verdicts saved after compaction; null when replaying a run recorded before it was part of it. */
+  /**
+   * The lake's copy of the current verdicts saved after compaction; null when the save failed (logged: a first API start
+   * then reads the files) or when replaying a run recorded before it was part of it.
+   */
   currentVerdicts: LakeCheckpointResult | null;
   catalogVersion: number;
   migrationsApplied: string[];
@@ -44,7 +48,7 @@ export interface LakeMaintenanceResult {
 export async function lakeMaintenance(input: LakeMaintenanceInput = {}): Promise<LakeMaintenanceResult> {
   const tempFilesRemoved = await sweepLakeTempFiles();
   const compaction = patched(COMPACTION_PATCH) ? await compactSnapshotFiles(input) : null;
-  const currentVerdicts = patched(CURRENT_VERDICTS_PATCH) ? await saveCurrentVerdicts() : null;
+  const currentVerdicts = patched(CURRENT_VERDICTS_PATCH) ? await saveCurrentVerdictsIfPossible() : null;
   const catalog = await ensureCatalog();
   return { tempFilesRemoved, compaction, currentVerdicts, catalogVersion: catalog.toVersion, migrationsApplied: catalog.applied };
 }

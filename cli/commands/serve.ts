@@ -84,11 +84,13 @@ export function registerServeCommands(program: Command): void {
         await prepareWarehouse(ctx);
         // The worker runs in its own process at a lower CPU priority, so screens and backfills do
         // not hold up the API's event loop (docs/operations.md, *CPU priority of the worker*).
-        const worker = await startWorkerProcess({
+        const worker = startWorkerProcess({
           env: { ...process.env, TEMPORAL_ADDRESS: dev?.address ?? ctx.config.temporalAddress },
           logger: ctx.logger,
         });
+        // Registered before it is ready, so a signal while it starts stops it too.
         ctx.lifecycle.add('worker-process', worker.stop);
+        await worker.ready;
         const api = await runApiRole(ctx);
         const demoKey = ctx.config.DATA_SOURCE === 'sample' ? await demoKeyFile(ctx) : null;
         const lines = [

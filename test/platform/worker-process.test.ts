@@ -19,7 +19,7 @@ describe('the worker process of `faithscreen start`', () => {
         const failure = await startWorkerProcess({
           env: { ...process.env, DATA_DIR: temp.dir, TEMPORAL_ADDRESS: `127.0.0.1:${closedPort}`, LOG_LEVEL: 'silent' },
           logger,
-        }).catch((error: unknown) => error);
+        }).ready.catch((error: unknown) => error);
         expect(failure).toBeInstanceOf(Error);
         expect((failure as Error).message).toBe('the worker process exited before polling (code 1, signal null)');
         expect(lines.join('')).not.toContain('restarting');

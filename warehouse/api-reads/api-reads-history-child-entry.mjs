@@ -5,13 +5,16 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { lowerCpuPriority } = await import('../../common/cpu-priority.ts');
+const { BACKGROUND_NICE, lowerCpuPriority } = await import('../../common/cpu-priority.ts');
 try {
-  // Below the API (nice 10, as the worker's default), before DuckDB starts its threads.
-  lowerCpuPriority(10);
+  // Below the API, before DuckDB starts its threads.
+  lowerCpuPriority(BACKGROUND_NICE);
 } catch {
   // A courtesy to the API; some containers forbid it.
 }
+// Ctrl-C in a terminal reaches this child too: the API stops it (cancel, or the channel closing), not the signal.
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => undefined);
 const { buildHistorySegment } = await import('./api-reads-history-build.ts');
 
 const cancel = new SharedArrayBuffer(4);

@@ -43,7 +43,8 @@ export function buildSegmentInChild(request: HistoryBuildRequest, signal: AbortS
     child.on('error', (error) => {
       if (!answer) answer = { type: 'failed', message: String(error), cancelled: false };
     });
-    child.on('exit', (code, exitSignal) => {
+    // 'close', not 'exit': a child that could not be started at all reports 'error' and 'close' only.
+    child.on('close', (code, exitSignal) => {
       clearTimeout(killTimer);
       signal.removeEventListener('abort', onAbort);
       if (answer?.type === 'done') resolve(answer.result);

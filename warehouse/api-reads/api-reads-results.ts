@@ -130,8 +130,13 @@ export class ResultSidecars {
     const at = sidecar?.rows.get(rowKeyString(key));
     if (!sidecar || !at || at.reportLength === 0 || (companyName !== '' && at.name !== companyName)) return null;
     const deflated = Buffer.allocUnsafe(at.reportLength);
-    if (readSync(sidecar.handle.fd, deflated, 0, at.reportLength, at.offset + at.length) !== at.reportLength) return null;
-    return inflateRawSync(deflated, { dictionary: sidecar.dictionary });
+    try {
+      if (readSync(sidecar.handle.fd, deflated, 0, at.reportLength, at.offset + at.length) !== at.reportLength) return null;
+      return inflateRawSync(deflated, { dictionary: sidecar.dictionary });
+    } catch {
+      // A damaged sidecar, or its file closed while the reads close: the caller renders the report instead.
+      return null;
+    }
   }
 
   /** Where the row's result sits in its sidecar, for a render thread to read there; null when no sidecar holds it. */
@@ -148,8 +153,10 @@ export class ResultSidecars {
     this.closed = true;
     await this.whenBuilt();
     await this.builder?.destroy();
-    for (const entry of this.loaded.values()) await entry.handle.close().catch(() => undefined);
+    // Unlisted first, so no read picks up a handle being closed.
+    const entries = [...this.loaded.values()];
     this.loaded.clear();
+    for (const entry of entries) await entry.handle.close().catch(() => undefined);
   }
 
   private idOf(file: string, want: SidecarWant): string {

@@ -212,7 +212,8 @@ export class ApiReads {
       await this.sync();
     }
     const loaded = this.snapshotFilesLoaded;
-    // A journal replaced since the checkpoint (trimmed) already made `sync` scan the folders.
+    // A journal replaced since the checkpoint (trimmed) already made `sync` scan the folders. Never skip this scan:
+    // it is why a saved copy (the API's or the lake's) is only a starting point and never serves an older verdict.
     if (this.lakeScans === 0) await this.rescan();
     // A load thread that read every file goes with its memory; a fresh one waits for the first publish (its start takes seconds on a busy machine).
     if (!checkpoint) await this.loader.close();
