@@ -214,6 +214,9 @@ export async function runApiSpreadBench(
     offset = (offset + out.length) % paths.length;
     return out;
   };
+  /** One paced spread run at `ratePerSecond` against the app at `url`, each request a ticker not asked for before. */
+  const spreadLoad = (url: string, ratePerSecond: number) =>
+    pacedLoadInProcess({ url, paths: nextPaths(ratePerSecond * seconds), headers, ratePerSecond, seconds, connections: 50 });
   /**
    * A fresh app over `over`, its report and result caches cold for the tickers measured next. It
    * is warmed first (2 s on other tickers): a new app's first requests pay one-off costs (first
@@ -299,14 +302,7 @@ export async function runApiSpreadBench(
         const api = await serveApp(queueReads);
         queueOnly.push({
           ratePerSecond,
-          spread: await pacedLoadInProcess({
-            url: api.url,
-            paths: nextPaths(ratePerSecond * seconds),
-            headers,
-            ratePerSecond,
-            seconds,
-            connections: 50,
-          }),
+          spread: await spreadLoad(api.url, ratePerSecond),
         });
         await api.close();
       }
@@ -324,21 +320,7 @@ export async function runApiSpreadBench(
       const measured = variant === 'prerendered' ? prerenderedReads! : reads;
       const storedResults = measured.storedResults;
       measured.storedResults = probe.timed('stored-result read', storedResults.bind(measured));
-      const {
-        value: spread,
-        cpuMs,
-        mainThreadCpuMs: mainMs,
-        eventLoopMs,
-      } = await withCpuMs(() =>
-        pacedLoadInProcess({
-          url: api.url,
-          paths: nextPaths(ratePerSecond * seconds),
-          headers,
-          ratePerSecond,
-          seconds,
-          connections: 50,
-        }),
-      );
+      const { value: spread, cpuMs, mainThreadCpuMs: mainMs, eventLoopMs } = await withCpuMs(() => spreadLoad(api.url, ratePerSecond));
       measured.storedResults = storedResults;
       const tail = probe.stop();
       const render = api.renderTimings();

@@ -21,13 +21,16 @@ export const TOTAL_ONLY_DEBT_CONCEPTS: ReadonlySet<string> = new Set([
 
 const CONCEPT = /[a-z-]+:([A-Za-z]+)/g;
 
+/** The concept names a recorded figure source cites (the part before its ` @ ` accession), none when unrecorded. */
+function citedConcepts(source: string | undefined): string[] {
+  if (source === undefined) return [];
+  const concepts = source.slice(0, source.includes(' @ ') ? source.indexOf(' @ ') : source.length);
+  return [...concepts.matchAll(CONCEPT)].map((m) => m[1]!);
+}
+
 /** True when the recorded source of `total_debt` is a debt total alone (no borrowing lines by maturity). */
 export function debtIsTotalOnly(f: Fundamentals | null): boolean {
-  const source = f?.figureSources?.total_debt;
-  if (source === undefined) return false;
-  const concepts = source.slice(0, source.includes(' @ ') ? source.indexOf(' @ ') : source.length);
-  for (const m of concepts.matchAll(CONCEPT)) if (TOTAL_ONLY_DEBT_CONCEPTS.has(m[1]!)) return true;
-  return false;
+  return citedConcepts(f?.figureSources?.total_debt).some((concept) => TOTAL_ONLY_DEBT_CONCEPTS.has(concept));
 }
 
 /**
@@ -42,11 +45,7 @@ export const NON_OPERATING_INCOME_CONCEPTS: readonly string[] = Object.freeze([
 
 /** True when the recorded source of `interest_income` is a net non-operating income concept. */
 export function interestIsNonOperatingProxy(f: Fundamentals | null): boolean {
-  const source = f?.figureSources?.interest_income;
-  if (source === undefined) return false;
-  const concepts = source.slice(0, source.includes(' @ ') ? source.indexOf(' @ ') : source.length);
-  for (const m of concepts.matchAll(CONCEPT)) if (NON_OPERATING_INCOME_CONCEPTS.includes(m[1]!)) return true;
-  return false;
+  return citedConcepts(f?.figureSources?.interest_income).some((concept) => NON_OPERATING_INCOME_CONCEPTS.includes(concept));
 }
 
 export const NON_OPERATING_PROXY_TEXT =

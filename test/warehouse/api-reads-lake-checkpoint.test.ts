@@ -5,10 +5,10 @@ import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehou
 import { checkpointPath } from '../../warehouse/api-reads/api-reads-checkpoint.ts';
 import { saveLakeCheckpoint } from '../../warehouse/api-reads/api-reads-lake-checkpoint.ts';
 import { scanTableFiles } from '../../warehouse/api-reads/api-reads-lake.ts';
-import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../../warehouse/lake-schemas.ts';
-import { eraOf, type SnapshotRow, type SnapshotStatus } from '../../warehouse/snapshot-schema.ts';
+import type { SnapshotRow } from '../../warehouse/snapshot-schema.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { variantSnapshotRow } from '../support/variant-snapshots.ts';
 
 /**
  * The lake's copy of the current verdicts (docs/api.md, "How the API follows the lake"): saved
@@ -17,32 +17,12 @@ import { makeTempDir } from '../support/temp-dir.ts';
  * removed, never makes it serve a verdict older than the lake's newest. The oracle is a start
  * that reads every file. SYNTHETIC snapshots (generated statuses and ratios).
  */
-const STATUSES: SnapshotStatus[] = ['compliant', 'non_compliant', 'questionable', 'insufficient_data'];
 const MARKETS = ['us', 'gb'];
 const TICKERS = Array.from({ length: 30 }, (_, i) => `T${String(i).padStart(3, '0')}`);
 const MONTH_ENDS = ['2019-12-31', '2020-12-31', '2021-12-31', '2022-12-31', '2023-12-31', '2024-12-31'];
 
-function row(market: string, ticker: string, date: string, screenedAt: string, variant: number): SnapshotRow {
-  const out: Record<string, unknown> = {
-    market,
-    ticker,
-    snapshot_date: date,
-    screened_at: screenedAt,
-    source: 'backfill',
-    run_id: `lake-checkpoint-test-${variant}`,
-    era: eraOf(date),
-    engine_version: 'test',
-    filing_ref: null,
-    period_end: null,
-    price_date: date,
-    result_json: JSON.stringify({ synthetic: true, variant }),
-    synthetic: true,
-    data_source: 'sample',
-  };
-  SNAPSHOT_FRAMEWORKS.forEach((id, i) => (out[`${id}_status`] = STATUSES[(variant + i + ticker.length) % 4]));
-  SNAPSHOT_RATIOS.forEach((r, i) => (out[r] = ((variant * 7 + i) % 100) / 100));
-  return out as SnapshotRow;
-}
+const row = (market: string, ticker: string, date: string, screenedAt: string, variant: number): SnapshotRow =>
+  variantSnapshotRow('lake-checkpoint-test', market, ticker, date, screenedAt, variant);
 
 const each = (tickers: string[], make: (market: string, ticker: string) => SnapshotRow) =>
   MARKETS.flatMap((m) => tickers.map((t) => make(m, t)));

@@ -3,41 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiReads } from '../../warehouse/api-reads/api-reads.ts';
 import { checkpointPath } from '../../warehouse/api-reads/api-reads-checkpoint.ts';
 import { journalPath, trimLakeJournal } from '../../warehouse/lake-journal.ts';
-import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../../warehouse/lake-schemas.ts';
-import { eraOf, type SnapshotRow, type SnapshotStatus } from '../../warehouse/snapshot-schema.ts';
+import { SNAPSHOT_FRAMEWORKS } from '../../warehouse/lake-schemas.ts';
+import type { SnapshotRow } from '../../warehouse/snapshot-schema.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { variantSnapshotRow } from '../support/variant-snapshots.ts';
 
 /**
  * The first start reads the key columns of every file and keeps each ticker's newest row; these
  * lakes are built so that the newest row is not in the newest file, nor the last written, nor the
  * one with the latest `screened_at`. SYNTHETIC snapshots (generated statuses and ratios).
  */
-const STATUSES: SnapshotStatus[] = ['compliant', 'non_compliant', 'questionable', 'insufficient_data'];
 const MARKETS = ['us', 'gb'];
 const TICKERS = Array.from({ length: 40 }, (_, i) => `T${String(i).padStart(3, '0')}`);
 
-function row(market: string, ticker: string, date: string, screenedAt: string, variant: number): SnapshotRow {
-  const out: Record<string, unknown> = {
-    market,
-    ticker,
-    snapshot_date: date,
-    screened_at: screenedAt,
-    source: 'backfill',
-    run_id: `start-test-${variant}`,
-    era: eraOf(date),
-    engine_version: 'test',
-    filing_ref: null,
-    period_end: null,
-    price_date: date,
-    result_json: JSON.stringify({ synthetic: true, variant }),
-    synthetic: true,
-    data_source: 'sample',
-  };
-  SNAPSHOT_FRAMEWORKS.forEach((id, i) => (out[`${id}_status`] = STATUSES[(variant + i + ticker.length) % 4]));
-  SNAPSHOT_RATIOS.forEach((r, i) => (out[r] = ((variant * 7 + i) % 100) / 100));
-  return out as SnapshotRow;
-}
+const row = (market: string, ticker: string, date: string, screenedAt: string, variant: number): SnapshotRow =>
+  variantSnapshotRow('start-test', market, ticker, date, screenedAt, variant);
 
 /** The lake's newest row of every ticker, worked out from what was written. */
 const newest = new Map<string, SnapshotRow>();
