@@ -1,5 +1,6 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Logger } from 'pino';
+import { exitWhenParentGone, forkChild, onChildClosed, stopChild } from '../common/child-process.ts';
 import { lowerCpuPriority } from '../common/cpu-priority.ts';
 
 /** What a worker process started by `faithscreen start` tells its parent over the IPC channel. */
@@ -31,11 +32,7 @@ export function lowerWorkerPriority(nice: number, logger: Logger): void {
  */
 export function reportToParent(shutdown: (reason: string) => Promise<void>): { ready: () => void } {
   if (!process.send) return { ready: () => undefined };
-  process.once('disconnect', () => {
-    // Without its parent (and so without the dev server it started) a drain may never finish: bounded.
-    setTimeout(() => process.exit(1), STOP_GRACE_MS).unref();
-    void shutdown('parent process gone').then(() => process.exit(0));
-  });
+  exitWhenParentGone({ drain: () => shutdown('parent process gone'), graceMs: STOP_GRACE_MS });
   // The channel alone must not keep the process alive (a worker that failed to start exits).
   process.channel?.unref();
   return { ready: () => process.send?.({ type: 'worker-ready' } satisfies WorkerProcessMessage) };
@@ -75,8 +72,7 @@ export function startWorkerProcess({ env, logger }: WorkerProcessOptions): Worke
       const startedAt = Date.now();
       let ready = false;
       // detached: Ctrl-C reaches the parent only, which stops the worker in order (API first).
-      // execArgv: none of the parent's flags (an --inspect port would clash); the CLI loads tsx itself.
-      const spawned = fork(CLI, ['worker'], { env, execArgv: [], detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const spawned = forkChild(CLI, ['worker'], { env, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       child = spawned;
       spawned.on('message', (message: Partial<WorkerProcessMessage>) => {
         if (message?.type !== 'worker-ready' || ready) return;
@@ -88,8 +84,7 @@ export function startWorkerProcess({ env, logger }: WorkerProcessOptions): Worke
         if (!ready) reject(error);
         else logger.error({ err: error, worker_pid: spawned.pid }, 'worker process error');
       });
-      // 'close', not 'exit': a process that could not be started at all reports 'error' and 'close' only.
-      spawned.once('close', (code, signal) => {
+      onChildClosed(spawned, ({ code, signal }) => {
         if (child === spawned) child = undefined;
         if (!ready) reject(new Error(`the worker process exited before polling (code ${String(code)}, signal ${String(signal)})`));
         // At the first start a failure is the caller's to report; at shutdown an exit is expected.
@@ -115,13 +110,7 @@ export function startWorkerProcess({ env, logger }: WorkerProcessOptions): Worke
     stop: async () => {
       stopping = true;
       clearTimeout(restartTimer);
-      const running = child;
-      if (!running || running.exitCode !== null || running.signalCode !== null) return;
-      const closed = new Promise<void>((resolve) => running.once('close', () => resolve()));
-      running.kill('SIGTERM');
-      const killer = setTimeout(() => running.kill('SIGKILL'), STOP_GRACE_MS);
-      await closed;
-      clearTimeout(killer);
+      if (child) await stopChild(child, STOP_GRACE_MS);
     },
   };
 }

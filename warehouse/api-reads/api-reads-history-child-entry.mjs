@@ -18,7 +18,9 @@ process.on('SIGTERM', () => undefined);
 const { buildHistorySegment } = await import('./api-reads-history-build.ts');
 
 const cancel = new SharedArrayBuffer(4);
-process.on('disconnect', () => process.exit(1));
+const { exitWhenParentGone } = await import('../../common/child-process.ts');
+// Nothing to drain: the segment is renamed into place only when complete.
+exitWhenParentGone();
 process.on('message', (message) => {
   if (message.type === 'cancel') {
     Atomics.store(new Int32Array(cancel), 0, 1);

@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { forkChild, onChildClosed, stopChild } from '../../common/child-process.ts';
 import { HistoryBuildCancelled, type HistorySegmentTask } from './api-reads-history-build.ts';
 
 /** What a build gets from the index; the child keeps its own cancel flag. */
@@ -27,14 +27,14 @@ type ChildMessage =
 export function buildSegmentInChild(request: HistoryBuildRequest, signal: AbortSignal): Promise<HistoryBuildResult> {
   if (signal.aborted)
     return Promise.reject(new HistoryBuildCancelled(`history index segment ${request.id}: not started, the index is closing`));
-  const child = fork(new URL('./api-reads-history-child-entry.mjs', import.meta.url), [], { execArgv: [], serialization: 'advanced' });
+  const child = forkChild(new URL('./api-reads-history-child-entry.mjs', import.meta.url), [], { serialization: 'advanced' });
   return new Promise((resolve, reject) => {
     let answer: ChildMessage | null = null;
-    let killTimer: NodeJS.Timeout | undefined;
-    const onAbort = () => {
-      if (child.connected) child.send({ type: 'cancel' });
-      killTimer = setTimeout(() => child.kill('SIGKILL'), CANCEL_GRACE_MS);
-    };
+    // The child ignores SIGTERM (Ctrl-C reaches it too): it is asked to stop by a message.
+    const onAbort = () =>
+      void stopChild(child, CANCEL_GRACE_MS, () => {
+        if (child.connected) child.send({ type: 'cancel' });
+      });
     signal.addEventListener('abort', onAbort, { once: true });
     child.on('message', (message: ChildMessage) => {
       if (message.type === 'ready') child.send({ type: 'build', task: request });
@@ -43,9 +43,7 @@ export function buildSegmentInChild(request: HistoryBuildRequest, signal: AbortS
     child.on('error', (error) => {
       if (!answer) answer = { type: 'failed', message: String(error), cancelled: false };
     });
-    // 'close', not 'exit': a child that could not be started at all reports 'error' and 'close' only.
-    child.on('close', (code, exitSignal) => {
-      clearTimeout(killTimer);
+    onChildClosed(child, ({ code, signal: exitSignal }) => {
       signal.removeEventListener('abort', onAbort);
       if (answer?.type === 'done') resolve(answer.result);
       else if (answer?.type === 'failed' && !answer.cancelled) reject(new Error(`history index segment ${request.id}: ${answer.message}`));
