@@ -13,8 +13,13 @@ import { UniverseIndex, listingsOfColumns } from './api-reads-universe.ts';
  */
 export class UniverseBuilder {
   private pool: Piscina<UniverseTask, UniversePartsFromThread> | null = null;
+  /** Set by `close`: a reload that reaches `build` after it (its listings scan was in flight) starts no thread. */
+  private closing: Promise<void> | null = null;
+  /** The build under way, if any: the pool's own close does not wait for a task its thread has not yet picked up. */
+  private running: Promise<unknown> = Promise.resolve();
 
   async build(dataDir: string): Promise<UniverseIndex> {
+    if (this.closing) throw new Error('the universe index is not rebuilt: the API reads are closing');
     this.pool ??= new Piscina({
       filename: new URL('./api-reads-universe-thread-entry.mjs', import.meta.url).href,
       execArgv: [],
@@ -22,14 +27,24 @@ export class UniverseBuilder {
       maxThreads: 1,
       idleTimeout: 1_000,
     });
-    const parts = await this.pool.run({ dataDir });
+    const run = this.pool.run({ dataDir });
+    this.running = run.catch(() => undefined);
+    const parts = await run;
     return new UniverseIndex({ ...parts, listings: listingsOfColumns(parts.listings) });
   }
 
-  /** Waits for a running build (a thread stopped inside DuckDB's native code would abort the process), then stops the thread. */
-  async close(): Promise<void> {
-    const pool = this.pool;
-    this.pool = null;
-    await pool?.close();
+  /**
+   * Waits for a running build (a thread stopped inside DuckDB's native code would abort the
+   * process), then ends the thread at once rather than at its idle timeout; builds asked for
+   * after this are refused.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.running.then(() => this.pool?.close());
+    return this.closing;
+  }
+
+  /** How many threads the builder runs now (one during a rebuild and for its idle timeout after, none once closed). */
+  threads(): number {
+    return this.pool?.threads.length ?? 0;
   }
 }
