@@ -43,6 +43,13 @@ function renderingDigest(): string {
 }
 
 /**
+ * The selection and the rendering code, as this module was loaded: computed once per load, so
+ * in the API once at its start, whatever a deploy in place changes on disk later. A sidecar
+ * builder thread loads this module again and compares (`PrerenderOption`).
+ */
+export const loadedVersion = `${PRERENDERED_FRAMEWORKS.join(',')} ${renderingDigest()}`;
+
+/**
  * What the API asks the sidecar builder to pre-render (`ApiReadsOptions.prerenderReports`): this
  * module, which renders with the render threads' own functions, so a pre-rendered report is
  * byte for byte the one a render gives. It names the result's own company; a request whose
@@ -51,7 +58,7 @@ function renderingDigest(): string {
  */
 export const PRERENDER_REPORTS: PrerenderOption = {
   module: new URL('./report-prerender.ts', import.meta.url).href,
-  version: `${PRERENDERED_FRAMEWORKS.join(',')} ${renderingDigest()}`,
+  version: loadedVersion,
 };
 
 const prerenderReport: PrerenderReport = (json, snapshot) => {

@@ -28,11 +28,20 @@ export type PrerenderReport = (
 /**
  * Which reports a sidecar pre-renders: the module whose default export (`PrerenderReport`)
  * renders them, and a version naming what and how it renders (a sidecar pre-rendered under
- * another version is rebuilt).
+ * another version is rebuilt). The module exports `loadedVersion`, the version of the code as
+ * the builder thread loaded it: when that is not `version` (its sources changed on disk since
+ * the API started), the thread pre-renders nothing rather than store new bytes under the old
+ * version; those reports render on request until the API restarts.
  */
 export interface PrerenderOption {
   module: string;
   version: string;
+}
+
+/** The option's renderer, or null when the code this thread loaded is not the code its version names. */
+async function loadPrerender(option: PrerenderOption): Promise<PrerenderReport | null> {
+  const loaded = (await import(option.module)) as { default: PrerenderReport; loadedVersion?: unknown };
+  return loaded.loadedVersion === option.version ? loaded.default : null;
 }
 
 /** One sidecar to build: which rows of which Parquet file, and where to write them. */
@@ -76,7 +85,7 @@ const DICTIONARY_BYTES = 32_768;
  */
 export async function buildSidecar(task: SidecarTask): Promise<{ rows: number; bytes: number }> {
   const wanted = new Set(task.tickers);
-  const prerender = task.prerender ? ((await import(task.prerender.module)) as { default: PrerenderReport }).default : null;
+  const prerender = task.prerender ? await loadPrerender(task.prerender) : null;
   const index: SidecarIndex = { version: SIDECAR_FORMAT, file: task.file, dictionaryLength: 0, rows: [] };
   const binTemp = `${task.binPath}.${process.pid}.tmp`;
   const fd = openSync(binTemp, 'w');
