@@ -30,13 +30,13 @@ import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.
 import { withDuckDB } from '../warehouse/duckdb.ts';
 import { publishLakeFile } from '../warehouse/lake-writer.ts';
 import { joinSql, rawSql, sql, sqlDate, type Sql } from '../warehouse/sql.ts';
-import { eraOf, type SnapshotRow, type SnapshotStatus } from '../warehouse/snapshot-schema.ts';
+import { eraOf, type SnapshotRow } from '../warehouse/snapshot-schema.ts';
 import { cadenceDates } from '../workflows/cadence.ts';
+import { hashedStatuses, SNAPSHOT_STATUSES, syntheticSnapshotRow } from '../test/support/synthetic-snapshots.ts';
 import { describeMachine } from './machine.ts';
 
 const CODE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MARKETS = Array.from({ length: 20 }, (_, i) => `m${String(i).padStart(2, '0')}`);
-const STATUSES: SnapshotStatus[] = ['compliant', 'non_compliant', 'questionable', 'insufficient_data'];
 const RESULT_JSON = JSON.stringify({
   synthetic: true,
   note: 'placeholder result of a benchmark-synthesized snapshot (bench/api-history.bench.ts)',
@@ -105,25 +105,17 @@ function mix(a: number, b: number): number {
 
 function syntheticRow(market: string, index: number, date: string, dayIndex: number, screenedAt: string): SnapshotRow {
   const h = mix(index + MARKETS.indexOf(market) * 1_000_003, dayIndex);
-  const row: Record<string, unknown> = {
+  return syntheticSnapshotRow({
     market,
     ticker: `S${String(index).padStart(5, '0')}`,
-    snapshot_date: date,
-    screened_at: screenedAt,
-    source: 'backfill',
-    run_id: 'history-bench',
-    era: eraOf(date),
-    engine_version: 'bench',
-    filing_ref: null,
-    period_end: null,
-    price_date: date,
-    result_json: RESULT_JSON,
-    synthetic: true,
-    data_source: 'sample',
-  };
-  SNAPSHOT_FRAMEWORKS.forEach((id, i) => (row[`${id}_status`] = STATUSES[(h >>> (2 * i)) & 3]));
-  SNAPSHOT_RATIOS.forEach((r, i) => (row[r] = ((h >>> i) % 1000) / 1000));
-  return row as SnapshotRow;
+    date,
+    screenedAt,
+    runId: 'history-bench',
+    engineVersion: 'bench',
+    resultJson: RESULT_JSON,
+    status: hashedStatuses(h),
+    ratio: (i) => ((h >>> i) % 1000) / 1000,
+  });
 }
 
 /** One synthetic snapshot of each of `tickers` tickers (spread over the markets) on `date`. */
@@ -141,7 +133,7 @@ export function syntheticRows(date: string, tickers: number, dayIndex: number, s
 function syntheticSnapshotsSql(market: string, date: string, perMarket: number): Sql {
   const seed = sql`hash(i, ${market}, ${date})`;
   const statuses = SNAPSHOT_FRAMEWORKS.map(
-    (id, k) => sql`${listValue([...STATUSES])}[1 + ((${seed} >> ${2 * k}) % 4)::INTEGER] AS ${rawSql(id)}_status`,
+    (id, k) => sql`${listValue([...SNAPSHOT_STATUSES])}[1 + ((${seed} >> ${2 * k}) % 4)::INTEGER] AS ${rawSql(id)}_status`,
   );
   const ratios = SNAPSHOT_RATIOS.map((r, k) => sql`((${seed} >> ${k}) % 1000)::DOUBLE / 1000 AS ${rawSql(r)}`);
   return sql`SELECT 'S' || lpad(CAST(i AS VARCHAR), 5, '0') AS ticker, ${sqlDate(date)} AS snapshot_date,

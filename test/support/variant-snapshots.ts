@@ -1,7 +1,5 @@
-import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../../warehouse/lake-schemas.ts';
-import { eraOf, type SnapshotRow, type SnapshotStatus } from '../../warehouse/snapshot-schema.ts';
-
-const STATUSES: SnapshotStatus[] = ['compliant', 'non_compliant', 'questionable', 'insufficient_data'];
+import type { SnapshotRow } from '../../warehouse/snapshot-schema.ts';
+import { SNAPSHOT_STATUSES, syntheticSnapshotRow } from './synthetic-snapshots.ts';
 
 /**
  * A synthetic snapshot row whose statuses and ratios follow `variant`, so two rows of one
@@ -15,23 +13,14 @@ export function variantSnapshotRow(
   screenedAt: string,
   variant: number,
 ): SnapshotRow {
-  const out: Record<string, unknown> = {
+  return syntheticSnapshotRow({
     market,
     ticker,
-    snapshot_date: date,
-    screened_at: screenedAt,
-    source: 'backfill',
-    run_id: `${runPrefix}-${variant}`,
-    era: eraOf(date),
-    engine_version: 'test',
-    filing_ref: null,
-    period_end: null,
-    price_date: date,
-    result_json: JSON.stringify({ synthetic: true, variant }),
-    synthetic: true,
-    data_source: 'sample',
-  };
-  SNAPSHOT_FRAMEWORKS.forEach((id, i) => (out[`${id}_status`] = STATUSES[(variant + i + ticker.length) % 4]));
-  SNAPSHOT_RATIOS.forEach((r, i) => (out[r] = ((variant * 7 + i) % 100) / 100));
-  return out as SnapshotRow;
+    date,
+    screenedAt,
+    runId: `${runPrefix}-${variant}`,
+    resultJson: JSON.stringify({ synthetic: true, variant }),
+    status: (i) => SNAPSHOT_STATUSES[(variant + i + ticker.length) % 4]!,
+    ratio: (i) => ((variant * 7 + i) % 100) / 100,
+  });
 }

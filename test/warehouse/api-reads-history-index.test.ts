@@ -9,10 +9,10 @@ import { unavailableRefresher } from '../../api/refresher.ts';
 import { openApiReads, type ApiReads } from '../../warehouse/api-reads/api-reads.ts';
 import { dayNumber, dayString } from '../../warehouse/api-reads/api-reads-store.ts';
 import { compactSnapshots } from '../../warehouse/compaction.ts';
-import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../../warehouse/lake-schemas.ts';
-import { eraOf, type SnapshotRow, type SnapshotStatus } from '../../warehouse/snapshot-schema.ts';
+import type { SnapshotRow } from '../../warehouse/snapshot-schema.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 import { listen } from '../support/http.ts';
+import { hashedStatuses, syntheticSnapshotRow } from '../support/synthetic-snapshots.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 /**
@@ -21,7 +21,6 @@ import { makeTempDir } from '../support/temp-dir.ts';
  * compaction and a damaged index. SYNTHETIC snapshots written through the snapshot writer.
  */
 
-const STATUSES: SnapshotStatus[] = ['compliant', 'non_compliant', 'questionable', 'insufficient_data'];
 const MARKETS = ['us', 'gb'];
 const TICKERS = Array.from({ length: 12 }, (_, i) => `T${String(i).padStart(2, '0')}`);
 /** Month ends 2009–2011: each ticker's history starts at a month of its own. */
@@ -38,26 +37,19 @@ function hash(...parts: Array<string | number>): number {
 
 function row(market: string, ticker: string, date: string, screenedAt: string, salt = 0): SnapshotRow {
   const h = hash(market, ticker, date, screenedAt, salt);
-  const out: Record<string, unknown> = {
+  return syntheticSnapshotRow({
     market,
     ticker,
-    snapshot_date: date,
-    screened_at: screenedAt,
+    date,
+    screenedAt,
     source: salt === 0 ? 'backfill' : 'refresh',
-    run_id: `index-test-${salt}`,
-    era: eraOf(date),
-    engine_version: 'test',
-    filing_ref: null,
-    period_end: null,
-    price_date: date,
-    result_json: JSON.stringify({ synthetic: true, ticker, date, screenedAt }),
-    synthetic: true,
-    data_source: salt === 0 ? 'sample' : 'feed',
-  };
-  SNAPSHOT_FRAMEWORKS.forEach((id, i) => (out[`${id}_status`] = STATUSES[(h >>> (2 * i)) & 3]));
-  // Float64 values that do not survive a float32 or decimal round trip, and a null now and then.
-  SNAPSHOT_RATIOS.forEach((r, i) => (out[r] = (h >>> i) % 7 === 0 ? null : ((h >>> i) % 1000) / 3 + 0.1 + 0.2));
-  return out as SnapshotRow;
+    runId: `index-test-${salt}`,
+    resultJson: JSON.stringify({ synthetic: true, ticker, date, screenedAt }),
+    dataSource: salt === 0 ? 'sample' : 'feed',
+    status: hashedStatuses(h),
+    // Float64 values that do not survive a float32 or decimal round trip, and a null now and then.
+    ratio: (i) => ((h >>> i) % 7 === 0 ? null : ((h >>> i) % 1000) / 3 + 0.1 + 0.2),
+  });
 }
 
 /** First month index of a ticker's history. */
