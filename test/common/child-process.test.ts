@@ -85,34 +85,16 @@ describe('child process supervision', () => {
     expect((await closed(child)).code).not.toBe(0);
   });
 
-  it('exits at once with code 1 when the parent is gone and there is nothing to drain', async () => {
-    const file = await childScript('exitWhenParentGone(); setInterval(() => undefined, 1_000);');
+  it.each([
+    ['exits at once with code 1 when there is nothing to drain', '', 1],
+    ['drains, then exits with code 0', '{ drain: () => new Promise((resolve) => setTimeout(resolve, 100)), graceMs: 30_000 }', 0],
+    ['bounds a drain that never ends and exits with code 1', '{ drain: () => new Promise(() => undefined), graceMs: 300 }', 1],
+  ])('when the parent is gone, %s', async (_, options, code) => {
+    const file = await childScript(`exitWhenParentGone(${options}); setInterval(() => undefined, 1_000);`);
     const child = forkChild(file, []);
     await started(child);
     const end = exited(child);
     child.disconnect();
-    expect(await end).toEqual({ code: 1, signal: null });
-  });
-
-  it('drains, then exits with code 0, when the parent is gone', async () => {
-    const file = await childScript(
-      'exitWhenParentGone({ drain: () => new Promise((resolve) => setTimeout(resolve, 100)), graceMs: 30_000 }); setInterval(() => undefined, 1_000);',
-    );
-    const child = forkChild(file, []);
-    await started(child);
-    const end = exited(child);
-    child.disconnect();
-    expect(await end).toEqual({ code: 0, signal: null });
-  });
-
-  it('bounds a drain that never ends and exits with code 1', async () => {
-    const file = await childScript(
-      'exitWhenParentGone({ drain: () => new Promise(() => undefined), graceMs: 300 }); setInterval(() => undefined, 1_000);',
-    );
-    const child = forkChild(file, []);
-    await started(child);
-    const end = exited(child);
-    child.disconnect();
-    expect(await end).toEqual({ code: 1, signal: null });
+    expect(await end).toEqual({ code, signal: null });
   });
 });
