@@ -1,4 +1,5 @@
 import type { ServiceDb } from '../service-state/db.ts';
+import { recordOf } from '../service-state/row-names.ts';
 
 /**
  * Account users, set-password links, sessions and failed sign-in attempts in the service state
@@ -39,35 +40,24 @@ interface UserRow {
 
 const USER_COLUMNS = 'user_id, account, email, password_hash, created_at, password_set_at';
 
-function userFrom(row: UserRow): AccountUserRecord {
-  return {
-    userId: row.user_id,
-    account: row.account,
-    email: row.email,
-    passwordHash: row.password_hash,
-    createdAt: row.created_at,
-    passwordSetAt: row.password_set_at,
-  };
-}
-
 export class AccountUserStore {
   constructor(readonly db: ServiceDb) {}
 
   async userByEmail(email: string): Promise<AccountUserRecord | undefined> {
     const row = await this.db.get<UserRow>(`SELECT ${USER_COLUMNS} FROM account_users WHERE email = ?`, [email]);
-    return row ? userFrom(row) : undefined;
+    return row ? recordOf(row) : undefined;
   }
 
   async user(userId: string): Promise<AccountUserRecord | undefined> {
     const row = await this.db.get<UserRow>(`SELECT ${USER_COLUMNS} FROM account_users WHERE user_id = ?`, [userId]);
-    return row ? userFrom(row) : undefined;
+    return row ? recordOf(row) : undefined;
   }
 
   async users(account?: string): Promise<AccountUserRecord[]> {
     const rows = account
       ? await this.db.all<UserRow>(`SELECT ${USER_COLUMNS} FROM account_users WHERE account = ? ORDER BY email`, [account])
       : await this.db.all<UserRow>(`SELECT ${USER_COLUMNS} FROM account_users ORDER BY account, email`);
-    return rows.map(userFrom);
+    return rows.map((row) => recordOf(row));
   }
 
   async insertUser(user: Pick<AccountUserRecord, 'userId' | 'account' | 'email' | 'createdAt'>): Promise<void> {

@@ -1,4 +1,5 @@
 import type { ServiceDb } from '../service-state/db.ts';
+import { recordOf } from '../service-state/row-names.ts';
 
 /** Subscriptions, events and delivery attempts in the service state (service-state/). Plain SQL, no policy. */
 
@@ -85,32 +86,10 @@ const EVENT_COLUMNS = 'event_id, subscription_id, type, market, ticker, run_id, 
 
 function subscriptionFrom(row: SubscriptionRow): SubscriptionRecord {
   return {
-    subscriptionId: row.subscription_id,
-    account: row.account,
-    createdByKeyId: row.created_by_key_id,
-    url: row.url,
-    market: row.market,
+    ...recordOf(row),
     tickers: row.tickers === null ? null : (JSON.parse(row.tickers) as string[]),
     frameworks: JSON.parse(row.frameworks) as string[],
     events: JSON.parse(row.events) as string[],
-    secretSealed: row.secret_sealed,
-    createdAt: row.created_at,
-    deletedAt: row.deleted_at,
-  };
-}
-
-function eventFrom(row: EventRow): EventRecord {
-  return {
-    eventId: row.event_id,
-    subscriptionId: row.subscription_id,
-    type: row.type,
-    market: row.market,
-    ticker: row.ticker,
-    runId: row.run_id,
-    body: row.body,
-    status: row.status,
-    createdAt: row.created_at,
-    finishedAt: row.finished_at,
   };
 }
 
@@ -230,12 +209,12 @@ export class WebhookStore {
       `SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE subscription_id = ? AND run_id = ? AND market = ? AND ticker = ?`,
       [event.subscriptionId, event.runId, event.market, event.ticker],
     );
-    return eventFrom(row!);
+    return recordOf(row!);
   }
 
   async event(eventId: string): Promise<EventRecord | undefined> {
     const row = await this.db.get<EventRow>(`SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE event_id = ?`, [eventId]);
-    return row ? eventFrom(row) : undefined;
+    return row ? recordOf(row) : undefined;
   }
 
   /** Appends an attempt, numbered after the event's previous ones. */
@@ -269,7 +248,7 @@ export class WebhookStore {
         `SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE subscription_id = ? ORDER BY created_at DESC, event_id DESC LIMIT ?`,
         [subscriptionId, limit],
       )
-    ).map(eventFrom);
+    ).map((row): EventRecord => recordOf(row));
     if (events.length === 0) return [];
     const attempts = await this.db.all<AttemptRow>(
       `SELECT event_id, attempt, attempted_at, status_code, error, duration_ms FROM webhook_attempts

@@ -15,6 +15,7 @@ import { openAccess, type AccessSetup } from '../../access/open-access.ts';
 import { accessOptionsOf } from '../../platform/service-state.ts';
 import { TIERS } from '../../access/tiers.ts';
 import { getConfig } from '../../platform/config.ts';
+import { printJson, refuseOrThrow } from '../operator-command.ts';
 
 /** commander parser for comma-separated lists (validated by the administration rules). */
 function parseList(value: string): string[] {
@@ -48,15 +49,11 @@ export async function withAccess(action: (access: AccessSetup) => Promise<unknow
   try {
     await action(access);
   } catch (error) {
-    if (!(error instanceof AdminError)) throw error;
-    process.stderr.write(`error: ${error.message}\n`);
-    process.exitCode = 1;
+    refuseOrThrow(error, [AdminError]);
   } finally {
     await access.close();
   }
 }
-
-const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
 function keyLine(key: KeyView): string {
   const daily = key.usage.find((u) => u.window === 'daily');
@@ -72,27 +69,27 @@ export function registerAccessCommands(program: Command): void {
     .description('create an account')
     .requiredOption('--tier <tier>', `one of ${TIERS.join(', ')}`)
     .action((name: string, options: { tier: string }) =>
-      withAccess(async ({ store }) => print(accountView(await createAccount(store, name, options.tier)))),
+      withAccess(async ({ store }) => printJson(accountView(await createAccount(store, name, options.tier)))),
     );
   accounts
     .command('set-tier <name>')
     .description('move the account to another tier (upgrade or downgrade); its keys follow within a second')
     .requiredOption('--tier <tier>', `one of ${TIERS.join(', ')}`)
     .action((name: string, options: { tier: string }) =>
-      withAccess(async ({ store }) => print(accountView(await setAccountTier(store, name, options.tier)))),
+      withAccess(async ({ store }) => printJson(accountView(await setAccountTier(store, name, options.tier)))),
     );
   accounts
     .command('lapse <name>')
     .description("mark the account's subscription lapsed: its keys get 403 with an upgrade_url")
-    .action((name: string) => withAccess(async ({ store }) => print(accountView(await lapseAccount(store, name)))));
+    .action((name: string) => withAccess(async ({ store }) => printJson(accountView(await lapseAccount(store, name)))));
   accounts
     .command('reinstate <name>')
     .description('end a lapse: the account keys work again')
-    .action((name: string) => withAccess(async ({ store }) => print(accountView(await reinstateAccount(store, name)))));
+    .action((name: string) => withAccess(async ({ store }) => printJson(accountView(await reinstateAccount(store, name)))));
   accounts
     .command('list')
     .description('list accounts')
-    .action(() => withAccess(async ({ store }) => print((await store.accounts()).map(accountView))));
+    .action(() => withAccess(async ({ store }) => printJson((await store.accounts()).map(accountView))));
 
   const keys = program.command('keys').description('API keys: create (the secret is shown once), list, revoke');
   keys
@@ -142,12 +139,12 @@ export function registerAccessCommands(program: Command): void {
     .action((options: { account?: string; json?: boolean }) =>
       withAccess(async ({ store }) => {
         const views = await listKeys(store, options.account);
-        if (options.json) print(views);
+        if (options.json) printJson(views);
         else process.stdout.write(views.map((view) => `${keyLine(view)}\n`).join('') || 'no keys\n');
       }),
     );
   keys
     .command('revoke <key_id>')
     .description('revoke a key for good: its next request is a 401')
-    .action((keyId: string) => withAccess(async ({ store }) => print(await revokeKey(store, keyId))));
+    .action((keyId: string) => withAccess(async ({ store }) => printJson(await revokeKey(store, keyId))));
 }

@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { AccountUserStore } from '../../access/account-user-store.ts';
 import { AccountAuth } from '../../access/account-users.ts';
 import { getConfig } from '../../platform/config.ts';
+import { printJson } from '../operator-command.ts';
 import { withAccess } from './access.ts';
 
 function parseHours(value: string): number {
@@ -59,7 +60,7 @@ export function registerUserCommands(program: Command): void {
     .option('--account <name>', 'only this account')
     .action((options: { account?: string }) =>
       withUsers(async (auth) => {
-        process.stdout.write(`${JSON.stringify(await auth.users(options.account), null, 2)}\n`);
+        printJson(await auth.users(options.account));
       }),
     );
 }

@@ -1,23 +1,11 @@
 import type { Command } from 'commander';
-import { getConfig } from '../../platform/config.ts';
-import { serviceStateOf } from '../../platform/service-state.ts';
-import { openServiceDb } from '../../service-state/db.ts';
 import { SUBSCRIPTION_ID_PATTERN } from '../../webhooks/events.ts';
 import { WebhookStore } from '../../webhooks/webhook-store.ts';
+import { printJson, refuse, withServiceDb } from '../operator-command.ts';
 
 /** Runs one operation on the webhook subscriptions of the service state (DATABASE_URL or DATA_DIR/service.db). */
-async function withWebhooks(action: (store: WebhookStore) => Promise<void>): Promise<void> {
-  const db = await openServiceDb(serviceStateOf(getConfig()));
-  try {
-    await action(new WebhookStore(db));
-  } finally {
-    await db.close();
-  }
-}
-
-function refuse(message: string): void {
-  process.stderr.write(`error: ${message}\n`);
-  process.exitCode = 1;
+function withWebhooks(action: (store: WebhookStore) => Promise<void>): Promise<void> {
+  return withServiceDb((db) => action(new WebhookStore(db)));
 }
 
 /**
@@ -44,7 +32,7 @@ export function registerWebhookCommands(program: Command): void {
           events: s.events,
           created_at: s.createdAt,
         }));
-        process.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
+        printJson(view);
       }),
     );
   webhooks
