@@ -27,12 +27,10 @@ export default (json, snapshot) => ({
 describe('the pre-render version of a running API', () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
   let lake: SpreadLake;
-  let modulePath: string;
 
   beforeAll(async () => {
     temp = await makeTempDir();
     lake = await buildSpreadLake(temp.dir, { scale: 0.002, markets: ['us'], chunkSize: 100 });
-    modulePath = path.join(temp.dir, 'stand-in-prerender.mjs');
   }, 180_000);
   afterAll(() => temp?.cleanup());
 
@@ -57,6 +55,7 @@ describe('the pre-render version of a running API', () => {
   }
 
   it('when the rendering source changes on disk after start, then the version stays the one loaded and no new bytes are stored under it; a restart pre-renders again', async () => {
+    const modulePath = path.join(temp.dir, 'stand-in-prerender.mjs');
     await writeFile(modulePath, moduleSource('old code'));
     const url = pathToFileURL(modulePath).href;
     // The API's start: the version of the code as loaded (a query string: a load of its own).
