@@ -5,7 +5,10 @@ export interface UnindexedRowsOptions {
   readFile: (file: string) => Promise<RawSnapshot[]>;
   /** The file's change signature as the reads know it now (undefined: no longer known). */
   signatureOf: (file: string) => string | undefined;
-  /** Rows held at most, over every file: past it a file is not kept and the caller reads it per request. Default 500,000. */
+  /**
+   * Rows held at most, over every file (~300 bytes of heap each): past it a file is not kept and
+   * the caller reads it per request. Default 200,000 (a few full-universe month ends).
+   */
   maxRows?: number;
   /** A file no lookup asked for this long is dropped (the history index holds it by then). Default 10 s. */
   idleMs?: number;
@@ -27,6 +30,7 @@ interface HeldFile {
   wantedAt: number;
 }
 
+const DEFAULT_MAX_ROWS = 200_000;
 const keyOf = (market: string, ticker: string) => `${market}\u0000${ticker}`;
 /** Whether `a` is newer than `b` by (snapshot day, screened_at): what as_of answers with. */
 export const newerSnapshot = (a: RawSnapshot, b: RawSnapshot | undefined) =>
@@ -93,7 +97,7 @@ export class UnindexedRows {
       entry = undefined;
     }
     if (!entry) {
-      if (this.rows >= (this.options.maxRows ?? 500_000)) return null;
+      if (this.rows >= (this.options.maxRows ?? DEFAULT_MAX_ROWS)) return null;
       const created: HeldFile = { signature, rows: null, loading: null, size: 0, wantedAt: now };
       created.loading = this.read(file, created);
       this.files.set(file, created);
@@ -107,12 +111,17 @@ export class UnindexedRows {
     try {
       const rows = await this.options.readFile(file);
       if (this.files.get(file) !== entry) return;
-      if (this.rows + rows.length > (this.options.maxRows ?? 500_000)) {
+      if (this.rows + rows.length > (this.options.maxRows ?? DEFAULT_MAX_ROWS)) {
         this.files.delete(file);
         return;
       }
       const byTicker = new Map<string, RawSnapshot[]>();
+      const markets = new Map<string, string>();
+      const market = (name: string) => markets.get(name) ?? (markets.set(name, name), name);
       for (const row of rows) {
+        // One string for the file's path and market, not one per row: the held rows are mostly these.
+        row.file = file;
+        row.market = market(row.market);
         const key = keyOf(row.market, row.ticker);
         const list = byTicker.get(key);
         if (list) list.push(row);
