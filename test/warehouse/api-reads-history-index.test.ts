@@ -223,7 +223,7 @@ describe('as_of from the history index', () => {
     });
   });
 
-  it('sees a publish at once (its file read from the lake), then from a segment of its own', async () => {
+  it('sees a publish at once (its file read once from the lake), then from a segment of its own', async () => {
     // A backfill of an older day, and a re-screen of a history day: both change answers.
     const late = MARKETS.flatMap((market) => TICKERS.map((t) => row(market, t, '2010-06-15', '2010-06-15T02:00:00.000', 2)));
     await writeSnapshots(temp.dir, late, { fileStem: 'late-backfill' });
@@ -237,7 +237,10 @@ describe('as_of from the history index', () => {
     );
     const expected = await answers(lakeOnly, pairs);
     expect(expected[0]).toMatchObject({ asOf: { found: true, row: { snapshotDate: '2010-06-15' } } });
+    const queries = indexed.stats().historyQueries;
     expect(await answers(indexed, pairs)).toEqual(expected);
+    // Indexed or not yet, the new file is never queried per request: read once, it answers from memory.
+    expect(indexed.stats().historyQueries).toBe(queries);
     await indexed.whenHistoryIndexed();
     const stats = indexed.stats();
     expect(stats.historyIndex).toMatchObject({ segments: 2, unindexedFiles: 0 });
