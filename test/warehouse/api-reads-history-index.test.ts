@@ -395,4 +395,34 @@ describe('as_of from the history index', () => {
     expect(indexed.stats().historyIndex).toMatchObject({ segments: 1, unindexedFiles: 0 });
     expect(await answers(indexed, pairs)).toEqual(expected);
   });
+
+  it('while the index builds a published file, as_of reads that file once, not per request', async () => {
+    const late = MARKETS.flatMap((market) => TICKERS.map((t) => row(market, t, '2010-09-15', '2010-09-15T02:00:00.000', 3)));
+    await writeSnapshots(temp.dir, late, { fileStem: 'late-backfill-2' });
+    const syncing = Promise.all([indexed.sync(), lakeOnly.sync()]);
+    // Held mid-build (stopped), so the new file stays not indexed while the reads are asked.
+    const [builder] = await until('a history index builder', () => builderPids().length > 0 && builderPids(), 20_000);
+    process.kill(builder!, 'SIGSTOP');
+    try {
+      await syncing;
+      expect(indexed.stats().historyIndex!.unindexedFiles).toBeGreaterThan(0);
+      const pairs: Array<[string, string, string]> = MARKETS.flatMap((m) =>
+        TICKERS.flatMap((t): Array<[string, string, string]> => [
+          [m, t, '2010-09-15'],
+          [m, t, '2010-10-01'],
+          [m, t, '2010-09-14'],
+        ]),
+      );
+      const expected = await answers(lakeOnly, pairs);
+      expect(expected[0]).toMatchObject({ asOf: { found: true, row: { snapshotDate: '2010-09-15' } } });
+      const queries = indexed.stats().historyQueries;
+      expect(await answers(indexed, pairs)).toEqual(expected);
+      expect(indexed.stats().historyQueries).toBe(queries);
+      expect(indexed.stats().historyIndex!.unindexedFiles).toBeGreaterThan(0);
+    } finally {
+      process.kill(builder!, 'SIGCONT');
+    }
+    await indexed.whenHistoryIndexed();
+    expect(indexed.stats().historyIndex!.unindexedFiles).toBe(0);
+  });
 });
