@@ -121,27 +121,37 @@ describe('UnindexedRows', () => {
     expect(reads.get(march)).toBe(2);
   });
 
-  it('hands back the files past its row bound, and a file whose read failed (tried again by the next lookup)', async () => {
+  it('hands back the files past its row bound, and a file whose read failed, without reading them again on every lookup', async () => {
     const usFiles = files().filter((file) => file.includes('market=us'));
-    const { rows } = heldRows({ maxRows: 3 });
+    const { rows, reads } = heldRows({ maxRows: 3 });
     const first = await rows.lookup(usFiles, 'us', 'AA', dayNumber('2012-12-31'), false);
-    // The January file (2 rows) is held; the next ones would pass 3 rows.
+    // The January file (2 rows) or the re-screen (1) is held; the next ones would pass 3 rows.
     expect(first.unread.length).toBeGreaterThan(0);
     expect(first.unread.length).toBeLessThan(usFiles.length);
     expect(rows.stats().rows).toBeLessThanOrEqual(3);
+    const second = await rows.lookup(usFiles, 'us', 'BB', dayNumber('2012-12-31'), false);
+    expect(second.unread.sort()).toEqual([...first.unread].sort());
+    expect([...reads.values()]).toEqual(usFiles.map(() => 1));
 
     const gone = `${temp.dir}/lake/snapshots/market=us/year=2012/never-written.parquet`;
-    let failures = 0;
+    let now = 1_000_000;
+    let attempts = 0;
     const failing = new UnindexedRows({
       readFile: (file) => {
-        failures += 1;
+        attempts += 1;
         return fileRows(pool, file);
       },
       signatureOf: () => 'sig',
+      now: () => now,
     });
-    expect(await failing.lookup([gone], 'us', 'AA', dayNumber('2012-12-31'), false)).toEqual({ raw: undefined, unread: [gone] });
-    expect(await failing.lookup([gone], 'us', 'AA', dayNumber('2012-12-31'), false)).toEqual({ raw: undefined, unread: [gone] });
-    expect(failures).toBe(2);
+    const lookup = () => failing.lookup([gone], 'us', 'AA', dayNumber('2012-12-31'), false);
+    expect(await lookup()).toEqual({ raw: undefined, unread: [gone] });
+    now += 500;
+    expect(await lookup()).toEqual({ raw: undefined, unread: [gone] });
+    expect(attempts).toBe(1);
+    now += 600;
+    expect(await lookup()).toEqual({ raw: undefined, unread: [gone] });
+    expect(attempts).toBe(2);
     expect(failing.stats()).toEqual({ files: 0, rows: 0 });
   });
 

@@ -28,9 +28,12 @@ interface HeldFile {
   loading: Promise<void> | null;
   size: number;
   wantedAt: number;
+  /** Not held (read failed, or past the row bound): handed back without a read until then. */
+  passedUntil: number;
 }
 
 const DEFAULT_MAX_ROWS = 200_000;
+const DEFAULT_IDLE_MS = 10_000;
 const keyOf = (market: string, ticker: string) => `${market}\u0000${ticker}`;
 /** Whether `a` is newer than `b` by (snapshot day, screened_at): what as_of answers with. */
 export const newerSnapshot = (a: RawSnapshot, b: RawSnapshot | undefined) =>
@@ -45,7 +48,7 @@ export const newerSnapshot = (a: RawSnapshot, b: RawSnapshot | undefined) =>
  * is a map access. A file counts only while its signature is the one the reads know, so a
  * lookup never answers from rows the lake no longer holds; a file still being read is awaited
  * (one read shared by every request), and a file that cannot be held (the row bound, a failed
- * read) is handed back for the caller's own query.
+ * read) is handed back for the caller's own query, its read tried again only later.
  */
 export class UnindexedRows {
   private readonly files = new Map<string, HeldFile>();
@@ -98,21 +101,26 @@ export class UnindexedRows {
     }
     if (!entry) {
       if (this.rows >= (this.options.maxRows ?? DEFAULT_MAX_ROWS)) return null;
-      const created: HeldFile = { signature, rows: null, loading: null, size: 0, wantedAt: now };
-      created.loading = this.read(file, created);
+      const created: HeldFile = { signature, rows: null, loading: null, size: 0, wantedAt: now, passedUntil: 0 };
+      created.loading = this.read(file, created, now);
       this.files.set(file, created);
       entry = created;
     }
     entry.wantedAt = now;
-    return entry.rows !== null || entry.loading !== null ? entry : null;
+    if (entry.rows === null && entry.loading === null) {
+      if (now < entry.passedUntil) return null;
+      entry.loading = this.read(file, entry, now);
+    }
+    return entry;
   }
 
-  private async read(file: string, entry: HeldFile): Promise<void> {
+  private async read(file: string, entry: HeldFile, now: number): Promise<void> {
     try {
       const rows = await this.options.readFile(file);
       if (this.files.get(file) !== entry) return;
       if (this.rows + rows.length > (this.options.maxRows ?? DEFAULT_MAX_ROWS)) {
-        this.files.delete(file);
+        // Not read again on every lookup: once the idle time has passed, other files may have gone.
+        entry.passedUntil = now + (this.options.idleMs ?? DEFAULT_IDLE_MS);
         return;
       }
       const byTicker = new Map<string, RawSnapshot[]>();
@@ -132,8 +140,8 @@ export class UnindexedRows {
       entry.size = rows.length;
       this.rows += rows.length;
     } catch {
-      // Read again by the next lookup; this one's caller reads the file itself.
-      if (this.files.get(file) === entry) this.files.delete(file);
+      // This lookup's caller reads the file itself; a read is tried again a second later, not per request.
+      entry.passedUntil = now + 1_000;
     } finally {
       entry.loading = null;
     }
@@ -143,7 +151,7 @@ export class UnindexedRows {
   private sweep(now: number): void {
     if (now - this.lastSweep < 1_000) return;
     this.lastSweep = now;
-    const idleMs = this.options.idleMs ?? 10_000;
+    const idleMs = this.options.idleMs ?? DEFAULT_IDLE_MS;
     for (const [file, entry] of this.files) if (now - entry.wantedAt > idleMs && entry.loading === null) this.drop(file, entry);
   }
 
