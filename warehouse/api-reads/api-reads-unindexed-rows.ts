@@ -6,8 +6,8 @@ export interface UnindexedRowsOptions {
   /** The file's change signature as the reads know it now (undefined: no longer known). */
   signatureOf: (file: string) => string | undefined;
   /**
-   * Rows held at most, over every file (~300 bytes of heap each): past it a file is not kept and
-   * the caller reads it per request. Default 200,000 (a few full-universe month ends).
+   * Rows held at most, over every file (~540 bytes of heap each, with their map entries): past it
+   * a file is not kept and the caller reads it per request. Default 200,000 (~105 MiB).
    */
   maxRows?: number;
   /** A file no lookup asked for this long is dropped (the history index holds it by then). Default 10 s. */
