@@ -201,7 +201,8 @@ export async function runApiMatrixBench(
       await backfill;
       await bare?.stop();
       await api.stop();
-      if (roleDir !== dataDir) await rm(roleDir, { recursive: true, force: true });
+      // Retried: files a stopping worker still writes can make one pass meet a folder not yet empty, which would lose the run's figures.
+      if (roleDir !== dataDir) await rm(roleDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
     }
   }
   return { scale, seconds, cells, bare: bareRuns, backfillRunningAtEnd, loadAverage: [loadAtStart, os.loadavg()[0]!] };

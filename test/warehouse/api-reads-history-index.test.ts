@@ -215,7 +215,7 @@ describe('as_of from the history index', () => {
     });
   });
 
-  it('sees a publish at once (its file read from the lake), then from a segment of its own', async () => {
+  it('sees a publish at once (its file read once from the lake), then from a segment of its own', async () => {
     // A backfill of an older day, and a re-screen of a history day: both change answers.
     const late = MARKETS.flatMap((market) => TICKERS.map((t) => row(market, t, '2010-06-15', '2010-06-15T02:00:00.000', 2)));
     await writeSnapshots(temp.dir, late, { fileStem: 'late-backfill' });
@@ -229,7 +229,10 @@ describe('as_of from the history index', () => {
     );
     const expected = await answers(lakeOnly, pairs);
     expect(expected[0]).toMatchObject({ asOf: { found: true, row: { snapshotDate: '2010-06-15' } } });
+    const queries = indexed.stats().historyQueries;
     expect(await answers(indexed, pairs)).toEqual(expected);
+    // Indexed or not yet, the new file is never queried per request: read once, it answers from memory.
+    expect(indexed.stats().historyQueries).toBe(queries);
     await indexed.whenHistoryIndexed();
     const stats = indexed.stats();
     expect(stats.historyIndex).toMatchObject({ segments: 2, unindexedFiles: 0 });
@@ -383,5 +386,35 @@ describe('as_of from the history index', () => {
     await indexed.whenHistoryIndexed();
     expect(indexed.stats().historyIndex).toMatchObject({ segments: 1, unindexedFiles: 0 });
     expect(await answers(indexed, pairs)).toEqual(expected);
+  });
+
+  it('while the index builds a published file, as_of reads that file once, not per request', async () => {
+    const late = MARKETS.flatMap((market) => TICKERS.map((t) => row(market, t, '2010-09-15', '2010-09-15T02:00:00.000', 3)));
+    await writeSnapshots(temp.dir, late, { fileStem: 'late-backfill-2' });
+    const syncing = Promise.all([indexed.sync(), lakeOnly.sync()]);
+    // Held mid-build (stopped), so the new file stays not indexed while the reads are asked.
+    const [builder] = await until('a history index builder', () => builderPids().length > 0 && builderPids(), 20_000);
+    process.kill(builder!, 'SIGSTOP');
+    try {
+      await syncing;
+      expect(indexed.stats().historyIndex!.unindexedFiles).toBeGreaterThan(0);
+      const pairs: Array<[string, string, string]> = MARKETS.flatMap((m) =>
+        TICKERS.flatMap((t): Array<[string, string, string]> => [
+          [m, t, '2010-09-15'],
+          [m, t, '2010-10-01'],
+          [m, t, '2010-09-14'],
+        ]),
+      );
+      const expected = await answers(lakeOnly, pairs);
+      expect(expected[0]).toMatchObject({ asOf: { found: true, row: { snapshotDate: '2010-09-15' } } });
+      const queries = indexed.stats().historyQueries;
+      expect(await answers(indexed, pairs)).toEqual(expected);
+      expect(indexed.stats().historyQueries).toBe(queries);
+      expect(indexed.stats().historyIndex!.unindexedFiles).toBeGreaterThan(0);
+    } finally {
+      process.kill(builder!, 'SIGCONT');
+    }
+    await indexed.whenHistoryIndexed();
+    expect(indexed.stats().historyIndex!.unindexedFiles).toBe(0);
   });
 });

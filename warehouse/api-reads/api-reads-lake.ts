@@ -4,7 +4,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance, DuckDBResult } from '@duckdb/node-api';
 import type { RawSnapshot } from './api-reads-store.ts';
-import { INDEX_COLUMNS, currentPickSql, currentRowsSql, listingsSql } from './api-reads-sql.ts';
+import { INDEX_COLUMNS, currentPickSql, currentRowsSql, listingsSql, snapshotIndexSql } from './api-reads-sql.ts';
 import type { Listing } from './api-reads-types.ts';
 import { openDuckDB } from '../duckdb.ts';
 import { lakeRoot, type LakeTable } from '../lake-paths.ts';
@@ -149,6 +149,15 @@ export async function streamCurrent(
   } finally {
     await connection.run(`DROP TABLE IF EXISTS ${picks}`);
   }
+}
+
+/** Every row of one snapshot file, as a one-off streamed query (not kept prepared: each file is read once). */
+export async function fileRows(pool: ConnectionPool, file: string): Promise<RawSnapshot[]> {
+  return pool.use(async (connection) => {
+    const out: RawSnapshot[] = [];
+    await streamRows(await streamSql(connection, snapshotIndexSql([file])), false, (raw) => out.push(raw));
+    return out;
+  });
 }
 
 /** The rows of a history query (`historyRowSql`, `dayRowsSql`): hot, so through a kept prepared statement. */

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { isRemovedFileError, lakeFile, SnapshotFileSet } from './api-reads-files.ts';
 import { loadCheckpoint, saveCheckpoint } from './api-reads-checkpoint.ts';
-import { ConnectionPool, loadListings, queryRows, scanTableFiles } from './api-reads-lake.ts';
+import { ConnectionPool, fileRows, loadListings, queryRows, scanTableFiles } from './api-reads-lake.ts';
+import { newerSnapshot, UnindexedRows } from './api-reads-unindexed-rows.ts';
 import { CurrentLoader } from './api-reads-loader.ts';
 import { PointReadQueue, type PointReadLimits, type RowKey } from './api-reads-queue.ts';
 import { HistoryIndex, type HistoryIndexStats } from './api-reads-history-index.ts';
@@ -128,6 +129,11 @@ export class ApiReads {
   private serving = false;
   private readonly sidecars: ResultSidecars | null;
   private readonly historyIndex: HistoryIndex | null;
+  /** Files a publish added that the history index has not taken yet, each read once (not per as_of). */
+  private readonly unindexedRows = new UnindexedRows({
+    readFile: (file) => fileRows(this.pool, file),
+    signatureOf: (file) => this.snapshotFiles.signatureOf(file),
+  });
   private historyIndexStart: Promise<void> = Promise.resolve();
   /** The methodology texts stored results reference (docs/warehouse.md, "Methodology texts"). */
   private readonly texts: MethodologyTexts;
@@ -309,25 +315,28 @@ export class ApiReads {
   }
 
   /**
-   * An older snapshot from the history index, with the files it has not indexed yet read from the
-   * lake: null when there is none, undefined when the index cannot answer (the lake query then does).
+   * An older snapshot from the history index, with the files it has not indexed yet read from
+   * memory (`UnindexedRows`: each read once) or, those it cannot hold, from the lake: null when
+   * there is none, undefined when the index cannot answer (the lake query then does).
    */
   private async indexedRow(market: string, ticker: string, date: string, exactDay: boolean): Promise<RawSnapshot | null | undefined> {
     const found = await this.historyIndex?.lookup(market, ticker, dayNumber(date), exactDay);
     if (!found) return undefined;
     let raw = found.raw;
-    if (found.unindexed.length > 0) {
+    const held =
+      found.unindexed.length > 0 ? await this.unindexedRows.lookup(found.unindexed, market, ticker, dayNumber(date), exactDay) : null;
+    if (held?.raw && newerSnapshot(held.raw, raw)) raw = held.raw;
+    if (held && held.unread.length > 0) {
       let fromLake: RawSnapshot | undefined;
       try {
         this.historyQueries += 1;
-        fromLake = (await queryRows(this.pool, historyRowSql(found.unindexed, ticker, date, exactDay)))[0];
+        fromLake = (await queryRows(this.pool, historyRowSql(held.unread, ticker, date, exactDay)))[0];
       } catch (error) {
         // A file compacted away since the lookup: the lake query follows the journal and reads again.
         if (isRemovedFileError(error)) return undefined;
         throw error;
       }
-      if (fromLake && (!raw || fromLake.day > raw.day || (fromLake.day === raw.day && fromLake.screenedAtMs > raw.screenedAtMs)))
-        raw = fromLake;
+      if (fromLake && newerSnapshot(fromLake, raw)) raw = fromLake;
     }
     return raw ?? null;
   }
