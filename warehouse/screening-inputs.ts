@@ -12,6 +12,7 @@ import {
   type ScreeningInput,
 } from '../engine/inputs.ts';
 import { lakeRoot } from './lake-paths.ts';
+import { marketCapAveragesOn, type MarketCapAverages, type MonthEndCap } from './market-cap-averages.ts';
 import { readTableSql } from './lake-sql.ts';
 import { joinSql, rawSql, runSql, sql, sqlDate, sqlIdent, sqlValueList, type Sql } from './sql.ts';
 
@@ -105,10 +106,8 @@ interface MainRow {
   price_date: string | null;
   close: number | null;
   split_factor: number;
-  avg_24: number | null;
-  months_24: number | null;
-  avg_36: number | null;
-  months_36: number | null;
+  /** The listing's place in the selection: which month-end caps are its own. */
+  ord: number;
 }
 
 /**
@@ -127,27 +126,38 @@ function mainSql(t: (name: string) => string): string {
     spot AS (SELECT g.market, g.ticker, g.date, p.date AS price_date, p.close, p.split_adjusted_through
       FROM ${t('grid')} g ASOF LEFT JOIN ${t('px')} p ON p.market = g.market AND p.ticker = g.ticker AND p.date <= g.date),
     fin AS (SELECT g.market, g.ticker, g.date, f.* EXCLUDE (market, ticker)
-      FROM ${t('grid')} g ASOF LEFT JOIN ${t('fund')} f ON f.market = g.market AND f.ticker = g.ticker AND f.filed_on <= g.date),
-    avgs AS (
-      SELECT g.market, g.ticker, g.date,
-        avg(c.cap ORDER BY c.month) FILTER (WHERE c.month > date_trunc('month', g.date) - INTERVAL 24 MONTH) AS avg_24,
-        count(c.cap) FILTER (WHERE c.month > date_trunc('month', g.date) - INTERVAL 24 MONTH)::INTEGER AS months_24,
-        avg(c.cap ORDER BY c.month) AS avg_36, count(c.cap)::INTEGER AS months_36
-      FROM ${t('grid')} g JOIN ${t('caps')} c ON c.market = g.market AND c.ticker = g.ticker
-        AND c.month > date_trunc('month', g.date) - INTERVAL 36 MONTH AND c.date <= g.date
-      GROUP BY g.market, g.ticker, g.date
-    )
-    SELECT market, ticker, strftime(date, '%Y-%m-%d') AS date, l.name, l.exchange_mic, l.currency, l.sic, l.kind,
+      FROM ${t('grid')} g ASOF LEFT JOIN ${t('fund')} f ON f.market = g.market AND f.ticker = g.ticker AND f.filed_on <= g.date)
+    SELECT market, ticker, l.ord, strftime(date, '%Y-%m-%d') AS date, l.name, l.exchange_mic, l.currency, l.sic, l.kind,
       l.heter_iska, l.operates_on_shabbat, l.jewish_controlled, l.data_source, coalesce(l.synthetic, false) AS synthetic,
       strftime(fin.period_end, '%Y-%m-%d') AS period_end, strftime(fin.filed_on, '%Y-%m-%d') AS filed_on, fin.source_ref, fin.currency AS f_currency,
       fin.total_assets, fin.total_debt, fin.cash_and_equivalents, fin.interest_bearing_investments, fin.accounts_receivable,
       fin.total_revenue, fin.interest_income, fin.shares_outstanding, fin.dividends_per_share, fin.figure_sources,
       strftime(spot.price_date, '%Y-%m-%d') AS price_date, spot.close,
-      ${splitFactorSql(t, 'spot.market', 'spot.ticker', 'fin.filed_on', 'coalesce(spot.split_adjusted_through, spot.price_date)')} AS split_factor,
-      avgs.avg_24, avgs.months_24, avgs.avg_36, avgs.months_36
+      ${splitFactorSql(t, 'spot.market', 'spot.ticker', 'fin.filed_on', 'coalesce(spot.split_adjusted_through, spot.price_date)')} AS split_factor
     FROM ${t('grid')} g JOIN ${t('sel')} l USING (market, ticker)
-    JOIN spot USING (market, ticker, date) JOIN fin USING (market, ticker, date) LEFT JOIN avgs USING (market, ticker, date)
+    JOIN spot USING (market, ticker, date) JOIN fin USING (market, ticker, date)
     ORDER BY market, ticker, date`;
+}
+
+/** Each selected listing's month-end caps in month order, dates as numbers (no strings to decode). */
+function capsSql(t: (name: string) => string): string {
+  return `SELECT s.ord, (year(c.month) * 12 + month(c.month) - 1)::INTEGER AS month_index,
+      (year(c.date) * 10000 + month(c.date) * 100 + day(c.date))::INTEGER AS day, c.cap
+    FROM ${t('caps')} c JOIN ${t('sel')} s USING (market, ticker)
+    ORDER BY s.ord, c.month`;
+}
+
+/** Month-end caps by the listing's `ord`. */
+async function capsByListing(connection: DuckDBConnection, t: (name: string) => string): Promise<Map<number, MonthEndCap[]>> {
+  const result = await connection.runAndReadAll(capsSql(t));
+  const [ords, months, days, caps] = result.getColumnsJS() as [number[], number[], number[], Array<number | null>];
+  const byListing = new Map<number, MonthEndCap[]>();
+  let list: MonthEndCap[] = [];
+  for (let i = 0; i < ords.length; i += 1) {
+    if (i === 0 || ords[i] !== ords[i - 1]) byListing.set(ords[i]!, (list = []));
+    list.push({ monthIndex: months[i]!, day: days[i]!, cap: caps[i]! });
+  }
+  return byListing;
 }
 
 function exposuresSql(t: (name: string) => string): string {
@@ -210,7 +220,12 @@ function exposureInvolvement(value: unknown): Involvement | null {
   return typeof value === 'string' && (INVOLVEMENTS as readonly string[]).includes(value) ? (value as Involvement) : null;
 }
 
-function inputOf(row: MainRow, exposures: ActivityExposure[], activitiesReviewedOn: string | null): ScreeningInput {
+function inputOf(
+  row: MainRow,
+  averages: MarketCapAverages,
+  exposures: ActivityExposure[],
+  activitiesReviewedOn: string | null,
+): ScreeningInput {
   const fundamentals = fundamentalsOf(row);
   const shares = fundamentals?.sharesOutstanding ?? null;
   return {
@@ -231,10 +246,7 @@ function inputOf(row: MainRow, exposures: ActivityExposure[], activitiesReviewed
     marketCap: {
       spot: row.close !== null && shares !== null ? row.close * shares * row.split_factor : null,
       spotPriceDate: row.price_date,
-      avg24m: row.avg_24,
-      avg36m: row.avg_36,
-      months24: row.months_24 ?? 0,
-      months36: row.months_36 ?? 0,
+      ...averages,
     },
     exposures,
     activitiesReviewedOn,
@@ -263,7 +275,10 @@ async function stageSelection(
   dates: readonly string[],
   t: (n: string) => string,
 ): Promise<boolean> {
-  await runSql(connection, sql`CREATE TEMP TABLE ${rawSql(t('sel'))} AS ${selectionSql(root, s)}`);
+  await runSql(
+    connection,
+    sql`CREATE TEMP TABLE ${rawSql(t('sel'))} AS SELECT *, (row_number() OVER (ORDER BY market, ticker))::INTEGER AS ord FROM (${selectionSql(root, s)})`,
+  );
   const bounds = (await connection.runAndReadAll(`SELECT min(ticker) AS lo, max(ticker) AS hi FROM ${t('sel')}`)).getRowObjectsJS()[0];
   if (!bounds || bounds.lo === null) return false;
   const range: [string, string] = [String(bounds.lo), String(bounds.hi)];
@@ -327,6 +342,7 @@ export async function loadScreeningInputsForDates(
   try {
     if (!(await stageSelection(connection, lakeRoot(dataDir), query, query.dates, t))) return [];
     const rows = rowObjects<MainRow>(await connection.runAndReadAll(mainSql(t)));
+    const caps = await capsByListing(connection, t);
     const exposureRows = (await connection.runAndReadAll(exposuresSql(t))).getRowObjectsJS();
     const byKey = new Map<string, ActivityExposure[]>();
     const reviewedOn = new Map<string, string>();
@@ -349,7 +365,7 @@ export async function loadScreeningInputsForDates(
     }
     return rows.map((row) => {
       const key = `${row.market}|${row.ticker}|${row.date}`;
-      return inputOf(row, byKey.get(key) ?? [], reviewedOn.get(key) ?? null);
+      return inputOf(row, marketCapAveragesOn(caps.get(row.ord) ?? [], row.date), byKey.get(key) ?? [], reviewedOn.get(key) ?? null);
     });
   } finally {
     for (const name of ['sel', 'grid', 'fund', 'px', 'spl', 'exp', 'caps']) await connection.run(`DROP TABLE IF EXISTS ${t(name)}`);
