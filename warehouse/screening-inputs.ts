@@ -150,8 +150,10 @@ function capsSql(t: (name: string) => string): string {
 /** Month-end caps by the listing's `ord`. */
 async function capsByListing(connection: DuckDBConnection, t: (name: string) => string): Promise<Map<number, MonthEndCap[]>> {
   const result = await connection.runAndReadAll(capsSql(t));
-  const [ords, months, days, caps] = result.getColumnsJS() as [number[], number[], number[], Array<number | null>];
   const byListing = new Map<number, MonthEndCap[]>();
+  // A result without rows has no columns either.
+  if (result.currentRowCount === 0) return byListing;
+  const [ords, months, days, caps] = result.getColumnsJS() as [number[], number[], number[], Array<number | null>];
   let list: MonthEndCap[] = [];
   for (let i = 0; i < ords.length; i += 1) {
     if (i === 0 || ords[i] !== ords[i - 1]) byListing.set(ords[i]!, (list = []));
