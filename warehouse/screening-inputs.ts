@@ -75,10 +75,12 @@ function narrowedSql(
 const FUNDAMENTAL_COLUMNS = `period_end, filed_on, source_ref, currency, total_assets, total_debt, cash_and_equivalents, interest_bearing_investments,
   accounts_receivable, total_revenue, interest_income, shares_outstanding, dividends_per_share, figure_sources`;
 
-interface MainRow {
+/** The selected listing's own columns, read once per listing. */
+interface ListingRow {
+  /** The listing's place in the selection (market, ticker order). */
+  ord: number;
   market: string;
   ticker: string;
-  date: string;
   name: string;
   exchange_mic: string | null;
   currency: string;
@@ -89,6 +91,12 @@ interface MainRow {
   jewish_controlled: boolean | null;
   data_source: string;
   synthetic: boolean;
+}
+
+/** A staged filing's columns, read once per filing: a filing holds for several dates. */
+interface FilingRow {
+  /** The filing's id in the staged filings. */
+  fid: number;
   period_end: string | null;
   filed_on: string | null;
   source_ref: string | null;
@@ -103,11 +111,17 @@ interface MainRow {
   shares_outstanding: number | null;
   dividends_per_share: number | null;
   figure_sources: string | null;
+}
+
+/** What one (listing, date) adds: the filing in force and the price. */
+interface DateRow {
+  ord: number;
+  date: string;
+  /** The filing in force on the date; null before the first. */
+  fid: number | null;
   price_date: string | null;
   close: number | null;
   split_factor: number;
-  /** The listing's place in the selection: which month-end caps are its own. */
-  ord: number;
 }
 
 /**
@@ -127,12 +141,7 @@ function mainSql(t: (name: string) => string): string {
       FROM ${t('grid')} g ASOF LEFT JOIN ${t('px')} p ON p.market = g.market AND p.ticker = g.ticker AND p.date <= g.date),
     fin AS (SELECT g.market, g.ticker, g.date, f.* EXCLUDE (market, ticker)
       FROM ${t('grid')} g ASOF LEFT JOIN ${t('fund')} f ON f.market = g.market AND f.ticker = g.ticker AND f.filed_on <= g.date)
-    SELECT market, ticker, l.ord, strftime(date, '%Y-%m-%d') AS date, l.name, l.exchange_mic, l.currency, l.sic, l.kind,
-      l.heter_iska, l.operates_on_shabbat, l.jewish_controlled, l.data_source, coalesce(l.synthetic, false) AS synthetic,
-      strftime(fin.period_end, '%Y-%m-%d') AS period_end, strftime(fin.filed_on, '%Y-%m-%d') AS filed_on, fin.source_ref, fin.currency AS f_currency,
-      fin.total_assets, fin.total_debt, fin.cash_and_equivalents, fin.interest_bearing_investments, fin.accounts_receivable,
-      fin.total_revenue, fin.interest_income, fin.shares_outstanding, fin.dividends_per_share, fin.figure_sources,
-      strftime(spot.price_date, '%Y-%m-%d') AS price_date, spot.close,
+    SELECT l.ord, strftime(date, '%Y-%m-%d') AS date, fin.fid, strftime(spot.price_date, '%Y-%m-%d') AS price_date, spot.close,
       ${splitFactorSql(t, 'spot.market', 'spot.ticker', 'fin.filed_on', 'coalesce(spot.split_adjusted_through, spot.price_date)')} AS split_factor
     FROM ${t('grid')} g JOIN ${t('sel')} l USING (market, ticker)
     JOIN spot USING (market, ticker, date) JOIN fin USING (market, ticker, date)
@@ -160,6 +169,19 @@ async function capsByListing(connection: DuckDBConnection, t: (name: string) => 
     list.push({ monthIndex: months[i]!, day: days[i]!, cap: caps[i]! });
   }
   return byListing;
+}
+
+function listingsSql(t: (name: string) => string): string {
+  return `SELECT ord, market, ticker, name, exchange_mic, currency, sic, kind, heter_iska, operates_on_shabbat, jewish_controlled, data_source,
+      coalesce(synthetic, false) AS synthetic
+    FROM ${t('sel')}`;
+}
+
+function filingsSql(t: (name: string) => string): string {
+  return `SELECT fid, strftime(period_end, '%Y-%m-%d') AS period_end, strftime(filed_on, '%Y-%m-%d') AS filed_on, source_ref, currency AS f_currency,
+      total_assets, total_debt, cash_and_equivalents, interest_bearing_investments, accounts_receivable, total_revenue, interest_income,
+      shares_outstanding, dividends_per_share, figure_sources
+    FROM ${t('fund')}`;
 }
 
 function exposuresSql(t: (name: string) => string): string {
@@ -190,13 +212,13 @@ function figureSourcesOf(json: string | null): Pick<Fundamentals, 'figureSources
   }
 }
 
-function fundamentalsOf(row: MainRow): Fundamentals | null {
+function fundamentalsOf(row: FilingRow, listingCurrency: string): Fundamentals | null {
   if (row.filed_on === null || row.period_end === null) return null;
   return {
     periodEnd: row.period_end,
     filedOn: row.filed_on,
     sourceRef: row.source_ref ?? '',
-    currency: row.f_currency ?? row.currency,
+    currency: row.f_currency ?? listingCurrency,
     totalAssets: row.total_assets,
     totalDebt: row.total_debt,
     cashAndEquivalents: row.cash_and_equivalents,
@@ -222,16 +244,16 @@ function exposureInvolvement(value: unknown): Involvement | null {
   return typeof value === 'string' && (INVOLVEMENTS as readonly string[]).includes(value) ? (value as Involvement) : null;
 }
 
-function inputOf(
-  row: MainRow,
-  averages: MarketCapAverages,
-  exposures: ActivityExposure[],
-  activitiesReviewedOn: string | null,
-): ScreeningInput {
-  const fundamentals = fundamentalsOf(row);
-  const shares = fundamentals?.sharesOutstanding ?? null;
+/** What every input of one listing shares: built once per listing, not once per date. */
+interface ListingParts {
+  listing: ScreeningInput['listing'];
+  currency: string;
+  synthetic: boolean;
+  dataSource: string;
+}
+
+function listingPartsOf(row: ListingRow): ListingParts {
   return {
-    screeningDate: row.date,
     listing: {
       market: row.market,
       ticker: row.ticker,
@@ -244,6 +266,24 @@ function inputOf(
       operatesOnShabbat: row.operates_on_shabbat,
       jewishControlled: row.jewish_controlled,
     },
+    currency: row.currency,
+    synthetic: row.synthetic,
+    dataSource: row.synthetic ? `${row.data_source} (synthetic sample universe)` : row.data_source,
+  };
+}
+
+function inputOf(
+  row: DateRow,
+  parts: ListingParts,
+  fundamentals: Fundamentals | null,
+  averages: MarketCapAverages,
+  exposures: ActivityExposure[],
+  activitiesReviewedOn: string | null,
+): ScreeningInput {
+  const shares = fundamentals?.sharesOutstanding ?? null;
+  return {
+    screeningDate: row.date,
+    listing: parts.listing,
     fundamentals,
     marketCap: {
       spot: row.close !== null && shares !== null ? row.close * shares * row.split_factor : null,
@@ -252,8 +292,8 @@ function inputOf(
     },
     exposures,
     activitiesReviewedOn,
-    synthetic: row.synthetic,
-    dataSource: row.synthetic ? `${row.data_source} (synthetic sample universe)` : row.data_source,
+    synthetic: parts.synthetic,
+    dataSource: parts.dataSource,
   };
 }
 
@@ -301,8 +341,9 @@ async function stageSelection(
   const cutoff = sql`${first} - INTERVAL 40 MONTH`;
   await create(
     'fund',
-    sql`SELECT * FROM (${narrow('fundamentals', FUNDAMENTAL_COLUMNS, sql`filed_on <= ${last}`)})
-    QUALIFY filed_on > ${cutoff} OR filed_on = max(filed_on) FILTER (WHERE filed_on <= ${cutoff}) OVER (PARTITION BY market, ticker)`,
+    sql`SELECT *, (row_number() OVER ())::INTEGER AS fid FROM (
+      SELECT * FROM (${narrow('fundamentals', FUNDAMENTAL_COLUMNS, sql`filed_on <= ${last}`)})
+      QUALIFY filed_on > ${cutoff} OR filed_on = max(filed_on) FILTER (WHERE filed_on <= ${cutoff}) OVER (PARTITION BY market, ticker))`,
   );
   // Prices from 37 months before the first date: enough for the 36-month average.
   await create('px', narrow('prices', 'date, close, split_adjusted_through', sql`date > ${first} - INTERVAL 37 MONTH AND date <= ${last}`));
@@ -343,7 +384,9 @@ export async function loadScreeningInputsForDates(
   await connection.run('SET asof_loop_join_threshold = 0');
   try {
     if (!(await stageSelection(connection, lakeRoot(dataDir), query, query.dates, t))) return [];
-    const rows = rowObjects<MainRow>(await connection.runAndReadAll(mainSql(t)));
+    const rows = rowObjects<DateRow>(await connection.runAndReadAll(mainSql(t)));
+    const listings = new Map(rowObjects<ListingRow>(await connection.runAndReadAll(listingsSql(t))).map((l) => [l.ord, listingPartsOf(l)]));
+    const filings = new Map(rowObjects<FilingRow>(await connection.runAndReadAll(filingsSql(t))).map((f) => [f.fid, f]));
     const caps = await capsByListing(connection, t);
     const exposureRows = (await connection.runAndReadAll(exposuresSql(t))).getRowObjectsJS();
     const byKey = new Map<string, ActivityExposure[]>();
@@ -365,9 +408,19 @@ export async function loadScreeningInputsForDates(
       });
       byKey.set(key, list);
     }
+    // A filing's fundamentals are one object for every date it is in force (inputs are read, never changed).
+    const fundamentalsById = new Map<number, Fundamentals | null>();
     return rows.map((row) => {
-      const key = `${row.market}|${row.ticker}|${row.date}`;
-      return inputOf(row, marketCapAveragesOn(caps.get(row.ord) ?? [], row.date), byKey.get(key) ?? [], reviewedOn.get(key) ?? null);
+      const parts = listings.get(row.ord)!;
+      let fundamentals: Fundamentals | null = null;
+      if (row.fid !== null) {
+        fundamentals = fundamentalsById.get(row.fid) ?? null;
+        if (!fundamentalsById.has(row.fid))
+          fundamentalsById.set(row.fid, (fundamentals = fundamentalsOf(filings.get(row.fid)!, parts.currency)));
+      }
+      const key = `${parts.listing.market}|${parts.listing.ticker}|${row.date}`;
+      const averages = marketCapAveragesOn(caps.get(row.ord) ?? [], row.date);
+      return inputOf(row, parts, fundamentals, averages, byKey.get(key) ?? [], reviewedOn.get(key) ?? null);
     });
   } finally {
     for (const name of ['sel', 'grid', 'fund', 'px', 'spl', 'exp', 'caps']) await connection.run(`DROP TABLE IF EXISTS ${t(name)}`);
