@@ -49,6 +49,23 @@ describe('loadScreeningInputs', () => {
     expect(input!.marketCap.spot).toBeNull();
   });
 
+  it('when several dates are loaded at once, then each date takes the filing filed by then and a date before any filing has none', async () => {
+    const inputs = await withDuckDB(':memory:', {}, (c) =>
+      loadScreeningInputsForDates(c, temp.dir, {
+        market: 'us',
+        tickers: ['QZXA', 'QZXB'],
+        dates: ['2025-01-01', '2026-08-04', '2026-08-05', '2026-10-01'],
+      }),
+    );
+    const on = (ticker: string, date: string) => inputs.find((i) => i.listing.ticker === ticker && i.screeningDate === date)!;
+    expect(on('QZXA', '2026-08-04').fundamentals).toMatchObject({ periodEnd: '2025-12-31', totalDebt: 250_000_000 });
+    expect(on('QZXA', '2026-08-05').fundamentals).toMatchObject({ periodEnd: '2026-06-30', totalDebt: 400_000_000 });
+    expect(on('QZXA', '2026-10-01').fundamentals).toEqual(on('QZXA', '2026-08-05').fundamentals);
+    expect(on('QZXB', '2025-01-01').fundamentals).toBeNull();
+    expect(on('QZXB', '2025-01-01').marketCap.spot).toBeNull();
+    for (const date of ['2026-08-04', '2026-10-01']) expect(on('QZXA', date)).toEqual((await load(date, ['QZXA']))[0]);
+  });
+
   it('when a sample market is loaded for many dates, then each listing has one input per date since it listed, with 24 and 36 months of history', async () => {
     const inputs = await withDuckDB(':memory:', {}, (c) =>
       loadScreeningInputsForDates(c, temp.dir, { market: 'qa', dates: ['2015-12-31', '2026-11-21'], offset: 0, limit: 3 }),
