@@ -75,6 +75,8 @@ function narrowedSql(
 const FUNDAMENTAL_COLUMNS = `period_end, filed_on, source_ref, currency, total_assets, total_debt, cash_and_equivalents, interest_bearing_investments,
   accounts_receivable, total_revenue, interest_income, shares_outstanding, dividends_per_share, figure_sources`;
 
+const EXPOSURE_COLUMNS = 'as_of, activity, revenue_share, source_ref, evidence, involvement';
+
 /** The selected listing's own columns, read once per listing. */
 interface ListingRow {
   /** The listing's place in the selection (market, ticker order). */
@@ -184,13 +186,18 @@ function filingsSql(t: (name: string) => string): string {
     FROM ${t('fund')}`;
 }
 
+/** The exposure report in force per (listing, date, activity), by id: a report holds for several dates. */
 function exposuresSql(t: (name: string) => string): string {
-  return `WITH pairs AS (SELECT g.market, g.ticker, g.date, a.activity
-      FROM ${t('grid')} g JOIN (SELECT DISTINCT market, ticker, activity FROM ${t('exp')}) a USING (market, ticker))
-    SELECT p.market, p.ticker, strftime(p.date, '%Y-%m-%d') AS date, p.activity, e.revenue_share, strftime(e.as_of, '%Y-%m-%d') AS as_of,
-      e.source_ref, e.evidence, e.involvement
+  return `WITH pairs AS (SELECT g.market, g.ticker, l.ord, g.date, a.activity
+      FROM ${t('grid')} g JOIN ${t('sel')} l USING (market, ticker)
+      JOIN (SELECT DISTINCT market, ticker, activity FROM ${t('exp')}) a USING (market, ticker))
+    SELECT p.ord, strftime(p.date, '%Y-%m-%d') AS date, e.eid
     FROM pairs p ASOF JOIN ${t('exp')} e ON e.market = p.market AND e.ticker = p.ticker AND e.activity = p.activity AND e.as_of <= p.date
     ORDER BY p.market, p.ticker, p.date, p.activity`;
+}
+
+function exposureReportsSql(t: (name: string) => string): string {
+  return `SELECT eid, activity, revenue_share, strftime(as_of, '%Y-%m-%d') AS as_of, source_ref, evidence, involvement FROM ${t('exp')}`;
 }
 
 /** `figure_sources` key of a proven lower bound of the (null) interest income (docs/data/sources.md, "edgar"). */
@@ -272,6 +279,28 @@ function listingPartsOf(row: ListingRow): ListingParts {
   };
 }
 
+/** A staged exposure report's columns. */
+interface ExposureReportRow {
+  eid: number;
+  activity: string;
+  revenue_share: unknown;
+  as_of: string;
+  source_ref: string | null;
+  evidence: unknown;
+  involvement: unknown;
+}
+
+function exposureOf(e: ExposureReportRow): ActivityExposure {
+  return {
+    activity: String(e.activity) as ActivityCode,
+    revenueShare: Number(e.revenue_share),
+    asOf: String(e.as_of),
+    sourceRef: String(e.source_ref ?? ''),
+    evidence: exposureEvidence(e.evidence),
+    involvement: exposureInvolvement(e.involvement),
+  };
+}
+
 function inputOf(
   row: DateRow,
   parts: ListingParts,
@@ -348,7 +377,10 @@ async function stageSelection(
   // Prices from 37 months before the first date: enough for the 36-month average.
   await create('px', narrow('prices', 'date, close, split_adjusted_through', sql`date > ${first} - INTERVAL 37 MONTH AND date <= ${last}`));
   await create('spl', narrow('splits', 'ex_date, ratio', rawSql('ratio > 0')));
-  await create('exp', narrow('exposures', 'as_of, activity, revenue_share, source_ref, evidence, involvement', sql`as_of <= ${last}`));
+  await create(
+    'exp',
+    sql`SELECT *, (row_number() OVER ())::INTEGER AS eid FROM (${narrow('exposures', EXPOSURE_COLUMNS, sql`as_of <= ${last}`)})`,
+  );
   // Month-end market caps: the last close of each month × shares of the latest filing known that day, on one split basis.
   await connection.run(`CREATE TEMP TABLE ${t('caps')} AS
     WITH j AS (
@@ -388,24 +420,25 @@ export async function loadScreeningInputsForDates(
     const listings = new Map(rowObjects<ListingRow>(await connection.runAndReadAll(listingsSql(t))).map((l) => [l.ord, listingPartsOf(l)]));
     const filings = new Map(rowObjects<FilingRow>(await connection.runAndReadAll(filingsSql(t))).map((f) => [f.fid, f]));
     const caps = await capsByListing(connection, t);
-    const exposureRows = (await connection.runAndReadAll(exposuresSql(t))).getRowObjectsJS();
+    // Each report is read and built once; the dates it is in force share it (inputs are read, never changed).
+    // A report of no screened activity only dates the review.
+    const reports = new Map(
+      rowObjects<ExposureReportRow>(await connection.runAndReadAll(exposureReportsSql(t))).map((e) => [
+        e.eid,
+        e.activity === NO_SCREENED_ACTIVITY ? String(e.as_of) : exposureOf(e),
+      ]),
+    );
     const byKey = new Map<string, ActivityExposure[]>();
     const reviewedOn = new Map<string, string>();
-    for (const e of exposureRows) {
-      const key = `${String(e.market)}|${String(e.ticker)}|${String(e.date)}`;
-      if (e.activity === NO_SCREENED_ACTIVITY) {
-        reviewedOn.set(key, String(e.as_of));
+    for (const e of rowObjects<{ ord: number; date: string; eid: number }>(await connection.runAndReadAll(exposuresSql(t)))) {
+      const key = `${e.ord}|${e.date}`;
+      const report = reports.get(e.eid)!;
+      if (typeof report === 'string') {
+        reviewedOn.set(key, report);
         continue;
       }
       const list = byKey.get(key) ?? [];
-      list.push({
-        activity: String(e.activity) as ActivityCode,
-        revenueShare: Number(e.revenue_share),
-        asOf: String(e.as_of),
-        sourceRef: String(e.source_ref ?? ''),
-        evidence: exposureEvidence(e.evidence),
-        involvement: exposureInvolvement(e.involvement),
-      });
+      list.push(report);
       byKey.set(key, list);
     }
     // A filing's fundamentals are one object for every date it is in force (inputs are read, never changed).
@@ -418,7 +451,7 @@ export async function loadScreeningInputsForDates(
         if (!fundamentalsById.has(row.fid))
           fundamentalsById.set(row.fid, (fundamentals = fundamentalsOf(filings.get(row.fid)!, parts.currency)));
       }
-      const key = `${parts.listing.market}|${parts.listing.ticker}|${row.date}`;
+      const key = `${row.ord}|${row.date}`;
       const averages = marketCapAveragesOn(caps.get(row.ord) ?? [], row.date);
       return inputOf(row, parts, fundamentals, averages, byKey.get(key) ?? [], reviewedOn.get(key) ?? null);
     });

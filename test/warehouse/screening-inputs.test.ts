@@ -1,3 +1,4 @@
+import { cp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
@@ -80,6 +81,52 @@ describe('loadScreeningInputs', () => {
     }
     const old = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, temp.dir, { date: '2020-06-30', market: 'qa' }));
     expect(old.some((i) => i.marketCap.months24 === 24 && i.marketCap.months36 === 36)).toBe(true);
+  });
+});
+
+describe('loadScreeningInputsForDates: exposure reports over several dates', () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  beforeAll(async () => {
+    temp = await makeTempDir();
+    const folder = path.join(temp.dir, 'delivery');
+    await cp(path.resolve('test/fixtures/feed/good'), folder, { recursive: true });
+    await writeFile(
+      path.join(folder, 'exposures.csv'),
+      [
+        'market,ticker,as_of,activity,revenue_share,source_ref',
+        'us,QZXA,2026-03-31,alcohol,0.048,vendor:QZXA:seg-2025',
+        'us,QZXA,2026-03-31,pork,0.021,vendor:QZXA:seg-2025',
+        'us,QZXA,2026-09-30,alcohol,0.061,vendor:QZXA:seg-2026',
+        'us,QZXB,2026-03-31,none,0,vendor:QZXB:review-2025',
+      ].join('\n') + '\n',
+    );
+    await ingestSource({ dataDir: temp.dir, source: 'feed', path: folder });
+  });
+  afterAll(() => temp.cleanup());
+
+  it('when a report is restated, then each date takes the latest report per activity known that day, and a review without activities only dates it', async () => {
+    const inputs = await withDuckDB(':memory:', {}, (c) =>
+      loadScreeningInputsForDates(c, temp.dir, {
+        market: 'us',
+        tickers: ['QZXA', 'QZXB'],
+        dates: ['2026-03-30', '2026-06-30', '2026-10-01'],
+      }),
+    );
+    const on = (ticker: string, date: string) => inputs.find((i) => i.listing.ticker === ticker && i.screeningDate === date)!;
+    const shares = (ticker: string, date: string) => on(ticker, date).exposures.map((e) => [e.activity, e.revenueShare, e.asOf]);
+    expect(shares('QZXA', '2026-03-30')).toEqual([]);
+    expect(shares('QZXA', '2026-06-30')).toEqual([
+      ['alcohol', 0.048, '2026-03-31'],
+      ['pork', 0.021, '2026-03-31'],
+    ]);
+    expect(shares('QZXA', '2026-10-01')).toEqual([
+      ['alcohol', 0.061, '2026-09-30'],
+      ['pork', 0.021, '2026-03-31'],
+    ]);
+    expect(on('QZXA', '2026-10-01').activitiesReviewedOn).toBeNull();
+    expect(on('QZXB', '2026-03-30').activitiesReviewedOn).toBeNull();
+    expect(on('QZXB', '2026-06-30').activitiesReviewedOn).toBe('2026-03-31');
+    expect(on('QZXB', '2026-06-30').exposures).toEqual([]);
   });
 });
 
