@@ -147,7 +147,7 @@ function mainSql(t: (name: string) => string): string {
       ${splitFactorSql(t, 'spot.market', 'spot.ticker', 'fin.filed_on', 'coalesce(spot.split_adjusted_through, spot.price_date)')} AS split_factor
     FROM ${t('grid')} g JOIN ${t('sel')} l USING (market, ticker)
     JOIN spot USING (market, ticker, date) JOIN fin USING (market, ticker, date)
-    ORDER BY market, ticker, date`;
+`;
 }
 
 /** Each selected listing's month-end caps in month order, dates as numbers (no strings to decode). */
@@ -183,7 +183,7 @@ function filingsSql(t: (name: string) => string): string {
   return `SELECT fid, strftime(period_end, '%Y-%m-%d') AS period_end, strftime(filed_on, '%Y-%m-%d') AS filed_on, source_ref, currency AS f_currency,
       total_assets, total_debt, cash_and_equivalents, interest_bearing_investments, accounts_receivable, total_revenue, interest_income,
       shares_outstanding, dividends_per_share, figure_sources
-    FROM ${t('fund')}`;
+    FROM ${t('fund')} WHERE fid IN (SELECT fid FROM ${t('rows')})`;
 }
 
 /** The exposure report in force per (listing, date, activity), by id: a report holds for several dates. */
@@ -191,13 +191,13 @@ function exposuresSql(t: (name: string) => string): string {
   return `WITH pairs AS (SELECT g.market, g.ticker, l.ord, g.date, a.activity
       FROM ${t('grid')} g JOIN ${t('sel')} l USING (market, ticker)
       JOIN (SELECT DISTINCT market, ticker, activity FROM ${t('exp')}) a USING (market, ticker))
-    SELECT p.ord, strftime(p.date, '%Y-%m-%d') AS date, e.eid
-    FROM pairs p ASOF JOIN ${t('exp')} e ON e.market = p.market AND e.ticker = p.ticker AND e.activity = p.activity AND e.as_of <= p.date
-    ORDER BY p.market, p.ticker, p.date, p.activity`;
+    SELECT p.ord, strftime(p.date, '%Y-%m-%d') AS date, p.activity, e.eid
+    FROM pairs p ASOF JOIN ${t('exp')} e ON e.market = p.market AND e.ticker = p.ticker AND e.activity = p.activity AND e.as_of <= p.date`;
 }
 
 function exposureReportsSql(t: (name: string) => string): string {
-  return `SELECT eid, activity, revenue_share, strftime(as_of, '%Y-%m-%d') AS as_of, source_ref, evidence, involvement FROM ${t('exp')}`;
+  return `SELECT eid, activity, revenue_share, strftime(as_of, '%Y-%m-%d') AS as_of, source_ref, evidence, involvement
+    FROM ${t('exp')} WHERE eid IN (SELECT eid FROM ${t('held')})`;
 }
 
 /** `figure_sources` key of a proven lower bound of the (null) interest income (docs/data/sources.md, "edgar"). */
@@ -416,7 +416,10 @@ export async function loadScreeningInputsForDates(
   await connection.run('SET asof_loop_join_threshold = 0');
   try {
     if (!(await stageSelection(connection, lakeRoot(dataDir), query, query.dates, t))) return [];
-    const rows = rowObjects<DateRow>(await connection.runAndReadAll(mainSql(t)));
+    // Staged first, so that only the filings and exposure reports some date uses are read (one date reads one of each).
+    await connection.run(`CREATE TEMP TABLE ${t('rows')} AS ${mainSql(t)}`);
+    await connection.run(`CREATE TEMP TABLE ${t('held')} AS ${exposuresSql(t)}`);
+    const rows = rowObjects<DateRow>(await connection.runAndReadAll(`SELECT * FROM ${t('rows')} ORDER BY ord, date`));
     const listings = new Map(rowObjects<ListingRow>(await connection.runAndReadAll(listingsSql(t))).map((l) => [l.ord, listingPartsOf(l)]));
     const filings = new Map(rowObjects<FilingRow>(await connection.runAndReadAll(filingsSql(t))).map((f) => [f.fid, f]));
     const caps = await capsByListing(connection, t);
@@ -430,7 +433,9 @@ export async function loadScreeningInputsForDates(
     );
     const byKey = new Map<string, ActivityExposure[]>();
     const reviewedOn = new Map<string, string>();
-    for (const e of rowObjects<{ ord: number; date: string; eid: number }>(await connection.runAndReadAll(exposuresSql(t)))) {
+    for (const e of rowObjects<{ ord: number; date: string; eid: number }>(
+      await connection.runAndReadAll(`SELECT ord, date, eid FROM ${t('held')} ORDER BY ord, date, activity`),
+    )) {
       const key = `${e.ord}|${e.date}`;
       const report = reports.get(e.eid)!;
       if (typeof report === 'string') {
@@ -456,7 +461,8 @@ export async function loadScreeningInputsForDates(
       return inputOf(row, parts, fundamentals, averages, byKey.get(key) ?? [], reviewedOn.get(key) ?? null);
     });
   } finally {
-    for (const name of ['sel', 'grid', 'fund', 'px', 'spl', 'exp', 'caps']) await connection.run(`DROP TABLE IF EXISTS ${t(name)}`);
+    for (const name of ['sel', 'grid', 'fund', 'px', 'spl', 'exp', 'caps', 'rows', 'held'])
+      await connection.run(`DROP TABLE IF EXISTS ${t(name)}`);
   }
 }
 
