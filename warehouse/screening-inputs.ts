@@ -12,6 +12,7 @@ import {
   type ScreeningInput,
 } from '../engine/inputs.ts';
 import { lakeRoot } from './lake-paths.ts';
+import { marketCapAveragesOn, type MarketCapAverages, type MonthEndCap } from './market-cap-averages.ts';
 import { readTableSql } from './lake-sql.ts';
 import { joinSql, rawSql, runSql, sql, sqlDate, sqlIdent, sqlValueList, type Sql } from './sql.ts';
 
@@ -74,10 +75,14 @@ function narrowedSql(
 const FUNDAMENTAL_COLUMNS = `period_end, filed_on, source_ref, currency, total_assets, total_debt, cash_and_equivalents, interest_bearing_investments,
   accounts_receivable, total_revenue, interest_income, shares_outstanding, dividends_per_share, figure_sources`;
 
-interface MainRow {
+const EXPOSURE_COLUMNS = 'as_of, activity, revenue_share, source_ref, evidence, involvement';
+
+/** The selected listing's own columns, read once per listing. */
+interface ListingRow {
+  /** The listing's place in the selection (market, ticker order). */
+  ord: number;
   market: string;
   ticker: string;
-  date: string;
   name: string;
   exchange_mic: string | null;
   currency: string;
@@ -88,6 +93,12 @@ interface MainRow {
   jewish_controlled: boolean | null;
   data_source: string;
   synthetic: boolean;
+}
+
+/** A staged filing's columns, read once per filing: a filing holds for several dates. */
+interface FilingRow {
+  /** The filing's id in the staged filings. */
+  fid: number;
   period_end: string | null;
   filed_on: string | null;
   source_ref: string | null;
@@ -102,13 +113,17 @@ interface MainRow {
   shares_outstanding: number | null;
   dividends_per_share: number | null;
   figure_sources: string | null;
+}
+
+/** What one (listing, date) adds: the filing in force and the price. */
+interface DateRow {
+  ord: number;
+  date: string;
+  /** The filing in force on the date; null before the first. */
+  fid: number | null;
   price_date: string | null;
   close: number | null;
   split_factor: number;
-  avg_24: number | null;
-  months_24: number | null;
-  avg_36: number | null;
-  months_36: number | null;
 }
 
 /**
@@ -127,36 +142,62 @@ function mainSql(t: (name: string) => string): string {
     spot AS (SELECT g.market, g.ticker, g.date, p.date AS price_date, p.close, p.split_adjusted_through
       FROM ${t('grid')} g ASOF LEFT JOIN ${t('px')} p ON p.market = g.market AND p.ticker = g.ticker AND p.date <= g.date),
     fin AS (SELECT g.market, g.ticker, g.date, f.* EXCLUDE (market, ticker)
-      FROM ${t('grid')} g ASOF LEFT JOIN ${t('fund')} f ON f.market = g.market AND f.ticker = g.ticker AND f.filed_on <= g.date),
-    avgs AS (
-      SELECT g.market, g.ticker, g.date,
-        avg(c.cap ORDER BY c.month) FILTER (WHERE c.month > date_trunc('month', g.date) - INTERVAL 24 MONTH) AS avg_24,
-        count(c.cap) FILTER (WHERE c.month > date_trunc('month', g.date) - INTERVAL 24 MONTH)::INTEGER AS months_24,
-        avg(c.cap ORDER BY c.month) AS avg_36, count(c.cap)::INTEGER AS months_36
-      FROM ${t('grid')} g JOIN ${t('caps')} c ON c.market = g.market AND c.ticker = g.ticker
-        AND c.month > date_trunc('month', g.date) - INTERVAL 36 MONTH AND c.date <= g.date
-      GROUP BY g.market, g.ticker, g.date
-    )
-    SELECT market, ticker, strftime(date, '%Y-%m-%d') AS date, l.name, l.exchange_mic, l.currency, l.sic, l.kind,
-      l.heter_iska, l.operates_on_shabbat, l.jewish_controlled, l.data_source, coalesce(l.synthetic, false) AS synthetic,
-      strftime(fin.period_end, '%Y-%m-%d') AS period_end, strftime(fin.filed_on, '%Y-%m-%d') AS filed_on, fin.source_ref, fin.currency AS f_currency,
-      fin.total_assets, fin.total_debt, fin.cash_and_equivalents, fin.interest_bearing_investments, fin.accounts_receivable,
-      fin.total_revenue, fin.interest_income, fin.shares_outstanding, fin.dividends_per_share, fin.figure_sources,
-      strftime(spot.price_date, '%Y-%m-%d') AS price_date, spot.close,
-      ${splitFactorSql(t, 'spot.market', 'spot.ticker', 'fin.filed_on', 'coalesce(spot.split_adjusted_through, spot.price_date)')} AS split_factor,
-      avgs.avg_24, avgs.months_24, avgs.avg_36, avgs.months_36
+      FROM ${t('grid')} g ASOF LEFT JOIN ${t('fund')} f ON f.market = g.market AND f.ticker = g.ticker AND f.filed_on <= g.date)
+    SELECT l.ord, strftime(date, '%Y-%m-%d') AS date, fin.fid, strftime(spot.price_date, '%Y-%m-%d') AS price_date, spot.close,
+      ${splitFactorSql(t, 'spot.market', 'spot.ticker', 'fin.filed_on', 'coalesce(spot.split_adjusted_through, spot.price_date)')} AS split_factor
     FROM ${t('grid')} g JOIN ${t('sel')} l USING (market, ticker)
-    JOIN spot USING (market, ticker, date) JOIN fin USING (market, ticker, date) LEFT JOIN avgs USING (market, ticker, date)
-    ORDER BY market, ticker, date`;
+    JOIN spot USING (market, ticker, date) JOIN fin USING (market, ticker, date)
+`;
 }
 
+/** Each selected listing's month-end caps in month order, dates as numbers (no strings to decode). */
+function capsSql(t: (name: string) => string): string {
+  return `SELECT s.ord, (year(c.month) * 12 + month(c.month) - 1)::INTEGER AS month_index,
+      (year(c.date) * 10000 + month(c.date) * 100 + day(c.date))::INTEGER AS day, c.cap
+    FROM ${t('caps')} c JOIN ${t('sel')} s USING (market, ticker)
+    ORDER BY s.ord, c.month`;
+}
+
+/** Month-end caps by the listing's `ord`. */
+async function capsByListing(connection: DuckDBConnection, t: (name: string) => string): Promise<Map<number, MonthEndCap[]>> {
+  const result = await connection.runAndReadAll(capsSql(t));
+  const byListing = new Map<number, MonthEndCap[]>();
+  // A result without rows has no columns either.
+  if (result.currentRowCount === 0) return byListing;
+  const [ords, months, days, caps] = result.getColumnsJS() as [number[], number[], number[], Array<number | null>];
+  let list: MonthEndCap[] = [];
+  for (let i = 0; i < ords.length; i += 1) {
+    if (i === 0 || ords[i] !== ords[i - 1]) byListing.set(ords[i]!, (list = []));
+    list.push({ monthIndex: months[i]!, day: days[i]!, cap: caps[i]! });
+  }
+  return byListing;
+}
+
+function listingsSql(t: (name: string) => string): string {
+  return `SELECT ord, market, ticker, name, exchange_mic, currency, sic, kind, heter_iska, operates_on_shabbat, jewish_controlled, data_source,
+      coalesce(synthetic, false) AS synthetic
+    FROM ${t('sel')}`;
+}
+
+function filingsSql(t: (name: string) => string): string {
+  return `SELECT fid, strftime(period_end, '%Y-%m-%d') AS period_end, strftime(filed_on, '%Y-%m-%d') AS filed_on, source_ref, currency AS f_currency,
+      total_assets, total_debt, cash_and_equivalents, interest_bearing_investments, accounts_receivable, total_revenue, interest_income,
+      shares_outstanding, dividends_per_share, figure_sources
+    FROM ${t('fund')} WHERE fid IN (SELECT fid FROM ${t('rows')})`;
+}
+
+/** The exposure report in force per (listing, date, activity), by id: a report holds for several dates. */
 function exposuresSql(t: (name: string) => string): string {
-  return `WITH pairs AS (SELECT g.market, g.ticker, g.date, a.activity
-      FROM ${t('grid')} g JOIN (SELECT DISTINCT market, ticker, activity FROM ${t('exp')}) a USING (market, ticker))
-    SELECT p.market, p.ticker, strftime(p.date, '%Y-%m-%d') AS date, p.activity, e.revenue_share, strftime(e.as_of, '%Y-%m-%d') AS as_of,
-      e.source_ref, e.evidence, e.involvement
-    FROM pairs p ASOF JOIN ${t('exp')} e ON e.market = p.market AND e.ticker = p.ticker AND e.activity = p.activity AND e.as_of <= p.date
-    ORDER BY p.market, p.ticker, p.date, p.activity`;
+  return `WITH pairs AS (SELECT g.market, g.ticker, l.ord, g.date, a.activity
+      FROM ${t('grid')} g JOIN ${t('sel')} l USING (market, ticker)
+      JOIN (SELECT DISTINCT market, ticker, activity FROM ${t('exp')}) a USING (market, ticker))
+    SELECT p.ord, strftime(p.date, '%Y-%m-%d') AS date, p.activity, e.eid
+    FROM pairs p ASOF JOIN ${t('exp')} e ON e.market = p.market AND e.ticker = p.ticker AND e.activity = p.activity AND e.as_of <= p.date`;
+}
+
+function exposureReportsSql(t: (name: string) => string): string {
+  return `SELECT eid, activity, revenue_share, strftime(as_of, '%Y-%m-%d') AS as_of, source_ref, evidence, involvement
+    FROM ${t('exp')} WHERE eid IN (SELECT eid FROM ${t('held')})`;
 }
 
 /** `figure_sources` key of a proven lower bound of the (null) interest income (docs/data/sources.md, "edgar"). */
@@ -178,13 +219,13 @@ function figureSourcesOf(json: string | null): Pick<Fundamentals, 'figureSources
   }
 }
 
-function fundamentalsOf(row: MainRow): Fundamentals | null {
+function fundamentalsOf(row: FilingRow, listingCurrency: string): Fundamentals | null {
   if (row.filed_on === null || row.period_end === null) return null;
   return {
     periodEnd: row.period_end,
     filedOn: row.filed_on,
     sourceRef: row.source_ref ?? '',
-    currency: row.f_currency ?? row.currency,
+    currency: row.f_currency ?? listingCurrency,
     totalAssets: row.total_assets,
     totalDebt: row.total_debt,
     cashAndEquivalents: row.cash_and_equivalents,
@@ -210,11 +251,16 @@ function exposureInvolvement(value: unknown): Involvement | null {
   return typeof value === 'string' && (INVOLVEMENTS as readonly string[]).includes(value) ? (value as Involvement) : null;
 }
 
-function inputOf(row: MainRow, exposures: ActivityExposure[], activitiesReviewedOn: string | null): ScreeningInput {
-  const fundamentals = fundamentalsOf(row);
-  const shares = fundamentals?.sharesOutstanding ?? null;
+/** What every input of one listing shares: built once per listing, not once per date. */
+interface ListingParts {
+  listing: ScreeningInput['listing'];
+  currency: string;
+  synthetic: boolean;
+  dataSource: string;
+}
+
+function listingPartsOf(row: ListingRow): ListingParts {
   return {
-    screeningDate: row.date,
     listing: {
       market: row.market,
       ticker: row.ticker,
@@ -227,19 +273,56 @@ function inputOf(row: MainRow, exposures: ActivityExposure[], activitiesReviewed
       operatesOnShabbat: row.operates_on_shabbat,
       jewishControlled: row.jewish_controlled,
     },
+    currency: row.currency,
+    synthetic: row.synthetic,
+    dataSource: row.synthetic ? `${row.data_source} (synthetic sample universe)` : row.data_source,
+  };
+}
+
+/** A staged exposure report's columns. */
+interface ExposureReportRow {
+  eid: number;
+  activity: string;
+  revenue_share: unknown;
+  as_of: string;
+  source_ref: string | null;
+  evidence: unknown;
+  involvement: unknown;
+}
+
+function exposureOf(e: ExposureReportRow): ActivityExposure {
+  return {
+    activity: String(e.activity) as ActivityCode,
+    revenueShare: Number(e.revenue_share),
+    asOf: String(e.as_of),
+    sourceRef: String(e.source_ref ?? ''),
+    evidence: exposureEvidence(e.evidence),
+    involvement: exposureInvolvement(e.involvement),
+  };
+}
+
+function inputOf(
+  row: DateRow,
+  parts: ListingParts,
+  fundamentals: Fundamentals | null,
+  averages: MarketCapAverages,
+  exposures: ActivityExposure[],
+  activitiesReviewedOn: string | null,
+): ScreeningInput {
+  const shares = fundamentals?.sharesOutstanding ?? null;
+  return {
+    screeningDate: row.date,
+    listing: parts.listing,
     fundamentals,
     marketCap: {
       spot: row.close !== null && shares !== null ? row.close * shares * row.split_factor : null,
       spotPriceDate: row.price_date,
-      avg24m: row.avg_24,
-      avg36m: row.avg_36,
-      months24: row.months_24 ?? 0,
-      months36: row.months_36 ?? 0,
+      ...averages,
     },
     exposures,
     activitiesReviewedOn,
-    synthetic: row.synthetic,
-    dataSource: row.synthetic ? `${row.data_source} (synthetic sample universe)` : row.data_source,
+    synthetic: parts.synthetic,
+    dataSource: parts.dataSource,
   };
 }
 
@@ -263,7 +346,10 @@ async function stageSelection(
   dates: readonly string[],
   t: (n: string) => string,
 ): Promise<boolean> {
-  await runSql(connection, sql`CREATE TEMP TABLE ${rawSql(t('sel'))} AS ${selectionSql(root, s)}`);
+  await runSql(
+    connection,
+    sql`CREATE TEMP TABLE ${rawSql(t('sel'))} AS SELECT *, (row_number() OVER (ORDER BY market, ticker))::INTEGER AS ord FROM (${selectionSql(root, s)})`,
+  );
   const bounds = (await connection.runAndReadAll(`SELECT min(ticker) AS lo, max(ticker) AS hi FROM ${t('sel')}`)).getRowObjectsJS()[0];
   if (!bounds || bounds.lo === null) return false;
   const range: [string, string] = [String(bounds.lo), String(bounds.hi)];
@@ -284,13 +370,17 @@ async function stageSelection(
   const cutoff = sql`${first} - INTERVAL 40 MONTH`;
   await create(
     'fund',
-    sql`SELECT * FROM (${narrow('fundamentals', FUNDAMENTAL_COLUMNS, sql`filed_on <= ${last}`)})
-    QUALIFY filed_on > ${cutoff} OR filed_on = max(filed_on) FILTER (WHERE filed_on <= ${cutoff}) OVER (PARTITION BY market, ticker)`,
+    sql`SELECT *, (row_number() OVER ())::INTEGER AS fid FROM (
+      SELECT * FROM (${narrow('fundamentals', FUNDAMENTAL_COLUMNS, sql`filed_on <= ${last}`)})
+      QUALIFY filed_on > ${cutoff} OR filed_on = max(filed_on) FILTER (WHERE filed_on <= ${cutoff}) OVER (PARTITION BY market, ticker))`,
   );
   // Prices from 37 months before the first date: enough for the 36-month average.
   await create('px', narrow('prices', 'date, close, split_adjusted_through', sql`date > ${first} - INTERVAL 37 MONTH AND date <= ${last}`));
   await create('spl', narrow('splits', 'ex_date, ratio', rawSql('ratio > 0')));
-  await create('exp', narrow('exposures', 'as_of, activity, revenue_share, source_ref, evidence, involvement', sql`as_of <= ${last}`));
+  await create(
+    'exp',
+    sql`SELECT *, (row_number() OVER ())::INTEGER AS eid FROM (${narrow('exposures', EXPOSURE_COLUMNS, sql`as_of <= ${last}`)})`,
+  );
   // Month-end market caps: the last close of each month × shares of the latest filing known that day, on one split basis.
   await connection.run(`CREATE TEMP TABLE ${t('caps')} AS
     WITH j AS (
@@ -326,33 +416,53 @@ export async function loadScreeningInputsForDates(
   await connection.run('SET asof_loop_join_threshold = 0');
   try {
     if (!(await stageSelection(connection, lakeRoot(dataDir), query, query.dates, t))) return [];
-    const rows = rowObjects<MainRow>(await connection.runAndReadAll(mainSql(t)));
-    const exposureRows = (await connection.runAndReadAll(exposuresSql(t))).getRowObjectsJS();
+    // Staged first, so that only the filings and exposure reports some date uses are read (one date reads one of each).
+    await connection.run(`CREATE TEMP TABLE ${t('rows')} AS ${mainSql(t)}`);
+    await connection.run(`CREATE TEMP TABLE ${t('held')} AS ${exposuresSql(t)}`);
+    const rows = rowObjects<DateRow>(await connection.runAndReadAll(`SELECT * FROM ${t('rows')} ORDER BY ord, date`));
+    const listings = new Map(rowObjects<ListingRow>(await connection.runAndReadAll(listingsSql(t))).map((l) => [l.ord, listingPartsOf(l)]));
+    const filings = new Map(rowObjects<FilingRow>(await connection.runAndReadAll(filingsSql(t))).map((f) => [f.fid, f]));
+    const caps = await capsByListing(connection, t);
+    // Each report is read and built once; the dates it is in force share it (inputs are read, never changed).
+    // A report of no screened activity only dates the review.
+    const reports = new Map(
+      rowObjects<ExposureReportRow>(await connection.runAndReadAll(exposureReportsSql(t))).map((e) => [
+        e.eid,
+        e.activity === NO_SCREENED_ACTIVITY ? String(e.as_of) : exposureOf(e),
+      ]),
+    );
     const byKey = new Map<string, ActivityExposure[]>();
     const reviewedOn = new Map<string, string>();
-    for (const e of exposureRows) {
-      const key = `${String(e.market)}|${String(e.ticker)}|${String(e.date)}`;
-      if (e.activity === NO_SCREENED_ACTIVITY) {
-        reviewedOn.set(key, String(e.as_of));
+    for (const e of rowObjects<{ ord: number; date: string; eid: number }>(
+      await connection.runAndReadAll(`SELECT ord, date, eid FROM ${t('held')} ORDER BY ord, date, activity`),
+    )) {
+      const key = `${e.ord}|${e.date}`;
+      const report = reports.get(e.eid)!;
+      if (typeof report === 'string') {
+        reviewedOn.set(key, report);
         continue;
       }
       const list = byKey.get(key) ?? [];
-      list.push({
-        activity: String(e.activity) as ActivityCode,
-        revenueShare: Number(e.revenue_share),
-        asOf: String(e.as_of),
-        sourceRef: String(e.source_ref ?? ''),
-        evidence: exposureEvidence(e.evidence),
-        involvement: exposureInvolvement(e.involvement),
-      });
+      list.push(report);
       byKey.set(key, list);
     }
+    // A filing's fundamentals are one object for every date it is in force (inputs are read, never changed).
+    const fundamentalsById = new Map<number, Fundamentals | null>();
     return rows.map((row) => {
-      const key = `${row.market}|${row.ticker}|${row.date}`;
-      return inputOf(row, byKey.get(key) ?? [], reviewedOn.get(key) ?? null);
+      const parts = listings.get(row.ord)!;
+      let fundamentals: Fundamentals | null = null;
+      if (row.fid !== null) {
+        fundamentals = fundamentalsById.get(row.fid) ?? null;
+        if (!fundamentalsById.has(row.fid))
+          fundamentalsById.set(row.fid, (fundamentals = fundamentalsOf(filings.get(row.fid)!, parts.currency)));
+      }
+      const key = `${row.ord}|${row.date}`;
+      const averages = marketCapAveragesOn(caps.get(row.ord) ?? [], row.date);
+      return inputOf(row, parts, fundamentals, averages, byKey.get(key) ?? [], reviewedOn.get(key) ?? null);
     });
   } finally {
-    for (const name of ['sel', 'grid', 'fund', 'px', 'spl', 'exp', 'caps']) await connection.run(`DROP TABLE IF EXISTS ${t(name)}`);
+    for (const name of ['sel', 'grid', 'fund', 'px', 'spl', 'exp', 'caps', 'rows', 'held'])
+      await connection.run(`DROP TABLE IF EXISTS ${t(name)}`);
   }
 }
 

@@ -1,0 +1,77 @@
+/**
+ * Trailing 24- and 36-month averages of a listing's month-end market caps, computed in
+ * JavaScript from the listing's caps instead of by a per-(listing, date) join in DuckDB: that
+ * join was most of a backfill chunk's input query (docs/pipelines.md, *Backfill: input
+ * averages in JavaScript*). The months are added oldest first, one at a time, as DuckDB's
+ * `avg(cap ORDER BY month)` adds them, so every average is bit for bit the one the query gave.
+ */
+
+/** One month-end market cap of a listing. */
+export interface MonthEndCap {
+  /** Months since year 0: `year × 12 + month − 1`. */
+  monthIndex: number;
+  /** Day of the month's last close as `yyyymmdd`: a cap counts only from that day. */
+  day: number;
+  /** Null when the month had no close or no share count. */
+  cap: number | null;
+}
+
+/** The averages of one (listing, date). An average is null when its window holds no cap. */
+export interface MarketCapAverages {
+  avg24m: number | null;
+  avg36m: number | null;
+  months24: number;
+  months36: number;
+}
+
+/** `YYYY-MM-DD` → months since year 0. */
+export function monthIndexOf(date: string): number {
+  return Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
+}
+
+/** `YYYY-MM-DD` → `yyyymmdd`. */
+export function dayNumberOf(date: string): number {
+  return Number(date.slice(0, 4)) * 10_000 + Number(date.slice(5, 7)) * 100 + Number(date.slice(8, 10));
+}
+
+/** The index of the first cap after `monthIndex` (caps ordered by month). */
+function firstAfter(caps: readonly MonthEndCap[], monthIndex: number): number {
+  let lo = 0;
+  let hi = caps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (caps[mid]!.monthIndex <= monthIndex) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The averages on `date` of caps ordered by month: the months after the 36th (24th) before
+ * the date's month, up to the date's own month, whose last close is on or before the date.
+ */
+export function marketCapAveragesOn(caps: readonly MonthEndCap[], date: string): MarketCapAverages {
+  const month = monthIndexOf(date);
+  const day = dayNumberOf(date);
+  let sum24 = 0;
+  let sum36 = 0;
+  let months24 = 0;
+  let months36 = 0;
+  for (let i = firstAfter(caps, month - 36); i < caps.length; i += 1) {
+    const c = caps[i]!;
+    if (c.monthIndex > month || c.day > day) break;
+    if (c.cap === null) continue;
+    sum36 += c.cap;
+    months36 += 1;
+    if (c.monthIndex > month - 24) {
+      sum24 += c.cap;
+      months24 += 1;
+    }
+  }
+  return {
+    avg24m: months24 === 0 ? null : sum24 / months24,
+    avg36m: months36 === 0 ? null : sum36 / months36,
+    months24,
+    months36,
+  };
+}
