@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -7,6 +7,7 @@ import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { countSnapshots } from '../../warehouse/lake-queries.ts';
 import { freePort } from '../support/http.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { autogroupNice, autogroupsOn, threadNiceValues } from '../support/process-priority.ts';
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/faithscreen.js', import.meta.url).pathname;
@@ -26,28 +27,6 @@ async function waitForHttp(url: string, timeoutMs: number): Promise<Response> {
 /** The pids of the worker processes `start` reported polling, in order. */
 function workerPids(output: string): number[] {
   return [...output.matchAll(/"worker_pid":(\d+),"msg":"worker process polling"/g)].map((match) => Number(match[1]));
-}
-
-/** The nice value of every thread of a process (Linux). */
-function threadNiceValues(pid: number): number[] {
-  // After the command name in parentheses: state is field 3; nice is field 19.
-  return readdirSync(`/proc/${pid}/task`).map((tid) => {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-  });
-}
-
-/** Whether the kernel schedules by session first (autogroup). */
-function autogroupsOn(): boolean {
-  const flag = '/proc/sys/kernel/sched_autogroup_enabled';
-  return existsSync(flag) && readFileSync(flag, 'utf8').trim() === '1';
-}
-
-/** The nice value of a process's session group, or null without autogroups. */
-function autogroupNice(pid: number): number | null {
-  if (!autogroupsOn()) return null;
-  const match = / nice (-?\d+)$/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8').trim());
-  return match ? Number(match[1]) : null;
 }
 
 function alive(pid: number): boolean {

@@ -14,6 +14,7 @@ import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 import { listen } from '../support/http.ts';
 import { hashedStatuses, syntheticSnapshotRow } from '../support/synthetic-snapshots.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { autogroupNice, autogroupsOn, sessionOf, threadNiceValues } from '../support/process-priority.ts';
 
 /**
  * The history index (docs/api.md, "as_of from the history index") against the lake query it
@@ -363,6 +364,10 @@ describe('as_of from the history index', () => {
     });
     const killed = await until('a builder process', () => builderPids()[0]);
     expect(killed).not.toBe(process.pid);
+    // The builder yields to the API and to a backfilling worker: the lowest priority, in a session (scheduler group) of its own.
+    await until('the builder at the lowest priority', () => threadNiceValues(killed).every((nice) => nice === 19));
+    expect(sessionOf(killed)).toBe(killed);
+    expect(autogroupNice(killed)).toBe(autogroupsOn() ? 19 : null);
     process.kill(killed, 'SIGKILL');
     await until('the index rebuilt after the kill', () => {
       const stats = indexed.stats().historyIndex;

@@ -5,10 +5,11 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { BACKGROUND_NICE, lowerCpuPriority } = await import('../../common/cpu-priority.ts');
+const { IDLE_NICE, lowerCpuPriority } = await import('../../common/cpu-priority.ts');
 try {
-  // Below the API, before DuckDB starts its threads.
-  lowerCpuPriority(BACKGROUND_NICE);
+  // Below the API and the worker, before DuckDB starts its threads; the child leads its own
+  // session, so its scheduler group is lowered too (docs/operations.md).
+  lowerCpuPriority(IDLE_NICE);
 } catch {
   // A courtesy to the API; some containers forbid it.
 }

@@ -19,15 +19,20 @@ type ChildMessage =
 /**
  * Builds one history index segment in a child process of its own (docs/api.md, "as_of from the
  * history index"): the sort's DuckDB instance and its memory live and die outside the API
- * process, so the API's RSS does not grow with the history being indexed. The child runs at a
- * lower CPU priority than the API. `signal` asks the build to stop at its next batch; a child
+ * process, so the API's RSS does not grow with the history being indexed. The child runs at the
+ * lowest CPU priority, below the API and the worker. `signal` asks the build to stop at its next batch; a child
  * that does not stop in time is killed, which leaves no torn index (a segment is renamed into
  * place only when complete; its temp files are swept at a later start).
  */
 export function buildSegmentInChild(request: HistoryBuildRequest, signal: AbortSignal): Promise<HistoryBuildResult> {
   if (signal.aborted)
     return Promise.reject(new HistoryBuildCancelled(`history index segment ${request.id}: not started, the index is closing`));
-  const child = forkChild(new URL('./api-reads-history-child-entry.mjs', import.meta.url), [], { serialization: 'advanced' });
+  // A session of its own: where the kernel groups scheduling by session, a nice value counts only
+  // within the group, and in the API's group the builder would outrank a backfilling worker.
+  const child = forkChild(new URL('./api-reads-history-child-entry.mjs', import.meta.url), [], {
+    serialization: 'advanced',
+    detached: true,
+  });
   return new Promise((resolve, reject) => {
     let answer: ChildMessage | null = null;
     // The child ignores SIGTERM (Ctrl-C reaches it too): it is asked to stop by a message.

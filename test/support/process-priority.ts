@@ -1,0 +1,31 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
+/** Fields of /proc/<pid>/stat after the command name in parentheses (state is the first). */
+function statFields(path: string): string[] {
+  const stat = readFileSync(path, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** The nice value of every thread of a process (Linux). */
+export function threadNiceValues(pid: number): number[] {
+  // nice is field 19 of stat, the 17th after the command name.
+  return readdirSync(`/proc/${pid}/task`).map((tid) => Number(statFields(`/proc/${pid}/task/${tid}/stat`)[16]));
+}
+
+/** The session a process belongs to (Linux): its own pid when it leads a session of its own. */
+export function sessionOf(pid: number): number {
+  return Number(statFields(`/proc/${pid}/stat`)[3]);
+}
+
+/** Whether the kernel schedules by session first (autogroup). */
+export function autogroupsOn(): boolean {
+  const flag = '/proc/sys/kernel/sched_autogroup_enabled';
+  return existsSync(flag) && readFileSync(flag, 'utf8').trim() === '1';
+}
+
+/** The nice value of a process's session group, or null without autogroups. */
+export function autogroupNice(pid: number): number | null {
+  if (!autogroupsOn()) return null;
+  const match = / nice (-?\d+)$/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8').trim());
+  return match ? Number(match[1]) : null;
+}
