@@ -39,6 +39,8 @@ export class CurrentLoader {
   async close(): Promise<void> {
     const pool = this.pool;
     this.pool = null;
+    // The thread keeps its DuckDB instance between loads: closed by a task of its own, not by the thread's end.
+    await pool?.run({ files: [], close: true }).catch(() => undefined);
     await pool?.close();
   }
 }
