@@ -1,4 +1,5 @@
 import { closeSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { deflateRawSync } from 'node:zlib';
 import { withDuckDB } from '../duckdb.ts';
 import { expandResultJson } from '../methodology-texts.ts';
@@ -49,7 +50,7 @@ export interface SidecarTask {
   /** Data directory of the lake the file belongs to (its `methodology_texts` expand the rows). */
   dataDir: string;
   file: string;
-  /** Tickers whose rows the sidecar holds. */
+  /** Tickers whose newest row in the file the sidecar holds (their current verdicts). */
   tickers: string[];
   binPath: string;
   indexPath: string;
@@ -76,7 +77,37 @@ export type SidecarIndexRow = [string, number, number, number, number] | [string
 const DICTIONARY_BYTES = 32_768;
 
 /**
- * Builds a point-read sidecar of a snapshot file (in a worker thread): every wanted row's
+ * The newest row (day, screened_at epoch ms) of each wanted ticker in the file: the one that can be
+ * its current verdict. A backfill's year file holds a row for every period end of the year, and a
+ * compacted file many more; the sidecar keeps only this one (the others are history, read as such).
+ */
+async function newestRowOfEach(
+  connection: DuckDBConnection,
+  file: string,
+  wanted: ReadonlySet<string>,
+): Promise<Map<string, [number, number]>> {
+  const newest = new Map<string, [number, number]>();
+  const result = await streamSql(
+    connection,
+    sql`SELECT ticker, (CAST(snapshot_date AS DATE) - DATE '1970-01-01')::INTEGER AS day,
+           epoch_ms(CAST(screened_at AS TIMESTAMP))::DOUBLE AS at_ms
+        FROM read_parquet(${file}, union_by_name = true)`,
+  );
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const [tickers, days, ats] = [0, 1, 2].map((i) => chunk.getColumnVector(i));
+    for (let i = 0; i < chunk.rowCount; i += 1) {
+      const ticker = String(tickers!.getItem(i));
+      if (!wanted.has(ticker)) continue;
+      const [day, atMs] = [Number(days!.getItem(i)), Number(ats!.getItem(i))];
+      const seen = newest.get(ticker);
+      if (!seen || day > seen[0] || (day === seen[0] && atMs > seen[1])) newest.set(ticker, [day, atMs]);
+    }
+  }
+  return newest;
+}
+
+/**
+ * Builds a point-read sidecar of a snapshot file (in a worker thread): each wanted ticker's newest row's
  * `result_json`, its methodology texts expanded once here rather than on every read, deflated
  * on its own with a shared per-file dictionary (~1 kB a 24 kB result), then the index. A row
  * referencing a text the lake lacks fails the build: its reads then take the Parquet path.
@@ -95,6 +126,7 @@ export async function buildSidecar(task: SidecarTask): Promise<{ rows: number; b
     await withDuckDB(':memory:', { threads: 1 }, async (connection) => {
       await connection.run(`SET memory_limit = '256MB'`);
       const texts = await loadQuotedTexts(connection, task.dataDir);
+      const newest = await newestRowOfEach(connection, task.file, wanted);
       const result = await streamSql(
         connection,
         sql`SELECT ticker, (CAST(snapshot_date AS DATE) - DATE '1970-01-01')::INTEGER AS day,
@@ -105,7 +137,9 @@ export async function buildSidecar(task: SidecarTask): Promise<{ rows: number; b
         const [tickers, days, ats, jsons, sources] = [0, 1, 2, 3, 4].map((i) => chunk.getColumnVector(i));
         for (let i = 0; i < chunk.rowCount; i += 1) {
           const ticker = String(tickers!.getItem(i));
-          if (!wanted.has(ticker)) continue;
+          const [day, atMs] = [Number(days!.getItem(i)), Number(ats!.getItem(i))];
+          const keep = newest.get(ticker);
+          if (!keep || keep[0] !== day || keep[1] !== atMs) continue;
           const stored = jsons!.getItem(i);
           if (typeof stored !== 'string') continue;
           const json = expandResultJson(stored, (id) => texts.get(id));
@@ -117,7 +151,6 @@ export async function buildSidecar(task: SidecarTask): Promise<{ rows: number; b
           }
           const packed = deflateRawSync(json, { level: 6, dictionary });
           writeSync(fd, packed);
-          const [day, atMs] = [Number(days!.getItem(i)), Number(ats!.getItem(i))];
           if (prerender === null) index.rows.push([ticker, day, atMs, offset, packed.length]);
           else {
             // The identity as the reads decode it (api-reads-store.ts), so the report is the one a render gives.
