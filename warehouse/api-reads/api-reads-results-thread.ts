@@ -10,9 +10,10 @@ import { dayString, screenedAtString } from './api-reads-store.ts';
 /**
  * Format of a sidecar's rows; a sidecar of another format is rebuilt. 2: each row's result is
  * stored with its methodology texts expanded, so a read only inflates (docs/api.md, "Reads under load").
- * 3: a row may be followed by its pre-rendered default report (`PrerenderReport`).
+ * 3: a row may be followed by its pre-rendered default report (`PrerenderReport`). 4: each
+ * ticker's newest row in the file only (a format 3 sidecar of a backfill file held every date).
  */
-export const SIDECAR_FORMAT = 3;
+export const SIDECAR_FORMAT = 4;
 
 /**
  * Renders a row's default report when its sidecar is built (docs/api.md, "Pre-rendered
