@@ -124,6 +124,11 @@ const alive = (pid: number) => {
   }
 };
 
+/** Every (market, ticker) of the lake asked on each of `dates`, ticker by ticker. */
+function everyTickerOn(dates: readonly string[]): Array<[string, string, string]> {
+  return MARKETS.flatMap((m) => TICKERS.flatMap((t) => dates.map((date): [string, string, string] => [m, t, date])));
+}
+
 async function answers(reads: ApiReads, pairs: Array<[string, string, string]>): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const [market, ticker, date] of pairs) {
@@ -221,13 +226,7 @@ describe('as_of from the history index', () => {
     const late = MARKETS.flatMap((market) => TICKERS.map((t) => row(market, t, '2010-06-15', '2010-06-15T02:00:00.000', 2)));
     await writeSnapshots(temp.dir, late, { fileStem: 'late-backfill' });
     await Promise.all([indexed.sync(), lakeOnly.sync()]);
-    const pairs: Array<[string, string, string]> = MARKETS.flatMap((m) =>
-      TICKERS.flatMap((t): Array<[string, string, string]> => [
-        [m, t, '2010-06-15'],
-        [m, t, '2010-06-20'],
-        [m, t, '2010-06-14'],
-      ]),
-    );
+    const pairs = everyTickerOn(['2010-06-15', '2010-06-20', '2010-06-14']);
     const expected = await answers(lakeOnly, pairs);
     expect(expected[0]).toMatchObject({ asOf: { found: true, row: { snapshotDate: '2010-06-15' } } });
     const queries = indexed.stats().historyQueries;
@@ -403,13 +402,7 @@ describe('as_of from the history index', () => {
     try {
       await syncing;
       expect(indexed.stats().historyIndex!.unindexedFiles).toBeGreaterThan(0);
-      const pairs: Array<[string, string, string]> = MARKETS.flatMap((m) =>
-        TICKERS.flatMap((t): Array<[string, string, string]> => [
-          [m, t, '2010-09-15'],
-          [m, t, '2010-10-01'],
-          [m, t, '2010-09-14'],
-        ]),
-      );
+      const pairs = everyTickerOn(['2010-09-15', '2010-10-01', '2010-09-14']);
       const expected = await answers(lakeOnly, pairs);
       expect(expected[0]).toMatchObject({ asOf: { found: true, row: { snapshotDate: '2010-09-15' } } });
       const queries = indexed.stats().historyQueries;
