@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestSource } from '../../sources/ingest.ts';
 import type { RunProgress } from '../../workflows/run-progress.ts';
 import { catalogQuery, TEST_SCALE, testSource } from '../support/pipeline-env.ts';
-import { startTestTemporal } from '../support/temporal.ts';
+import { resultWithin, startTestTemporal } from '../support/temporal.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 const BIN = new URL('../../bin/faithscreen.js', import.meta.url).pathname;
@@ -23,8 +23,17 @@ function startWorkerProcess(env: TestWorkflowEnvironment, dataDir: string): Chil
       SAMPLE_SCALE: String(TEST_SCALE),
       LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+}
+
+/** The last few kB each worker wrote to stderr, quoted when the run does not finish. */
+function stderrTail(worker: ChildProcess): () => string {
+  let tail = '';
+  worker.stderr?.setEncoding('utf8').on('data', (text: string) => {
+    tail = (tail + text).slice(-4_000);
+  });
+  return () => `worker ${worker.pid} (exit ${worker.exitCode ?? 'running'}): ${tail || '(no stderr)'}`;
 }
 
 describe('two worker processes on one task queue', () => {
@@ -47,10 +56,12 @@ describe('two worker processes on one task queue', () => {
     { timeout: 300_000 },
     async () => {
       workers.push(startWorkerProcess(env, temp.dir), startWorkerProcess(env, temp.dir));
+      const tails = workers.map(stderrTail);
       const [row] = await catalogQuery(temp.dir, "SELECT count(DISTINCT (market, ticker))::INT AS n FROM universe WHERE kind = 'stock'");
       const listings = Number(row?.n);
       // Both workers poll the activity queue before the run starts, so neither finds it already taken.
-      for (;;) {
+      for (const deadline = Date.now() + 120_000; ; ) {
+        if (Date.now() > deadline) throw new Error(`two workers never polled the queue: ${tails.map((tail) => tail()).join('; ')}`);
         const queue = await env.client.workflowService.describeTaskQueue({
           namespace: 'default',
           taskQueue: { name: QUEUE },
@@ -64,7 +75,9 @@ describe('two worker processes on one task queue', () => {
         workflowId: 'nightly-two-workers',
         args: [{ date: DATE, ingest: false, chunkSize: 5 }],
       });
-      const result = (await handle.result()) as RunProgress;
+      const result = await resultWithin<RunProgress>(handle, 240_000).catch((error: Error) => {
+        throw new Error(`${error.message}\n${tails.map((tail) => tail()).join('\n')}`);
+      });
       expect(result).toMatchObject({ phase: 'done', published: listings, failedCount: 0 });
 
       // Which worker ran each activity: Temporal records the worker's identity (pid@host) when it starts one.
