@@ -60,7 +60,7 @@ describe('two worker processes on one task queue', () => {
       const [row] = await catalogQuery(temp.dir, "SELECT count(DISTINCT (market, ticker))::INT AS n FROM universe WHERE kind = 'stock'");
       const listings = Number(row?.n);
       // Both workers poll the activity queue before the run starts, so neither finds it already taken.
-      for (const deadline = Date.now() + 120_000; ; ) {
+      for (const deadline = Date.now() + 120_000; ;) {
         if (Date.now() > deadline) throw new Error(`two workers never polled the queue: ${tails.map((tail) => tail()).join('; ')}`);
         const queue = await env.client.workflowService.describeTaskQueue({
           namespace: 'default',

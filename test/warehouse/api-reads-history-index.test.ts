@@ -271,6 +271,7 @@ describe('as_of from the history index', () => {
         await merging.whenHistoryIndexed();
       }
       expect(merging.stats().historyIndex!.segments).toBeLessThanOrEqual(2);
+      expect(merging.stats().historyIndex!.merges).toBeGreaterThan(0);
       const pairs = probes();
       expect(await answers(merging, pairs)).toEqual(await answers(lakeOnly, pairs));
       expect(await merging.asOf('us', 'T00', '2010-08-20')).toMatchObject({ found: true, row: { snapshotDate: '2010-08-15' } });

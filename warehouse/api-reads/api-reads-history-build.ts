@@ -1,15 +1,17 @@
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { listValue } from '@duckdb/node-api';
 import {
+  BATCH_ROWS,
   HISTORY_INDEX_FORMAT,
   RECORD_BYTES,
+  completeSegment,
   dayOffset,
   encodeHeader,
   encodeRecord,
+  internTable,
   recordOffset,
   segmentPaths,
-  type SegmentDirectory,
 } from './api-reads-history-format.ts';
 import { streamRows } from './api-reads-lake.ts';
 import { snapshotIndexSql } from './api-reads-sql.ts';
@@ -42,28 +44,6 @@ function byMarket(files: readonly string[]): string[][] {
   return [...groups.keys()].sort().map((market) => groups.get(market)!);
 }
 
-/** Rows buffered before one positioned write of their days and one of their records. */
-const BATCH_ROWS = 16_384;
-
-/** Interns strings as numbers in first-seen order. */
-function table(): { ids: Map<string, number>; values: string[]; id: (value: string) => number } {
-  const ids = new Map<string, number>();
-  const values: string[] = [];
-  return {
-    ids,
-    values,
-    id(value) {
-      let id = ids.get(value);
-      if (id === undefined) {
-        id = values.length;
-        ids.set(value, id);
-        values.push(value);
-      }
-      return id;
-    },
-  };
-}
-
 /**
  * Builds one segment of the history index (in a child process of its own, off the request path
  * and out of the API's memory: `api-reads-history-child.ts`): DuckDB sorts the rows' index
@@ -78,8 +58,8 @@ export async function buildHistorySegment(task: HistorySegmentTask): Promise<{ r
   const spill = path.join(task.dir, `${task.id}.spill.tmp`);
   const binTemp = `${paths.bin}.${process.pid}.tmp`;
   mkdirSync(spill, { recursive: true });
-  const strings = table();
-  const files = table();
+  const strings = internTable();
+  const files = internTable();
   const markets = new Map<string, [string[], number[], number[]]>();
   let rows = 0;
   const cancel = task.cancel ? new Int32Array(task.cancel) : null;
@@ -153,17 +133,12 @@ export async function buildHistorySegment(task: HistorySegmentTask): Promise<{ r
     rmSync(spill, { recursive: true, force: true });
   }
   closeSync(fd);
-  if (strings.values.length > 65_535) throw new Error('history index: more than 65,535 distinct sources');
-  renameSync(binTemp, paths.bin);
-  const directory: SegmentDirectory = {
+  completeSegment(binTemp, paths, {
     format: HISTORY_INDEX_FORMAT,
     rows,
     strings: strings.values,
     files: files.values,
     markets: [...markets].map(([market, [tickers, firsts, counts]]) => [market, tickers, firsts, counts]),
-  };
-  const directoryTemp = `${paths.directory}.${process.pid}.tmp`;
-  writeFileSync(directoryTemp, JSON.stringify(directory));
-  renameSync(directoryTemp, paths.directory);
+  });
   return { rows };
 }

@@ -1,3 +1,4 @@
+import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SNAPSHOT_RATIOS } from '../lake-schemas.ts';
 
@@ -52,6 +53,39 @@ export interface SegmentDirectory {
   markets: Array<[string, string[], number[], number[]]>;
 }
 
+/** Rows a segment writer buffers before one positioned write of their days and one of their records. */
+export const BATCH_ROWS = 16_384;
+
+/** Interns strings as numbers in first-seen order (a segment's tables of sources and files). */
+export function internTable(): { values: string[]; id: (value: string) => number } {
+  const ids = new Map<string, number>();
+  const values: string[] = [];
+  return {
+    values,
+    id(value) {
+      let id = ids.get(value);
+      if (id === undefined) {
+        id = values.length;
+        ids.set(value, id);
+        values.push(value);
+      }
+      return id;
+    },
+  };
+}
+
+/**
+ * Puts a fully written `.bin` (at `binTemp`) in place, then its directory, each by a rename:
+ * a segment whose directory exists is complete (the reader also checks the `.bin`'s header and size).
+ */
+export function completeSegment(binTemp: string, paths: { bin: string; directory: string }, directory: SegmentDirectory): void {
+  if (directory.strings.length > 65_535) throw new Error('history index: more than 65,535 distinct sources');
+  renameSync(binTemp, paths.bin);
+  const directoryTemp = `${paths.directory}.${process.pid}.tmp`;
+  writeFileSync(directoryTemp, JSON.stringify(directory));
+  renameSync(directoryTemp, paths.directory);
+}
+
 export function segmentPaths(dir: string, id: string): { bin: string; directory: string } {
   return { bin: path.join(dir, `${id}.bin`), directory: path.join(dir, `${id}.dir.json`) };
 }
@@ -93,6 +127,21 @@ export function encodeRecord(record: IndexRecord, target: Buffer, at: number): v
   target.writeUInt16LE(record.source, at + SOURCE);
   target.writeUInt16LE(record.dataSource, at + DATA_SOURCE);
   target.writeUInt8(record.synthetic ? 1 : 0, at + SYNTHETIC);
+}
+
+/** A record's `screened_at` (ms), without decoding the rest: what a merge orders rows of one day by. */
+export function recordScreenedAtMs(source: Buffer, at: number): number {
+  return source.readDoubleLE(at + AT);
+}
+
+/**
+ * Renumbers a record's file, source and data source in place, through one table each (old
+ * number → new): a merge joins segments whose tables number the same names differently.
+ */
+export function renumberRecord(target: Buffer, at: number, files: Uint32Array, strings: Uint32Array): void {
+  target.writeUInt32LE(files[target.readUInt32LE(at + FILE)]!, at + FILE);
+  target.writeUInt16LE(strings[target.readUInt16LE(at + SOURCE)]!, at + SOURCE);
+  target.writeUInt16LE(strings[target.readUInt16LE(at + DATA_SOURCE)]!, at + DATA_SOURCE);
 }
 
 export function decodeRecord(source: Buffer, at = 0): IndexRecord {

@@ -14,7 +14,7 @@ import {
   segmentPaths,
   type SegmentDirectory,
 } from './api-reads-history-format.ts';
-import { buildSegmentInChild } from './api-reads-history-child.ts';
+import { HistoryBuilderProcess, type HistoryBuildResult } from './api-reads-history-child.ts';
 import { dayString, type RawSnapshot } from './api-reads-store.ts';
 
 export interface HistoryIndexOptions {
@@ -43,6 +43,8 @@ export interface HistoryIndexStats {
   unindexedFiles: number;
   lookups: number;
   builds: number;
+  /** Merges of segments into one. */
+  merges: number;
   /** Largest peak RSS of a builder process (MiB; 0 before the first build): memory the API process does not hold. */
   builderMaxRssMiB: number;
 }
@@ -115,7 +117,9 @@ export class HistoryIndex {
   private retiredIds: string[] = [];
   private lookups = 0;
   private builds = 0;
+  private merges = 0;
   private builderMaxRssMiB = 0;
+  private readonly builder = new HistoryBuilderProcess();
 
   constructor(private readonly options: HistoryIndexOptions) {}
 
@@ -187,6 +191,7 @@ export class HistoryIndex {
       unindexedFiles: this.unindexedCount,
       lookups: this.lookups,
       builds: this.builds,
+      merges: this.merges,
       builderMaxRssMiB: this.builderMaxRssMiB,
     };
   }
@@ -199,6 +204,7 @@ export class HistoryIndex {
     this.closed = true;
     this.closing.abort();
     await this.work?.catch(() => undefined);
+    await this.builder.close();
     for (const segment of this.segments) await segment.handle.close().catch(() => undefined);
     this.segments = [];
   }
@@ -309,7 +315,7 @@ export class HistoryIndex {
     }
   }
 
-  /** One round: start over if invalid, then index what is not indexed (merging when segments pile up). */
+  /** One round: start over if invalid, index what is not indexed, then merge when segments pile up. */
   private async step(): Promise<void> {
     if (this.invalid) {
       for (const segment of this.segments) this.retire(segment);
@@ -321,13 +327,13 @@ export class HistoryIndex {
     }
     const known = new Map(this.options.known());
     const fresh = [...this.unindexed.values()].flat().map(([file]) => file);
-    if (fresh.length > 0) {
-      const replacing = this.segments.length + 1 > (this.options.maxSegments ?? 4) ? this.toMerge() : [];
-      const files = [...new Set([...replacing.flatMap((segment) => segment.files), ...fresh])];
-      await this.build(
-        files.map((file) => [file, known.get(file) ?? SIGNATURE_LATER]),
-        replacing,
-      );
+    // Merged first: while a backfill publishes there is always something fresh, and every segment costs each lookup a search.
+    if (this.segments.length > (this.options.maxSegments ?? 4)) {
+      await this.merge(this.toMerge());
+      this.failures = 0;
+      this.dirty = true;
+    } else if (fresh.length > 0) {
+      await this.build(fresh.map((file) => [file, known.get(file) ?? SIGNATURE_LATER]));
       this.failures = 0;
       this.dirty = true;
     }
@@ -335,8 +341,8 @@ export class HistoryIndex {
   }
 
   /**
-   * Segments to merge with the next files: the small ones while together they stay under half
-   * the largest (a publish's segments merge without rewriting the whole history), else all.
+   * Segments to merge: the small ones while together they stay under half the largest (a
+   * publish's segments merge without rewriting the whole history), else all.
    */
   private toMerge(): Segment[] {
     const [largest, ...rest] = [...this.segments].sort((a, b) => b.rows - a.rows);
@@ -344,17 +350,47 @@ export class HistoryIndex {
     return rest.reduce((n, segment) => n + segment.rows, 0) * 2 < largest.rows ? rest : this.segments;
   }
 
-  private async build(files: Array<[string, string]>, replacing: readonly Segment[]): Promise<void> {
-    const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  /** A new segment of the rows of `files` (read from the lake). */
+  private async build(files: Array<[string, string]>): Promise<void> {
     for (const [file] of files) this.building.add(file);
+    try {
+      const built = new Map(files);
+      await this.swapIn(
+        [],
+        (id) => this.builder.build({ files: files.map(([file]) => file), dir: this.options.dir, id }, this.closing.signal),
+        built,
+      );
+      this.builds += 1;
+    } finally {
+      this.building.clear();
+      this.refreshUnindexed();
+    }
+  }
+
+  /** One segment of the rows of `replacing` (from their binary rows: no file is read again). */
+  private async merge(replacing: readonly Segment[]): Promise<void> {
+    const segments = replacing.map((segment) => ({ id: segment.id, files: [...segment.files] }));
+    await this.swapIn(replacing, (id) => this.builder.merge({ segments, dir: this.options.dir, id }, this.closing.signal), new Map());
+    this.merges += 1;
+  }
+
+  /**
+   * Runs one builder task producing segment `id`, then swaps it in for `replacing` and marks
+   * `built` (file → signature) covered. Compactions seen meanwhile are replayed on the new segment.
+   */
+  private async swapIn(
+    replacing: readonly Segment[],
+    produce: (id: string) => Promise<HistoryBuildResult>,
+    built: Map<string, string>,
+  ): Promise<void> {
+    const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
     this.renamesDuringBuild = [];
     try {
-      const result = await buildSegmentInChild({ files: files.map(([file]) => file), dir: this.options.dir, id }, this.closing.signal);
+      const result = await produce(id);
       this.builderMaxRssMiB = Math.max(this.builderMaxRssMiB, result.maxRssMiB);
       if (this.closed) return;
       const segment = await this.loadSegment(id, null);
       if (!segment) throw new Error(`history index segment ${id} was built but cannot be read`);
-      const built = new Map(files);
       for (const [removed, added] of this.renamesDuringBuild) {
         renameFiles(segment.files, removed, added);
         for (const file of removed) built.delete(file);
@@ -363,12 +399,9 @@ export class HistoryIndex {
       for (const old of replacing) this.retire(old);
       this.segments = [...this.segments.filter((s) => !replacing.includes(s)), segment];
       for (const [file, signature] of built) if (!this.covered.has(file)) this.covered.set(file, signature);
-      this.builds += 1;
       this.manifestDirty = true;
     } finally {
       this.renamesDuringBuild = null;
-      this.building.clear();
-      this.refreshUnindexed();
     }
   }
 

@@ -1,0 +1,241 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readSync, openSync, closeSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildHistorySegment } from '../../warehouse/api-reads/api-reads-history-build.ts';
+import { HistoryBuilderProcess } from '../../warehouse/api-reads/api-reads-history-child.ts';
+import {
+  RECORD_BYTES,
+  dayOffset,
+  decodeRecord,
+  recordOffset,
+  segmentPaths,
+  type SegmentDirectory,
+} from '../../warehouse/api-reads/api-reads-history-format.ts';
+import { mergeHistorySegments } from '../../warehouse/api-reads/api-reads-history-merge.ts';
+import { HistoryBuildCancelled } from '../../warehouse/api-reads/api-reads-history-build.ts';
+import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
+import { hashedStatuses, syntheticSnapshotRow } from '../support/synthetic-snapshots.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
+
+/**
+ * Merging history index segments from their binary rows (docs/api.md, "as_of from the history
+ * index") against one segment built from all the files at once, and the builder process that
+ * runs builds and merges. SYNTHETIC snapshots written through the snapshot writer.
+ */
+
+const DATES = ['2009-01-01', '2009-01-31', '2009-02-28', '2009-03-31', '2009-04-30', '2009-05-31'];
+
+function rows(market: string, tickers: readonly string[], date: string, screenedAt: string, salt: number) {
+  return tickers.map((ticker, i) =>
+    syntheticSnapshotRow({
+      market,
+      ticker,
+      date,
+      screenedAt,
+      source: salt === 0 ? 'backfill' : 'refresh',
+      runId: `merge-test-${salt}`,
+      resultJson: JSON.stringify({ synthetic: true, ticker, date }),
+      dataSource: salt === 0 ? 'sample' : 'feed',
+      status: hashedStatuses(i * 31 + salt + date.length),
+      ratio: (r) => (r === 2 ? null : i + r / 7 + salt / 3),
+    }),
+  );
+}
+
+/** Every row of a segment as (market, ticker, day, record with its file and source names), in segment order. */
+function segmentRows(dir: string, id: string): Array<Record<string, unknown>> {
+  const paths = segmentPaths(dir, id);
+  const directory = JSON.parse(readFileSync(paths.directory, 'utf8')) as SegmentDirectory;
+  const fd = openSync(paths.bin, 'r');
+  try {
+    const out: Array<Record<string, unknown>> = [];
+    for (const [market, tickers, firsts, counts] of directory.markets) {
+      tickers.forEach((ticker, i) => {
+        for (let row = firsts[i]!; row < firsts[i]! + counts[i]!; row += 1) {
+          const day = Buffer.alloc(4);
+          readSync(fd, day, 0, 4, dayOffset(row));
+          const bytes = Buffer.alloc(RECORD_BYTES);
+          readSync(fd, bytes, 0, RECORD_BYTES, recordOffset(directory.rows, row));
+          const record = decodeRecord(bytes);
+          out.push({
+            market,
+            ticker,
+            day: day.readInt32LE(0),
+            ...record,
+            file: directory.files[record.file],
+            source: directory.strings[record.source],
+            dataSource: directory.strings[record.dataSource],
+          });
+        }
+      });
+    }
+    return out;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A segment's file table, numbered as its records number them: what the index keeps for it (`Segment.files`). */
+const filesOf = (dir: string, id: string) => (JSON.parse(readFileSync(segmentPaths(dir, id).directory, 'utf8')) as SegmentDirectory).files;
+
+const byKey = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  JSON.stringify([a.market, a.ticker]).localeCompare(JSON.stringify([b.market, b.ticker]));
+
+function builderPids(): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'api-reads-history-child-entry'], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+}
+
+describe('merging history index segments', () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  let dir: string;
+  const files: string[][] = [];
+
+  beforeAll(async () => {
+    temp = await makeTempDir();
+    dir = path.join(temp.dir, 'index');
+    // Three publishes: the first months of two markets, later months with a ticker new to them, and
+    // same-day re-screens of days the first holds (a later screened_at: rows of one day from two segments).
+    const first = await Promise.all(
+      DATES.slice(0, 3).map((date, i) =>
+        writeSnapshots(
+          temp.dir,
+          [...rows('us', ['AAA', 'BBB', 'ÄBC'], date, `${date}T02:00:00.000`, 0), ...rows('gb', ['VOD'], date, `${date}T02:00:00.000`, 0)],
+          {
+            fileStem: `first-${i}`,
+          },
+        ),
+      ),
+    );
+    const second = await Promise.all(
+      DATES.slice(3).map((date, i) =>
+        writeSnapshots(temp.dir, rows('us', ['AAA', 'BBB', 'CCC'], date, `${date}T02:00:00.000`, 0), { fileStem: `second-${i}` }),
+      ),
+    );
+    const third = await writeSnapshots(
+      temp.dir,
+      [
+        ...rows('us', ['AAA', 'ÄBC'], DATES[1]!, `${DATES[1]}T09:30:00.000`, 1),
+        ...rows('gb', ['VOD'], DATES[0]!, `${DATES[0]}T01:00:00.000`, 1),
+      ],
+      { fileStem: 'rescreen' },
+    );
+    for (const written of [first, second, [third]]) files.push(written.flatMap((w) => w.files).map((file) => path.join(temp.dir, file)));
+  }, 60_000);
+
+  afterAll(async () => {
+    await temp?.cleanup();
+  });
+
+  it('gives the rows one build of all the files gives, each ticker in (day, screened_at) order, without reading a file again', async () => {
+    for (const [i, group] of files.entries()) await buildHistorySegment({ files: group, dir, id: `part-${i}` });
+    await buildHistorySegment({ files: files.flat(), dir, id: 'whole' });
+    const parts = files.map((_, i) => ({ id: `part-${i}`, files: filesOf(dir, `part-${i}`) }));
+    // The snapshot files are gone: a merge that read them again would fail.
+    const moved = path.join(temp.dir, 'moved-away');
+    await rm(moved, { recursive: true, force: true });
+    execFileSync('mv', [path.join(temp.dir, 'lake'), moved]);
+    try {
+      expect(mergeHistorySegments({ dir, id: 'merged', segments: parts })).toEqual({ rows: segmentRows(dir, 'whole').length });
+    } finally {
+      execFileSync('mv', [moved, path.join(temp.dir, 'lake')]);
+    }
+    const merged = segmentRows(dir, 'merged');
+    const whole = segmentRows(dir, 'whole');
+    // Tickers may come in another order; each ticker's rows are the same rows in the same order.
+    expect([...merged].sort(byKey)).toEqual([...whole].sort(byKey));
+    const aaa = merged.filter((r) => r.market === 'us' && r.ticker === 'AAA').map((r) => [r.day, r.screenedAtMs, r.source]);
+    expect(aaa).toEqual([...aaa].sort((a, b) => (a[0] as number) - (b[0] as number) || (a[1] as number) - (b[1] as number)));
+    expect(aaa.filter((r) => r[2] === 'refresh')).toHaveLength(1);
+    expect(new Set(merged.map((r) => r.file))).toEqual(new Set(files.flat()));
+  });
+
+  it('names the files as the index now names them (a compaction renamed them in place)', () => {
+    const renamed = filesOf(dir, 'part-0').map((file) => `${file}.renamed`);
+    mergeHistorySegments({
+      dir,
+      id: 'merged-renamed',
+      segments: [
+        { id: 'part-0', files: renamed },
+        { id: 'part-1', files: filesOf(dir, 'part-1') },
+      ],
+    });
+    const names = new Set(segmentRows(dir, 'merged-renamed').map((r) => r.file));
+    expect(names).toEqual(new Set([...renamed, ...files[1]!]));
+  });
+
+  it('refuses a segment that does not match its directory, and leaves no temp file', async () => {
+    expect(() => mergeHistorySegments({ dir, id: 'bad', segments: [{ id: 'part-0', files: files[0]!.slice(1) }] })).toThrow(
+      /does not match its directory/,
+    );
+    expect(() => mergeHistorySegments({ dir, id: 'bad', segments: [{ id: 'no-such-segment', files: [] }] })).toThrow(/ENOENT/);
+    expect((await readdir(dir)).filter((name) => name.startsWith('bad'))).toEqual([]);
+  });
+
+  it('runs builds and merges in one builder process while they keep coming, which exits when idle', async () => {
+    const builder = new HistoryBuilderProcess({ idleExitMs: 300 });
+    const signal = new AbortController().signal;
+    try {
+      await builder.build({ files: files[0]!, dir, id: 'proc-0' }, signal);
+      const [pid] = builderPids();
+      expect(pid).toBeGreaterThan(0);
+      await builder.build({ files: files[1]!, dir, id: 'proc-1' }, signal);
+      const merged = await builder.merge(
+        {
+          dir,
+          id: 'proc-merged',
+          segments: [
+            { id: 'proc-0', files: filesOf(dir, 'proc-0') },
+            { id: 'proc-1', files: filesOf(dir, 'proc-1') },
+          ],
+        },
+        signal,
+      );
+      expect(merged.rows).toBe(segmentRows(dir, 'proc-0').length + segmentRows(dir, 'proc-1').length);
+      expect(merged.maxRssMiB).toBeGreaterThan(0);
+      expect(builderPids()).toEqual([pid]);
+      // A failed task fails alone: the same process takes the next one.
+      await expect(builder.merge({ dir, id: 'proc-bad', segments: [{ id: 'no-such-segment', files: [] }] }, signal)).rejects.toThrow(
+        /ENOENT/,
+      );
+      await builder.build({ files: files[2]!, dir, id: 'proc-2' }, signal);
+      expect(builderPids()).toEqual([pid]);
+      const deadline = Date.now() + 10_000;
+      while (builderPids().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(builderPids()).toEqual([]);
+      // The next task starts a new one.
+      await builder.build({ files: files[2]!, dir, id: 'proc-3' }, signal);
+      expect(builderPids()).toHaveLength(1);
+      expect(builderPids()).not.toEqual([pid]);
+    } finally {
+      await builder.close();
+    }
+    expect(builderPids()).toEqual([]);
+  });
+
+  it('a task asked to stop before it starts is refused; a builder killed between tasks is replaced at the next task', async () => {
+    const builder = new HistoryBuilderProcess();
+    try {
+      const stopped = new AbortController();
+      stopped.abort();
+      await expect(builder.build({ files: files[0]!, dir, id: 'never' }, stopped.signal)).rejects.toBeInstanceOf(HistoryBuildCancelled);
+      const signal = new AbortController().signal;
+      await builder.build({ files: files[0]!, dir, id: 'kill-0' }, signal);
+      const [pid] = builderPids();
+      process.kill(pid!, 'SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await expect(builder.build({ files: files[1]!, dir, id: 'kill-1' }, signal)).resolves.toMatchObject({ rows: expect.any(Number) });
+      expect(builderPids()).not.toContain(pid);
+    } finally {
+      await builder.close();
+    }
+  });
+});
