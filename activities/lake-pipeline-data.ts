@@ -41,10 +41,10 @@ export function createLakePipelineData(dataDir: string, options: LakePipelineDat
       });
     },
 
-    async publishedKeys(chunk, dates, snapshotSource) {
+    async publishedKeys(chunk, dates) {
       return query(async (c) => {
         const tickers = await sliceStockTickers(c, dataDir, chunk, dates.at(-1)!);
-        const keys = { market: chunk.market, tickers, dates, source: snapshotSource };
+        const keys = { market: chunk.market, tickers, dates };
         if (options.fileIndex === false || tickers.length === 0) return listPublishedSnapshotKeys(c, dataDir, keys);
         const years = [...new Set(dates.map((d) => Number(d.slice(0, 4))))];
         const files = await snapshotFileIndexFor(dataDir).candidates(c, chunk.market, years, tickers[0]!, tickers.at(-1)!);

@@ -37,7 +37,10 @@ export function fileStemFor(runId: string, chunk: TickerChunk, keys: readonly st
 export async function screenChunkWork(deps: ChunkWorkDeps, request: ScreenChunkRequest, progress: ChunkProgress): Promise<ChunkOutcome> {
   const { chunk, dates, source, runId } = request;
   progress(`loading ${chunk.market} #${chunk.index}`);
-  const done = source === 'backfill' ? await deps.data.publishedKeys(chunk, dates, source) : new Set<string>();
+  // A day that already has a snapshot (a nightly, a refresh, an earlier backfill) is already that
+  // day's point in history: a backfill screen of it would only add a compact copy, which, on the
+  // backfill's last day (today), would also replace the nightly's full current report.
+  const done = source === 'backfill' ? await deps.data.publishedKeys(chunk, dates) : new Set<string>();
   const loaded = await deps.data.loadInputs(chunk, dates);
   const screenedAt = screenedAtNow();
   const failed: FailedTicker[] = [];

@@ -75,14 +75,39 @@ class Gate {
 
 const gates = new Map<string, Gate>();
 
+/** How long an open waits for another process to let go of a new file's lock. */
+const OPEN_LOCK_WAIT_MS = 5_000;
+
+/**
+ * Puts the file in WAL mode. Switching a new file needs it exclusively, and SQLite neither waits
+ * for that lock (its busy timeout does not apply where two connections would deadlock) nor
+ * always says it could not take it (the pragma may just answer the old mode). So a second
+ * process opening the file at that moment (a worker and an API starting together on a fresh
+ * DATA_DIR) tries again until the file answers `wal`: a synchronous wait, at open only.
+ */
+function useWal(db: Database.Database): void {
+  const deadline = Date.now() + OPEN_LOCK_WAIT_MS;
+  for (;;) {
+    let mode: unknown;
+    try {
+      mode = (db.prepare('PRAGMA journal_mode = WAL').get() as { journal_mode?: string } | undefined)?.journal_mode;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+    }
+    if (mode === 'wal') return;
+    if (Date.now() > deadline) throw new Error(`service state ${db.name}: could not switch to WAL mode (journal mode ${String(mode)})`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  }
+}
+
 export function openLibsqlDb(dataDir: string, synchronous: 'FULL' | 'NORMAL' = 'FULL'): ServiceDb {
   mkdirSync(dataDir, { recursive: true });
   const file = serviceDbPath(dataDir);
   const created = !existsSync(file);
   const db = new Database(file);
-  db.exec('PRAGMA journal_mode = WAL');
-  db.exec(`PRAGMA synchronous = ${synchronous}`);
   db.exec('PRAGMA busy_timeout = 5000');
+  useWal(db);
+  db.exec(`PRAGMA synchronous = ${synchronous}`);
   db.exec('PRAGMA foreign_keys = ON');
   if (created) chmodSync(file, 0o600); // key hashes and usage are nobody else's business
   const direct = runnerOver(db);

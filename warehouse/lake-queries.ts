@@ -29,13 +29,13 @@ export async function countListings(
 }
 
 /**
- * Keys `ticker|YYYY-MM-DD` of snapshots of `source` already published in a market for the
+ * Keys `ticker|YYYY-MM-DD` of snapshots (of any source) already published in a market for the
  * given tickers and dates (a resumed backfill skips them).
  */
 export async function listPublishedSnapshotKeys(
   connection: DuckDBConnection,
   dataDir: string,
-  options: { market: string; tickers: readonly string[]; dates: readonly string[]; source: string },
+  options: { market: string; tickers: readonly string[]; dates: readonly string[] },
 ): Promise<Set<string>> {
   if (options.tickers.length === 0 || options.dates.length === 0) return new Set();
   const years = [...new Set(options.dates.map((d) => Number(d.slice(0, 4))))];
@@ -45,7 +45,7 @@ export async function listPublishedSnapshotKeys(
     // The whole table's glob (its seed file always matches) pruned by the market partition: a
     // market with no snapshot yet must answer "none", not fail for want of files.
     sql`SELECT DISTINCT ticker, strftime(snapshot_date, '%Y-%m-%d') AS d FROM ${readTableSql(lakeRoot(dataDir), 'snapshots')}
-     WHERE market = ${options.market} AND year IN ${sqlValueList(years)} AND source = ${options.source}
+     WHERE market = ${options.market} AND year IN ${sqlValueList(years)}
        AND ticker IN ${sqlValueList(options.tickers)} AND snapshot_date IN (${joinSql(dates, ', ')})`,
   );
   return new Set(result.getRowObjectsJS().map((r) => `${String(r.ticker)}|${String(r.d)}`));

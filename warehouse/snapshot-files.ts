@@ -127,20 +127,20 @@ export function snapshotFileIndexFor(dataDir: string): SnapshotFileIndex {
 }
 
 /**
- * Keys `ticker|YYYY-MM-DD` of snapshots of `source` already published in the given files for
+ * Keys `ticker|YYYY-MM-DD` of snapshots (of any source) already published in the given files for
  * the given tickers and dates (the files `SnapshotFileIndex.candidates` named).
  */
 export async function publishedKeysIn(
   connection: DuckDBConnection,
   files: readonly string[],
-  options: { tickers: readonly string[]; dates: readonly string[]; source: string },
+  options: { tickers: readonly string[]; dates: readonly string[] },
 ): Promise<Set<string>> {
   if (files.length === 0 || options.tickers.length === 0 || options.dates.length === 0) return new Set();
   const result = await readSql(
     connection,
     sql`SELECT DISTINCT ticker, strftime(snapshot_date, '%Y-%m-%d') AS d
       FROM read_parquet(${listValue([...files])}, hive_partitioning = false, union_by_name = true)
-      WHERE source = ${options.source} AND ticker IN ${sqlValueList(options.tickers)}
+      WHERE ticker IN ${sqlValueList(options.tickers)}
         AND snapshot_date IN (${joinSql(options.dates.map(sqlDate), ', ')})`,
   );
   return new Set(result.getRowObjectsJS().map((r) => `${String(r.ticker)}|${String(r.d)}`));

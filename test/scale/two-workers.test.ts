@@ -23,17 +23,19 @@ function startWorkerProcess(env: TestWorkflowEnvironment, dataDir: string): Chil
       SAMPLE_SCALE: String(TEST_SCALE),
       LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
-/** The last few kB each worker wrote to stderr, quoted when the run does not finish. */
-function stderrTail(worker: ChildProcess): () => string {
+/** The last few kB each worker wrote (its log on stdout, anything else on stderr), quoted when the run does not finish. */
+function outputTail(worker: ChildProcess): () => string {
   let tail = '';
-  worker.stderr?.setEncoding('utf8').on('data', (text: string) => {
+  const keep = (text: string) => {
     tail = (tail + text).slice(-4_000);
-  });
-  return () => `worker ${worker.pid} (exit ${worker.exitCode ?? 'running'}): ${tail || '(no stderr)'}`;
+  };
+  worker.stdout?.setEncoding('utf8').on('data', keep);
+  worker.stderr?.setEncoding('utf8').on('data', keep);
+  return () => `worker ${worker.pid} (exit ${worker.exitCode ?? 'running'}): ${tail || '(no output)'}`;
 }
 
 describe('two worker processes on one task queue', () => {
@@ -56,7 +58,7 @@ describe('two worker processes on one task queue', () => {
     { timeout: 300_000 },
     async () => {
       workers.push(startWorkerProcess(env, temp.dir), startWorkerProcess(env, temp.dir));
-      const tails = workers.map(stderrTail);
+      const tails = workers.map(outputTail);
       const [row] = await catalogQuery(temp.dir, "SELECT count(DISTINCT (market, ticker))::INT AS n FROM universe WHERE kind = 'stock'");
       const listings = Number(row?.n);
       // Both workers poll the activity queue before the run starts, so neither finds it already taken.

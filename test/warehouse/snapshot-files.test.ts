@@ -111,7 +111,7 @@ describe('the snapshot file index', () => {
     await publishChunk('n2', ['BAA'], 'us', 'nightly');
     const index = new SnapshotFileIndex(temp.dir);
     await withDuckDB(':memory:', { threads: 1 }, async (c) => {
-      const query = { market: 'us', tickers: ['BAA', 'BBB', 'BCC'], dates: DATES, source: 'backfill' };
+      const query = { market: 'us', tickers: ['BAA', 'BBB', 'BCC'], dates: DATES };
       const files = await index.candidates(c, 'us', [2012, 2013], 'BAA', 'BCC');
       const keys = await publishedKeysIn(c, files, query);
       expect([...keys].sort()).toStrictEqual(['BAA|2012-12-31', 'BAA|2013-12-31', 'BCC|2012-12-31', 'BCC|2013-12-31']);

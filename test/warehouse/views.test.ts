@@ -115,7 +115,7 @@ describe('snapshots and verdict views', () => {
     expect(await query(`SELECT snapshot_date::VARCHAR AS d FROM verdict_as_of('us', 'QZCC', '2026-06-30')`)).toEqual([{ d: '2025-12-31' }]);
     expect(await query(`SELECT count(*)::INTEGER AS n FROM verdict_as_of('us', 'QZCC', '2020-01-01')`)).toEqual([{ n: 0 }]);
     const keys = await withDuckDB(':memory:', {}, (c) =>
-      listPublishedSnapshotKeys(c, temp.dir, { market: 'us', tickers: ['QZCC'], dates: ['2025-12-31', '2023-12-31'], source: 'backfill' }),
+      listPublishedSnapshotKeys(c, temp.dir, { market: 'us', tickers: ['QZCC'], dates: ['2025-12-31', '2023-12-31'] }),
     );
     expect([...keys]).toEqual(['QZCC|2025-12-31']);
   });

@@ -105,6 +105,37 @@ describe('history from the first day: a backfill from 2009-01-01 through Tempora
     expect(body.detail).toMatch(/2009-01-01/);
   });
 
+  it('when a nightly screened a day first, then a backfill through that day skips it: the nightly stays its only snapshot', async () => {
+    const day = '2010-06-30';
+    const nightly = (await (
+      await createWorker()
+    ).runUntil(
+      env.client.workflow.execute('nightlyScreen', {
+        taskQueue: 'history',
+        workflowId: 'nightly-before-backfill',
+        args: [{ date: day, ingest: false, markets: ['us'] }],
+      }),
+    )) as RunProgress;
+    expect(nightly).toMatchObject({ phase: 'done', failedCount: 0 });
+    const backfill = (await (
+      await createWorker()
+    ).runUntil(
+      env.client.workflow.execute('backfill', {
+        taskQueue: 'history',
+        workflowId: 'backfill-through-nightly-day',
+        args: [{ from: '2010-05-01', to: day, cadence: 'month-end', markets: ['us'] }],
+      }),
+    )) as RunProgress;
+    // Its days: 2010-05-01 and 2010-05-31 are new; the nightly's day is skipped for every listing it screened.
+    expect(backfill).toMatchObject({ phase: 'done', skipped: nightly.published, failedCount: 0 });
+    expect(backfill.published).toBeGreaterThan(0);
+    const sources = await catalogQuery(
+      temp.dir,
+      `SELECT source, count(*)::INT AS n FROM snapshots WHERE market = 'us' AND snapshot_date = DATE '${day}' GROUP BY source`,
+    );
+    expect(sources).toEqual([{ source: 'nightly', n: nightly.published }]);
+  });
+
   it('when the same range is backfilled again, then nothing is republished and the first day stays single', async () => {
     // A worker runs once: the re-run gets its own.
     const again = await (await createWorker()).runUntil(backfill2009('backfill-again'));

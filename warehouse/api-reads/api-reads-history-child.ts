@@ -91,7 +91,8 @@ export class HistoryBuilderProcess {
         resolve(child);
       };
       child.on('message', onReady);
-      child.once('error', reject);
+      // Every 'error' (a failed start, a failed send) is also a task's failure, through its callback or the close.
+      child.on('error', reject);
       onChildClosed(child, ({ code, signal }) =>
         reject(new Error(`the builder process ended (${signal ?? `exit code ${code}`}) before it was ready`)),
       );
@@ -140,7 +141,11 @@ export class HistoryBuilderProcess {
       signal.addEventListener('abort', onAbort, { once: true });
       child.on('message', onMessage);
       child.once('close', onClose);
-      child.send(task);
+      // A channel closed under the send fails the task (an 'error' event nobody handles would end the API).
+      child.send(task, (error) => {
+        if (error)
+          finish(() => reject(new Error(`history index segment ${id}: the builder process could not be reached (${error.message})`)));
+      });
     });
   }
 

@@ -15,6 +15,7 @@ import {
   type SegmentDirectory,
 } from './api-reads-history-format.ts';
 import { HistoryBuilderProcess, type HistoryBuildResult } from './api-reads-history-child.ts';
+import { segmentsToMerge } from './api-reads-history-merge-plan.ts';
 import { dayString, type RawSnapshot } from './api-reads-store.ts';
 
 export interface HistoryIndexOptions {
@@ -23,7 +24,7 @@ export interface HistoryIndexOptions {
   /** The published snapshot files the reads know, with their change signatures: what the index must cover. */
   known: () => Iterable<[string, string]>;
   onError?: (error: unknown) => void;
-  /** Segments kept before they are merged into one. Default 4. */
+  /** Segments kept before the smallest are merged (`segmentsToMerge`). Default `DEFAULT_MAX_SEGMENTS`. */
   maxSegments?: number;
   /** Not-yet-indexed files of a market a lookup still reads with DuckDB; past this, lookups give way to the lake query. Default 32. */
   maxUnindexedFiles?: number;
@@ -72,6 +73,8 @@ interface Manifest {
 
 /** A covered file whose signature is learned at the next reconcile (the target of a compaction). */
 const SIGNATURE_LATER = '?';
+/** Segments kept before the smallest are merged: a segment without the ticker costs a lookup one map look-up. */
+const DEFAULT_MAX_SEGMENTS = 12;
 /** Age past which a file no manifest names is removed (docs/api.md, "as_of from the history index"). */
 const STALE_MS = 3_600_000;
 const PARTITION = /market=([^/\\]+)[/\\]year=(\d{4})[/\\][^/\\]+\.parquet$/;
@@ -88,7 +91,7 @@ const newer = (a: RawSnapshot, b: RawSnapshot | undefined) =>
  * segment: the OS page cache holds the history, the heap only the directories.
  *
  * Segments are built in a child process from the lake's Parquet files: all of them at first,
- * then the files each publish announces; past `maxSegments` they are merged into one. Files
+ * then the files each publish announces; past `maxSegments` the smallest are merged. Files
  * the reads know but no segment holds yet are returned with each lookup for the caller to read.
  * Compaction renames files in place (same rows). A file gone without a compaction, a signature
  * that changed, or an index on disk that is torn or of another format: the index starts over.
@@ -328,7 +331,7 @@ export class HistoryIndex {
     const known = new Map(this.options.known());
     const fresh = [...this.unindexed.values()].flat().map(([file]) => file);
     // Merged first: while a backfill publishes there is always something fresh, and every segment costs each lookup a search.
-    if (this.segments.length > (this.options.maxSegments ?? 4)) {
+    if (this.segments.length > this.maxSegments()) {
       await this.merge(this.toMerge());
       this.failures = 0;
       this.dirty = true;
@@ -340,14 +343,16 @@ export class HistoryIndex {
     if (this.manifestDirty) await this.saveManifest();
   }
 
-  /**
-   * Segments to merge: the small ones while together they stay under half the largest (a
-   * publish's segments merge without rewriting the whole history), else all.
-   */
+  /** The segments `segmentsToMerge` picks. */
   private toMerge(): Segment[] {
-    const [largest, ...rest] = [...this.segments].sort((a, b) => b.rows - a.rows);
-    if (!largest) return [];
-    return rest.reduce((n, segment) => n + segment.rows, 0) * 2 < largest.rows ? rest : this.segments;
+    return segmentsToMerge(
+      this.segments.map((segment) => segment.rows),
+      this.maxSegments(),
+    ).map((i) => this.segments[i]!);
+  }
+
+  private maxSegments(): number {
+    return this.options.maxSegments ?? DEFAULT_MAX_SEGMENTS;
   }
 
   /** A new segment of the rows of `files` (read from the lake). */
