@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { UNSCOPED_KEY_FRAMEWORKS } from '../common/grants.ts';
 import type { FrameworkId } from '../engine/index.ts';
-import type { PrerenderOption, PrerenderReport } from '../warehouse/api-reads/api-reads-results-thread.ts';
+import type { PrerenderOption, PrerenderReport } from '../warehouse/api-reads/api-reads-sidecar-build.ts';
 import { parseStoredResult, renderParsedReport } from './report-render-thread.ts';
 
 /**
@@ -28,7 +28,7 @@ const RENDERING_SOURCES = [
   '../warehouse/api-reads/api-reads-stored-result.ts',
   // How the sidecar builder writes the snapshot's identity (day, screened-at, source) for the report.
   '../warehouse/api-reads/api-reads-store.ts',
-  '../warehouse/api-reads/api-reads-results-thread.ts',
+  '../warehouse/api-reads/api-reads-sidecar-build.ts',
 ];
 
 /** A digest of the rendering sources; unreadable, a fresh value (the sidecars are then rebuilt: never a stale report). */
@@ -45,7 +45,7 @@ function renderingDigest(): string {
 /**
  * The selection and the rendering code, as this module was loaded: computed once per load, so
  * in the API once at its start, whatever a deploy in place changes on disk later. A sidecar
- * builder thread loads this module again and compares (`PrerenderOption`).
+ * builder process loads this module again and compares (`PrerenderOption`).
  */
 export const loadedVersion = `${PRERENDERED_FRAMEWORKS.join(',')} ${renderingDigest()}`;
 

@@ -96,7 +96,7 @@ function probes(): Array<[string, string, string]> {
 /** Pids of this process's history index builders (child processes running the builder's entry). */
 function builderPids(): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'api-reads-history-child-entry'], { encoding: 'utf8' })
+    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'api-reads-history-tasks'], { encoding: 'utf8' })
       .split('\n')
       .filter(Boolean)
       .map(Number);
@@ -375,7 +375,7 @@ describe('as_of from the history index', () => {
     });
     // The builder's memory is its own process's, reported apart from the API's.
     expect(indexed.stats().historyIndex!.builderMaxRssMiB).toBeGreaterThan(0);
-    expect(errors.map(String)).toContainEqual(expect.stringMatching(/builder process ended \(SIGKILL\)/));
+    expect(errors.map(String)).toContainEqual(expect.stringMatching(/process ended \(SIGKILL\)/));
     expect(await answers(indexed, pairs)).toEqual(expected);
     await indexed.close();
 

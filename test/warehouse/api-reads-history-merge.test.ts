@@ -14,7 +14,7 @@ import {
   type SegmentDirectory,
 } from '../../warehouse/api-reads/api-reads-history-format.ts';
 import { mergeHistorySegments } from '../../warehouse/api-reads/api-reads-history-merge.ts';
-import { HistoryBuildCancelled } from '../../warehouse/api-reads/api-reads-history-build.ts';
+import { IdleTaskCancelled } from '../../common/idle-child.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 import { hashedStatuses, syntheticSnapshotRow } from '../support/synthetic-snapshots.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
@@ -85,7 +85,7 @@ const byKey = (a: Record<string, unknown>, b: Record<string, unknown>) =>
 
 function builderPids(): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'api-reads-history-child-entry'], { encoding: 'utf8' })
+    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'api-reads-history-tasks'], { encoding: 'utf8' })
       .split('\n')
       .filter(Boolean)
       .map(Number);
@@ -226,7 +226,7 @@ describe('merging history index segments', () => {
     try {
       const stopped = new AbortController();
       stopped.abort();
-      await expect(builder.build({ files: files[0]!, dir, id: 'never' }, stopped.signal)).rejects.toBeInstanceOf(HistoryBuildCancelled);
+      await expect(builder.build({ files: files[0]!, dir, id: 'never' }, stopped.signal)).rejects.toBeInstanceOf(IdleTaskCancelled);
       const signal = new AbortController().signal;
       await builder.build({ files: files[0]!, dir, id: 'kill-0' }, signal);
       const [pid] = builderPids();

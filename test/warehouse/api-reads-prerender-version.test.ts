@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiReads } from '../../warehouse/api-reads/api-reads.ts';
-import type { PrerenderOption } from '../../warehouse/api-reads/api-reads-results-thread.ts';
+import type { PrerenderOption } from '../../warehouse/api-reads/api-reads-sidecar-build.ts';
 import { buildSpreadLake, type SpreadLake } from '../api/support/spread-lake.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSidecar, type SidecarIndex } from '../../warehouse/api-reads/api-reads-results-thread.ts';
+import { buildSidecar, type SidecarIndex } from '../../warehouse/api-reads/api-reads-sidecar-build.ts';
 import { dayNumber } from '../../warehouse/api-reads/api-reads-store.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 import { hashedStatuses, syntheticSnapshotRow } from '../support/synthetic-snapshots.ts';

@@ -3,11 +3,11 @@ import { existsSync, readSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { Piscina } from 'piscina';
+import { IdleChildProcess } from '../../common/idle-child.ts';
 import { BoundedGate } from './api-reads-gate.ts';
 import { rowKeyString, type RowKey } from './api-reads-queue.ts';
 import { sharedCopy, type DeflatedResult } from './api-reads-stored-result.ts';
-import { SIDECAR_FORMAT, type PrerenderOption, type SidecarIndex, type SidecarTask } from './api-reads-results-thread.ts';
+import { SIDECAR_FORMAT, type PrerenderOption, type SidecarIndex, type SidecarTask } from './api-reads-sidecar-build.ts';
 import type { SidecarRow } from './api-reads-sidecar-row.ts';
 
 /** What the reads want a sidecar for: a published file (with its change signature) and the tickers whose current row it holds. */
@@ -57,7 +57,8 @@ interface Loaded {
  * published snapshot file holding current rows, a sidecar with each row's `result_json`
  * (methodology texts expanded) deflated on its own, and an in-memory map from row identity to its bytes. A read is one positional file
  * read and one inflate of ~1 kB, whatever the size of the Parquet file or its row groups.
- * Sidecars are built one at a time in a worker thread, off the request path, and kept on disk
+ * Sidecars are built one at a time in a child process at the lowest CPU priority (common/idle-child.ts:
+ * a nightly's new verdicts do not slow the worker still screening), off the request path, and kept on disk
  * across restarts (named by the file's path and change signature).
  */
 export class ResultSidecars {
@@ -65,7 +66,7 @@ export class ResultSidecars {
   private wants = new Map<string, SidecarWant>();
   private building: Promise<void> | null = null;
   private readonly gate: BoundedGate;
-  private builder: Piscina<SidecarTask, { rows: number; bytes: number }> | null = null;
+  private builder: IdleChildProcess<SidecarTask, { rows: number; bytes: number }> | null = null;
   private closed = false;
 
   constructor(private readonly options: ResultSidecarOptions) {
@@ -152,7 +153,7 @@ export class ResultSidecars {
   async close(): Promise<void> {
     this.closed = true;
     await this.whenBuilt();
-    await this.builder?.destroy();
+    await this.builder?.close();
     // Unlisted first, so no read picks up a handle being closed.
     const entries = [...this.loaded.values()];
     this.loaded.clear();
@@ -188,22 +189,14 @@ export class ResultSidecars {
     const indexPath = path.join(this.options.dir, `${id}.idx.json`);
     let index = await this.readIndex(binPath, indexPath);
     if (!index) {
-      this.builder ??= new Piscina({
-        filename: new URL('./api-reads-results-thread-entry.mjs', import.meta.url).href,
-        execArgv: [],
-        minThreads: 0,
-        maxThreads: 1,
-        idleTimeout: 30_000,
-      });
+      this.builder ??= new IdleChildProcess({ module: new URL('./api-reads-sidecar-build.ts', import.meta.url), what: 'result sidecar' });
       const prerender = this.options.prerender === undefined ? {} : { prerender: this.options.prerender };
-      await this.builder.run({
-        dataDir: this.options.dataDir,
-        file,
-        tickers: want.tickers,
-        binPath,
-        indexPath,
-        ...prerender,
-      } satisfies SidecarTask);
+      await this.builder.run(
+        { dataDir: this.options.dataDir, file, tickers: want.tickers, binPath, indexPath, ...prerender } satisfies SidecarTask,
+        id,
+        // Never stopped midway: `close` waits for the running build (a sidecar build has no batches to stop at).
+        new AbortController().signal,
+      );
       index = await this.readIndex(binPath, indexPath);
       if (!index) throw new Error(`result sidecar of ${file} was built but cannot be read`);
     }

@@ -10,7 +10,7 @@ import { PointReadQueue, type PointReadLimits, type RowKey } from './api-reads-q
 import { HistoryIndex, type HistoryIndexStats } from './api-reads-history-index.ts';
 import { ResultSidecars, type SidecarWant } from './api-reads-results.ts';
 import type { SidecarRow } from './api-reads-sidecar-row.ts';
-import type { PrerenderOption } from './api-reads-results-thread.ts';
+import type { PrerenderOption } from './api-reads-sidecar-build.ts';
 import { storedResultBytes, type StoredResult } from './api-reads-stored-result.ts';
 import { CurrentStore, dayNumber, dayString, packStatuses, verdictRowOfRaw, type RawSnapshot } from './api-reads-store.ts';
 import { dayRowsSql, fundHoldingsDir, fundHoldingsSql, historyRowSql, snapshotPartitionDir, tickerHistorySql } from './api-reads-sql.ts';

@@ -31,8 +31,8 @@ export type PrerenderReport = (
  * Which reports a sidecar pre-renders: the module whose default export (`PrerenderReport`)
  * renders them, and a version naming what and how it renders (a sidecar pre-rendered under
  * another version is rebuilt). The module exports `loadedVersion`, the version of the code as
- * the builder thread loaded it: when that is not `version` (its sources changed on disk since
- * the API started), the thread pre-renders nothing rather than store new bytes under the old
+ * the builder process loaded it: when that is not `version` (its sources changed on disk since
+ * the API started), the builder pre-renders nothing rather than store new bytes under the old
  * version; those reports render on request until the API restarts.
  */
 export interface PrerenderOption {
@@ -40,7 +40,7 @@ export interface PrerenderOption {
   version: string;
 }
 
-/** The option's renderer, or null when the code this thread loaded is not the code its version names. */
+/** The option's renderer, or null when the code this process loaded is not the code its version names. */
 async function loadPrerender(option: PrerenderOption): Promise<PrerenderReport | null> {
   const loaded = (await import(option.module)) as { default: PrerenderReport; loadedVersion?: unknown };
   return loaded.loadedVersion === option.version ? loaded.default : null;
@@ -108,7 +108,7 @@ async function newestRowOfEach(
 }
 
 /**
- * Builds a point-read sidecar of a snapshot file (in a worker thread): each wanted ticker's newest row's
+ * Builds a point-read sidecar of a snapshot file (in the sidecar builder process): each wanted ticker's newest row's
  * `result_json`, its methodology texts expanded once here rather than on every read, deflated
  * on its own with a shared per-file dictionary (~1 kB a 24 kB result), then the index. A row
  * referencing a text the lake lacks fails the build: its reads then take the Parquet path.
