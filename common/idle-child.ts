@@ -102,6 +102,8 @@ export class IdleChildProcess<T, R> {
   private answer(child: ChildProcess, task: T, id: string, signal: AbortSignal): Promise<IdleTaskResult<R>> {
     const what = `${this.options.what} ${id}`;
     const stopped = () => new IdleTaskCancelled(`${what}: stopped, asked to stop`);
+    // Asked to stop while the child was starting: nothing is sent.
+    if (signal.aborted) return Promise.reject(stopped());
     return new Promise((resolve, reject) => {
       let killer: NodeJS.Timeout | undefined;
       const finish = (outcome: () => void) => {

@@ -105,8 +105,13 @@ export function openLibsqlDb(dataDir: string, synchronous: 'FULL' | 'NORMAL' = '
   const file = serviceDbPath(dataDir);
   const created = !existsSync(file);
   const db = new Database(file);
-  db.exec('PRAGMA busy_timeout = 5000');
-  useWal(db);
+  try {
+    db.exec('PRAGMA busy_timeout = 5000');
+    useWal(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   db.exec(`PRAGMA synchronous = ${synchronous}`);
   db.exec('PRAGMA foreign_keys = ON');
   if (created) chmodSync(file, 0o600); // key hashes and usage are nobody else's business

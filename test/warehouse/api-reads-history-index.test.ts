@@ -280,6 +280,39 @@ describe('as_of from the history index', () => {
     }
   });
 
+  it('when a segment to merge is gone (another API process replaced it), then its rows are built from its files instead', async () => {
+    const dir = path.join(temp.dir, 'gone-index');
+    const errors: unknown[] = [];
+    const reads = await openApiReads({
+      dataDir: temp.dir,
+      sidecars: false,
+      followIntervalMs: 0,
+      checkpoint: false,
+      onError: (e) => errors.push(e),
+      historyIndex: { dir, maxSegments: 2 },
+    });
+    try {
+      await reads.whenHistoryIndexed();
+      await writeSnapshots(temp.dir, [row('gb', 'T02', '2010-10-15', '2010-10-15T02:00:00.000', 5)], { fileStem: 'gone-1' });
+      await Promise.all([reads.sync(), lakeOnly.sync()]);
+      await reads.whenHistoryIndexed();
+      // Another process removes the segments it replaced: here, every segment this one holds.
+      const named = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as { segments: Array<{ id: string }> };
+      for (const { id } of named.segments) await rm(path.join(dir, `${id}.bin`));
+      await writeSnapshots(temp.dir, [row('gb', 'T02', '2010-11-15', '2010-11-15T02:00:00.000', 5)], { fileStem: 'gone-2' });
+      await Promise.all([reads.sync(), lakeOnly.sync()]);
+      await reads.whenHistoryIndexed();
+      expect(errors.map(String)).toContainEqual(expect.stringMatching(/ENOENT/));
+      expect(reads.stats().historyIndex).toMatchObject({ unindexedFiles: 0 });
+      expect(reads.stats().historyIndex!.segments).toBeLessThanOrEqual(2);
+      const pairs = probes();
+      expect(await answers(reads, pairs)).toEqual(await answers(lakeOnly, pairs));
+      expect(await reads.asOf('gb', 'T02', '2010-11-20')).toMatchObject({ found: true, row: { snapshotDate: '2010-11-15' } });
+    } finally {
+      await reads.close();
+    }
+  });
+
   it('two API processes on one DATA_DIR share the folder: both stay right through a publish, and a restart after them is right', async () => {
     const open = () => openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
     const other = await open();

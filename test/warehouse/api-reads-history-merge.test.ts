@@ -15,6 +15,7 @@ import {
 } from '../../warehouse/api-reads/api-reads-history-format.ts';
 import { mergeHistorySegments } from '../../warehouse/api-reads/api-reads-history-merge.ts';
 import { IdleTaskCancelled } from '../../common/idle-child.ts';
+import { HistoryBuildCancelled } from '../../warehouse/api-reads/api-reads-history-build.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 import { hashedStatuses, syntheticSnapshotRow } from '../support/synthetic-snapshots.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
@@ -144,7 +145,7 @@ describe('merging history index segments', () => {
     await rm(moved, { recursive: true, force: true });
     execFileSync('mv', [path.join(temp.dir, 'lake'), moved]);
     try {
-      expect(mergeHistorySegments({ dir, id: 'merged', segments: parts })).toEqual({ rows: segmentRows(dir, 'whole').length });
+      expect(await mergeHistorySegments({ dir, id: 'merged', segments: parts })).toEqual({ rows: segmentRows(dir, 'whole').length });
     } finally {
       execFileSync('mv', [moved, path.join(temp.dir, 'lake')]);
     }
@@ -158,9 +159,9 @@ describe('merging history index segments', () => {
     expect(new Set(merged.map((r) => r.file))).toEqual(new Set(files.flat()));
   });
 
-  it('names the files as the index now names them (a compaction renamed them in place)', () => {
+  it('names the files as the index now names them (a compaction renamed them in place)', async () => {
     const renamed = filesOf(dir, 'part-0').map((file) => `${file}.renamed`);
-    mergeHistorySegments({
+    await mergeHistorySegments({
       dir,
       id: 'merged-renamed',
       segments: [
@@ -173,11 +174,19 @@ describe('merging history index segments', () => {
   });
 
   it('refuses a segment that does not match its directory, and leaves no temp file', async () => {
-    expect(() => mergeHistorySegments({ dir, id: 'bad', segments: [{ id: 'part-0', files: files[0]!.slice(1) }] })).toThrow(
+    await expect(mergeHistorySegments({ dir, id: 'bad', segments: [{ id: 'part-0', files: files[0]!.slice(1) }] })).rejects.toThrow(
       /does not match its directory/,
     );
-    expect(() => mergeHistorySegments({ dir, id: 'bad', segments: [{ id: 'no-such-segment', files: [] }] })).toThrow(/ENOENT/);
+    await expect(mergeHistorySegments({ dir, id: 'bad', segments: [{ id: 'no-such-segment', files: [] }] })).rejects.toThrow(/ENOENT/);
     expect((await readdir(dir)).filter((name) => name.startsWith('bad'))).toEqual([]);
+  });
+
+  it('a merge asked to stop stops at its next batch and leaves no temp file', async () => {
+    const cancel = new SharedArrayBuffer(4);
+    Atomics.store(new Int32Array(cancel), 0, 1);
+    const segments = [0, 1].map((i) => ({ id: `part-${i}`, files: filesOf(dir, `part-${i}`) }));
+    await expect(mergeHistorySegments({ dir, id: 'stopped', segments, cancel })).rejects.toBeInstanceOf(HistoryBuildCancelled);
+    expect((await readdir(dir)).filter((name) => name.startsWith('stopped'))).toEqual([]);
   });
 
   it('runs builds and merges in one builder process while they keep coming, which exits when idle', async () => {
@@ -219,6 +228,19 @@ describe('merging history index segments', () => {
       await builder.close();
     }
     expect(builderPids()).toEqual([]);
+  });
+
+  it('a task asked to stop while its process starts is never sent: it is refused and writes nothing', async () => {
+    const builder = new HistoryBuilderProcess();
+    try {
+      const stop = new AbortController();
+      const task = builder.build({ files: files[0]!, dir, id: 'stopped-at-start' }, stop.signal);
+      stop.abort();
+      await expect(task).rejects.toBeInstanceOf(IdleTaskCancelled);
+      expect((await readdir(dir)).filter((name) => name.startsWith('stopped-at-start'))).toEqual([]);
+    } finally {
+      await builder.close();
+    }
   });
 
   it('a task asked to stop before it starts is refused; a builder killed between tasks is replaced at the next task', async () => {

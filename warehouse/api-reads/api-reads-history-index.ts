@@ -372,10 +372,21 @@ export class HistoryIndex {
     }
   }
 
-  /** One segment of the rows of `replacing` (from their binary rows: no file is read again). */
+  /**
+   * One segment of the rows of `replacing`, from their binary rows (no file is read again). A
+   * merge that fails (a segment another API process on the same folder replaced and removed
+   * since this one loaded it) builds the same rows from the segments' files instead.
+   */
   private async merge(replacing: readonly Segment[]): Promise<void> {
     const segments = replacing.map((segment) => ({ id: segment.id, files: [...segment.files] }));
-    await this.swapIn(replacing, (id) => this.builder.merge({ segments, dir: this.options.dir, id }, this.closing.signal), new Map());
+    try {
+      await this.swapIn(replacing, (id) => this.builder.merge({ segments, dir: this.options.dir, id }, this.closing.signal), new Map());
+    } catch (error) {
+      if (this.closed) throw error;
+      this.options.onError?.(error);
+      const files = [...new Set(segments.flatMap((segment) => segment.files))];
+      await this.swapIn(replacing, (id) => this.builder.build({ files, dir: this.options.dir, id }, this.closing.signal), new Map());
+    }
     this.merges += 1;
   }
 

@@ -50,7 +50,7 @@ type Run = [source: Source, first: number, count: number];
  * merged files through DuckDB cost tens of times more. Rows are kept as they are: a row two
  * segments hold (a compaction's target indexed again) stays twice and answers the same.
  */
-export function mergeHistorySegments(task: HistoryMergeTask): { rows: number } {
+export async function mergeHistorySegments(task: HistoryMergeTask): Promise<{ rows: number }> {
   const paths = segmentPaths(task.dir, task.id);
   const binTemp = `${paths.bin}.${process.pid}.tmp`;
   const cancel = task.cancel ? new Int32Array(task.cancel) : null;
@@ -100,13 +100,15 @@ export function mergeHistorySegments(task: HistoryMergeTask): { rows: number } {
     let records = Buffer.alloc(BATCH_ROWS * RECORD_BYTES);
     let batchStart = 0;
     let rows = 0;
-    const flush = () => {
+    const flush = async () => {
       const n = rows - batchStart;
       if (n > 0) {
         writeSync(target, days, 0, n * 4, dayOffset(batchStart));
         writeSync(target, records, 0, n * RECORD_BYTES, recordOffset(total, batchStart));
       }
       batchStart = rows;
+      // A turn of the event loop: a cancel message from the index is handled, and its flag seen.
+      await new Promise((resolve) => setImmediate(resolve));
       if (cancel && Atomics.load(cancel, 0) === 1)
         throw new HistoryBuildCancelled(`history index segment ${task.id}: merge stopped, the index is closing`);
     };
@@ -120,7 +122,7 @@ export function mergeHistorySegments(task: HistoryMergeTask): { rows: number } {
       for (const ticker of list) {
         const runs = byTicker.get(ticker)!;
         const count = runs.reduce((n, [, , c]) => n + c, 0);
-        if (rows - batchStart + count > BATCH_ROWS) flush();
+        if (rows - batchStart + count > BATCH_ROWS) await flush();
         if (count > days.length / 4) {
           // One ticker longer than a batch (a very long history): a batch of its own size.
           days = Buffer.alloc(count * 4);
@@ -133,7 +135,7 @@ export function mergeHistorySegments(task: HistoryMergeTask): { rows: number } {
       }
       markets.push([market, list, firsts, counts]);
     }
-    flush();
+    await flush();
     if (rows !== total) throw new Error(`history index merge: ${rows} rows written, ${total} in the segments`);
     closeSync(target);
     out = null;
