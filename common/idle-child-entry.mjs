@@ -36,7 +36,7 @@ process.on('message', (message) => {
           process.send({
             type: 'failed',
             message: String(error?.stack ?? error),
-            cancelled: error?.name === 'IdleTaskCancelled' || error?.name === message.cancelName,
+            cancelled: error?.name === 'IdleTaskCancelled',
           }),
       );
   }

@@ -15,14 +15,12 @@ export interface IdleChildOptions {
   /**
    * The module the child runs tasks with: its default export takes a task and a cancel flag
    * (an `Int32Array` of one element, set to 1 when the task is asked to stop) and resolves with
-   * the result (structured-cloneable). A task that stops throws an error named
-   * `IdleTaskCancelled` or the module's own cancel error, `cancelName`.
+   * the result (structured-cloneable). A task that stops throws an `IdleTaskCancelled` (or a
+   * subclass: it keeps that name).
    */
   module: URL;
   /** What the tasks make, for messages ("history index segment", "result sidecar"). */
   what: string;
-  /** The name of the module's error for a stopped task (besides `IdleTaskCancelled`). */
-  cancelName?: string;
   idleExitMs?: number;
 }
 
@@ -132,7 +130,7 @@ export class IdleChildProcess<T, R> {
       child.on('message', onMessage);
       child.once('close', onClose);
       // A channel closed under the send fails the task (an 'error' event nobody handles would end the parent).
-      child.send({ type: 'task', task, cancelName: this.options.cancelName ?? 'IdleTaskCancelled' }, (error) => {
+      child.send({ type: 'task', task }, (error) => {
         if (error) finish(() => reject(new Error(`${what}: the process could not be reached (${error.message})`)));
       });
     });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /** Fields of /proc/<pid>/stat after the command name in parentheses (state is the first). */
@@ -28,4 +29,16 @@ export function autogroupNice(pid: number): number | null {
   if (!autogroupsOn()) return null;
   const match = / nice (-?\d+)$/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8').trim());
   return match ? Number(match[1]) : null;
+}
+
+/** Pids of this process's history index builders (child processes running the index's task module). */
+export function historyBuilderPids(): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'api-reads-history-tasks'], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
 }

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pino from 'pino';
@@ -14,7 +13,7 @@ import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 import { listen } from '../support/http.ts';
 import { hashedStatuses, syntheticSnapshotRow } from '../support/synthetic-snapshots.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
-import { autogroupNice, autogroupsOn, sessionOf, threadNiceValues } from '../support/process-priority.ts';
+import { autogroupNice, autogroupsOn, historyBuilderPids, sessionOf, threadNiceValues } from '../support/process-priority.ts';
 
 /**
  * The history index (docs/api.md, "as_of from the history index") against the lake query it
@@ -29,6 +28,8 @@ const MONTH_ENDS = Array.from({ length: 36 }, (_, m) =>
   dayString(dayNumber(`${2009 + Math.floor((m + 1) / 12)}-${String(((m + 1) % 12) + 1).padStart(2, '0')}-01`) - 1),
 );
 const TODAY = new Date().toISOString().slice(0, 10);
+/** Reads that follow the lake only when told (`sync`), with no sidecars and no saved checkpoint. */
+const QUIET = { sidecars: false, followIntervalMs: 0, checkpoint: false } as const;
 
 function hash(...parts: Array<string | number>): number {
   let h = 2166136261;
@@ -93,18 +94,6 @@ function probes(): Array<[string, string, string]> {
   return out;
 }
 
-/** Pids of this process's history index builders (child processes running the builder's entry). */
-function builderPids(): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'api-reads-history-tasks'], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
-  }
-}
-
 async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -146,8 +135,8 @@ describe('as_of from the history index', () => {
   beforeAll(async () => {
     temp = await makeTempDir();
     await publishHistory(temp.dir);
-    lakeOnly = await openApiReads({ dataDir: temp.dir, sidecars: false, historyIndex: false, followIntervalMs: 0, checkpoint: false });
-    indexed = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
+    lakeOnly = await openApiReads({ dataDir: temp.dir, ...QUIET, historyIndex: false });
+    indexed = await openApiReads({ dataDir: temp.dir, ...QUIET });
     await indexed.whenHistoryIndexed();
   }, 120_000);
 
@@ -257,9 +246,7 @@ describe('as_of from the history index', () => {
   it('a segment of more rows than a merge bound is merged: segments stay few', async () => {
     const merging = await openApiReads({
       dataDir: temp.dir,
-      sidecars: false,
-      followIntervalMs: 0,
-      checkpoint: false,
+      ...QUIET,
       historyIndex: { dir: path.join(temp.dir, 'merge-index'), maxSegments: 2 },
     });
     try {
@@ -285,9 +272,7 @@ describe('as_of from the history index', () => {
     const errors: unknown[] = [];
     const reads = await openApiReads({
       dataDir: temp.dir,
-      sidecars: false,
-      followIntervalMs: 0,
-      checkpoint: false,
+      ...QUIET,
       onError: (e) => errors.push(e),
       historyIndex: { dir, maxSegments: 2 },
     });
@@ -314,7 +299,7 @@ describe('as_of from the history index', () => {
   });
 
   it('two API processes on one DATA_DIR share the folder: both stay right through a publish, and a restart after them is right', async () => {
-    const open = () => openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
+    const open = () => openApiReads({ dataDir: temp.dir, ...QUIET });
     const other = await open();
     try {
       await other.whenHistoryIndexed();
@@ -350,7 +335,7 @@ describe('as_of from the history index', () => {
     expect(named.segments.length).toBeGreaterThan(0);
     expect(await readdir(indexDir())).toContain(`${named.segments[0]!.id}.bin`);
     await truncate(path.join(indexDir(), `${named.segments[0]!.id}.bin`), 100);
-    indexed = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
+    indexed = await openApiReads({ dataDir: temp.dir, ...QUIET });
     await indexed.whenHistoryIndexed();
     expect(indexed.stats().historyIndex).toMatchObject({ segments: 1, builds: 1, unindexedFiles: 0 });
     expect(await answers(indexed, pairs)).toEqual(expected);
@@ -359,7 +344,7 @@ describe('as_of from the history index', () => {
     const manifestPath = path.join(indexDir(), 'manifest.json');
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { format: number };
     await writeFile(manifestPath, JSON.stringify({ ...manifest, format: 0 }));
-    indexed = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
+    indexed = await openApiReads({ dataDir: temp.dir, ...QUIET });
     await indexed.whenHistoryIndexed();
     expect(indexed.stats().historyIndex).toMatchObject({ segments: 1, builds: 1 });
     expect(await answers(indexed, pairs)).toEqual(expected);
@@ -367,14 +352,14 @@ describe('as_of from the history index', () => {
     // A manifest torn by a crash mid-write (the rename makes that unlikely, a disk can still do it).
     await indexed.close();
     await writeFile(manifestPath, '{"format":1,"segm');
-    indexed = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
+    indexed = await openApiReads({ dataDir: temp.dir, ...QUIET });
     await indexed.whenHistoryIndexed();
     expect(indexed.stats().historyIndex).toMatchObject({ segments: 1, builds: 1 });
     expect(await answers(indexed, pairs)).toEqual(expected);
 
     // Intact, it is reused: a restart builds nothing.
     await indexed.close();
-    indexed = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
+    indexed = await openApiReads({ dataDir: temp.dir, ...QUIET });
     await indexed.whenHistoryIndexed();
     expect(indexed.stats().historyIndex).toMatchObject({ segments: 1, builds: 0, unindexedFiles: 0 });
     expect(await answers(indexed, pairs)).toEqual(expected);
@@ -390,12 +375,10 @@ describe('as_of from the history index', () => {
     await rm(indexDir(), { recursive: true, force: true });
     indexed = await openApiReads({
       dataDir: temp.dir,
-      sidecars: false,
-      followIntervalMs: 0,
-      checkpoint: false,
+      ...QUIET,
       onError: (e) => errors.push(e),
     });
-    const killed = await until('a builder process', () => builderPids()[0]);
+    const killed = await until('a builder process', () => historyBuilderPids()[0]);
     expect(killed).not.toBe(process.pid);
     // The builder yields to the API and to a backfilling worker: the lowest priority, in a session (scheduler group) of its own.
     await until('the builder at the lowest priority', () => threadNiceValues(killed).every((nice) => nice === 19));
@@ -414,13 +397,13 @@ describe('as_of from the history index', () => {
 
     // Closed mid-build: the builder stops at its next batch, removes its temp files and exits; no segment is named.
     await rm(indexDir(), { recursive: true, force: true });
-    indexed = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
-    const running = await until('a builder process', () => builderPids()[0]);
+    indexed = await openApiReads({ dataDir: temp.dir, ...QUIET });
+    const running = await until('a builder process', () => historyBuilderPids()[0]);
     await indexed.close();
     expect(alive(running)).toBe(false);
     expect((await readdir(indexDir())).filter((name) => name.includes('.tmp'))).toEqual([]);
 
-    indexed = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
+    indexed = await openApiReads({ dataDir: temp.dir, ...QUIET });
     await indexed.whenHistoryIndexed();
     expect(indexed.stats().historyIndex).toMatchObject({ segments: 1, unindexedFiles: 0 });
     expect(await answers(indexed, pairs)).toEqual(expected);
@@ -431,7 +414,7 @@ describe('as_of from the history index', () => {
     await writeSnapshots(temp.dir, late, { fileStem: 'late-backfill-2' });
     const syncing = Promise.all([indexed.sync(), lakeOnly.sync()]);
     // Held mid-build (stopped), so the new file stays not indexed while the reads are asked.
-    const [builder] = await until('a history index builder', () => builderPids().length > 0 && builderPids(), 20_000);
+    const [builder] = await until('a history index builder', () => historyBuilderPids().length > 0 && historyBuilderPids(), 20_000);
     process.kill(builder!, 'SIGSTOP');
     try {
       await syncing;

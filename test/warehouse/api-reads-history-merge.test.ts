@@ -1,6 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync, readSync, openSync, closeSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHistorySegment } from '../../warehouse/api-reads/api-reads-history-build.ts';
@@ -18,6 +17,7 @@ import { IdleTaskCancelled } from '../../common/idle-child.ts';
 import { HistoryBuildCancelled } from '../../warehouse/api-reads/api-reads-history-build.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 import { hashedStatuses, syntheticSnapshotRow } from '../support/synthetic-snapshots.ts';
+import { historyBuilderPids } from '../support/process-priority.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 /**
@@ -84,17 +84,6 @@ const filesOf = (dir: string, id: string) => (JSON.parse(readFileSync(segmentPat
 const byKey = (a: Record<string, unknown>, b: Record<string, unknown>) =>
   JSON.stringify([a.market, a.ticker]).localeCompare(JSON.stringify([b.market, b.ticker]));
 
-function builderPids(): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'api-reads-history-tasks'], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
-  }
-}
-
 describe('merging history index segments', () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
   let dir: string;
@@ -143,11 +132,11 @@ describe('merging history index segments', () => {
     // The snapshot files are gone: a merge that read them again would fail.
     const moved = path.join(temp.dir, 'moved-away');
     await rm(moved, { recursive: true, force: true });
-    execFileSync('mv', [path.join(temp.dir, 'lake'), moved]);
+    await rename(path.join(temp.dir, 'lake'), moved);
     try {
       expect(await mergeHistorySegments({ dir, id: 'merged', segments: parts })).toEqual({ rows: segmentRows(dir, 'whole').length });
     } finally {
-      execFileSync('mv', [moved, path.join(temp.dir, 'lake')]);
+      await rename(moved, path.join(temp.dir, 'lake'));
     }
     const merged = segmentRows(dir, 'merged');
     const whole = segmentRows(dir, 'whole');
@@ -194,7 +183,7 @@ describe('merging history index segments', () => {
     const signal = new AbortController().signal;
     try {
       await builder.build({ files: files[0]!, dir, id: 'proc-0' }, signal);
-      const [pid] = builderPids();
+      const [pid] = historyBuilderPids();
       expect(pid).toBeGreaterThan(0);
       await builder.build({ files: files[1]!, dir, id: 'proc-1' }, signal);
       const merged = await builder.merge(
@@ -210,24 +199,24 @@ describe('merging history index segments', () => {
       );
       expect(merged.rows).toBe(segmentRows(dir, 'proc-0').length + segmentRows(dir, 'proc-1').length);
       expect(merged.maxRssMiB).toBeGreaterThan(0);
-      expect(builderPids()).toEqual([pid]);
+      expect(historyBuilderPids()).toEqual([pid]);
       // A failed task fails alone: the same process takes the next one.
       await expect(builder.merge({ dir, id: 'proc-bad', segments: [{ id: 'no-such-segment', files: [] }] }, signal)).rejects.toThrow(
         /ENOENT/,
       );
       await builder.build({ files: files[2]!, dir, id: 'proc-2' }, signal);
-      expect(builderPids()).toEqual([pid]);
+      expect(historyBuilderPids()).toEqual([pid]);
       const deadline = Date.now() + 10_000;
-      while (builderPids().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(builderPids()).toEqual([]);
+      while (historyBuilderPids().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(historyBuilderPids()).toEqual([]);
       // The next task starts a new one.
       await builder.build({ files: files[2]!, dir, id: 'proc-3' }, signal);
-      expect(builderPids()).toHaveLength(1);
-      expect(builderPids()).not.toEqual([pid]);
+      expect(historyBuilderPids()).toHaveLength(1);
+      expect(historyBuilderPids()).not.toEqual([pid]);
     } finally {
       await builder.close();
     }
-    expect(builderPids()).toEqual([]);
+    expect(historyBuilderPids()).toEqual([]);
   });
 
   it('a task asked to stop while its process starts is never sent: it is refused and writes nothing', async () => {
@@ -251,11 +240,11 @@ describe('merging history index segments', () => {
       await expect(builder.build({ files: files[0]!, dir, id: 'never' }, stopped.signal)).rejects.toBeInstanceOf(IdleTaskCancelled);
       const signal = new AbortController().signal;
       await builder.build({ files: files[0]!, dir, id: 'kill-0' }, signal);
-      const [pid] = builderPids();
+      const [pid] = historyBuilderPids();
       process.kill(pid!, 'SIGKILL');
       await new Promise((resolve) => setTimeout(resolve, 200));
       await expect(builder.build({ files: files[1]!, dir, id: 'kill-1' }, signal)).resolves.toMatchObject({ rows: expect.any(Number) });
-      expect(builderPids()).not.toContain(pid);
+      expect(historyBuilderPids()).not.toContain(pid);
     } finally {
       await builder.close();
     }

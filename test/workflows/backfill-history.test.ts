@@ -36,6 +36,11 @@ describe('history from the first day: a backfill from 2009-01-01 through Tempora
       workflowId,
       args: [{ from: '2009-01-01', to: '2010-12-31', cadence: 'year-end', markets: ['us'] }],
     });
+  /** Runs one workflow to its end on a worker of its own (a worker runs once). */
+  const runOnce = async (workflow: string, workflowId: string, input: Record<string, unknown>): Promise<RunProgress> =>
+    (await createWorker()).runUntil(
+      env.client.workflow.execute(workflow, { taskQueue: 'history', workflowId, args: [input] }),
+    ) as Promise<RunProgress>;
   const get = async (path: string) => {
     const response = await fetch(`${server.url}${path}`);
     return { status: response.status, body: (await response.json()) as Json };
@@ -107,25 +112,14 @@ describe('history from the first day: a backfill from 2009-01-01 through Tempora
 
   it('when a nightly screened a day first, then a backfill through that day skips it: the nightly stays its only snapshot', async () => {
     const day = '2010-06-30';
-    const nightly = (await (
-      await createWorker()
-    ).runUntil(
-      env.client.workflow.execute('nightlyScreen', {
-        taskQueue: 'history',
-        workflowId: 'nightly-before-backfill',
-        args: [{ date: day, ingest: false, markets: ['us'] }],
-      }),
-    )) as RunProgress;
+    const nightly = await runOnce('nightlyScreen', 'nightly-before-backfill', { date: day, ingest: false, markets: ['us'] });
     expect(nightly).toMatchObject({ phase: 'done', failedCount: 0 });
-    const backfill = (await (
-      await createWorker()
-    ).runUntil(
-      env.client.workflow.execute('backfill', {
-        taskQueue: 'history',
-        workflowId: 'backfill-through-nightly-day',
-        args: [{ from: '2010-05-01', to: day, cadence: 'month-end', markets: ['us'] }],
-      }),
-    )) as RunProgress;
+    const backfill = await runOnce('backfill', 'backfill-through-nightly-day', {
+      from: '2010-05-01',
+      to: day,
+      cadence: 'month-end',
+      markets: ['us'],
+    });
     // Its days: 2010-05-01 and 2010-05-31 are new; the nightly's day is skipped for every listing it screened.
     expect(backfill).toMatchObject({ phase: 'done', skipped: nightly.published, failedCount: 0 });
     expect(backfill.published).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { IdleTaskCancelled } from '../../common/idle-child.ts';
 import { listValue } from '@duckdb/node-api';
 import {
   BATCH_ROWS,
@@ -28,9 +29,7 @@ export interface HistorySegmentTask {
 }
 
 /** Thrown inside the build when its index asked it to stop. */
-export class HistoryBuildCancelled extends Error {
-  override name = 'HistoryBuildCancelled';
-}
+export class HistoryBuildCancelled extends IdleTaskCancelled {}
 
 /** Files grouped by their `market=` partition, markets in order (files outside one form a group of their own). */
 function byMarket(files: readonly string[]): string[][] {

@@ -26,7 +26,6 @@ export class HistoryBuilderProcess {
     this.process = new IdleChildProcess({
       module: new URL('./api-reads-history-tasks.ts', import.meta.url),
       what: 'history index segment',
-      cancelName: 'HistoryBuildCancelled',
       ...options,
     });
   }
