@@ -30,7 +30,24 @@ import { faithscreen, startBareRoute, startRole, type RunningProcess } from './r
 export const MATRIX_RATES = [500, 1_000, 2_000];
 export const MATRIX_ROUTES = ['cached screen', 'as_of', 'search', '/healthz'] as const;
 export type MatrixRoute = (typeof MATRIX_ROUTES)[number];
-export type MatrixRole = 'faithscreen api' | 'npm start' | 'npm start, backfill running';
+export const MATRIX_ROLES = ['faithscreen api', 'npm start', 'npm start, backfill running'] as const;
+export type MatrixRole = (typeof MATRIX_ROLES)[number];
+
+/**
+ * The roles named in `API_MATRIX_ROLES`, separated by `;` (a role's own name holds a comma), or
+ * all of them; an unknown name is refused rather than run as something else.
+ */
+export function rolesFrom(value: string | undefined): MatrixRole[] {
+  if (!value) return [...MATRIX_ROLES];
+  return value.split(';').map((name) => {
+    const role = MATRIX_ROLES.find((known) => known === name.trim());
+    if (!role)
+      throw new Error(
+        `API_MATRIX_ROLES: unknown role '${name.trim()}'; use ${MATRIX_ROLES.map((r) => `'${r}'`).join(', ')}, separated by ';'`,
+      );
+    return role;
+  });
+}
 
 export interface MatrixCell {
   role: MatrixRole;
@@ -100,12 +117,7 @@ export async function runApiMatrixBench(
   // Bounded cells: a request unanswered 10 s after it was due counts as an error, timed at 10 s.
   const timeoutMs = Number(process.env.API_MATRIX_TIMEOUT_MS ?? 10_000);
   const rates = options.rates ?? (process.env.API_MATRIX_RATES ? process.env.API_MATRIX_RATES.split(',').map(Number) : MATRIX_RATES);
-  const roles = options.roles ??
-    (process.env.API_MATRIX_ROLES?.split(',') as MatrixRole[] | undefined) ?? [
-      'faithscreen api',
-      'npm start',
-      'npm start, backfill running',
-    ];
+  const roles = options.roles ?? rolesFrom(process.env.API_MATRIX_ROLES);
   const dataDir = process.env.API_MATRIX_DATA_DIR ?? path.join(os.tmpdir(), `faithscreen-api-matrix-${scale}`);
   await mkdir(dataDir, { recursive: true });
   await prepareLake(dataDir, scale);

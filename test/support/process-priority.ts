@@ -31,10 +31,10 @@ export function autogroupNice(pid: number): number | null {
   return match ? Number(match[1]) : null;
 }
 
-/** Pids of this process's history index builders (child processes running the index's task module). */
-export function historyBuilderPids(): number[] {
+/** Pids of this process's child processes whose command line names `module`. */
+function childPidsRunning(module: string): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'api-reads-history-tasks'], { encoding: 'utf8' })
+    return execFileSync('pgrep', ['-P', String(process.pid), '-f', module], { encoding: 'utf8' })
       .split('\n')
       .filter(Boolean)
       .map(Number);
@@ -42,3 +42,9 @@ export function historyBuilderPids(): number[] {
     return []; // pgrep exits 1 when nothing matches
   }
 }
+
+/** Pids of this process's history index builders (child processes running the index's task module). */
+export const historyBuilderPids = () => childPidsRunning('api-reads-history-tasks');
+
+/** Pids of this process's result sidecar builders (child processes running the sidecar build module). */
+export const sidecarBuilderPids = () => childPidsRunning('api-reads-sidecar-build');

@@ -13,7 +13,14 @@ import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 import { listen } from '../support/http.ts';
 import { hashedStatuses, syntheticSnapshotRow } from '../support/synthetic-snapshots.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
-import { autogroupNice, autogroupsOn, historyBuilderPids, sessionOf, threadNiceValues } from '../support/process-priority.ts';
+import {
+  autogroupNice,
+  autogroupsOn,
+  historyBuilderPids,
+  sessionOf,
+  sidecarBuilderPids,
+  threadNiceValues,
+} from '../support/process-priority.ts';
 
 /**
  * The history index (docs/api.md, "as_of from the history index") against the lake query it
@@ -407,6 +414,37 @@ describe('as_of from the history index', () => {
     await indexed.whenHistoryIndexed();
     expect(indexed.stats().historyIndex).toMatchObject({ segments: 1, unindexedFiles: 0 });
     expect(await answers(indexed, pairs)).toEqual(expected);
+  });
+
+  it('builds without waiting for the result sidecars: a start while the sidecar builder is held still gets its index', async () => {
+    // While a backfill publishes, every minute without the index sends as_of to a lake query per request.
+    await indexed.close();
+    const pairs = probes();
+    const expected = await answers(lakeOnly, pairs);
+    await rm(indexDir(), { recursive: true, force: true });
+    await rm(path.join(temp.dir, 'api-cache', 'results'), { recursive: true, force: true });
+    indexed = await openApiReads({ dataDir: temp.dir, ...QUIET, sidecars: true });
+    let sidecarsBuilt = false;
+    const sidecarsDone = indexed.whenSidecarsBuilt().then(() => (sidecarsBuilt = true));
+    const [sidecarBuilder] = await until('a sidecar builder', () => sidecarBuilderPids().length > 0 && sidecarBuilderPids(), 20_000);
+    process.kill(sidecarBuilder!, 'SIGSTOP');
+    try {
+      await until(
+        'the index built while the sidecar builder is held',
+        () => {
+          const stats = indexed.stats().historyIndex;
+          return stats?.segments === 1 && stats.unindexedFiles === 0;
+        },
+        60_000,
+      );
+      expect(sidecarsBuilt).toBe(false);
+      const queries = indexed.stats().historyQueries;
+      expect(await answers(indexed, pairs)).toEqual(expected);
+      expect(indexed.stats().historyQueries).toBe(queries);
+    } finally {
+      process.kill(sidecarBuilder!, 'SIGCONT');
+    }
+    await sidecarsDone;
   });
 
   it('while the index builds a published file, as_of reads that file once, not per request', async () => {

@@ -134,7 +134,6 @@ export class ApiReads {
     readFile: (file) => fileRows(this.pool, file),
     signatureOf: (file) => this.snapshotFiles.signatureOf(file),
   });
-  private historyIndexStart: Promise<void> = Promise.resolve();
   /** The methodology texts stored results reference (docs/warehouse.md, "Methodology texts"). */
   private readonly texts: MethodologyTexts;
 
@@ -173,7 +172,6 @@ export class ApiReads {
 
   /** Resolves when the history index holds every file the reads know (as_of works before, from the lake). */
   async whenHistoryIndexed(): Promise<void> {
-    await this.historyIndexStart;
     await this.historyIndex?.whenIdle();
   }
 
@@ -229,10 +227,9 @@ export class ApiReads {
     if (lakeCopy || (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0)))
       this.startSave = this.saveCheckpoint();
     this.serving = true;
-    // After the result sidecars: two builder threads at once would add their DuckDB memory to the start's peak.
-    this.historyIndexStart = this.whenSidecarsBuilt()
-      .catch(() => undefined)
-      .then(() => this.historyIndex?.start());
+    // Not after the result sidecars: both builders are processes of their own, and while a backfill publishes,
+    // every minute without the index sends as_of to a lake query per request (docs/api.md, "as_of from the history index").
+    this.historyIndex?.start();
   }
 
   /** Saves the current verdicts and what they were read from (errors go to `onError`: a checkpoint is an optimisation). */
