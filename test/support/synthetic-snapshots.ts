@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../../warehouse/lake-schemas.ts';
 import { eraOf, type SnapshotRow, type SnapshotStatus } from '../../warehouse/snapshot-schema.ts';
+import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 
 /** Every status a framework can take, in a fixed order for picking one by number. */
 export const SNAPSHOT_STATUSES: readonly SnapshotStatus[] = ['compliant', 'non_compliant', 'questionable', 'insufficient_data'];
@@ -50,4 +52,25 @@ export function syntheticSnapshotRow(s: SyntheticSnapshot): SnapshotRow {
 /** Statuses spread by a hash: two bits of it per framework. */
 export function hashedStatuses(hash: number): (frameworkIndex: number) => SnapshotStatus {
   return (i) => SNAPSHOT_STATUSES[(hash >>> (2 * i)) & 3]!;
+}
+
+/**
+ * Publishes one snapshot file of tickers T0…T{n-1} of market us screened on `date` (statuses
+ * hashed from the ticker and the date, every ratio 0.1, an empty result); returns its absolute path.
+ */
+export async function publishTickerFile(dataDir: string, date: string, n: number, fileStem: string): Promise<string> {
+  const rows = Array.from({ length: n }, (_, i) =>
+    syntheticSnapshotRow({
+      market: 'us',
+      ticker: `T${i}`,
+      date,
+      screenedAt: `${date}T12:00:00.000Z`,
+      runId: `run-${date}`,
+      resultJson: '{}',
+      status: hashedStatuses(i * 7919 + Number(date.replaceAll('-', ''))),
+      ratio: () => 0.1,
+    }),
+  );
+  const written = await writeSnapshots(dataDir, rows, { fileStem });
+  return path.join(dataDir, written.files[0]!);
 }

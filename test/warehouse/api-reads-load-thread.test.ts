@@ -1,34 +1,18 @@
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeLoadInstance, KEEP_OPEN_MS, loadCurrentBatch, loadInstancesOpened } from '../../warehouse/api-reads/api-reads-load-thread.ts';
-import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
-import { hashedStatuses, syntheticSnapshotRow } from '../support/synthetic-snapshots.ts';
+import { publishTickerFile } from '../support/synthetic-snapshots.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 const files: string[] = [];
 
-/** Tickers T0…T{n-1} of market us on `date`, one file. */
-async function publish(date: string, n: number): Promise<string> {
-  const rows = Array.from({ length: n }, (_, i) =>
-    syntheticSnapshotRow({
-      market: 'us',
-      ticker: `T${i}`,
-      date,
-      screenedAt: `${date}T12:00:00.000Z`,
-      runId: `run-${date}`,
-      resultJson: '{}',
-      status: hashedStatuses(i * 7919 + date.length),
-      ratio: () => 0.1,
-    }),
-  );
-  const written = await writeSnapshots(temp.dir, rows, { fileStem: `load-${date}` });
-  return path.join(temp.dir, written.files[0]!);
-}
-
 beforeAll(async () => {
   temp = await makeTempDir();
-  files.push(await publish('2024-01-31', 30), await publish('2024-02-29', 20));
+  files.push(
+    await publishTickerFile(temp.dir, '2024-01-31', 30, 'load-2024-01-31'),
+    await publishTickerFile(temp.dir, '2024-02-29', 20, 'load-2024-02-29'),
+  );
 });
 afterEach(() => {
   vi.useRealTimers();

@@ -1,9 +1,7 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CurrentLoader } from '../../warehouse/api-reads/api-reads-loader.ts';
 import { CurrentStore, dayString } from '../../warehouse/api-reads/api-reads-store.ts';
-import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
-import { hashedStatuses, syntheticSnapshotRow } from '../support/synthetic-snapshots.ts';
+import { publishTickerFile } from '../support/synthetic-snapshots.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 /**
@@ -16,24 +14,6 @@ let temp: Awaited<ReturnType<typeof makeTempDir>>;
 const DATES = ['2024-05-31', '2024-04-30', '2024-03-31', '2024-02-29', '2024-01-31'];
 const files: string[] = [];
 
-/** Tickers T0…T{n-1} of market us on `date`, one file; ticker i's statuses differ by date. */
-async function publish(date: string, n: number): Promise<string> {
-  const rows = Array.from({ length: n }, (_, i) =>
-    syntheticSnapshotRow({
-      market: 'us',
-      ticker: `T${i}`,
-      date,
-      screenedAt: `${date}T12:00:00.000Z`,
-      runId: `run-${date}`,
-      resultJson: '{}',
-      status: hashedStatuses(i * 7919 + Number(date.slice(5, 7))),
-      ratio: () => 0.1,
-    }),
-  );
-  const written = await writeSnapshots(temp.dir, rows, { fileStem: `loader-${date}` });
-  return path.join(temp.dir, written.files[0]!);
-}
-
 /** Each ticker's current row as the API serves it, with its first day and file. */
 function contents(store: CurrentStore): unknown[] {
   return [...store.tickers('us')].sort().map((ticker) => {
@@ -45,7 +25,7 @@ function contents(store: CurrentStore): unknown[] {
 beforeAll(async () => {
   temp = await makeTempDir();
   // Older files hold more tickers: T8…T11 are current only in an old file, and every ticker's first day is in the last.
-  for (const [i, date] of DATES.entries()) files.push(await publish(date, 8 + i));
+  for (const [i, date] of DATES.entries()) files.push(await publishTickerFile(temp.dir, date, 8 + i, `loader-${date}`));
 });
 afterAll(() => temp.cleanup());
 
