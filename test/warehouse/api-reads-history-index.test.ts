@@ -426,8 +426,8 @@ describe('as_of from the history index', () => {
     indexed = await openApiReads({ dataDir: temp.dir, ...QUIET, sidecars: true });
     let sidecarsBuilt = false;
     const sidecarsDone = indexed.whenSidecarsBuilt().then(() => (sidecarsBuilt = true));
-    const [sidecarBuilder] = await until('a sidecar builder', () => sidecarBuilderPids().length > 0 && sidecarBuilderPids(), 20_000);
-    process.kill(sidecarBuilder!, 'SIGSTOP');
+    const sidecarBuilder = await until('a sidecar builder', () => sidecarBuilderPids()[0], 20_000);
+    process.kill(sidecarBuilder, 'SIGSTOP');
     try {
       await until(
         'the index built while the sidecar builder is held',
@@ -442,7 +442,7 @@ describe('as_of from the history index', () => {
       expect(await answers(indexed, pairs)).toEqual(expected);
       expect(indexed.stats().historyQueries).toBe(queries);
     } finally {
-      process.kill(sidecarBuilder!, 'SIGCONT');
+      process.kill(sidecarBuilder, 'SIGCONT');
     }
     await sidecarsDone;
   });
@@ -452,8 +452,8 @@ describe('as_of from the history index', () => {
     await writeSnapshots(temp.dir, late, { fileStem: 'late-backfill-2' });
     const syncing = Promise.all([indexed.sync(), lakeOnly.sync()]);
     // Held mid-build (stopped), so the new file stays not indexed while the reads are asked.
-    const [builder] = await until('a history index builder', () => historyBuilderPids().length > 0 && historyBuilderPids(), 20_000);
-    process.kill(builder!, 'SIGSTOP');
+    const builder = await until('a history index builder', () => historyBuilderPids()[0], 20_000);
+    process.kill(builder, 'SIGSTOP');
     try {
       await syncing;
       expect(indexed.stats().historyIndex!.unindexedFiles).toBeGreaterThan(0);
@@ -465,7 +465,7 @@ describe('as_of from the history index', () => {
       expect(indexed.stats().historyQueries).toBe(queries);
       expect(indexed.stats().historyIndex!.unindexedFiles).toBeGreaterThan(0);
     } finally {
-      process.kill(builder!, 'SIGCONT');
+      process.kill(builder, 'SIGCONT');
     }
     await indexed.whenHistoryIndexed();
     expect(indexed.stats().historyIndex!.unindexedFiles).toBe(0);
