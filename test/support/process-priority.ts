@@ -24,11 +24,17 @@ export function autogroupsOn(): boolean {
   return existsSync(flag) && readFileSync(flag, 'utf8').trim() === '1';
 }
 
-/** The nice value of a process's session group, or null without autogroups. */
+/**
+ * The nice value of a process's session group, or null without autogroups. A process in init's session (as under
+ * some CI runners) is in the root group, whose autogroup file is empty: the root group has the default weight, nice 0.
+ */
 export function autogroupNice(pid: number): number | null {
   if (!autogroupsOn()) return null;
-  const match = / nice (-?\d+)$/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8').trim());
-  return match ? Number(match[1]) : null;
+  const shown = readFileSync(`/proc/${pid}/autogroup`, 'utf8').trim();
+  if (shown === '') return 0;
+  const match = / nice (-?\d+)$/.exec(shown);
+  if (!match) throw new Error(`unexpected /proc/${pid}/autogroup: ${shown}`);
+  return Number(match[1]);
 }
 
 /** Pids of this process's child processes whose command line names `module`. */
