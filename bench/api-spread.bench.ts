@@ -19,9 +19,11 @@
  * sample universe at API_SPREAD_SCALE (default 1) for API_SPREAD_MARKETS (default `us`), every
  * stock screened with its full result and published in files of 5,000 snapshots.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import pino from 'pino';
 import { createApp } from '../api/app.ts';
@@ -70,18 +72,25 @@ export interface SpreadRun {
 }
 
 export interface BatchFigures {
+  /**
+   * How the app served the batches' reports: `prerendered` as `npm start` does, `after` rendered
+   * from plain sidecars (as every batch was before batches took pre-rendered reports).
+   */
+  variant: ServingVariant;
   batches: number;
   /** Results per batch (each should be 100). */
   resultCounts: number[];
+  /** Answers other than 200. */
+  errors: number;
   p50Ms: number;
   maxMs: number;
-  /** CPU time of the API's process per batch of 100, ms. */
+  /** CPU time of the API's process per batch of 100, ms (the client runs in a process of its own). */
   cpuMsPerBatch: number;
 }
 
 export interface SpreadExtras {
   hot: PacedLoadFigures & { ratePerSecond: number };
-  batch: BatchFigures;
+  batches: BatchFigures[];
   queueOnly: Array<{ ratePerSecond: number; spread: PacedLoadFigures }>;
 }
 
@@ -259,6 +268,25 @@ export async function runApiSpreadBench(
   });
   const bare = await listen(bareApp);
   await pacedLoadInProcess({ url: bare.url, paths: ['/'], ratePerSecond: 200, seconds: 2, connections: 50 });
+  /** 20 batches of 100 distinct cold tickers, one after another from a client process of its own, on a fresh app serving `variant`. */
+  const measureBatches = async (variant: ServingVariant): Promise<BatchFigures> => {
+    const api = await serveApp(reads, variant);
+    const bodies = Array.from({ length: 20 }, () => ({
+      tickers: nextPaths(100).map((p) => ({ market: p.split('/')[3]!, ticker: p.split('/')[4]! })),
+    }));
+    const { value: answers, cpuMs } = await withCpuMs(() => batchesInProcess(`${api.url}/api/screen/batch`, headers, bodies));
+    await api.close();
+    const latencies = [...answers.latenciesMs].sort((a, b) => a - b);
+    return {
+      variant,
+      batches: latencies.length,
+      cpuMsPerBatch: Math.round(cpuMs / latencies.length),
+      resultCounts: answers.resultCounts,
+      errors: answers.statuses.filter((status) => status !== 200).length,
+      p50Ms: Math.round(percentile(latencies, 50) * 10) / 10,
+      maxMs: Math.round(latencies.at(-1)! * 10) / 10,
+    };
+  };
   /** One hot ticker, batches of 100 and the fallback path alone (API_SPREAD_EXTRAS=0 skips them). */
   const measureExtras = async (): Promise<SpreadExtras> => {
     const hotApi = await serveApp(reads);
@@ -268,32 +296,11 @@ export async function runApiSpreadBench(
     };
     await hotApi.close();
 
-    const batchApi = await serveApp(reads);
-    const latencies: number[] = [];
-    const resultCounts: number[] = [];
-    const batchCpuStart = process.cpuUsage();
-    for (let b = 0; b < 20; b += 1) {
-      const items = nextPaths(100).map((p) => ({ market: p.split('/')[3]!, ticker: p.split('/')[4]! }));
-      const t0 = performance.now();
-      const response = await fetch(`${batchApi.url}/api/screen/batch`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ tickers: items }),
-      });
-      const answer = (await response.json()) as { results?: unknown[] };
-      latencies.push(performance.now() - t0);
-      resultCounts.push(answer.results?.length ?? 0);
+    const batches: BatchFigures[] = [];
+    // Pre-rendered first when measured (how `npm start` serves), then rendered: the baseline, in the same run.
+    for (const variant of variants.includes('prerendered') ? (['prerendered', 'after'] as const) : (['after'] as const)) {
+      batches.push(await measureBatches(variant));
     }
-    const batchCpu = process.cpuUsage(batchCpuStart);
-    await batchApi.close();
-    latencies.sort((a, b) => a - b);
-    const batch = {
-      batches: latencies.length,
-      cpuMsPerBatch: Math.round((batchCpu.user + batchCpu.system) / 1000 / latencies.length),
-      resultCounts,
-      p50Ms: Math.round(percentile(latencies, 50) * 10) / 10,
-      maxMs: Math.round(latencies.at(-1)! * 10) / 10,
-    };
 
     const queueOnly: SpreadExtras['queueOnly'] = [];
     const queueReads = await openApiReads({ dataDir, followIntervalMs: 0, sidecars: false });
@@ -309,7 +316,7 @@ export async function runApiSpreadBench(
     } finally {
       await queueReads.close();
     }
-    return { hot, batch, queueOnly };
+    return { hot, batches, queueOnly };
   };
   const loadAtStart = os.loadavg()[0]!;
   try {
@@ -364,6 +371,28 @@ export async function runApiSpreadBench(
   }
 }
 
+/** The first batch run's p50 and CPU against another's: how much the first saves. */
+function ratio(b: BatchFigures, first: BatchFigures): string {
+  return `${first.variant} takes ${(first.p50Ms / b.p50Ms).toFixed(2)}× its p50 and ${(first.cpuMsPerBatch / b.cpuMsPerBatch).toFixed(2)}× its CPU`;
+}
+
+/** Sends `bodies` to `url` one after another from bench/batch-client.mjs, a Node process of its own. */
+function batchesInProcess(
+  url: string,
+  headers: Record<string, string>,
+  bodies: unknown[],
+): Promise<{ latenciesMs: number[]; resultCounts: number[]; statuses: number[] }> {
+  const script = fileURLToPath(new URL('./batch-client.mjs', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`batch client exited with ${code}`))));
+    child.stdin.end(JSON.stringify({ url, headers, batches: bodies }));
+  });
+}
+
 function statusText(f: PacedLoadFigures): string {
   const other = Object.entries(f.statuses).filter(([code]) => code !== '200');
   return other.length === 0 ? 'all 200' : other.map(([code, n]) => `${n}× ${code}`).join(', ');
@@ -414,8 +443,13 @@ function formatExtras(f: SpreadExtras): string[] {
     `p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms, max ${p.maxMs} ms, errors ${p.errors} of ${p.sent} (${statusText(p)})`;
   return [
     `[api-spread] hot ticker (one ticker again and again: the report cache answers), paced at ${f.hot.ratePerSecond} req/s: ${load(f.hot)} (comparison only)`,
-    `[api-spread] batch of 100 distinct cold tickers × ${f.batch.batches}: p50 ${f.batch.p50Ms} ms, max ${f.batch.maxMs} ms, results ` +
-      `per batch ${[...new Set(f.batch.resultCounts)].join('/')}, API CPU ${f.batch.cpuMsPerBatch} ms per batch (target < 150 ms, 100 results)`,
+    ...f.batches.map(
+      (b) =>
+        `[api-spread] batch of 100 distinct cold tickers × ${b.batches}, ${variantText[b.variant]}: p50 ${b.p50Ms} ms, max ${b.maxMs} ms, ` +
+        `results per batch ${[...new Set(b.resultCounts)].join('/')}, errors ${b.errors}, API CPU ${b.cpuMsPerBatch} ms per batch` +
+        (b === f.batches[0] ? '' : ` (${ratio(b, f.batches[0]!)})`) +
+        ' (target < 150 ms, 100 results)',
+    ),
     ...f.queueOnly.map(
       (q) =>
         `[api-spread] fallback path alone (sidecars off, every result from Parquet through the bounded queue), spread at ${q.ratePerSecond} ` +

@@ -5,7 +5,14 @@ import { AppError } from '../../common/app-error.ts';
 import { batchItemSchema } from '../schemas/requests.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { checkMarket, normaliseTicker, parseRequest } from '../validation.ts';
-import { loadStoredResults, reportCached, screenResponseJson, screenTicker, type ScreenOutcome } from './screen-ticker.ts';
+import {
+  loadStoredResults,
+  reportWithoutRead,
+  screenResponseAround,
+  screenResponseJson,
+  screenTicker,
+  type ScreenOutcome,
+} from './screen-ticker.ts';
 import { inLanes } from '../../common/lanes.ts';
 import type { StoredResult } from '../../warehouse/api-reads/api-reads-stored-result.ts';
 
@@ -71,15 +78,23 @@ function isError(value: unknown): value is BatchError {
 
 /**
  * The batch response (docs/api.md): `requested, succeeded, failed, results, errors`, results in request
- * order. Items are resolved first, then the results the report cache lacks are read together
- * (one query per Parquet file, not one per item); saturated reads fail the whole batch with 503.
+ * order. Items are resolved first; reports that need no read (cached or pre-rendered, what the
+ * default selection nearly always finds) are taken as they are, and the stored results of the
+ * rest are read together (one query per Parquet file, not one per item) and rendered; saturated
+ * reads fail the whole batch with 503.
  */
 export async function screenBatch(ctx: ScreenService, request: BatchRequest): Promise<BatchOutcome> {
   const resolved = new Array<ScreenOutcome | BatchError>(request.items.length);
   await inLanes(request.items.length, CONCURRENCY, async (index) => {
     resolved[index] = await resolveItem(ctx, request, request.items[index], index);
   });
-  const toRead = resolved.filter((o): o is ScreenOutcome => !isError(o) && !reportCached(ctx, o, request.frameworks));
+  const ready = new Map<ScreenOutcome, Buffer>();
+  for (const o of resolved) {
+    if (isError(o)) continue;
+    const report = reportWithoutRead(ctx, o, request.frameworks);
+    if (report !== null) ready.set(o, report);
+  }
+  const toRead = resolved.filter((o): o is ScreenOutcome => !isError(o) && !ready.has(o));
   const results = new Map<ScreenOutcome, StoredResult>();
   try {
     const loaded = await loadStoredResults(
@@ -94,6 +109,8 @@ export async function screenBatch(ctx: ScreenService, request: BatchRequest): Pr
   const outcomes = await Promise.all(
     resolved.map(async (o, index) => {
       if (isError(o)) return o;
+      const report = ready.get(o);
+      if (report !== undefined) return screenResponseAround(o, report);
       try {
         return await screenResponseJson(ctx, o, request.frameworks, results.get(o));
       } catch (error) {

@@ -152,20 +152,31 @@ export async function reportJson(
   frameworks: readonly FrameworkId[],
   stored?: StoredResult,
 ): Promise<Buffer> {
-  const key = reportKey(outcome, frameworks);
-  let json = ctx.reports.get(key);
-  if (json !== undefined) return json;
-  const parsed = ctx.results.get(identity(outcome.row));
-  if (parsed) json = Buffer.from(JSON.stringify(buildScreenReport(parsed, frameworks, outcome.row, outcome.companyName)));
-  else {
-    // The default report of a sidecar row was rendered when its sidecar was built: no render
-    // thread then (docs/api.md, "Pre-rendered reports").
-    const ready = stored === undefined ? prerendered(ctx, outcome, frameworks) : null;
-    if (ready !== null && !admitPrerendered(ctx, key)) return ready;
-    json = ready ?? (await renderStored(ctx, outcome, frameworks, stored));
-  }
-  ctx.reports.set(key, json);
+  const ready = reportWithoutRead(ctx, outcome, frameworks);
+  if (ready !== null) return ready;
+  const json = await renderStored(ctx, outcome, frameworks, stored);
+  ctx.reports.set(reportKey(outcome, frameworks), json);
   return json;
+}
+
+/**
+ * The report when no stored result has to be read for it: from the report cache, rendered from
+ * a result held parsed (a refresh), or as its sidecar holds it pre-rendered (docs/api.md,
+ * "Pre-rendered reports"); null when it must be rendered from its stored result.
+ */
+export function reportWithoutRead(ctx: ScreenService, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): Buffer | null {
+  const key = reportKey(outcome, frameworks);
+  const cached = ctx.reports.get(key);
+  if (cached !== undefined) return cached;
+  const parsed = ctx.results.get(identity(outcome.row));
+  if (parsed) {
+    const json = Buffer.from(JSON.stringify(buildScreenReport(parsed, frameworks, outcome.row, outcome.companyName)));
+    ctx.reports.set(key, json);
+    return json;
+  }
+  const ready = prerendered(ctx, outcome, frameworks);
+  if (ready !== null && admitPrerendered(ctx, key)) ctx.reports.set(key, ready);
+  return ready;
 }
 
 /** Distinct pre-rendered reports remembered as served once (keys only) before the memory starts over. */
@@ -240,7 +251,11 @@ export async function screenResponseJson(
   frameworks: readonly FrameworkId[],
   stored?: StoredResult,
 ): Promise<Buffer> {
-  const report = await reportJson(ctx, outcome, frameworks, stored);
+  return screenResponseAround(outcome, await reportJson(ctx, outcome, frameworks, stored));
+}
+
+/** The screen response of an outcome around its report's bytes. */
+export function screenResponseAround(outcome: ScreenOutcome, report: Buffer): Buffer {
   const refresh = outcome.refresh ? `,"refresh":"${outcome.refresh}"` : '';
   return Buffer.concat([
     Buffer.from(`{"ticker":${JSON.stringify(outcome.ticker)},"market":${JSON.stringify(outcome.market)},"report":`),

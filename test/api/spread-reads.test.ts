@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, rename, rm } from 'node:fs/promises';
+import { readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { createScreenService } from '../../api/screen-service.ts';
 import { reportCached, screenResponseJson, screenTicker } from '../../api/use-cases/screen-ticker.ts';
 import { UNSCOPED_KEY_FRAMEWORKS } from '../../common/grants.ts';
 import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehouse/api-reads/api-reads.ts';
+import { SIDECAR_FORMAT, type SidecarIndex } from '../../warehouse/api-reads/api-reads-sidecar-build.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
 import { expandResultJson, UnknownTextError } from '../../warehouse/methodology-texts.ts';
@@ -199,6 +200,31 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
       expect(reads.prerenderedReport(row, `${name} (renamed)`)).toBeNull();
       // No listing name: a render names the result's own company, as the pre-rendered report does.
       expect(JSON.parse(reads.prerenderedReport(row, '')!.toString('utf8'))).toEqual(report);
+    } finally {
+      await reads.close();
+    }
+  }, 120_000);
+
+  it('when a sidecar pre-renders reports, then its index holds the inflated length of each report, which a read inflates it into', async () => {
+    const dir = path.join(temp.dir, 'prerendered-lengths');
+    const reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0, prerenderReports: PRERENDER_REPORTS, sidecars: { dir } });
+    try {
+      await reads.whenSidecarsBuilt();
+      const indexes = (await readdir(dir)).filter((name) => name.endsWith('.idx.json'));
+      expect(indexes.length).toBe(lake.files);
+      let checked = 0;
+      for (const name of indexes) {
+        const index = JSON.parse(await readFile(path.join(dir, name), 'utf8')) as SidecarIndex;
+        expect(index.version).toBe(SIDECAR_FORMAT);
+        for (const [ticker, , , , , , companyName, reportBytes] of index.rows) {
+          const report = reads.prerenderedReport(reads.current('us', ticker)!, companyName!)!;
+          expect(report.length).toBe(reportBytes);
+          // One buffer of the report's size (and the byte zlib needs to see the end), not joined 16 kB chunks.
+          expect(report.buffer.byteLength).toBe(reportBytes! + 1);
+          checked += 1;
+        }
+      }
+      expect(checked).toBe(lake.stocks.length);
     } finally {
       await reads.close();
     }
@@ -402,6 +428,46 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
       body.results.forEach((r: Json, i: number) => expectStoredReport(tickers[i]!, r));
       const files = new Set(lake.stocks.filter((s) => tickers.includes(s.ticker)).map((s) => lake.fileOf.get(s.ticker)));
       expect(api.reads.stats().resultQueries).toBe(files.size);
+    } finally {
+      await api.close();
+    }
+  }, 120_000);
+
+  it('when a batch asks for 100 distinct tickers in the pre-rendered selection, then each report is the pre-rendered one, no render and no query, byte for byte what single screens answer', async () => {
+    const tickers = lake.stocks
+      .filter((_, i) => i % 3 === 1)
+      .slice(0, 100)
+      .map((s) => s.ticker);
+    const batch = async (api: Served, frameworks: readonly string[]) => {
+      const response = await fetch(`${api.url}/api/screen/batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tickers: tickers.map((ticker) => ({ market: 'us', ticker })), frameworks }),
+      });
+      expect(response.status).toBe(200);
+      return (await response.json()) as Json;
+    };
+    const counter = countingRenderer();
+    const api = await serve(
+      temp.dir,
+      { prerenderReports: PRERENDER_REPORTS, sidecars: { dir: path.join(temp.dir, 'prerendered') } },
+      counter.renderer,
+    );
+    try {
+      await api.reads.whenSidecarsBuilt();
+      const body = await batch(api, PRERENDERED_FRAMEWORKS);
+      expect(body).toMatchObject({ requested: 100, succeeded: 100, failed: 0, errors: [] });
+      expect(counter.renders).toBe(0);
+      expect(api.reads.stats().resultQueries).toBe(0);
+      const singles = await Promise.all(
+        tickers.map(async (t) => (await getJson(`${api.url}/api/screen/us/${t}${unscopedKeyDefault}`)).body),
+      );
+      expect(body.results).toEqual(singles);
+      body.results.forEach((r: Json, i: number) => expectStoredReport(tickers[i]!, r, false));
+      // Another selection has nothing pre-rendered: each item renders from its stored result.
+      const aaoifi = await batch(api, ['shariah_aaoifi']);
+      expect(aaoifi.succeeded).toBe(100);
+      expect(counter.renders).toBe(100);
     } finally {
       await api.close();
     }

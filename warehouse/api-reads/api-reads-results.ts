@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { inflateRawSync } from 'node:zlib';
+import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import { IdleChildProcess } from '../../common/idle-child.ts';
 import { BoundedGate } from './api-reads-gate.ts';
 import { rowKeyString, type RowKey } from './api-reads-queue.ts';
@@ -39,6 +39,8 @@ interface RowAt {
   reportLength: number;
   /** The company name the pre-rendered report carries (the result's own). */
   name: string;
+  /** The pre-rendered report's length inflated. */
+  reportBytes: number;
 }
 
 interface Loaded {
@@ -133,7 +135,11 @@ export class ResultSidecars {
     const deflated = Buffer.allocUnsafe(at.reportLength);
     try {
       if (readSync(sidecar.handle.fd, deflated, 0, at.reportLength, at.offset + at.length) !== at.reportLength) return null;
-      return inflateRawSync(deflated, { dictionary: sidecar.dictionary });
+      // Inflated into one buffer of its size: by default zlib fills 16 kB chunks and joins them, three
+      // buffers for a ~24 kB report, and under spread traffic that memory outside the heap counted
+      // towards V8's next full collection (docs/api.md, "Pre-rendered reports"). One more byte than
+      // the report, or zlib would take a full output buffer as more to come and allocate another.
+      return inflateRawSync(deflated, { dictionary: sidecar.dictionary, chunkSize: Math.max(zlibConstants.Z_MIN_CHUNK, at.reportBytes + 1) });
     } catch {
       // A damaged sidecar, or its file closed while the reads close: the caller renders the report instead.
       return null;
@@ -205,8 +211,8 @@ export class ResultSidecars {
     await handle.read(read, 0, read.length, 0);
     const dictionary = sharedCopy(read);
     const rows = new Map<string, RowAt>();
-    for (const [ticker, day, atMs, offset, length, reportLength = 0, name = ''] of index.rows) {
-      rows.set(rowKeyString({ ticker, day, atMs }), { offset, length, reportLength, name });
+    for (const [ticker, day, atMs, offset, length, reportLength = 0, name = '', reportBytes = 0] of index.rows) {
+      rows.set(rowKeyString({ ticker, day, atMs }), { offset, length, reportLength, name, reportBytes });
     }
     const previous = this.loaded.get(file);
     const { ino } = await handle.stat();

@@ -12,8 +12,10 @@ import { dayString, screenedAtString } from './api-reads-store.ts';
  * stored with its methodology texts expanded, so a read only inflates (docs/api.md, "Reads under load").
  * 3: a row may be followed by its pre-rendered default report (`PrerenderReport`). 4: each
  * ticker's newest row in the file only (a format 3 sidecar of a backfill file held every date).
+ * 5: a pre-rendered report's row also holds the report's inflated length, so a read inflates it
+ * into one buffer of its size (docs/api.md, "Pre-rendered reports").
  */
-export const SIDECAR_FORMAT = 4;
+export const SIDECAR_FORMAT = 5;
 
 /**
  * Renders a row's default report when its sidecar is built (docs/api.md, "Pre-rendered
@@ -67,12 +69,13 @@ export interface SidecarIndex {
   dictionaryLength: number;
   /**
    * [ticker, day number, screened_at epoch ms, offset, length] and, when pre-rendered, the length of
-   * the deflated default report that follows the row (same dictionary) and the company name it names.
+   * the deflated default report that follows the row (same dictionary), the company name it names
+   * and its length inflated.
    */
   rows: Array<SidecarIndexRow>;
 }
 
-export type SidecarIndexRow = [string, number, number, number, number] | [string, number, number, number, number, number, string];
+export type SidecarIndexRow = [string, number, number, number, number] | [string, number, number, number, number, number, string, number];
 
 /** Deflate keeps the last 32 kB of a dictionary; one full result of the file is the best one there is. */
 const DICTIONARY_BYTES = 32_768;
@@ -159,7 +162,7 @@ export async function buildSidecar(task: SidecarTask): Promise<{ rows: number; b
             const { report, companyName } = prerender(Buffer.from(json), snapshot);
             const deflated = deflateRawSync(report, { level: 6, dictionary });
             writeSync(fd, deflated);
-            index.rows.push([ticker, day, atMs, offset, packed.length, deflated.length, companyName]);
+            index.rows.push([ticker, day, atMs, offset, packed.length, deflated.length, companyName, report.length]);
             offset += deflated.length;
           }
           offset += packed.length;
