@@ -19,11 +19,9 @@
  * sample universe at API_SPREAD_SCALE (default 1) for API_SPREAD_MARKETS (default `us`), every
  * stock screened with its full result and published in files of 5,000 snapshots.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import pino from 'pino';
 import { createApp } from '../api/app.ts';
@@ -35,7 +33,7 @@ import { buildSpreadLake } from '../test/api/support/spread-lake.ts';
 import { listen } from '../test/support/http.ts';
 import { openBenchAccess } from './bench-access.ts';
 import { describeMachine } from './machine.ts';
-import { pacedLoadInProcess, type PacedLoadFigures } from './paced-load.ts';
+import { jsonFromScript, pacedLoadInProcess, type PacedLoadFigures } from './paced-load.ts';
 import { formatTail, startTailProbe, type TailFigures } from './tail-probes.ts';
 import { DEFAULT_RENDER_THREADS, threadedReportRenderer, type RenderTimings } from '../api/report-renderer.ts';
 import { PRERENDER_REPORTS } from '../api/report-prerender.ts';
@@ -382,15 +380,7 @@ function batchesInProcess(
   headers: Record<string, string>,
   bodies: unknown[],
 ): Promise<{ latenciesMs: number[]; resultCounts: number[]; statuses: number[] }> {
-  const script = fileURLToPath(new URL('./batch-client.mjs', import.meta.url));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
-    child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`batch client exited with ${code}`))));
-    child.stdin.end(JSON.stringify({ url, headers, batches: bodies }));
-  });
+  return jsonFromScript(new URL('./batch-client.mjs', import.meta.url), { url, headers, batches: bodies });
 }
 
 function statusText(f: PacedLoadFigures): string {

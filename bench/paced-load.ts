@@ -49,16 +49,23 @@ export function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadFigures> 
  * server for the machine's cores, not for its event loop or heap (as an external tool would).
  */
 export function pacedLoadInProcess(options: PacedLoadOptions): Promise<PacedLoadFigures> {
-  const script = fileURLToPath(new URL('./paced-load-worker.mjs', import.meta.url));
+  return jsonFromScript<PacedLoadFigures>(new URL('./paced-load-worker.mjs', import.meta.url), options);
+}
+
+/**
+ * Runs a bench client script (plain JavaScript) in a Node process of its own: `input` as JSON on its
+ * stdin (a list of thousands of paths exceeds one argument's limit), its stdout parsed as JSON.
+ */
+export function jsonFromScript<T>(script: URL, input: unknown): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [fileURLToPath(script)], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
     child.once('error', reject);
     child.once('close', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as PacedLoadFigures) : reject(new Error(`paced load process exited with ${code}`)),
+      code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`${fileURLToPath(script)} exited with ${code}`)),
     );
-    child.stdin.end(JSON.stringify(options));
+    child.stdin.end(JSON.stringify(input));
   });
 }
 

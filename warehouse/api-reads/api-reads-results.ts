@@ -139,7 +139,10 @@ export class ResultSidecars {
       // buffers for a ~24 kB report, and under spread traffic that memory outside the heap counted
       // towards V8's next full collection (docs/api.md, "Pre-rendered reports"). One more byte than
       // the report, or zlib would take a full output buffer as more to come and allocate another.
-      return inflateRawSync(deflated, { dictionary: sidecar.dictionary, chunkSize: Math.max(zlibConstants.Z_MIN_CHUNK, at.reportBytes + 1) });
+      return inflateRawSync(deflated, {
+        dictionary: sidecar.dictionary,
+        chunkSize: Math.max(zlibConstants.Z_MIN_CHUNK, at.reportBytes + 1),
+      });
     } catch {
       // A damaged sidecar, or its file closed while the reads close: the caller renders the report instead.
       return null;
