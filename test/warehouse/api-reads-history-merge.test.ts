@@ -1,4 +1,4 @@
-import { readFileSync, readSync, openSync, closeSync } from 'node:fs';
+import { readSync, openSync, closeSync } from 'node:fs';
 import { readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,8 +9,8 @@ import {
   dayOffset,
   decodeRecord,
   recordOffset,
+  readSegmentDirectory,
   segmentPaths,
-  type SegmentDirectory,
 } from '../../warehouse/api-reads/api-reads-history-format.ts';
 import { mergeHistorySegments } from '../../warehouse/api-reads/api-reads-history-merge.ts';
 import { IdleTaskCancelled } from '../../common/idle-child.ts';
@@ -45,32 +45,30 @@ function rows(market: string, tickers: readonly string[], date: string, screened
   );
 }
 
-/** Every row of a segment as (market, ticker, day, record with its file and source names), in segment order. */
+/** Every row of a segment as (market, ticker, day, record with its file and source names), in the ticker table's order. */
 function segmentRows(dir: string, id: string): Array<Record<string, unknown>> {
   const paths = segmentPaths(dir, id);
-  const directory = JSON.parse(readFileSync(paths.directory, 'utf8')) as SegmentDirectory;
+  const { file: directory, tickers } = readSegmentDirectory(paths)!;
   const fd = openSync(paths.bin, 'r');
   try {
     const out: Array<Record<string, unknown>> = [];
-    for (const [market, tickers, firsts, counts] of directory.markets) {
-      tickers.forEach((ticker, i) => {
-        for (let row = firsts[i]!; row < firsts[i]! + counts[i]!; row += 1) {
-          const day = Buffer.alloc(4);
-          readSync(fd, day, 0, 4, dayOffset(row));
-          const bytes = Buffer.alloc(RECORD_BYTES);
-          readSync(fd, bytes, 0, RECORD_BYTES, recordOffset(directory.rows, row));
-          const record = decodeRecord(bytes);
-          out.push({
-            market,
-            ticker,
-            day: day.readInt32LE(0),
-            ...record,
-            file: directory.files[record.file],
-            source: directory.strings[record.source],
-            dataSource: directory.strings[record.dataSource],
-          });
-        }
-      });
+    for (const [market, ticker, first, count] of tickers.entries()) {
+      for (let row = first; row < first + count; row += 1) {
+        const day = Buffer.alloc(4);
+        readSync(fd, day, 0, 4, dayOffset(row));
+        const bytes = Buffer.alloc(RECORD_BYTES);
+        readSync(fd, bytes, 0, RECORD_BYTES, recordOffset(directory.rows, row));
+        const record = decodeRecord(bytes);
+        out.push({
+          market,
+          ticker,
+          day: day.readInt32LE(0),
+          ...record,
+          file: directory.files[record.file],
+          source: directory.strings[record.source],
+          dataSource: directory.strings[record.dataSource],
+        });
+      }
     }
     return out;
   } finally {
@@ -79,7 +77,7 @@ function segmentRows(dir: string, id: string): Array<Record<string, unknown>> {
 }
 
 /** A segment's file table, numbered as its records number them: what the index keeps for it (`Segment.files`). */
-const filesOf = (dir: string, id: string) => (JSON.parse(readFileSync(segmentPaths(dir, id).directory, 'utf8')) as SegmentDirectory).files;
+const filesOf = (dir: string, id: string) => readSegmentDirectory(segmentPaths(dir, id))!.file.files;
 
 const byKey = (a: Record<string, unknown>, b: Record<string, unknown>) =>
   JSON.stringify([a.market, a.ticker]).localeCompare(JSON.stringify([b.market, b.ticker]));

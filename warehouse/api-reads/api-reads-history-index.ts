@@ -12,7 +12,8 @@ import {
   recordOffset,
   segmentBytes,
   segmentPaths,
-  type SegmentDirectory,
+  TickerTable,
+  type SegmentDirectoryFile,
 } from './api-reads-history-format.ts';
 import { HistoryBuilderProcess, type HistoryBuildResult } from './api-reads-history-child.ts';
 import { segmentsToMerge } from './api-reads-history-merge-plan.ts';
@@ -57,9 +58,7 @@ interface Segment {
   strings: string[];
   /** Parquet files by number; renamed in place when compaction moves rows. */
   files: string[];
-  entries: Map<string, number>;
-  firsts: Uint32Array;
-  counts: Uint32Array;
+  tickers: TickerTable;
   readers: number;
   retired: boolean;
 }
@@ -73,13 +72,12 @@ interface Manifest {
 
 /** A covered file whose signature is learned at the next reconcile (the target of a compaction). */
 const SIGNATURE_LATER = '?';
-/** Segments kept before the smallest are merged: a segment without the ticker costs a lookup one map look-up. */
+/** Segments kept before the smallest are merged: a segment without the ticker costs a lookup one binary search of its market's tickers. */
 const DEFAULT_MAX_SEGMENTS = 12;
 /** Age past which a file no manifest names is removed (docs/api.md, "as_of from the history index"). */
 const STALE_MS = 3_600_000;
 const PARTITION = /market=([^/\\]+)[/\\]year=(\d{4})[/\\][^/\\]+\.parquet$/;
 
-const keyOf = (market: string, ticker: string) => `${market}\u0000${ticker}`;
 const newer = (a: RawSnapshot, b: RawSnapshot | undefined) =>
   b === undefined || a.day > b.day || (a.day === b.day && a.screenedAtMs > b.screenedAtMs);
 
@@ -176,8 +174,9 @@ export class HistoryIndex {
     for (const segment of segments) segment.readers += 1;
     try {
       let raw: RawSnapshot | undefined;
+      const tickerBytes = Buffer.from(ticker, 'utf8');
       for (const segment of segments) {
-        const found = this.find(segment, market, ticker, day, exactDay);
+        const found = this.find(segment, market, ticker, tickerBytes, day, exactDay);
         if (found && newer(found, raw)) raw = found;
       }
       this.lookups += 1;
@@ -212,11 +211,17 @@ export class HistoryIndex {
     this.segments = [];
   }
 
-  private find(segment: Segment, market: string, ticker: string, day: number, exactDay: boolean): RawSnapshot | undefined {
-    const entry = segment.entries.get(keyOf(market, ticker));
-    if (entry === undefined) return undefined;
-    const first = segment.firsts[entry]!;
-    const count = segment.counts[entry]!;
+  private find(
+    segment: Segment,
+    market: string,
+    ticker: string,
+    tickerBytes: Buffer,
+    day: number,
+    exactDay: boolean,
+  ): RawSnapshot | undefined {
+    const entry = segment.tickers.find(market, tickerBytes);
+    if (entry === null) return undefined;
+    const [first, count] = entry;
     const days = Buffer.allocUnsafe(count * 4);
     // Synchronous positional reads of a ticker's days and one record (docs/api.md, "as_of from the
     // history index"): from the page cache a few µs, where two asynchronous reads' hand-offs to
@@ -451,47 +456,42 @@ export class HistoryIndex {
     await this.sweep();
   }
 
-  /** A segment whose `.bin` and directory are complete and of this format; null otherwise. */
+  /**
+   * A segment whose `.bin` and directory are complete and of this format; null otherwise. Its
+   * ticker table is read as bytes and searched as it is: nothing per ticker is parsed or built on
+   * the event loop (format 2, `TickerTable`).
+   */
   private async loadSegment(id: string, files: string[] | null): Promise<Segment | null> {
     const paths = segmentPaths(this.options.dir, id);
     const directory = await readFile(paths.directory, 'utf8')
-      .then((text) => JSON.parse(text) as SegmentDirectory)
+      .then((text) => JSON.parse(text) as SegmentDirectoryFile)
       .catch(() => null);
     if (!directory || directory.format !== HISTORY_INDEX_FORMAT || (files !== null && files.length !== directory.files.length)) return null;
     const handle = await open(paths.bin, 'r').catch(() => null);
     if (!handle) return null;
-    const header = Buffer.alloc(HEADER_BYTES);
-    await handle.read(header, 0, HEADER_BYTES, 0);
-    const size = (await handle.stat()).size;
-    if (decodeHeader(header) !== directory.rows || size !== segmentBytes(directory.rows)) {
+    try {
+      const header = Buffer.alloc(HEADER_BYTES);
+      await handle.read(header, 0, HEADER_BYTES, 0);
+      const size = (await handle.stat()).size;
+      if (decodeHeader(header) !== directory.rows || size !== segmentBytes(directory.rows) + directory.tickerTableBytes) {
+        throw new Error('torn');
+      }
+      const table = Buffer.alloc(directory.tickerTableBytes);
+      await handle.read(table, 0, table.length, segmentBytes(directory.rows));
+      return {
+        id,
+        handle,
+        rows: directory.rows,
+        strings: directory.strings,
+        files: files ?? directory.files,
+        tickers: new TickerTable(table, directory.markets),
+        readers: 0,
+        retired: false,
+      };
+    } catch {
       await handle.close();
       return null;
     }
-    const tickers = directory.markets.reduce((n, [, list]) => n + list.length, 0);
-    const entries = new Map<string, number>();
-    const firsts = new Uint32Array(tickers);
-    const counts = new Uint32Array(tickers);
-    let n = 0;
-    for (const [market, list, starts, lengths] of directory.markets) {
-      list.forEach((ticker, i) => {
-        entries.set(keyOf(market, ticker), n);
-        firsts[n] = starts[i]!;
-        counts[n] = lengths[i]!;
-        n += 1;
-      });
-    }
-    return {
-      id,
-      handle,
-      rows: directory.rows,
-      strings: directory.strings,
-      files: files ?? directory.files,
-      entries,
-      firsts,
-      counts,
-      readers: 0,
-      retired: false,
-    };
   }
 
   /** Writes the manifest to a temp name and renames it (a crash leaves the old one or the new one), then removes unused segments. */

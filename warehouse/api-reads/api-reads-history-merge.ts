@@ -1,17 +1,16 @@
-import { closeSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import {
   BATCH_ROWS,
-  HEADER_BYTES,
   HISTORY_INDEX_FORMAT,
   RECORD_BYTES,
   completeSegment,
   dayOffset,
-  decodeHeader,
   encodeHeader,
   internTable,
   recordOffset,
   recordScreenedAtMs,
   renumberRecord,
+  readSegmentDirectory,
   segmentPaths,
   type SegmentDirectory,
 } from './api-reads-history-format.ts';
@@ -63,33 +62,24 @@ export async function mergeHistorySegments(task: HistoryMergeTask): Promise<{ ro
     let total = 0;
     for (const segment of task.segments) {
       const own = segmentPaths(task.dir, segment.id);
-      const directory = JSON.parse(readFileSync(own.directory, 'utf8')) as SegmentDirectory;
-      const fd = openSync(own.bin, 'r');
+      const read = readSegmentDirectory(own);
+      if (!read || segment.files.length !== read.file.files.length)
+        throw new Error(`history index segment ${segment.id} does not match its directory: not merged`);
       const source: Source = {
-        fd,
-        rows: directory.rows,
+        fd: openSync(own.bin, 'r'),
+        rows: read.file.rows,
         files: Uint32Array.from(segment.files, (file) => files.id(file)),
-        strings: Uint32Array.from(directory.strings, (value) => strings.id(value)),
+        strings: Uint32Array.from(read.file.strings, (value) => strings.id(value)),
       };
       sources.push(source);
-      const header = Buffer.alloc(HEADER_BYTES);
-      readSync(fd, header, 0, HEADER_BYTES, 0);
-      if (
-        directory.format !== HISTORY_INDEX_FORMAT ||
-        decodeHeader(header) !== directory.rows ||
-        segment.files.length !== directory.files.length
-      )
-        throw new Error(`history index segment ${segment.id} does not match its directory: not merged`);
-      total += directory.rows;
-      for (const [market, list, firsts, counts] of directory.markets) {
+      total += read.file.rows;
+      for (const [market, ticker, first, count] of read.tickers.entries()) {
         let byTicker = tickers.get(market);
         if (!byTicker) tickers.set(market, (byTicker = new Map()));
-        list.forEach((ticker, i) => {
-          const run: Run = [source, firsts[i]!, counts[i]!];
-          const runs = byTicker.get(ticker);
-          if (runs) runs.push(run);
-          else byTicker.set(ticker, [run]);
-        });
+        const run: Run = [source, first, count];
+        const runs = byTicker.get(ticker);
+        if (runs) runs.push(run);
+        else byTicker.set(ticker, [run]);
       }
     }
 
