@@ -272,8 +272,9 @@ export async function runApiSpreadBench(
     const bodies = Array.from({ length: 20 }, () => ({
       tickers: nextPaths(100).map((p) => ({ market: p.split('/')[3]!, ticker: p.split('/')[4]! })),
     }));
-    const { value: answers, cpuMs } = await withCpuMs(() => batchesInProcess(`${api.url}/api/screen/batch`, headers, bodies));
-    await api.close();
+    const { value: answers, cpuMs } = await withCpuMs(() => batchesInProcess(`${api.url}/api/screen/batch`, headers, bodies)).finally(() =>
+      api.close(),
+    );
     const latencies = [...answers.latenciesMs].sort((a, b) => a - b);
     return {
       variant,

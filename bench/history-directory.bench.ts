@@ -14,6 +14,8 @@ import { TickerTable, encodeTickerTable, type SegmentDirectory } from '../wareho
 
 export interface HistoryDirectoryFigures {
   tickers: number;
+  /** Loads timed per format (the best counts). */
+  repeats: number;
   markets: number;
   /** Best of the repeats, ms. */
   formatOneLoadMs: number;
@@ -149,6 +151,7 @@ export function runHistoryDirectoryBench(options: { tickers?: number; markets?: 
   const formatTwoLookupUs = lookupUs((market, ticker) => two.find(market, Buffer.from(ticker, 'utf8')));
   return {
     tickers: total,
+    repeats,
     markets: marketCount,
     formatOneLoadMs,
     formatTwoLoadMs,
@@ -167,10 +170,10 @@ export function formatHistoryDirectoryBench(f: HistoryDirectoryFigures): string[
   const heap = (mib: number | null) => (mib === null ? 'n/a (run with --expose-gc)' : `${mib} MiB`);
   return [
     `[history-directory] a segment of ${f.tickers} SYNTHETIC tickers in ${f.markets} markets: loading its directory blocks the event loop ` +
-      `${round(f.formatTwoLoadMs, 2)} ms (ticker table: ${(f.formatTwoJsonBytes / 1024).toFixed(1)} kB of JSON + ` +
+      `${round(f.formatTwoLoadMs, 2)} ms (format 2: ${(f.formatTwoJsonBytes / 1024).toFixed(1)} kB of JSON + a ticker table of ` +
       `${(f.tableBytes / 2 ** 20).toFixed(2)} MiB read as bytes) against ${round(f.formatOneLoadMs)} ms in format 1 ` +
       `(${(f.formatOneJsonBytes / 2 ** 20).toFixed(2)} MiB of JSON parsed, a map entry per ticker): ` +
-      `${round(f.formatOneLoadMs / f.formatTwoLoadMs, 0)}× less (best of 5 each)`,
+      `${round(f.formatOneLoadMs / f.formatTwoLoadMs, 0)}× less (best of ${f.repeats} each)`,
     `[history-directory] a look-up (half present, half absent): ${round(f.formatTwoLookupUs, 2)} µs against ${round(f.formatOneLookupUs, 2)} µs ` +
       `with format 1's map; heap held by the loaded directory ${heap(f.formatTwoHeapMiB)} against ${heap(f.formatOneHeapMiB)}`,
   ];

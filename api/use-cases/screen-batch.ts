@@ -7,9 +7,9 @@ import type { ScreenService } from '../screen-service.ts';
 import { checkMarket, normaliseTicker, parseRequest } from '../validation.ts';
 import {
   loadStoredResults,
+  renderReport,
   reportWithoutRead,
   screenResponseAround,
-  screenResponseJson,
   screenTicker,
   type ScreenOutcome,
 } from './screen-ticker.ts';
@@ -89,11 +89,15 @@ export async function screenBatch(ctx: ScreenService, request: BatchRequest): Pr
     resolved[index] = await resolveItem(ctx, request, request.items[index], index);
   });
   const ready = new Map<ScreenOutcome, Buffer>();
-  for (const o of resolved) {
-    if (isError(o)) continue;
-    const report = reportWithoutRead(ctx, o, request.frameworks);
-    if (report !== null) ready.set(o, report);
-  }
+  resolved.forEach((o, index) => {
+    if (isError(o)) return;
+    try {
+      const report = reportWithoutRead(ctx, o, request.frameworks);
+      if (report !== null) ready.set(o, report);
+    } catch (error) {
+      resolved[index] = itemError(ctx, request.items[index], index, error);
+    }
+  });
   const toRead = resolved.filter((o): o is ScreenOutcome => !isError(o) && !ready.has(o));
   const results = new Map<ScreenOutcome, StoredResult>();
   try {
@@ -112,7 +116,7 @@ export async function screenBatch(ctx: ScreenService, request: BatchRequest): Pr
       const report = ready.get(o);
       if (report !== undefined) return screenResponseAround(o, report);
       try {
-        return await screenResponseJson(ctx, o, request.frameworks, results.get(o));
+        return screenResponseAround(o, await renderReport(ctx, o, request.frameworks, results.get(o)));
       } catch (error) {
         return itemError(ctx, request.items[index], index, error);
       }

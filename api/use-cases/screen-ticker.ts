@@ -152,8 +152,19 @@ export async function reportJson(
   frameworks: readonly FrameworkId[],
   stored?: StoredResult,
 ): Promise<Buffer> {
-  const ready = reportWithoutRead(ctx, outcome, frameworks);
-  if (ready !== null) return ready;
+  return reportWithoutRead(ctx, outcome, frameworks) ?? (await renderReport(ctx, outcome, frameworks, stored));
+}
+
+/**
+ * The report rendered from its stored result in a render thread (`stored` when already read;
+ * otherwise its sidecar row or the lake), then cached: for a report `reportWithoutRead` has not got.
+ */
+export async function renderReport(
+  ctx: ScreenService,
+  outcome: ScreenOutcome,
+  frameworks: readonly FrameworkId[],
+  stored?: StoredResult,
+): Promise<Buffer> {
   const json = await renderStored(ctx, outcome, frameworks, stored);
   ctx.reports.set(reportKey(outcome, frameworks), json);
   return json;
@@ -232,7 +243,7 @@ function snapshotOf(row: VerdictRow): SnapshotIdentity {
   return { snapshotDate: row.snapshotDate, screenedAt: row.screenedAt, source: row.source };
 }
 
-/** Whether the outcome's report is rendered already (nothing to read from the lake). */
+/** Whether the outcome's report is in the report cache (what the cache-admission tests observe). */
 export function reportCached(ctx: ScreenService, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): boolean {
   return ctx.reports.get(reportKey(outcome, frameworks)) !== undefined;
 }

@@ -132,12 +132,17 @@ export async function buildHistorySegment(task: HistorySegmentTask): Promise<{ r
     rmSync(spill, { recursive: true, force: true });
   }
   closeSync(fd);
-  completeSegment(binTemp, paths, {
-    format: HISTORY_INDEX_FORMAT,
-    rows,
-    strings: strings.values,
-    files: files.values,
-    markets: [...markets].map(([market, [tickers, firsts, counts]]) => [market, tickers, firsts, counts]),
-  });
+  try {
+    completeSegment(binTemp, paths, {
+      format: HISTORY_INDEX_FORMAT,
+      rows,
+      strings: strings.values,
+      files: files.values,
+      markets: [...markets].map(([market, [tickers, firsts, counts]]) => [market, tickers, firsts, counts]),
+    });
+  } catch (error) {
+    rmSync(binTemp, { force: true });
+    throw error;
+  }
   return { rows };
 }

@@ -48,7 +48,7 @@ export interface IndexRecord {
   synthetic: boolean;
 }
 
-/** A segment's directory as writers build it and a merge reads it whole. */
+/** A segment's directory as writers build it (on disk: `SegmentDirectoryFile` and the ticker table). */
 export interface SegmentDirectory {
   format: number;
   rows: number;
@@ -71,10 +71,12 @@ export interface SegmentDirectoryFile {
 }
 
 /**
- * Each ticker's first row and row count in a segment, kept as the bytes they are stored in: per
- * market, the tickers in byte order, as three little-endian u32 columns (first row, row count,
- * end of the ticker's UTF-8 bytes) followed by the tickers' bytes. A look-up is a binary search of
- * the market's range; loading one is one read, with nothing parsed and no map built per ticker.
+ * Each ticker's first row and row count in a segment, kept as the bytes they are stored in. For
+ * the table's N tickers — markets in order, each market's tickers in byte order, so each market
+ * is a contiguous range — three little-endian u32 columns of N values (first row, row count, end
+ * of the ticker's name in the text), then the text: every name's UTF-8 bytes, one after another.
+ * A look-up is a binary search of the market's range; loading one is one read, with nothing
+ * parsed and no map built per ticker.
  */
 export class TickerTable {
   private readonly ranges = new Map<string, [start: number, end: number]>();
@@ -186,7 +188,9 @@ export function completeSegment(binTemp: string, paths: { bin: string; directory
   const { table, counts } = encodeTickerTable(directory.markets);
   const fd = openSync(binTemp, 'r+');
   try {
-    writeSync(fd, table, 0, table.length, segmentBytes(directory.rows));
+    if (writeSync(fd, table, 0, table.length, segmentBytes(directory.rows)) !== table.length) {
+      throw new Error('history index: ticker table written short');
+    }
   } finally {
     closeSync(fd);
   }

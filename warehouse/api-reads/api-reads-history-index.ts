@@ -222,6 +222,8 @@ export class HistoryIndex {
     const entry = segment.tickers.find(market, tickerBytes);
     if (entry === null) return undefined;
     const [first, count] = entry;
+    // A damaged table of the right size must not send a read past the segment's rows.
+    if (first + count > segment.rows) return undefined;
     const days = Buffer.allocUnsafe(count * 4);
     // Synchronous positional reads of a ticker's days and one record (docs/api.md, "as_of from the
     // history index"): from the page cache a few µs, where two asynchronous reads' hand-offs to
