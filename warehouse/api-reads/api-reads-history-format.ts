@@ -223,15 +223,23 @@ export function readSegmentDirectory(paths: {
   try {
     const header = Buffer.alloc(HEADER_BYTES);
     readSync(fd, header, 0, HEADER_BYTES, 0);
-    if (decodeHeader(header) !== file.rows || fstatSync(fd).size !== segmentBytes(file.rows) + file.tickerTableBytes) {
-      throw new Error(`history index segment ${paths.bin} does not match its directory`);
-    }
+    const at = tickerTableAt(file, header, fstatSync(fd).size);
+    if (at === null) throw new Error(`history index segment ${paths.bin} does not match its directory`);
     const table = Buffer.alloc(file.tickerTableBytes);
-    readSync(fd, table, 0, table.length, segmentBytes(file.rows));
+    readSync(fd, table, 0, table.length, at);
     return { file, tickers: new TickerTable(table, file.markets) };
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Where a segment's ticker table starts in its `.bin`, given the `.bin`'s header and size; null
+ * when either does not match the directory (a torn write, or another segment's file).
+ */
+export function tickerTableAt(file: SegmentDirectoryFile, header: Buffer, binBytes: number): number | null {
+  const at = segmentBytes(file.rows);
+  return decodeHeader(header) === file.rows && binBytes === at + file.tickerTableBytes ? at : null;
 }
 
 export function segmentPaths(dir: string, id: string): { bin: string; directory: string } {

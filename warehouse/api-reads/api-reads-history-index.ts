@@ -7,11 +7,10 @@ import {
   HISTORY_INDEX_FORMAT,
   RECORD_BYTES,
   dayOffset,
-  decodeHeader,
   decodeRecord,
   recordOffset,
-  segmentBytes,
   segmentPaths,
+  tickerTableAt,
   TickerTable,
   type SegmentDirectoryFile,
 } from './api-reads-history-format.ts';
@@ -474,12 +473,10 @@ export class HistoryIndex {
     try {
       const header = Buffer.alloc(HEADER_BYTES);
       await handle.read(header, 0, HEADER_BYTES, 0);
-      const size = (await handle.stat()).size;
-      if (decodeHeader(header) !== directory.rows || size !== segmentBytes(directory.rows) + directory.tickerTableBytes) {
-        throw new Error('torn');
-      }
+      const at = tickerTableAt(directory, header, (await handle.stat()).size);
+      if (at === null) throw new Error('torn');
       const table = Buffer.alloc(directory.tickerTableBytes);
-      await handle.read(table, 0, table.length, segmentBytes(directory.rows));
+      await handle.read(table, 0, table.length, at);
       return {
         id,
         handle,
