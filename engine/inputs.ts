@@ -103,9 +103,25 @@ export interface MarketCaps {
 /**
  * What an exposure figure rests on (docs/data/activities.md, "Evidence levels"): a vendor's or
  * the sample's reported figure, a revenue concept in the company's filings that names the
- * activity, or the curated list of cited company classifications.
+ * activity, a product/service or segment member of a dimensional revenue fact in the filing's
+ * XBRL instance, or the curated list of cited company classifications.
  */
-export type ExposureEvidence = 'reported' | 'filing_concept' | 'curated';
+export type ExposureEvidence = 'reported' | 'filing_concept' | 'filing_dimension' | 'curated';
+
+/**
+ * How much of a filing's revenue its dimensional revenue facts account for, by members that
+ * name no screened activity plus members mapped to one (docs/data/activities.md). A share that
+ * accounts for the whole of revenue within the documented tolerance settles the doubt an
+ * industry code leaves; less does not.
+ */
+export interface RevenueAccounting {
+  /** Share of total revenue (0..1) the filing's members account for, screened or not. */
+  share: number;
+  /** Period end of the revenue the share is of (`YYYY-MM-DD`). */
+  asOf: string;
+  /** The filing's accession and the axis the members are on. */
+  sourceRef: string;
+}
 
 /**
  * How the company takes part in an activity (docs/data/activities.md, "Involvement"):
@@ -149,6 +165,8 @@ export interface ScreeningInput {
   exposures: ActivityExposure[];
   /** Latest date on or before the screening date a source reviewed the company and found no screened activity; absent/null = never. */
   activitiesReviewedOn?: string | null;
+  /** The latest filing's accounting of revenue by product/segment members; absent/null = none. */
+  revenueAccounted?: RevenueAccounting | null;
   /** True when the inputs come from the synthetic sample universe. */
   synthetic: boolean;
   /** Where the inputs came from (source adapter name and reference), carried into provenance. */

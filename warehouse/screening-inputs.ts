@@ -239,7 +239,7 @@ function fundamentalsOf(row: FilingRow, listingCurrency: string): Fundamentals |
   };
 }
 
-const EVIDENCE: ReadonlySet<string> = new Set<ExposureEvidence>(['reported', 'filing_concept', 'curated']);
+const EVIDENCE: ReadonlySet<string> = new Set<ExposureEvidence>(['reported', 'filing_concept', 'filing_dimension', 'curated']);
 
 /** The evidence of an exposure row: null (sources that predate the column) reads as reported. */
 function exposureEvidence(value: unknown): ExposureEvidence | undefined {
