@@ -31,8 +31,10 @@ export class TargetRefused extends Error {
 
 export const MAX_URL_LENGTH = 2048;
 
-// Addresses that are not on the public internet (IANA special-purpose registries).
-const NON_PUBLIC = new BlockList();
+// Addresses that are not on the public internet (IANA special-purpose registries). One list per
+// family: a BlockList matches IPv4 addresses against IPv6 rules for ::ffff:0:0/96 too.
+const NON_PUBLIC_V4 = new BlockList();
+const NON_PUBLIC_V6 = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -49,10 +51,15 @@ for (const [network, prefix] of [
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const)
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
+  NON_PUBLIC_V4.addSubnet(network, prefix, 'ipv4');
+// Whole ranges that embed or tunnel an IPv4 address (IPv4-compatible, IPv4-mapped, 6to4, Teredo):
+// refused outright, since the IPv4 address inside may be internal and no real host needs them.
 for (const [network, prefix] of [
-  ['::', 128],
+  ['::', 96],
   ['::1', 128],
+  ['::ffff:0:0', 96],
+  ['2001::', 32],
+  ['2002::', 16],
   ['64:ff9b::', 96],
   ['100::', 64],
   ['2001:db8::', 32],
@@ -60,21 +67,13 @@ for (const [network, prefix] of [
   ['fe80::', 10],
   ['ff00::', 8],
 ] as const)
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
-
-/** The IPv4 address an IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) stands for, if it is one. */
-function mappedIpv4(address: string): string | null {
-  const match = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return match ? match[1]! : null;
-}
+  NON_PUBLIC_V6.addSubnet(network, prefix, 'ipv6');
 
 /** True when `address` (an IP literal) is on the public internet. */
 export function isPublicAddress(address: string): boolean {
-  const mapped = mappedIpv4(address);
-  if (mapped !== null) return isPublicAddress(mapped);
   const family = isIP(address);
   if (family === 0) return false;
-  return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family === 4 ? !NON_PUBLIC_V4.check(address, 'ipv4') : !NON_PUBLIC_V6.check(address, 'ipv6');
 }
 
 /** Refuses a resolved address the policy does not allow. */

@@ -24,10 +24,17 @@ describe('webhook target policy', () => {
     'fd00::1',
     '::ffff:127.0.0.1',
     '224.0.0.1',
+    // IPv4 inside IPv6: compatible (::/96), mapped in hex (what URL parsing makes of ::ffff:127.0.0.1), 6to4, Teredo.
+    '::7f00:1',
+    '::ffff:7f00:1',
+    '::ffff:8.8.8.8',
+    '2002:7f00:1::1',
+    '2001:0:7f00:1::1',
   ])('when the address is %s, then it is not public', (address) => expect(isPublicAddress(address)).toBe(false));
 
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('when the address is %s, then it is public', (address) =>
-    expect(isPublicAddress(address)).toBe(true),
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '2001:4860:4860::8888'])(
+    'when the address is %s, then it is public',
+    (address) => expect(isPublicAddress(address)).toBe(true),
   );
 
   it('when the target is https on a public IP, then it is accepted', async () => {
@@ -46,6 +53,8 @@ describe('webhook target policy', () => {
       'https://[::1]/hook',
       'https://localhost/hook',
       'https://169.254.169.254/latest/meta-data',
+      'https://[::7f00:1]/hook',
+      'https://[::ffff:127.0.0.1]/hook',
     ]) {
       const error = await refusal(checkTarget(STRICT_POLICY, url));
       expect(error).toMatchObject({ kind: 'not_allowed', message: expect.stringMatching(/not a public address/) });
