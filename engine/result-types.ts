@@ -58,9 +58,10 @@ export interface Reason {
   source?: string;
   /**
    * On business-activity reasons: what the absence of a screened activity rests on —
-   * `reviewed`, `vendor`, `industry_code`, or `none` (docs/frameworks/README.md).
+   * `reviewed`, `vendor`, `filing` (the filing's revenue members account for all of revenue),
+   * `industry_code`, or `none` (docs/frameworks/README.md).
    */
-  evidence_level?: 'reviewed' | 'vendor' | 'industry_code' | 'none';
+  evidence_level?: 'reviewed' | 'vendor' | 'filing' | 'industry_code' | 'none';
   /** On ratio checks: the filing figures behind the ratio and where each came from (when the data source records it). */
   inputs?: readonly ReasonInput[];
 }
@@ -92,12 +93,18 @@ export interface FrameworkPurification {
 }
 
 export interface ConsensusComponent {
-  /** A framework id, or `shariah_signal` for the blended five Shariah methodologies. */
+  /** A Shariah framework id (before engine 3.0.0 also `shariah_signal` and the other traditions). */
   component: string;
   weight: number;
   status: VerdictStatus;
   /** 1 compliant, 0.5 questionable, 0 non_compliant; null when insufficient_data. */
   value: number | null;
+}
+
+/** A tradition shown beside the Shariah consensus with its own verdict, not counted in it. */
+export interface ConsensusTradition {
+  framework: FrameworkId;
+  status: VerdictStatus;
 }
 
 export interface FrameworkResult {
@@ -113,6 +120,8 @@ export interface FrameworkResult {
   components?: ConsensusComponent[];
   /** Only on service_consensus: share of the total weight that had a decisive status (0..1). */
   coverage?: number;
+  /** Only on service_consensus: the other traditions' verdicts, shown beside the Shariah consensus. */
+  traditions?: ConsensusTradition[];
 }
 
 export interface Ratios {

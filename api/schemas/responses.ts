@@ -60,7 +60,7 @@ export const reasonSchema = z
     filing_ref: z.string().optional(),
     source: z.string().optional(),
     evidence_level: z
-      .enum(['reviewed', 'vendor', 'industry_code', 'none'])
+      .enum(['reviewed', 'vendor', 'filing', 'industry_code', 'none'])
       .optional()
       .meta({ description: 'business-activity reasons: what the absence of a screened activity rests on' }),
     inputs: z
@@ -98,6 +98,10 @@ export const frameworkResultSchema = z
       .optional()
       .meta({ description: 'service_consensus only' }),
     coverage: z.number().optional().meta({ description: 'service_consensus only: share of the weight with a decisive status (0..1)' }),
+    traditions: z
+      .array(z.object({ framework: z.string(), status }))
+      .optional()
+      .meta({ description: "service_consensus only: the other traditions' verdicts, shown beside the Shariah consensus, not counted in it" }),
   })
   .meta({ id: 'FrameworkResult' });
 

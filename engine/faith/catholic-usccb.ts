@@ -7,11 +7,21 @@
  * - November 2021 (approved 2021-11-17 at the USCCB General Meeting): adds explicit human
  *   cloning, euthanasia and assisted suicide, tobacco production, recreational cannabis, and
  *   primary-business gambling.
- * Revenue data cannot tell production from sale, so "production" and "significant" are
- * modelled as: any share is questionable, 5% or more excluded. See docs/frameworks/catholic_usccb.md.
+ * Both editions bar companies that "manufacture contraceptives" (and abortifacients, under
+ * abortion) whatever their share, and sellers deriving "a significant portion" of revenue from
+ * them (5% modelled); the 2021 tobacco exclusion is on production only. How the company takes
+ * part comes from the exposure's involvement; when it is not reported the conservative default
+ * applies (questionable). See docs/frameworks/catholic_usccb.md.
  */
 import { assertChronological } from '../methodology-versions.ts';
-import { anyInvolvement, defineExclusionVersion, revenueBelow, type ExclusionRuleSpec, type ExclusionVersion } from './exclusion-types.ts';
+import {
+  anyInvolvement,
+  defineExclusionVersion,
+  directOnly,
+  revenueBelow,
+  type ExclusionRuleSpec,
+  type ExclusionVersion,
+} from './exclusion-types.ts';
 
 const S2003 = 'USCCB Socially Responsible Investment Guidelines (November 2003)';
 const S2021 = 'USCCB Socially Responsible Investment Guidelines (November 2021)';
@@ -22,16 +32,18 @@ const ARMS = 'Reducing arms production';
 function common(source: string): ExclusionRuleSpec[] {
   return [
     anyInvolvement('abortion', 'fail', LIFE, `${source}: abortion (absolute exclusion)`),
-    // Revenue data cannot separate making contraceptives (excluded at any share) from selling them.
-    revenueBelow(
-      'contraceptives',
-      0.05,
-      'fail',
-      'questionable',
-      LIFE,
-      `${source}: contraceptives (manufacture, or significant revenue from sale; 5% modelled)`,
-      'ambiguous_evidence',
-    ),
+    // Makers are excluded at any share; sellers from "a significant portion" of revenue.
+    {
+      ...revenueBelow(
+        'contraceptives',
+        0.05,
+        'fail',
+        'pass',
+        LIFE,
+        `${source}: "companies that manufacture contraceptives or derive a significant portion of [their] revenues from the sale of contraceptives" (manufacturers at any share; significant portion modelled as 5%)`,
+      ),
+      direct: ['producer'],
+    },
     anyInvolvement('embryonic_stem_cell', 'fail', LIFE, `${source}: embryonic stem cell research`),
     anyInvolvement('weapons_controversial', 'fail', ARMS, `${source}: weapons of mass destruction`),
     anyInvolvement(
@@ -85,15 +97,8 @@ export const USCCB_VERSIONS: readonly ExclusionVersion[] = [
       anyInvolvement('adult_entertainment', 'fail', DIGNITY, `${S2021}: pornography`),
       anyInvolvement('human_cloning', 'fail', LIFE, `${S2021}: human cloning`),
       anyInvolvement('euthanasia', 'fail', LIFE, `${S2021}: euthanasia and assisted suicide`),
-      revenueBelow(
-        'tobacco',
-        0.05,
-        'fail',
-        'questionable',
-        DIGNITY,
-        `${S2021}: tobacco production (production vs retail not distinguishable; 5% modelled)`,
-        'ambiguous_evidence',
-      ),
+      // The 2021 text excludes the production of tobacco: a retailer or distributor is not excluded at any share.
+      directOnly('tobacco', ['producer'], DIGNITY, `${S2021}: the production of tobacco (producers at any share; selling it is not named)`),
       revenueBelow(
         'cannabis',
         0.05,

@@ -6,6 +6,7 @@ import { activityIndex } from '../exposures.ts';
 import type { FrameworkId } from '../frameworks.ts';
 import { activityLabel } from '../format.ts';
 import type { ActivityCode, Involvement } from '../inputs.ts';
+import { involvementList } from '../involvement.ts';
 import type { MethodologyVersion } from '../methodology-versions.ts';
 import type { Doubt, Reason } from '../result-types.ts';
 
@@ -21,6 +22,11 @@ export interface ExclusionRuleSpec {
   minor: 'pass' | 'questionable';
   /** Involvements excluded at any revenue share (docs/frameworks/README.md, "Direct involvement"); absent = none. */
   direct?: readonly Involvement[];
+  /**
+   * The text excludes only the `direct` involvements (e.g. tobacco *production*): other
+   * involvement is not excluded at any share. Such a rule has threshold 1 and operator `<=`.
+   */
+  onlyDirect?: true;
   /** The doubt a `questionable` outcome of this rule stands for (docs/frameworks/README.md, "Statuses"). */
   doubt: Doubt;
   /** The moral ground, in the framework's own terms. */
@@ -53,6 +59,7 @@ export interface ExclusionVersion extends MethodologyVersion {
 }
 
 function limitText(r: ExclusionRuleSpec): string {
+  if (r.onlyDirect) return `${involvementList(r.direct ?? [])}s excluded at any share, no limit for others`;
   if (r.threshold === 0) return 'no involvement';
   const pct = `${Number((r.threshold * 100).toPrecision(10))}%`;
   return r.operator === '<' ? `below ${pct} of revenue` : `at most ${pct} of revenue`;
@@ -68,7 +75,9 @@ export function defineExclusionVersion(spec: ExclusionVersionSpec): ExclusionVer
       index: activityIndex(r.activity),
       code: `${spec.framework}.${r.activity}`,
       metric: `activity.${r.activity}`,
-      passMessage: `${r.ground}: ${name} revenue is within the limit (${limit}).`,
+      passMessage: r.onlyDirect
+        ? `${r.ground}: ${name} revenue, not excluded: the text names ${involvementList(r.direct ?? [])}s only.`
+        : `${r.ground}: ${name} revenue is within the limit (${limit}).`,
       minorMessage: `${r.ground}: some ${name} revenue, within the limit (${limit}) but a gray area for this framework.`,
       breachMessage:
         r.onBreach === 'fail'
@@ -141,4 +150,24 @@ export function revenueBelow(
   doubt: Doubt = onBreach === 'questionable' ? 'scholarly_disagreement' : 'ambiguous_rule',
 ): ExclusionRuleSpec {
   return { activity, threshold, operator: '<', onBreach, minor, doubt, ground, source };
+}
+
+/**
+ * Rule: only the `direct` involvements are excluded, at any revenue share (a text that bars
+ * *making* something, not selling it); a share whose involvement is not reported takes the
+ * conservative default (`questionable`).
+ */
+export function directOnly(activity: ActivityCode, direct: readonly Involvement[], ground: string, source: string): ExclusionRuleSpec {
+  return {
+    activity,
+    threshold: 1,
+    operator: '<=',
+    onBreach: 'fail',
+    minor: 'pass',
+    direct,
+    onlyDirect: true,
+    doubt: 'ambiguous_evidence',
+    ground,
+    source,
+  };
 }

@@ -3,25 +3,29 @@
  * deciding fact for most grounds is whether the company is controlled by Jews: the prohibitions
  * bind Jews, and the poskim followed here (Igrot Moshe) do not make a minority shareholder the
  * owner or agent of a company under non-Jewish control. Control is reported
- * (`listing.jewishControlled`) or presumed by the listing's market: Tel Aviv listings as
- * Jewish-controlled (the Israeli kosher-company practice), others as not (the majority of owners
- * and managers of a company listed outside Israel are not Jews).
+ * (`listing.jewishControlled`) or presumed from the issuer, never from the exchange (Israeli
+ * companies list abroad): an issuer incorporated or with its business address in Israel is
+ * presumed controlled by Jews (the Israeli kosher-company practice), an issuer of another known
+ * domicile presumed not (the majority of owners and managers of companies outside Israel are not
+ * Jews). With neither known, the screen runs both readings and decides only where they agree.
  * - Ribbit: between Jews only; a Jewish-controlled company needs a heter iska.
  * - Shabbat: work under non-Jewish management is the non-Jews' own; a Jewish-controlled
  *   company must not operate on Shabbat.
  * - Chametz over Pesach (alcohol as proxy) and trade in forbidden foods: Jewish-controlled
  *   companies by a 5% materiality line; others only when forbidden foods are their main trade.
+ * - Pornography (producers, or 5% of revenue) excluded whoever controls the company; gambling
+ *   (operators, or the main trade) questionable.
  * Real disagreements are `questionable`; a deciding fact that is unknown is `insufficient_data`.
- * This framework never returns `non_compliant`. See docs/frameworks/jewish_halakhic.md.
+ * See docs/frameworks/jewish_halakhic.md.
  */
 import { versionInForce, assertChronological } from '../methodology-versions.ts';
 import { notInForce } from '../not-in-force.ts';
-import type { ListingMeta } from '../inputs.ts';
 import type { FrameworkResult, Reason } from '../result-types.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { combineReasons } from '../status.ts';
 import { defineExclusionVersion, revenueBelow, type ExclusionRuleSpec, type ExclusionVersion } from './exclusion-types.ts';
 import { exclusionChecks } from './screen-exclusions.ts';
+import { ISRAEL, controlOf, controlReason } from './halakhic-control.ts';
 
 const HOLDING_SOURCE =
   'Igrot Moshe, Even HaEzer 1:7 (a small shareholder of a listed company is not a partner in its property, only entitled to its profits)';
@@ -36,8 +40,16 @@ const FOODS_SOURCE = "Shulchan Arukh, Yoreh De'ah 117 (commerce in forbidden foo
 const FOODS_MAIN_TRADE_SOURCE =
   `${FOODS_SOURCE}; Pitchei Teshuvah YD 117:6 (permitted when forbidden foods are only part of the ` +
   `trade); Cheishev HaEifod 3:44 (strict for a company trading mainly in them)`;
+const PORNOGRAPHY_SOURCE =
+  'Leviticus 19:14 (lifnei iver) with Avodah Zarah 6b (it applies to helping a non-Jew transgress as well); Deuteronomy 23:10 ' +
+  "with Avodah Zarah 20b and Shulchan Arukh, Even HaEzer 21:1 (guarding against lewd sights); the service's modelling: producers " +
+  'at any share, others from 5% of revenue, whoever controls the company';
+const GAMBLING_SOURCE =
+  'Mishnah Sanhedrin 3:3 and Sanhedrin 24b (the dice player, not engaged in settling the world); Shulchan Arukh, Choshen Mishpat ' +
+  '34:16 and 370:2–3 (with a non-Jew not theft, yet forbidden as idle pursuit); authorities differ on a passive holding: ' +
+  "the service's modelling treats operators, or gambling as the main trade, as questionable";
 const TEL_AVIV_MIC = 'XTAE';
-const VERSION = 'halakhic-1';
+const VERSION = 'halakhic-2';
 const SOURCE =
   'Halakhic grounds as codified in the Shulchan Arukh, applied to listed shares by contemporary responsa (docs/frameworks/jewish_halakhic.md)';
 const NOT_ASSESSED = [{ ground: 'Chametz in other food businesses', why: 'no chametz activity code; only alcohol is used as a proxy' }];
@@ -54,6 +66,27 @@ function mainTrade(activity: 'pork' | 'non_kosher_food'): ExclusionRuleSpec {
     ground: 'Trading in forbidden foods',
     source: FOODS_MAIN_TRADE_SOURCE,
   };
+}
+
+/** Grounds that do not depend on who controls the company: what its own business is. */
+function ownBusiness(): ExclusionRuleSpec[] {
+  return [
+    {
+      ...revenueBelow('adult_entertainment', 0.05, 'fail', 'pass', 'Pornography', PORNOGRAPHY_SOURCE),
+      direct: ['producer'],
+    },
+    {
+      activity: 'gambling',
+      threshold: 0.5,
+      operator: '<=',
+      onBreach: 'questionable',
+      minor: 'pass',
+      direct: ['producer'],
+      doubt: 'scholarly_disagreement',
+      ground: 'Gambling',
+      source: GAMBLING_SOURCE,
+    },
+  ];
 }
 
 /** Rules for a company controlled by Jews: the company itself is bound. */
@@ -82,6 +115,7 @@ export const HALAKHIC_VERSIONS: readonly ExclusionVersion[] = [
         'Trading in forbidden foods',
         `${FOODS_SOURCE} (5% materiality modelled)`,
       ),
+      ...ownBusiness(),
     ],
     notAssessed: NOT_ASSESSED,
   }),
@@ -95,7 +129,7 @@ export const HALAKHIC_NOT_JEWISH_CONTROLLED_VERSIONS: readonly ExclusionVersion[
     effectiveFrom: '1900-01-01',
     effectiveFromConfirmed: false,
     source: SOURCE,
-    rules: [mainTrade('pork'), mainTrade('non_kosher_food')],
+    rules: [mainTrade('pork'), mainTrade('non_kosher_food'), ...ownBusiness()],
     notAssessed: [],
   }),
 ];
@@ -103,43 +137,9 @@ export const HALAKHIC_NOT_JEWISH_CONTROLLED_VERSIONS: readonly ExclusionVersion[
 assertChronological(HALAKHIC_VERSIONS);
 assertChronological(HALAKHIC_NOT_JEWISH_CONTROLLED_VERSIONS);
 
-interface Control {
-  jewish: boolean;
-  /** Prose: what the control finding rests on. */
-  basis: string;
-}
-
-/** Whether the company is controlled by Jews: reported, else presumed by its market. */
-export function controlOf(listing: ListingMeta): Control {
-  const reported = listing.jewishControlled ?? null;
-  if (reported !== null)
-    return { jewish: reported, basis: reported ? 'reported as controlled by Jews' : 'reported as not controlled by Jews' };
-  if (listing.exchangeMic === TEL_AVIV_MIC) {
-    return {
-      jewish: true,
-      basis: 'listed in Tel Aviv and not reported otherwise: presumed controlled by Jews, as the Israeli kosher-company practice presumes',
-    };
-  }
-  return {
-    jewish: false,
-    basis:
-      'listed outside Israel and not reported as controlled by Jews: presumed not, following the majority (rov) of owners and managers of such companies',
-  };
-}
-
-function controlReason(control: Control): Reason {
-  return {
-    code: 'jewish_halakhic.control',
-    result: 'info',
-    message: `Control: ${control.basis}. The screen is for a small holding with no say in the company's management.`,
-    metric: 'listing.jewish_controlled',
-    source: HOLDING_SOURCE,
-  };
-}
-
-function ribbitCheck(ctx: ScreenContext, control: Control): Reason {
+function ribbitCheck(ctx: ScreenContext, jewish: boolean): Reason {
   const code = 'jewish_halakhic.ribbit';
-  if (!control.jewish) {
+  if (!jewish) {
     return {
       code,
       result: 'pass',
@@ -183,10 +183,10 @@ function ribbitCheck(ctx: ScreenContext, control: Control): Reason {
   };
 }
 
-function shabbatCheck(ctx: ScreenContext, control: Control): Reason {
+function shabbatCheck(ctx: ScreenContext, jewish: boolean): Reason {
   const code = 'jewish_halakhic.shabbat';
   const operates = ctx.input.listing.operatesOnShabbat;
-  if (!control.jewish) {
+  if (!jewish) {
     const what =
       operates === true
         ? 'The business operates on Shabbat, but'
@@ -235,17 +235,34 @@ const CHAMETZ_NOT_JEWISH: Reason = Object.freeze({
   source: `${CHAMETZ_SOURCE}; ${HOLDING_SOURCE}`,
 });
 
-/** Screen one company against the halakhic grounds (never stricter than `questionable`). */
-export function screenHalakhic(ctx: ScreenContext): FrameworkResult {
-  const control = controlOf(ctx.input.listing);
-  const v = versionInForce(control.jewish ? HALAKHIC_VERSIONS : HALAKHIC_NOT_JEWISH_CONTROLLED_VERSIONS, ctx.input.screeningDate);
-  if (v === null) return notInForce('jewish_halakhic', ctx.input.screeningDate);
-  const reasons: Reason[] = [controlReason(control), ribbitCheck(ctx, control), shabbatCheck(ctx, control)];
-  if (!control.jewish) reasons.push(CHAMETZ_NOT_JEWISH);
+/** The checks under one reading of control, and the version they come from (null: not in force). */
+function readingOf(ctx: ScreenContext, jewish: boolean): { v: ExclusionVersion; reasons: Reason[] } | null {
+  const v = versionInForce(jewish ? HALAKHIC_VERSIONS : HALAKHIC_NOT_JEWISH_CONTROLLED_VERSIONS, ctx.input.screeningDate);
+  if (v === null) return null;
+  const reasons: Reason[] = [ribbitCheck(ctx, jewish), shabbatCheck(ctx, jewish)];
+  if (!jewish) reasons.push(CHAMETZ_NOT_JEWISH);
   exclusionChecks(v, ctx, reasons);
   for (const r of v.notAssessedReasons) reasons.push(r);
+  return { v, reasons };
+}
+
+/**
+ * Screen one company against the halakhic grounds. When control is unknown the stricter reading
+ * (controlled by Jews) is shown, and the verdict stands only where both readings agree.
+ */
+export function screenHalakhic(ctx: ScreenContext): FrameworkResult {
   const listing = ctx.input.listing;
-  if (listing.exchangeMic === TEL_AVIV_MIC) {
+  const control = controlOf(listing);
+  const reading = readingOf(ctx, control.jewish ?? true);
+  if (reading === null) return notInForce('jewish_halakhic', ctx.input.screeningDate);
+  const { v } = reading;
+  let agreed = true;
+  if (control.jewish === null) {
+    const lenient = readingOf(ctx, false);
+    agreed = lenient !== null && combineReasons(lenient.reasons) === combineReasons(reading.reasons);
+  }
+  const reasons: Reason[] = [controlReason(control, HOLDING_SOURCE, agreed), ...reading.reasons];
+  if (listing.exchangeMic === TEL_AVIV_MIC || listing.domicile === ISRAEL) {
     const kosher = listing.heterIska === true && listing.operatesOnShabbat === false;
     reasons.push({
       code: 'jewish_halakhic.kosher_company',
