@@ -28,7 +28,6 @@ export const ACTIVITY_CODES = [
   'hotels_leisure',
   'non_kosher_food',
   'euthanasia',
-  'non_halal_meat',
 ] as const;
 
 export type ActivityCode = (typeof ACTIVITY_CODES)[number];
@@ -104,23 +103,15 @@ export interface MarketCaps {
   /** Month-end observations behind each average (fewer than 24/36 = short history). */
   months24: number;
   months36: number;
-  /**
-   * Months (`YYYY-MM`, oldest first) of the 36-month window without a month-end market cap,
-   * from the window's first one up to the month before the screening date's month; absent or
-   * empty when none is missing. Months before the first are a short history; the screening
-   * date's own month is never missing (its month-end may be still to come).
-   */
-  missingMonths?: readonly string[];
 }
 
 /**
  * What an exposure figure rests on (docs/data/activities.md, "Evidence levels"): a vendor's or
  * the sample's reported figure, a revenue concept in the company's filings that names the
- * activity (`retired_concept`: one the taxonomy has since retired, such as `CasinoRevenue` with
- * ASC 606, whose last figure still shows the activity existed), a product/service or segment member of a dimensional revenue fact in the filing's
+ * activity, a product/service or segment member of a dimensional revenue fact in the filing's
  * XBRL instance, or the curated list of cited company classifications.
  */
-export type ExposureEvidence = 'reported' | 'filing_concept' | 'retired_concept' | 'filing_dimension' | 'curated';
+export type ExposureEvidence = 'reported' | 'filing_concept' | 'filing_dimension' | 'curated';
 
 /**
  * How much of a filing's revenue its dimensional revenue facts account for, by members that
