@@ -1,5 +1,5 @@
-import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { HostUnresolved, resolveHost } from './resolve-host.ts';
 
 /**
  * Where a webhook may be delivered (docs/webhooks.md, "Delivery targets"): so the service cannot be
@@ -13,6 +13,8 @@ export interface TargetPolicy {
   allowHttp: boolean;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: accept loopback, private, link-local and other non-public addresses. */
   allowPrivate: boolean;
+  /** DNS servers to ask instead of the system's (tests point this at a local server). */
+  dnsServers?: readonly string[];
 }
 
 export const STRICT_POLICY: TargetPolicy = { allowHttp: false, allowPrivate: false };
@@ -76,11 +78,15 @@ export function isPublicAddress(address: string): boolean {
   return family === 4 ? !NON_PUBLIC_V4.check(address, 'ipv4') : !NON_PUBLIC_V6.check(address, 'ipv6');
 }
 
-/** Refuses a resolved address the policy does not allow. */
+/**
+ * Refuses a resolved address the policy does not allow. The message names the address only when
+ * the URL itself did (an IP literal): what an internal name resolves to is not the caller's to learn.
+ */
 export function checkAddress(policy: TargetPolicy, host: string, address: string): void {
   if (policy.allowPrivate || isPublicAddress(address)) return;
+  const what = host === address ? `address ${address} is` : `host ${host} resolves to an address that is`;
   throw new TargetRefused(
-    `webhook URL host ${host} resolves to ${address}, which is not a public address (loopback, private, link-local and reserved ranges are refused)`,
+    `webhook URL ${what} not a public address (loopback, private, link-local and reserved ranges are refused)`,
     'not_allowed',
   );
 }
@@ -116,12 +122,10 @@ export async function checkTarget(policy: TargetPolicy, text: string): Promise<U
   const host = hostOf(url);
   let addresses: string[];
   try {
-    addresses = isIP(host) !== 0 ? [host] : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+    addresses = isIP(host) !== 0 ? [host] : (await resolveHost(host, policy.dnsServers)).map((entry) => entry.address);
   } catch (error) {
-    throw new TargetRefused(
-      `url: host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'lookup failed'})`,
-      'not_allowed',
-    );
+    const code = error instanceof HostUnresolved ? error.code : 'lookup failed';
+    throw new TargetRefused(`url: host ${host} does not resolve (${code})`, 'not_allowed');
   }
   for (const address of addresses) checkAddress(policy, host, address);
   return url;

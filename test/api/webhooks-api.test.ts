@@ -2,9 +2,11 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessSetup } from '../../access/open-access.ts';
 import { WEBHOOK_SUBSCRIPTIONS_PER_ACCOUNT } from '../../api/schemas/webhooks.ts';
+import { DNS_DEADLINE_MS } from '../../webhooks/resolve-host.ts';
 import { STRICT_POLICY } from '../../webhooks/target-policy.ts';
 import { keyFor, openTestAccess } from '../support/access.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { startSilentDns } from '../webhooks/support/silent-dns.ts';
 import { serveWebhookApi, type WebhookApi } from '../webhooks/support/webhook-api.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
@@ -182,8 +184,9 @@ describe('webhook subscriptions over real HTTP with the production target policy
 
     it.each([
       ['http://8.8.8.8/hook', /plain http is not accepted; webhook targets must use https/],
-      ['https://127.0.0.1:8443/hook', /resolves to 127.0.0.1, which is not a public address/],
-      ['https://localhost/hook', /host localhost resolves to .*not a public address/],
+      ['https://127.0.0.1:8443/hook', /address 127.0.0.1 is not a public address/],
+      ['https://[::7f00:1]/hook', /address ::7f00:1 is not a public address/],
+      ['https://localhost/hook', /^webhook URL host localhost resolves to an address that is not a public address/],
       ['https://169.254.169.254/latest/meta-data', /not a public address/],
       ['https://[fd00::1]/hook', /not a public address/],
     ])('when the URL is %s, then 400 says it is not allowed', async (url, detail) => {
@@ -191,6 +194,32 @@ describe('webhook subscriptions over real HTTP with the production target policy
       expect(status).toBe(400);
       expect(body.detail).toMatch(detail);
     });
+
+    it('when the host is a name resolving to loopback, then 400 refuses it without telling the address it resolves to', async () => {
+      const { status, body } = await create(key, { url: 'https://localhost/hook', market: 'us', frameworks: ['shariah_aaoifi'] });
+      expect(status).toBe(400);
+      expect(JSON.stringify(body)).not.toMatch(/127\.0\.0\.1|[ (]::1\b/);
+    });
+
+    it("when the host's name server never answers, then 400 says it does not resolve within the lookup deadline", async () => {
+      const dns = await startSilentDns();
+      const slowDns = await serveWebhookApi(temp.dir, access, { ...STRICT_POLICY, dnsServers: [dns.server] });
+      try {
+        const started = Date.now();
+        const response = await fetch(`${slowDns.url}/api/webhooks`, {
+          method: 'POST',
+          headers: { 'X-API-Key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ url: 'https://hooks.test/x', market: 'us', frameworks: ['shariah_aaoifi'] }),
+        });
+        expect(response.status).toBe(400);
+        expect(((await response.json()) as Json).detail).toBe('url: host hooks.test does not resolve (ETIMEOUT)');
+        expect(Date.now() - started).toBeLessThan(DNS_DEADLINE_MS + 2_000);
+        expect(dns.queries()).toBeGreaterThan(0);
+      } finally {
+        await slowDns.close();
+        await dns.close();
+      }
+    }, 30_000);
 
     it("when the key's quota cannot cover the 5 units, then 429, while listing (0 units) still answers", async () => {
       const small = await keyFor(access, 'partner', { dailyLimit: 4 });

@@ -6,6 +6,7 @@ import { createAccount, lapseAccount } from '../../access/administration.ts';
 import { AccessStore } from '../../access/access-store.ts';
 import { openServiceDb, type ServiceDb } from '../../service-state/db.ts';
 import { deliver } from '../../webhooks/deliver.ts';
+import { DNS_DEADLINE_MS } from '../../webhooks/resolve-host.ts';
 import { newEventId, newSubscriptionId } from '../../webhooks/events.ts';
 import { sealSecret } from '../../webhooks/secret-box.ts';
 import { verifySignature } from '../../webhooks/signature.ts';
@@ -14,6 +15,8 @@ import { WebhookStore } from '../../webhooks/webhook-store.ts';
 import { testServiceState } from '../support/service-state.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { startReceiver } from './support/receiver.ts';
+import { startSilentDns } from './support/silent-dns.ts';
+import { startSlowReceiver } from './support/slow-receiver.ts';
 
 const LOCAL = { allowHttp: true, allowPrivate: true };
 const BODY = '{"id":"evt_x","type":"status.changed"}';
@@ -41,9 +44,25 @@ describe('delivering one event', () => {
       refused: false,
     });
     const closed = await deliver(LOCAL, 'http://127.0.0.1:9/nobody', 'whsec_s', BODY, 'evt_x');
-    expect(closed).toMatchObject({ statusCode: null, error: expect.stringMatching(/ECONNREFUSED/), refused: false });
+    expect(closed).toMatchObject({ statusCode: null, error: 'connection refused (ECONNREFUSED)', refused: false });
   });
 
+  it('when a name resolves to an address that refuses the connection, then the error says so without naming the address', async () => {
+    const closed = await deliver(LOCAL, 'http://localhost:9/nobody', 'whsec_s', BODY, 'evt_x');
+    expect(closed).toMatchObject({ statusCode: null, error: 'connection refused (ECONNREFUSED)', refused: false });
+  });
+
+  it('when the name server never answers, then the attempt ends on the lookup deadline saying so', async () => {
+    const dns = await startSilentDns();
+    try {
+      const outcome = await deliver({ ...LOCAL, dnsServers: [dns.server] }, 'http://hooks.test/x', 'whsec_s', BODY, 'evt_x');
+      expect(outcome).toMatchObject({ statusCode: null, error: 'host hooks.test does not resolve (ETIMEOUT)', refused: false });
+      expect(outcome.durationMs).toBeLessThan(DNS_DEADLINE_MS + 1_000);
+      expect(dns.queries()).toBeGreaterThan(0);
+    } finally {
+      await dns.close();
+    }
+  }, 20_000);
   it('when the production policy meets a loopback target at delivery time (by IP, or by a name resolving there), then nothing is sent and the refusal is final', async () => {
     const before = receiver.received.length;
     const policy = { ...STRICT_POLICY, allowHttp: true };
@@ -51,16 +70,51 @@ describe('delivering one event', () => {
     expect(byIp).toMatchObject({
       statusCode: null,
       refused: true,
-      error: expect.stringMatching(/127.0.0.1, which is not a public address/),
+      error: expect.stringMatching(/address 127.0.0.1 is not a public address/),
     });
     const byName = await deliver(policy, `${receiver.url.replace('127.0.0.1', 'localhost')}/ok`, 'whsec_s', BODY, 'evt_x');
     expect(byName).toMatchObject({
       statusCode: null,
       refused: true,
-      error: expect.stringMatching(/host localhost resolves to .*not a public address/),
+      error: expect.stringMatching(/host localhost resolves to an address that is not a public address/),
     });
+    expect(byName.error).not.toMatch(/127\.0\.0\.1|::1/);
     expect(receiver.received.length).toBe(before);
   });
+});
+
+describe('a receiver that answers one byte at a time', () => {
+  let slow: Awaited<ReturnType<typeof startSlowReceiver>>;
+  beforeAll(async () => {
+    slow = await startSlowReceiver(300);
+  });
+  afterAll(() => slow?.close());
+
+  it('when even the status line trickles, then the attempt is cut at the deadline on the whole request and the connection closed', async () => {
+    const outcome = await deliver(LOCAL, `${slow.url}/trickle-head`, 'whsec_s', BODY, 'evt_x', { deadlineMs: 1_500 });
+    expect(outcome).toMatchObject({ statusCode: null, error: 'no answer within 1.5 s', refused: false });
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(1_400);
+    expect(outcome.durationMs).toBeLessThan(2_500);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const [connection] = slow.on('/trickle-head');
+    expect(connection!.closedAt! - connection!.openedAt).toBeLessThan(2_500);
+  }, 30_000);
+
+  it('when the status line comes at once and the body trickles, then the status decides and the body is never waited for', async () => {
+    const outcome = await deliver(LOCAL, `${slow.url}/trickle-body`, 'whsec_s', BODY, 'evt_x', { deadlineMs: 5_000 });
+    expect(outcome).toMatchObject({ statusCode: 200, error: null });
+    expect(outcome.durationMs).toBeLessThan(1_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(slow.on('/trickle-body')[0]!.closedAt).not.toBeNull();
+  }, 30_000);
+
+  it('when the attempt is cancelled, then it stops at once and the connection is closed', async () => {
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(), 300);
+    const outcome = await deliver(LOCAL, `${slow.url}/trickle-head`, 'whsec_s', BODY, 'evt_x', { signal: cancel.signal });
+    expect(outcome).toMatchObject({ statusCode: null, error: 'attempt cancelled' });
+    expect(outcome.durationMs).toBeLessThan(1_000);
+  }, 30_000);
 });
 
 describe('the delivery activity', () => {
