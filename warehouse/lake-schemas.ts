@@ -61,7 +61,12 @@ export const LISTINGS_SCHEMA: TableSchema = {
     c(
       'jewish_controlled',
       'BOOLEAN',
-      'controlled (majority ownership or management) by Jews; null = unknown, presumed by market (docs/frameworks/jewish_halakhic.md)',
+      "controlled (majority ownership or management) by Jews; null = unknown, presumed from the issuer's domicile (docs/frameworks/jewish_halakhic.md)",
+    ),
+    c(
+      'domicile',
+      'VARCHAR',
+      'ISO 3166-1 alpha-2 code of the issuer: country of incorporation, or IL when its business address is in Israel; null = unknown',
     ),
     c('listed_on', 'DATE', 'first trading day known to the source, null when unknown'),
     c('source_ref', 'VARCHAR', 'reference of the record in its source'),

@@ -91,6 +91,7 @@ interface ListingRow {
   heter_iska: boolean | null;
   operates_on_shabbat: boolean | null;
   jewish_controlled: boolean | null;
+  domicile: string | null;
   data_source: string;
   synthetic: boolean;
 }
@@ -174,7 +175,7 @@ async function capsByListing(connection: DuckDBConnection, t: (name: string) => 
 }
 
 function listingsSql(t: (name: string) => string): string {
-  return `SELECT ord, market, ticker, name, exchange_mic, currency, sic, kind, heter_iska, operates_on_shabbat, jewish_controlled, data_source,
+  return `SELECT ord, market, ticker, name, exchange_mic, currency, sic, kind, heter_iska, operates_on_shabbat, jewish_controlled, domicile, data_source,
       coalesce(synthetic, false) AS synthetic
     FROM ${t('sel')}`;
 }
@@ -272,6 +273,7 @@ function listingPartsOf(row: ListingRow): ListingParts {
       heterIska: row.heter_iska,
       operatesOnShabbat: row.operates_on_shabbat,
       jewishControlled: row.jewish_controlled,
+      domicile: row.domicile,
     },
     currency: row.currency,
     synthetic: row.synthetic,

@@ -38,6 +38,11 @@ export const SubmissionsSchema = z.looseObject({
   tickers: z.array(z.string()),
   exchanges: z.array(z.string().nullable()),
   fiscalYearEnd: z.string().nullable().optional(),
+  stateOfIncorporation: z.string().nullable().optional(),
+  addresses: z
+    .looseObject({ business: z.looseObject({ stateOrCountry: z.string().nullable().optional() }).nullable().optional() })
+    .nullable()
+    .optional(),
   filings: z.looseObject({
     recent: z.looseObject({
       accessionNumber: z.array(z.string()),

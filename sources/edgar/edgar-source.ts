@@ -115,6 +115,7 @@ export function createEdgarSource(folder: string): SourceAdapter {
       currency: 'USD',
       sic: l.sic,
       sic_description: l.sic_description,
+      domicile: l.domicile,
       source_ref: `edgar:CIK${l.cik}`,
       data_source: 'edgar',
       synthetic: false,

@@ -1,6 +1,7 @@
 import { EXCHANGE_MICS } from './edgar-concepts.ts';
 import type { CompanyTickersExchange, Submissions } from './edgar-formats.ts';
 import { paddedCik } from './edgar-formats.ts';
+import { domicileOfEdgarIssuer } from './edgar-locations.ts';
 
 /** A US listing as EDGAR describes it. */
 export interface EdgarListing {
@@ -10,6 +11,8 @@ export interface EdgarListing {
   exchange_mic: string | null;
   sic: string | null;
   sic_description: string | null;
+  /** ISO country of the issuer (docs/data/real-companies.md); null when unknown. */
+  domicile: string | null;
 }
 
 const micOf = (exchange: string | null | undefined): string | null => (exchange ? (EXCHANGE_MICS[exchange] ?? null) : null);
@@ -23,6 +26,7 @@ export function listingsFromCompanyTickers(file: CompanyTickersExchange): EdgarL
     exchange_mic: micOf(exchange),
     sic: null,
     sic_description: null,
+    domicile: null,
   }));
 }
 
@@ -35,5 +39,6 @@ export function listingsFromSubmissions(file: Submissions): EdgarListing[] {
     exchange_mic: micOf(file.exchanges[i]),
     sic: /^\d{4}$/.test(file.sic) ? file.sic : null,
     sic_description: file.sicDescription || null,
+    domicile: domicileOfEdgarIssuer(file.stateOfIncorporation, file.addresses?.business?.stateOrCountry),
   }));
 }

@@ -20,6 +20,7 @@ export type FeedValueKind =
   | 'sic'
   | 'currency'
   | 'mic'
+  | 'country'
   | 'ratio'
   | 'evidence'
   | 'involvement'
@@ -56,7 +57,12 @@ export const FEED_TABLES: readonly FeedTable[] = [
       opt(
         'jewish_controlled',
         'boolean',
-        'controlled (majority ownership or management) by Jews (true/false, empty = unknown: presumed by market)',
+        "controlled (majority ownership or management) by Jews (true/false, empty = unknown: presumed from the issuer's domicile)",
+      ),
+      opt(
+        'domicile',
+        'country',
+        'ISO 3166-1 alpha-2 code of the issuer: its country of incorporation, or IL when its business address is in Israel (empty = unknown)',
       ),
       opt('sic_description', 'text', 'SIC industry title'),
       opt('listed_on', 'date', 'first trading day'),

@@ -151,6 +151,8 @@ export function listingsSql(p: SamplePartParams): Sql {
       CASE WHEN is_fund THEN 'Unit Inv Trust, Closed-End Mgmt Inv Office' ELSE title END AS sic_description,
       ${israel ? heterIska : NULL_BOOLEAN} AS heter_iska,
       ${israel ? onShabbat : NULL_BOOLEAN} AS operates_on_shabbat,
+      -- fictional companies are domiciled in their market (its key is the ISO country code)
+      ${p.marketKey.toUpperCase()} AS domicile,
       listed_on,
       'sample:v1:' || ${p.marketKey} || ':' || ticker AS source_ref,
       'sample' AS data_source, true AS synthetic
