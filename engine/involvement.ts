@@ -55,3 +55,17 @@ export function unknownInvolvementMessage(
 export function notDirectNote(exposure: ActivityExposure): string {
   return exposure.involvement ? ` as ${article(exposure.involvement)} (not directly active)` : '';
 }
+
+/**
+ * The involvement a company's SIC division implies for the activity its code names: a
+ * manufacturer (2000–3999) makes what it sells, a wholesaler (5000–5199) distributes what others
+ * make; null for other divisions, where the code does not say (a restaurant may run a bar or sell
+ * drinks beside food).
+ */
+export function involvementOfSic(sic: string | null): Involvement | null {
+  if (sic === null || !/^\d{4}$/.test(sic)) return null;
+  const code = Number(sic);
+  if (code >= 2000 && code <= 3999) return 'producer';
+  if (code >= 5000 && code <= 5199) return 'distributor';
+  return null;
+}

@@ -8,7 +8,7 @@ import { activityLabel } from '../format.ts';
 import { versionInForce } from '../methodology-versions.ts';
 import { notInForce } from '../not-in-force.ts';
 import type { ActivityCode, ActivityExposure } from '../inputs.ts';
-import { directMessage, involvementFinding, notDirectNote, unknownInvolvementMessage } from '../involvement.ts';
+import { directMessage, involvementFinding, involvementOfSic, notDirectNote, unknownInvolvementMessage } from '../involvement.ts';
 import type { CheckResult, Doubt, FrameworkResult, Reason } from '../result-types.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { combineReasons } from '../status.ts';
@@ -69,7 +69,10 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
       continue;
     }
     reported = true;
-    const src = ex.sources[rule.index]!;
+    const reportedSrc = ex.sources[rule.index]!;
+    // An activity known only from the industry code takes the involvement the code's division implies.
+    const sicInvolvement = state === 'industry_code' && !reportedSrc.involvement ? involvementOfSic(ctx.input.listing.sic) : null;
+    const src = sicInvolvement === null ? reportedSrc : { ...reportedSrc, involvement: sicInvolvement };
     if (state !== 'ok' && state !== 'industry_code') {
       reasons.push({
         code: rule.code,
