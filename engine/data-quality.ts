@@ -2,6 +2,7 @@
 import { ACTIVITY_CODES } from './inputs.ts';
 import { describeExposureState } from './exposures.ts';
 import { STALENESS_LIMITS } from './input-quality.ts';
+import { formatMonthRuns } from './format.ts';
 import type { Reason } from './result-types.ts';
 import type { ScreenContext } from './screen-context.ts';
 
@@ -26,6 +27,13 @@ function note(notes: Reason[], code: string, message: string): void {
   notes.push({ code: `data_quality.${code}`, result: 'info', message });
 }
 
+function incompleteText(window: 24 | 36, missing: readonly string[]): string {
+  return (
+    `The ${window}-month average market cap has no month-end price for ${formatMonthRuns(missing)} (it needs the month-end ` +
+    `before the screening date's month and misses at most ${STALENESS_LIMITS.maxMissingMonths} months): ratios on it are insufficient_data.`
+  );
+}
+
 /** Collect the input problems of one screen as `info` Reasons. */
 export function dataQualityNotes(ctx: ScreenContext): Reason[] {
   const q = ctx.quality;
@@ -35,13 +43,15 @@ export function dataQualityNotes(ctx: ScreenContext): Reason[] {
   if (q.currencyMismatch) {
     note(notes, 'currency_mismatch', 'The filing currency differs from the listing currency: market-cap ratios are insufficient_data.');
   }
-  if (q.avg24 !== 'ok')
+  if (q.avg24 === 'incomplete') note(notes, 'avg24_incomplete', incompleteText(24, q.missing24));
+  else if (q.avg24 !== 'ok')
     note(
       notes,
       `avg24_${q.avg24}`,
       `The 24-month average market cap rests on ${ctx.input.marketCap.months24} month-end prices (minimum ${STALENESS_LIMITS.minMonths24}).`,
     );
-  if (q.avg36 !== 'ok')
+  if (q.avg36 === 'incomplete') note(notes, 'avg36_incomplete', incompleteText(36, q.missing36));
+  else if (q.avg36 !== 'ok')
     note(
       notes,
       `avg36_${q.avg36}`,

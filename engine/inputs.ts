@@ -103,6 +103,13 @@ export interface MarketCaps {
   /** Month-end observations behind each average (fewer than 24/36 = short history). */
   months24: number;
   months36: number;
+  /**
+   * Months (`YYYY-MM`, oldest first) of the 36-month window without a month-end market cap,
+   * from the window's first one up to the month before the screening date's month; absent or
+   * empty when none is missing. Months before the first are a short history; the screening
+   * date's own month is never missing (its month-end may be still to come).
+   */
+  missingMonths?: readonly string[];
 }
 
 /**

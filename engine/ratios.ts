@@ -5,8 +5,9 @@
  */
 import type { Fraction } from './exact.ts';
 import type { Fundamentals, ScreeningInput } from './inputs.ts';
-import type { InputQuality } from './input-quality.ts';
+import { STALENESS_LIMITS, type AverageState, type InputQuality } from './input-quality.ts';
 import type { RatioKey, Ratios, ReasonInput } from './result-types.ts';
+import { formatMonthRuns } from './format.ts';
 
 export interface RatioSet {
   values: Ratios;
@@ -50,6 +51,7 @@ const CAUSE_TEXT: Record<string, string> = {
   price_after_screening_date: 'the spot price is dated after the screening date',
   price_bad_date: 'the spot price date is malformed',
   history_too_short: 'too few month-end prices behind the average',
+  // `months_missing:<months>` is described by `monthsMissingText`.
   currency_mismatch: 'the filing currency differs from the listing currency',
   ratio_overflow: 'the ratio overflows (denominator too small)',
 };
@@ -146,12 +148,25 @@ export function ratioFraction(input: ScreeningInput, key: RatioKey): Fraction {
   return { numerator: parts.numerator.map((field) => f[field] ?? 0), denominator: denominator ?? 0 };
 }
 
+/** The cause of an average whose window misses months (engine/input-quality.ts). */
+function monthsMissingCause(months: readonly string[]): string {
+  return `months_missing:${months.join(' ')}`;
+}
+
+function monthsMissingText(months: readonly string[]): string {
+  return (
+    `no month-end price for ${formatMonthRuns(months)} (an average needs the month-end before the screening date's month ` +
+    `and misses at most ${STALENESS_LIMITS.maxMissingMonths} months)`
+  );
+}
+
 /** Human-readable explanation of a cause code. */
 export function describeCause(cause: string): string {
   const fixed = CAUSE_TEXT[cause];
   if (fixed !== undefined) return fixed;
   const colon = cause.indexOf(':');
   const kind = cause.slice(0, colon);
+  if (kind === 'months_missing') return monthsMissingText(cause.slice(colon + 1).split(' '));
   const label = FIELD_LABEL[cause.slice(colon + 1)] ?? cause.slice(colon + 1);
   if (kind === 'not_reported') return `${label} not reported`;
   if (kind === 'negative') return `${label} is negative`;
@@ -171,6 +186,13 @@ function denominator(v: number | null, name: string): number | string {
   if (v === null || !Number.isFinite(v)) return `not_reported:${name}`;
   if (v <= 0) return `non_positive:${name}`;
   return v;
+}
+
+/** An average market cap, or why it cannot be used: too short a history, or months missing from its window. */
+function averageDenominator(state: AverageState, missing: readonly string[], v: number | null, name: string): number | string {
+  if (state === 'too_short') return 'history_too_short';
+  if (state === 'incomplete') return monthsMissingCause(missing);
+  return denominator(v, name);
 }
 
 function sum(a: number | string, b: number | string): number | string {
@@ -234,8 +256,8 @@ export function computeRatios(input: ScreeningInput, q: InputQuality): RatioSet 
   const mc = input.marketCap;
   const mismatch = q.currencyMismatch ? 'currency_mismatch' : null;
   const spot = mismatch ?? (q.price === 'ok' ? denominator(mc.spot, 'spot') : `price_${q.price}`);
-  const avg24 = mismatch ?? (q.avg24 === 'too_short' ? 'history_too_short' : denominator(mc.avg24m, 'avg24m'));
-  const avg36 = mismatch ?? (q.avg36 === 'too_short' ? 'history_too_short' : denominator(mc.avg36m, 'avg36m'));
+  const avg24 = mismatch ?? averageDenominator(q.avg24, q.missing24, mc.avg24m, 'avg24m');
+  const avg36 = mismatch ?? averageDenominator(q.avg36, q.missing36, mc.avg36m, 'avg36m');
   const assets = denominator(f.totalAssets, 'totalAssets');
   const revenue = denominator(f.totalRevenue, 'totalRevenue');
 

@@ -22,6 +22,8 @@ export interface MarketCapAverages {
   avg36m: number | null;
   months24: number;
   months36: number;
+  /** Months (`YYYY-MM`, oldest first) without a cap, as `MarketCaps.missingMonths` says; absent when none. */
+  missingMonths?: readonly string[];
 }
 
 /** `YYYY-MM-DD` → months since year 0. */
@@ -32,6 +34,28 @@ export function monthIndexOf(date: string): number {
 /** `YYYY-MM-DD` → `yyyymmdd`. */
 export function dayNumberOf(date: string): number {
   return Number(date.slice(0, 4)) * 10_000 + Number(date.slice(5, 7)) * 100 + Number(date.slice(8, 10));
+}
+
+// One string per month for every input that names it: the months of a run repeat across listings and dates.
+const monthTexts = new Map<number, string>();
+
+/** Months since year 0 → `YYYY-MM`. */
+export function monthTextOf(monthIndex: number): string {
+  let text = monthTexts.get(monthIndex);
+  if (text === undefined) {
+    if (monthTexts.size > 10_000) monthTexts.clear();
+    text = `${String(Math.floor(monthIndex / 12)).padStart(4, '0')}-${String((monthIndex % 12) + 1).padStart(2, '0')}`;
+    monthTexts.set(monthIndex, text);
+  }
+  return text;
+}
+
+/** Adds the months `from` … `to` (month indexes, inclusive) to `missing`, made only when the first month is missing. */
+function addMissing(missing: string[] | undefined, from: number, to: number): string[] | undefined {
+  if (from > to) return missing;
+  const list = missing ?? [];
+  for (let m = from; m <= to; m += 1) list.push(monthTextOf(m));
+  return list;
 }
 
 /** The index of the first cap after `monthIndex` (caps ordered by month). */
@@ -49,6 +73,10 @@ function firstAfter(caps: readonly MonthEndCap[], monthIndex: number): number {
 /**
  * The averages on `date` of caps ordered by month: the months after the 36th (24th) before
  * the date's month, up to the date's own month, whose last close is on or before the date.
+ * The months missing are those from the window's first cap up to the month before the date's
+ * month without a cap (docs/frameworks/README.md, "Staleness limits"): earlier months are a
+ * short history, and the date's own month-end may be still to come. The list is made only when
+ * a month is missing, so a complete history allocates nothing for it.
  */
 export function marketCapAveragesOn(caps: readonly MonthEndCap[], date: string): MarketCapAverages {
   const month = monthIndexOf(date);
@@ -57,10 +85,14 @@ export function marketCapAveragesOn(caps: readonly MonthEndCap[], date: string):
   let sum36 = 0;
   let months24 = 0;
   let months36 = 0;
+  let previous = -1;
+  let missing: string[] | undefined;
   for (let i = firstAfter(caps, month - 36); i < caps.length; i += 1) {
     const c = caps[i]!;
     if (c.monthIndex > month || c.day > day) break;
     if (c.cap === null) continue;
+    if (previous >= 0) missing = addMissing(missing, previous + 1, c.monthIndex - 1);
+    previous = c.monthIndex;
     sum36 += c.cap;
     months36 += 1;
     if (c.monthIndex > month - 24) {
@@ -68,10 +100,13 @@ export function marketCapAveragesOn(caps: readonly MonthEndCap[], date: string):
       months24 += 1;
     }
   }
-  return {
+  if (previous >= 0) missing = addMissing(missing, previous + 1, month - 1);
+  const averages: MarketCapAverages = {
     avg24m: months24 === 0 ? null : sum24 / months24,
     avg36m: months36 === 0 ? null : sum36 / months36,
     months24,
     months36,
   };
+  if (missing !== undefined) averages.missingMonths = missing;
+  return averages;
 }

@@ -2,7 +2,8 @@
  * Evaluate one Shariah methodology version: the business-activity screen (primary business),
  * each financial ratio, and the non-permissible income limit; then status, headroom score and
  * purification. Every check, passing or failing, leaves a Reason. A breach is a fail unless it
- * rests on a proxy or an estimate near the limit (docs/frameworks/README.md, "Statuses").
+ * rests on a proxy whose certain part is within the limit, or on an estimate near the limit
+ * (docs/frameworks/README.md, "Statuses").
  */
 import { describeExposureState } from '../exposures.ts';
 import type { ActivityExposure } from '../inputs.ts';
@@ -129,18 +130,25 @@ function directInvolvementCheck(
   return true;
 }
 
-/** A breach on a proxy figure is in doubt unless the certain part breaches on its own (engine/proxies.ts). */
+/**
+ * A breach on a proxy figure is in doubt, however far beyond the limit, unless the certain part
+ * breaches on its own (engine/proxies.ts): how much of the figure is the named one is unknown.
+ */
 function ratioCheck(rr: RatioRule, value: number, ctx: ScreenContext, inputs: readonly ReasonInput[] | undefined): Reason {
   // An inline closure: tsx names a closure bound to a name each time it is made, a cost on this hot path.
   const reason = checkThreshold(rr.rule, value, () => [ratioFraction(ctx.input, rr.ratio)], ctx.filingRef, inputs);
-  if (reason.result !== 'fail' || rr.rule.proxy === undefined || reason.near_limit !== true) return reason;
+  if (reason.result !== 'fail' || rr.rule.proxy === undefined) return reason;
   const certain = certainPart(rr.rule.proxy, ctx.fundamentals, ratioFraction(ctx.input, rr.ratio));
   if (certain === undefined) return reason;
   if (certain !== null) {
     const certainValue = certain.numerator[0]! / certain.denominator;
     if (!withinLimit(rr.rule, certainValue, () => [certain])) return reason;
   }
-  inDoubt(reason, 'proxy', PROXY_TEXT[rr.rule.proxy]);
+  reason.result = 'questionable';
+  reason.doubt = 'proxy';
+  reason.message =
+    `${reason.message} In doubt: ${PROXY_TEXT[rr.rule.proxy]}, and ` +
+    `${certain === null ? 'no part of it is certain to be the named figure' : 'the part certain to be the named figure is within the limit'}.`;
   return reason;
 }
 

@@ -1,6 +1,7 @@
 import { cp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenCompany } from '../../engine/index.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { ingestSource } from '../../sources/ingest.ts';
 import { readTableSql } from '../../warehouse/lake-sql.ts';
@@ -42,6 +43,27 @@ describe('loadScreeningInputs', () => {
       ['alcohol', 0.048],
       ['pork', 0.021],
     ]);
+  });
+
+  it('when the prices stop months before the date, then the inputs name the missing month-ends and DJIM and S&P cannot use their averages', async () => {
+    // QZXA's last close is 2026-09-30, 227 days before 2027-05-15: 2026-10 … 2027-04 have no month-end.
+    const [input] = await load('2027-05-15', ['QZXA']);
+    expect(input!.marketCap).toMatchObject({ spotPriceDate: '2026-09-30', months24: 3, months36: 3 });
+    expect(input!.marketCap.missingMonths).toEqual(['2026-10', '2026-11', '2026-12', '2027-01', '2027-02', '2027-03', '2027-04']);
+    const result = screenCompany(input!);
+    for (const id of ['shariah_djim', 'shariah_sp'] as const) {
+      const debt = result.frameworks[id]!.reasons.find(
+        (r) => r.code === (id === 'shariah_sp' ? 'shariah_sp.leverage' : 'shariah_djim.interest_bearing_debt'),
+      );
+      expect(debt, id).toMatchObject({ result: 'insufficient_data' });
+      expect(debt!.message).toContain('no month-end price for 2026-10 to 2027-04');
+    }
+    // Loaded with another date, the same (listing, date) gets the same months: point in time.
+    const both = await withDuckDB(':memory:', {}, (c) =>
+      loadScreeningInputsForDates(c, temp.dir, { market: 'us', tickers: ['QZXA'], dates: ['2026-10-01', '2027-05-15'] }),
+    );
+    expect(both.find((i) => i.screeningDate === '2027-05-15')).toEqual(input);
+    expect(both.find((i) => i.screeningDate === '2026-10-01')!.marketCap).not.toHaveProperty('missingMonths');
   });
 
   it('when nothing is filed yet, then fundamentals are null and exposures empty', async () => {
