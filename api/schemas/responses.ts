@@ -79,7 +79,8 @@ export const frameworkResultSchema = z
     id: z.enum(FRAMEWORK_IDS),
     status,
     score: nullableNumber.meta({
-      description: '0..100: headroom for Shariah methodologies, the blend for service_consensus, null for exclusion screens',
+      description:
+        '0..100: headroom for Shariah methodologies, the Shariah consensus score for service_consensus, null for exclusion screens',
     }),
     methodology_version: z.string(),
     methodology_effective_from: z.string(),
@@ -101,7 +102,9 @@ export const frameworkResultSchema = z
     traditions: z
       .array(z.object({ framework: z.string(), status }))
       .optional()
-      .meta({ description: "service_consensus only: the other traditions' verdicts, shown beside the Shariah consensus, not counted in it" }),
+      .meta({
+        description: "service_consensus only: the other traditions' verdicts, shown beside the Shariah consensus, not counted in it",
+      }),
   })
   .meta({ id: 'FrameworkResult' });
 
