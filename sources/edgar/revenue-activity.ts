@@ -200,7 +200,8 @@ function segmentsWithOpenLines(groups: Group[]): Map<string, string> {
   return open;
 }
 
-const periodKey = (f: DimensionalFact) => (f.period.kind === 'duration' ? f.period : { start: '', end: '' });
+const periodKey = (f: DimensionalFact) =>
+  f.period.kind === 'duration' ? { start: f.period.start, end: f.period.end } : { start: '', end: '' };
 
 /**
  * Revenue by activity from one filing's facts. The period read is the latest one with a split

@@ -56,7 +56,7 @@ export const ACTIVITY_RULES: readonly ActivityRule[] = [
   { pattern: /\b(cannabis|marijuana)\b/, activity: 'cannabis', involvement: 'producer', why: 'names the product' },
   { pattern: /\b(pork|swine|hogs?|bacon|ham)\b/, activity: 'pork', involvement: 'producer', why: 'names the meat' },
   {
-    pattern: /\b(defense|defence|weapons?|munitions?|firearms?|ammunition|missiles?|armament|military)\b/,
+    pattern: /\b(defense|defence|weapons?|munitions?|firearms?|ammunition|missiles?|armament|military|combat systems?)\b/,
     activity: 'weapons',
     involvement: 'producer',
     why: 'a defence line supplies armed forces; the weapons screens exclude defence manufacturing (FTSE names "weapons, arms and defence manufacturing")',
@@ -138,23 +138,25 @@ export const AMBIGUOUS_RULES: ReadonlyArray<{ pattern: RegExp; why: string; cont
 /** `aal:CargoAndFreightMember` → `cargo and freight`; `aapl:IPhoneMember` → `iphone`. */
 export function memberWords(member: string): string {
   const local = member.replace(/^[^:]*:/, '').replace(/Member$/, '');
-  return local
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .replace(/[_\-.]+/g, ' ')
-    .replace(/\band\b/gi, 'and')
-    .toLowerCase()
-    .replace(/\bi (phone|pad|pod|mac)\b/g, 'i$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    local
+      // Extension names often glue a lower-case "and" between words (`WearablesHomeandAccessories`).
+      .replace(/([a-z])and([A-Z])/g, '$1 and $2')
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+      .replace(/[_\-.]+/g, ' ')
+      .toLowerCase()
+      .replace(/\bi (phone|pad|pod|mac)\b/g, 'i$1')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /** What a revenue member says about the screened activities, by its name. */
 export function readRevenueMember(member: string): MemberReading {
   const words = memberWords(member);
   for (const rule of ACTIVITY_RULES)
-    if (rule.pattern.test(words))
-      return { kind: 'activity', activity: rule.activity, involvement: rule.involvement, rule: rule.pattern.source };
+    if (rule.pattern.test(words)) return { kind: 'activity', activity: rule.activity, involvement: rule.involvement, rule: rule.why };
   for (const rule of AMBIGUOUS_RULES) if (rule.pattern.test(words)) return { kind: 'ambiguous', rule: rule.why, content: rule.content };
   return { kind: 'clean' };
 }
