@@ -57,6 +57,16 @@ function ruleResult(rule: ExclusionRule, share: number, near: boolean, estimated
   return { result: 'pass', message: rule.passMessage, within };
 }
 
+/**
+ * Whether a side business the industry code leaves in doubt could breach the rule: a rule that
+ * excludes only producers (USCCB's tobacco production) is not breached by a company whose class
+ * does not make the product (a grocer sells tobacco, it does not make it).
+ */
+function mayBreach(v: ExclusionVersion, activity: ActivityCode, ctx: ScreenContext): boolean {
+  const rule = v.rules.find((r) => r.activity === activity);
+  return rule?.onlyDirect !== true || involvementOfSic(ctx.input.listing.sic) === 'producer';
+}
+
 /** Append one Reason per reported activity, or the shared "none reported" Reason. */
 export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons: Reason[]): void {
   const ex = ctx.exposures;
@@ -120,7 +130,7 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
       noneReportedReason(
         v.noneReported,
         ex.coverage,
-        v.rules.map((r) => r.activity),
+        v.rules.map((r) => r.activity).filter((a) => mayBreach(v, a, ctx)),
       ),
     );
   else if (unreported.length > 0) {
@@ -134,7 +144,7 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
           source: v.source,
         },
         ex.coverage,
-        unreported,
+        unreported.filter((a) => mayBreach(v, a, ctx)),
       ),
     );
   }
