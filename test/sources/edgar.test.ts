@@ -40,7 +40,7 @@ describe('EDGAR parsers', () => {
     expect(rows.map((r) => r.shares_outstanding)).toEqual([41_200_000, 41_000_000, 40_800_000, 40_500_000]);
   });
 
-  it('when submissions and company_tickers_exchange are read, then SIC, title and exchange MICs come through', () => {
+  it('when submissions and company_tickers_exchange are read, then SIC, title, exchange MICs and the domicile come through', () => {
     const sub = listingsFromSubmissions(parseEdgarJson(SubmissionsSchema, read('submissions/CIK0009999901.json'), 's'));
     expect(sub).toEqual([
       {
@@ -50,6 +50,7 @@ describe('EDGAR parsers', () => {
         exchange_mic: 'XNAS',
         sic: '3420',
         sic_description: 'Cutlery, Handtools & General Hardware',
+        domicile: 'US',
       },
     ]);
     const tickers = listingsFromCompanyTickers(parseEdgarJson(CompanyTickersExchangeSchema, read('company_tickers_exchange.json'), 't'));
