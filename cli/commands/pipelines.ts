@@ -4,6 +4,7 @@ import { WorkflowIdConflictPolicy } from '@temporalio/client';
 import { HISTORY_START, utcDay } from '../../engine/dates.ts';
 import { getConfig } from '../../platform/config.ts';
 import { RECURRING_SCHEDULES, type RecurringSchedule } from '../../platform/recurring-schedules.ts';
+import { runsOnTaskQueue } from '../../platform/visibility-query.ts';
 import { CADENCES, type Cadence } from '../../workflows/cadence.ts';
 import { connectCliClient } from '../temporal.ts';
 import { summarise, watchRun } from '../watch-run.ts';
@@ -126,7 +127,7 @@ export function registerPipelineCommands(program: Command): void {
           return;
         }
         let shown = 0;
-        for await (const run of client.workflow.list({ query: `TaskQueue = '${getConfig().TEMPORAL_TASK_QUEUE}'` })) {
+        for await (const run of client.workflow.list({ query: runsOnTaskQueue(getConfig().TEMPORAL_TASK_QUEUE) })) {
           process.stdout.write(`${run.status.name.padEnd(12)} ${run.type.padEnd(16)} ${run.startTime.toISOString()}  ${run.workflowId}\n`);
           shown += 1;
           if (shown >= options.limit) break;
