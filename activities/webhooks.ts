@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { withDuckDB } from '../warehouse/duckdb.ts';
 import { findRunVerdictChanges, type RunVerdictChange } from '../warehouse/run-verdict-changes.ts';
@@ -6,6 +7,7 @@ import { deliver } from '../webhooks/deliver.ts';
 import { newEventId, statusChangedBody } from '../webhooks/events.ts';
 import { openSecret } from '../webhooks/secret-box.ts';
 import type { TargetPolicy } from '../webhooks/target-policy.ts';
+import { eventOutsideScope, liveScopeOf } from '../webhooks/subscription-grant.ts';
 import type { SubscriptionRecord, WebhookStore } from '../webhooks/webhook-store.ts';
 
 /** What the worker needs to deliver webhooks: the service state, the secret key, the target policy and the retry schedule. */
@@ -14,6 +16,8 @@ export interface WebhookWorkerDeps {
   secretKey: Buffer;
   policy: TargetPolicy;
   retry?: WebhookRetry;
+  /** The task queue each subscription's deliveries run on (a worker polls it with slots of its own); the run's queue when unset. */
+  deliveryTaskQueue?: string;
 }
 
 export interface FindEventsRequest {
@@ -26,8 +30,14 @@ export interface FindEventsRequest {
 export interface FoundEvents {
   /** Pending events to deliver (new ones, and ones a previous pass recorded but did not finish). */
   eventIds: string[];
+  /** The same events by subscription: each subscription's are delivered by a workflow of its own. */
+  bySubscription?: Array<{ subscriptionId: string; eventIds: string[] }>;
   retry: WebhookRetry;
+  taskQueue?: string;
 }
+
+/** How often an attempt tells Temporal it is alive; the workflow's heartbeat timeout is a few of these. */
+const HEARTBEAT_EVERY_MS = 1_000;
 
 /** What each market's query must cover: the whole market, or only the tickers subscribed in it. */
 function marketScopes(subscriptions: readonly SubscriptionRecord[], markets: readonly string[] | null): Map<string, Set<string> | null> {
@@ -64,10 +74,17 @@ export function createWebhookActivities(dataDir: string, deps?: WebhookWorkerDep
      * frameworks. Idempotent: a retried call finds the events already recorded.
      */
     async findWebhookEvents(request: FindEventsRequest): Promise<FoundEvents> {
-      if (!deps) return { eventIds: [], retry };
-      const subscriptions = (await deps.store.deliverableSubscriptions()).filter((s) => s.events.includes('status.changed'));
+      if (!deps) return { eventIds: [], bySubscription: [], retry };
+      const subscriptions: SubscriptionRecord[] = [];
+      for (const subscription of await deps.store.deliverableSubscriptions()) {
+        if (!subscription.events.includes('status.changed')) continue;
+        // Narrowed to what its key may see now; a revoked key's subscription finds nothing.
+        const live = liveScopeOf(subscription, await deps.store.creatorKeyGrant(subscription.subscriptionId));
+        if (live.subscription) subscriptions.push(live.subscription);
+      }
       const scopes = marketScopes(subscriptions, request.markets);
       const eventIds: string[] = [];
+      const bySubscription = new Map<string, string[]>();
       for (const [market, tickers] of scopes) {
         const changes = await withDuckDB(':memory:', { threads: 1 }, (c) =>
           findRunVerdictChanges(c, dataDir, { runId: request.runId, market, tickers: tickers === null ? null : [...tickers] }),
@@ -88,11 +105,18 @@ export function createWebhookActivities(dataDir: string, deps?: WebhookWorkerDep
               body,
               createdAt,
             });
-            if (stored.status === 'pending') eventIds.push(stored.eventId);
+            if (stored.status !== 'pending') continue;
+            eventIds.push(stored.eventId);
+            bySubscription.set(subscription.subscriptionId, [...(bySubscription.get(subscription.subscriptionId) ?? []), stored.eventId]);
           }
         }
       }
-      return { eventIds, retry };
+      return {
+        eventIds,
+        bySubscription: [...bySubscription].map(([subscriptionId, ids]) => ({ subscriptionId, eventIds: ids })),
+        retry,
+        ...(deps.deliveryTaskQueue ? { taskQueue: deps.deliveryTaskQueue } : {}),
+      };
     },
 
     /**
@@ -109,7 +133,11 @@ export function createWebhookActivities(dataDir: string, deps?: WebhookWorkerDep
         await deps.store.finishEvent(eventId, 'failed', new Date().toISOString());
         return 'skipped';
       }
-      const hold = await deps.store.accountHold(subscription.subscriptionId);
+      const live = liveScopeOf(subscription, await deps.store.creatorKeyGrant(subscription.subscriptionId));
+      const hold =
+        (await deps.store.accountHold(subscription.subscriptionId)) ??
+        live.hold ??
+        (live.subscription ? eventOutsideScope(live.subscription, event) : null);
       if (hold !== null) {
         // Recorded as an attempt that sent nothing, so the deliveries list says why the event ended.
         await deps.store.recordAttempt(eventId, {
@@ -123,7 +151,12 @@ export function createWebhookActivities(dataDir: string, deps?: WebhookWorkerDep
       }
       const secret = openSecret(deps.secretKey, subscription.subscriptionId, subscription.secretSealed);
       const attemptedAt = new Date().toISOString();
-      const outcome = await deliver(deps.policy, subscription.url, secret, event.body, event.eventId);
+      const context = Context.current();
+      // Heartbeats carry Temporal's cancellation (and a timed-out attempt's) back to this attempt.
+      const heartbeat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+      const outcome = await deliver(deps.policy, subscription.url, secret, event.body, event.eventId, {
+        signal: context.cancellationSignal,
+      }).finally(() => clearInterval(heartbeat));
       const number = await deps.store.recordAttempt(eventId, {
         attemptedAt,
         statusCode: outcome.statusCode,
@@ -134,6 +167,8 @@ export function createWebhookActivities(dataDir: string, deps?: WebhookWorkerDep
         await deps.store.finishEvent(eventId, 'delivered', new Date().toISOString());
         return 'delivered';
       }
+      // Cancelled (or timed out): recorded above, then the cancellation goes on to Temporal.
+      context.cancellationSignal.throwIfAborted();
       if (outcome.refused) {
         await deps.store.finishEvent(eventId, 'failed', new Date().toISOString());
         throw ApplicationFailure.nonRetryable(`attempt ${number} of ${eventId}: ${outcome.error}`, 'WebhookTargetRefused');

@@ -54,10 +54,23 @@ export const configSchema = z.object({
     .optional(),
   WEBHOOK_ALLOW_HTTP: flag(),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(),
+  // Webhook deliveries poll a task queue of their own, so a slow receiver never takes a screen's slot.
+  WEBHOOK_TASK_QUEUE: z.string().min(1).optional(),
+  // Delivery attempts are network waits, not CPU: many more slots than cores.
+  WEBHOOK_DELIVERY_SLOTS: z.coerce.number().int().min(1).max(1000).default(32),
+  // Activities the worker runs at once on TEMPORAL_TASK_QUEUE (screens, refreshes, maintenance); default one per core.
+  WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(256).optional(),
   // Shown on /account/upgrade as the way to change plans: an email address, a URL or a short line of text.
   UPGRADE_CONTACT: z.string().trim().min(1).max(200).optional(),
   // Only a proxy the operator vouches for may say the browser used https (account cookies' Secure flag).
   TRUST_PROXY: z.stringbool({ error: 'expected true or false' }).default(false),
+  // With TRUST_PROXY: how many proxies in front append to X-Forwarded-For (a CDN and a load balancer: 2).
+  TRUST_PROXY_HOPS: z.coerce
+    .number({ error: 'expected the number of proxies in front, a whole number from 1 to 10' })
+    .int('expected the number of proxies in front, a whole number from 1 to 10')
+    .min(1, 'expected the number of proxies in front, a whole number from 1 to 10')
+    .max(10, 'expected the number of proxies in front, a whole number from 1 to 10')
+    .default(1),
   // The value is never echoed back: it may carry a password.
   DATABASE_URL: z
     .string()
@@ -89,6 +102,8 @@ export interface Config extends RawConfig {
   baseUrl: string;
   /** Where structured 403/429 details send customers to upgrade or renew. */
   upgradeUrl: string;
+  /** WEBHOOK_TASK_QUEUE, or TEMPORAL_TASK_QUEUE with `-webhooks` after it. */
+  webhookTaskQueue: string;
 }
 
 function isTimeZone(zone: string): boolean {
@@ -130,6 +145,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     embeddedTemporal,
     temporalAddress: raw.TEMPORAL_ADDRESS ?? `127.0.0.1:${raw.TEMPORAL_DEV_PORT}`,
     baseUrl: (raw.PUBLIC_BASE_URL ?? `http://${publicHost}:${raw.PORT}`).replace(/\/$/, ''),
+    webhookTaskQueue: raw.WEBHOOK_TASK_QUEUE ?? `${raw.TEMPORAL_TASK_QUEUE}-webhooks`,
     upgradeUrl: raw.UPGRADE_URL ?? `${(raw.PUBLIC_BASE_URL ?? `http://${publicHost}:${raw.PORT}`).replace(/\/$/, '')}/account/upgrade`,
   };
 }

@@ -68,10 +68,12 @@ export async function runWorkerRole({ config, logger, lifecycle }: RoleContext):
     dataDir: config.dataDir,
     source: pipelineSource(config),
     logger,
+    ...(config.WORKER_ACTIVITY_SLOTS ? { maxConcurrentActivities: config.WORKER_ACTIVITY_SLOTS } : {}),
     webhooks: { store: new WebhookStore(serviceDb), secretKey: webhooks.secretKey, policy: webhooks.policy },
+    deliveries: { taskQueue: config.webhookTaskQueue, slots: config.WEBHOOK_DELIVERY_SLOTS },
   });
   lifecycle.add('worker', running.stop);
-  logger.info({ task_queue: config.TEMPORAL_TASK_QUEUE, address: config.temporalAddress }, 'worker polling');
+  logger.info({ task_queue: config.TEMPORAL_TASK_QUEUE, activity_slots: running.slots, address: config.temporalAddress }, 'worker polling');
   await scheduleRecurringRuns({ config, logger, lifecycle });
 }
 

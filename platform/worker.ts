@@ -16,8 +16,14 @@ export interface WorkerOptions {
   dataDir: string;
   source: PipelineSource;
   logger?: Logger;
-  /** Activities run at once by this worker (default: one per core). */
+  /** Activities run at once on `taskQueue` (default: one per core). */
   maxConcurrentActivities?: number;
+  /**
+   * Webhook deliveries' own task queue and how many attempts run on it at once: polled by a second
+   * worker in this process, so slow receivers never hold a screen's slot (docs/webhooks.md).
+   * Without it, deliveries run on `taskQueue`.
+   */
+  deliveries?: { taskQueue: string; slots: number };
   /** A prebuilt bundle (tests reuse one); otherwise the workflows are bundled at start. */
   workflowBundle?: WorkflowBundleWithSourceMap;
   /** Webhook delivery (docs/webhooks.md); without it the delivery workflow finds nothing to send. */
@@ -41,6 +47,8 @@ export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
 
 export interface RunningWorker {
   worker: Worker;
+  /** The slots each polled task queue gets, as the worker says at start. */
+  slots: Record<string, number>;
   /** Resolves when the worker has drained and stopped. */
   done: Promise<void>;
   stop(): Promise<void>;
@@ -51,29 +59,37 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const slots = options.maxConcurrentActivities ?? Math.max(2, availableParallelism());
   const connection = await NativeConnection.connect({ address: options.address });
   const chunks = threadedChunkRunner({ dataDir: options.dataDir, threads: slots });
-  const worker = await Worker.create({
-    connection,
-    namespace: options.namespace,
-    taskQueue: options.taskQueue,
-    workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
-    activities: createActivities({
-      dataDir: options.dataDir,
-      source: options.source,
-      chunks,
-      ...(options.webhooks ? { webhooks: options.webhooks } : {}),
-    }),
-    maxConcurrentActivityTaskExecutions: slots,
-  });
-  const done = worker
-    .run()
+  const workflowBundle = options.workflowBundle ?? (await bundleWorkflows());
+  const webhooks =
+    options.webhooks && options.deliveries ? { ...options.webhooks, deliveryTaskQueue: options.deliveries.taskQueue } : options.webhooks;
+  const activities = createActivities({ dataDir: options.dataDir, source: options.source, chunks, ...(webhooks ? { webhooks } : {}) });
+  const common = { connection, namespace: options.namespace, workflowBundle, activities };
+  const workers = [await Worker.create({ ...common, taskQueue: options.taskQueue, maxConcurrentActivityTaskExecutions: slots })];
+  if (options.deliveries)
+    workers.push(
+      await Worker.create({
+        ...common,
+        taskQueue: options.deliveries.taskQueue,
+        maxConcurrentActivityTaskExecutions: options.deliveries.slots,
+      }),
+    );
+  const done = Promise.all(workers.map((worker) => worker.run()))
+    .then(() => undefined)
     .finally(() => chunks.close())
     .finally(() => connection.close());
+  const stop = async () => {
+    for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+    await done;
+  };
+  // One queue's worker failing stops the other, so the process exits and is restarted whole.
+  done.catch(() => stop().catch(() => undefined));
   return {
-    worker,
+    worker: workers[0]!,
+    slots: Object.fromEntries([
+      [options.taskQueue, slots],
+      ...(options.deliveries ? [[options.deliveries.taskQueue, options.deliveries.slots]] : []),
+    ]),
     done,
-    async stop() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await done;
-    },
+    stop,
   };
 }

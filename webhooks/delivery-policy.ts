@@ -16,5 +16,12 @@ export const DEFAULT_WEBHOOK_RETRY: WebhookRetry = {
   giveUpAfterMs: 24 * 60 * 60_000,
 };
 
-/** Deliveries in flight at once per screening run. */
+/** Deliveries in flight at once per screening run, in workflows started before each subscription had its own. */
 export const DELIVERY_LANES = 4;
+
+/**
+ * Events of one subscription in flight at once. Small, so a receiver that hangs holds at most
+ * this many of the webhook queue's activity slots; its other events wait behind it, and no
+ * other subscription's do (each has a workflow of its own).
+ */
+export const SUBSCRIPTION_LANES = 2;

@@ -20,6 +20,15 @@ export interface SubscriptionRecord {
   deletedAt: string | null;
 }
 
+/** The grant of the key that created a subscription, as it stands now (null on an axis: unrestricted). */
+export interface CreatorKeyGrant {
+  keyId: string;
+  revokedAt: string | null;
+  allowedMarkets: string[] | null;
+  allowedFrameworks: string[] | null;
+  allowedEndpoints: string[] | null;
+}
+
 export type EventStatus = 'pending' | 'delivered' | 'failed';
 
 export interface EventRecord {
@@ -176,6 +185,40 @@ export class WebhookStore {
     if (row.lapsed_at !== null) return `account ${row.account} lapsed on ${row.lapsed_at.slice(0, 10)}`;
     if (row.tier === 'free') return `account ${row.account} is on the free tier, which has no webhooks`;
     return null;
+  }
+
+  /** The grant of the key that created the subscription, as it stands now; undefined when that key is gone. */
+  async creatorKeyGrant(subscriptionId: string): Promise<CreatorKeyGrant | undefined> {
+    const row = await this.db.get<{
+      key_id: string;
+      revoked_at: string | null;
+      allowed_markets: string | null;
+      allowed_frameworks: string | null;
+      allowed_endpoints: string | null;
+    }>(
+      `SELECT k.key_id, k.revoked_at, k.allowed_markets, k.allowed_frameworks, k.allowed_endpoints
+       FROM webhook_subscriptions s JOIN api_keys k ON k.key_id = s.created_by_key_id WHERE s.subscription_id = ?`,
+      [subscriptionId],
+    );
+    if (!row) return undefined;
+    const list = (text: string | null) => (text === null ? null : (JSON.parse(text) as string[]));
+    return {
+      keyId: row.key_id,
+      revokedAt: row.revoked_at,
+      allowedMarkets: list(row.allowed_markets),
+      allowedFrameworks: list(row.allowed_frameworks),
+      allowedEndpoints: list(row.allowed_endpoints),
+    };
+  }
+
+  /** The live subscriptions a key created (what revoking it offers to end). */
+  async subscriptionsCreatedBy(keyId: string): Promise<SubscriptionRecord[]> {
+    const rows = await this.db.all<SubscriptionRow>(
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE created_by_key_id = ? AND deleted_at IS NULL
+       ORDER BY created_at, subscription_id`,
+      [keyId],
+    );
+    return rows.map(subscriptionFrom);
   }
 
   /** A subscription by id, deleted or not. */

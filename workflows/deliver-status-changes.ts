@@ -1,8 +1,10 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { ParentClosePolicy, patched, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { FindEventsRequest } from '../activities/webhooks.ts';
-import { DELIVERY_LANES } from '../webhooks/delivery-policy.ts';
+import type { FindEventsRequest, FoundEvents } from '../activities/webhooks.ts';
 import { inLanes } from '../common/lanes.ts';
+import { DELIVERY_LANES } from '../webhooks/delivery-policy.ts';
+import { deliverSubscriptionEvents, subscriptionDeliveriesWorkflowId } from './deliver-subscription-events.ts';
 
 const { findWebhookEvents, abandonWebhookEvent } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
@@ -14,13 +16,43 @@ export function deliveriesWorkflowId(runId: string): string {
   return `webhooks-${runId}`;
 }
 
+type Tally = { events: number; delivered: number; failed: number };
+
 /**
  * After a screening run published: finds the status changes its subscribers asked for and
- * delivers each event, retrying with exponential backoff for up to a day (the worker's
- * schedule, docs/webhooks.md). Every attempt is recorded by the activity that made it.
+ * starts one child workflow per subscription to deliver them (on the deliveries' own task queue
+ * when the worker names one), then waits for all and tallies them. Every attempt is recorded by
+ * the activity that made it.
  */
-export async function deliverStatusChanges(input: FindEventsRequest): Promise<{ events: number; delivered: number; failed: number }> {
-  const { eventIds, retry } = await findWebhookEvents(input);
+export async function deliverStatusChanges(input: FindEventsRequest): Promise<Tally> {
+  const found = await findWebhookEvents(input);
+  if (!patched('webhooks-child-per-subscription')) return deliverInLanes(found);
+  const runs = await Promise.all(
+    (found.bySubscription ?? []).map(async ({ subscriptionId, eventIds }) => {
+      try {
+        const child = await startChild(deliverSubscriptionEvents, {
+          workflowId: subscriptionDeliveriesWorkflowId(workflowInfo().workflowId, subscriptionId),
+          ...(found.taskQueue ? { taskQueue: found.taskQueue } : {}),
+          args: [{ subscriptionId, eventIds, retry: found.retry }],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+        });
+        return await child.result();
+      } catch (error) {
+        // Started already by an earlier pass of this run: that child delivers and counts them.
+        if (error instanceof WorkflowExecutionAlreadyStartedError) return { delivered: 0, failed: 0 };
+        throw error;
+      }
+    }),
+  );
+  return {
+    events: found.eventIds.length,
+    delivered: runs.reduce((sum, run) => sum + run.delivered, 0),
+    failed: runs.reduce((sum, run) => sum + run.failed, 0),
+  };
+}
+
+/** How runs started before each subscription had its own workflow deliver: four at a time for the whole run. */
+async function deliverInLanes({ eventIds, retry }: FoundEvents): Promise<Tally> {
   const { deliverWebhookEvent } = proxyActivities<Activities>({
     startToCloseTimeout: '1 minute',
     scheduleToCloseTimeout: retry.giveUpAfterMs,

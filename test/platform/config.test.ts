@@ -83,6 +83,22 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('when the delivery queue and slots are unset, then deliveries get a queue of their own beside the task queue and 32 slots; bad values say what is accepted', () => {
+    expect(parseConfig({})).toMatchObject({ webhookTaskQueue: 'faithscreen-webhooks', WEBHOOK_DELIVERY_SLOTS: 32 });
+    expect(parseConfig({}).WORKER_ACTIVITY_SLOTS).toBeUndefined();
+    expect(parseConfig({ TEMPORAL_TASK_QUEUE: 'fs' }).webhookTaskQueue).toBe('fs-webhooks');
+    expect(parseConfig({ WEBHOOK_TASK_QUEUE: 'hooks', WEBHOOK_DELIVERY_SLOTS: '8', WORKER_ACTIVITY_SLOTS: '3' })).toMatchObject({
+      webhookTaskQueue: 'hooks',
+      WEBHOOK_DELIVERY_SLOTS: 8,
+      WORKER_ACTIVITY_SLOTS: 3,
+    });
+    const error = catchError(() => parseConfig({ WEBHOOK_DELIVERY_SLOTS: '0', WORKER_ACTIVITY_SLOTS: 'many' }));
+    expect((error as ConfigError).problems).toEqual([
+      expect.stringMatching(/^WEBHOOK_DELIVERY_SLOTS: /),
+      expect.stringMatching(/^WORKER_ACTIVITY_SLOTS: /),
+    ]);
+  });
+
   it('when UPGRADE_URL is unset, then 403/429 bodies point at the account upgrade page of the public base URL', () => {
     expect(parseConfig({}).upgradeUrl).toBe('http://127.0.0.1:8080/account/upgrade');
     expect(parseConfig({ PUBLIC_BASE_URL: 'https://api.faithscreen.test/' }).upgradeUrl).toBe(

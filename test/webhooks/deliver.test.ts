@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookActivities } from '../../activities/webhooks.ts';
-import { createAccount, lapseAccount } from '../../access/administration.ts';
+import { createAccount, createKey, lapseAccount, revokeKey } from '../../access/administration.ts';
 import { AccessStore } from '../../access/access-store.ts';
 import { openServiceDb, type ServiceDb } from '../../service-state/db.ts';
 import { deliver } from '../../webhooks/deliver.ts';
@@ -123,13 +124,21 @@ describe('the delivery activity', () => {
   let store: WebhookStore;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const key = randomBytes(32);
+  /** Each account's key, which creates its subscriptions. */
+  const keys: Record<string, string> = {};
+  /** One attempt as the worker runs it: in an activity context (heartbeats, cancellation). */
+  const attempt = (activities: ReturnType<typeof createWebhookActivities>, eventId: string) =>
+    new MockActivityEnvironment().run(activities.deliverWebhookEvent, eventId);
 
   beforeAll(async () => {
     temp = await makeTempDir('faithscreen-webhook-activity-');
     db = await openServiceDb(await testServiceState(temp.dir));
     store = new WebhookStore(db);
-    await createAccount(new AccessStore(db), 'acme', 'pro');
-    await createAccount(new AccessStore(db), 'lapsing', 'pro');
+    const access = new AccessStore(db);
+    for (const account of ['acme', 'lapsing']) {
+      await createAccount(access, account, 'pro');
+      keys[account] = (await createKey(access, randomBytes(32), { account })).key_id;
+    }
     receiver = await startReceiver();
   });
   afterAll(async () => {
@@ -138,13 +147,13 @@ describe('the delivery activity', () => {
     await temp?.cleanup();
   });
 
-  async function pendingEvent(url: string, account = 'acme'): Promise<{ subscriptionId: string; eventId: string }> {
+  async function pendingEvent(url: string, account = 'acme', keyId = keys[account]!): Promise<{ subscriptionId: string; eventId: string }> {
     const subscriptionId = newSubscriptionId();
     await store.createSubscription(
       {
         subscriptionId,
         account,
-        createdByKeyId: 'key_test',
+        createdByKeyId: keyId,
         url,
         market: 'us',
         tickers: null,
@@ -172,7 +181,7 @@ describe('the delivery activity', () => {
   it('when the worker policy refuses a target the API once accepted, then the attempt is recorded, the event fails and no retry follows', async () => {
     const activities = createWebhookActivities(temp.dir, { store, secretKey: key, policy: { ...STRICT_POLICY, allowHttp: true } });
     const { subscriptionId, eventId } = await pendingEvent(`${receiver.url}/hook`);
-    const failure = await activities.deliverWebhookEvent(eventId).catch((error: unknown) => error);
+    const failure = await attempt(activities, eventId).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect(failure).toMatchObject({ nonRetryable: true, type: 'WebhookTargetRefused' });
     const [logged] = await store.deliveries(subscriptionId, 10);
@@ -186,12 +195,12 @@ describe('the delivery activity', () => {
   it('when the event was delivered already or its subscription was deleted, then nothing is sent', async () => {
     const activities = createWebhookActivities(temp.dir, { store, secretKey: key, policy: LOCAL });
     const delivered = await pendingEvent(`${receiver.url}/once`);
-    expect(await activities.deliverWebhookEvent(delivered.eventId)).toBe('delivered');
-    expect(await activities.deliverWebhookEvent(delivered.eventId)).toBe('skipped');
+    expect(await attempt(activities, delivered.eventId)).toBe('delivered');
+    expect(await attempt(activities, delivered.eventId)).toBe('skipped');
     expect(receiver.on('/once')).toHaveLength(1);
     const orphan = await pendingEvent(`${receiver.url}/deleted`);
     await store.deleteSubscription('acme', orphan.subscriptionId, new Date().toISOString());
-    expect(await activities.deliverWebhookEvent(orphan.eventId)).toBe('skipped');
+    expect(await attempt(activities, orphan.eventId)).toBe('skipped');
     expect(receiver.on('/deleted')).toHaveLength(0);
     expect((await store.event(orphan.eventId))?.status).toBe('failed');
   });
@@ -200,13 +209,70 @@ describe('the delivery activity', () => {
     const activities = createWebhookActivities(temp.dir, { store, secretKey: key, policy: LOCAL });
     const { subscriptionId, eventId } = await pendingEvent(`${receiver.url}/lapsing`, 'lapsing');
     await lapseAccount(new AccessStore(db), 'lapsing');
-    expect(await activities.deliverWebhookEvent(eventId)).toBe('skipped');
+    expect(await attempt(activities, eventId)).toBe('skipped');
     expect(receiver.on('/lapsing')).toHaveLength(0);
     const [logged] = await store.deliveries(subscriptionId, 10);
     expect(logged).toMatchObject({
       status: 'failed',
       attempts: [{ attempt: 1, statusCode: null, error: expect.stringMatching(/^not sent: account lapsing lapsed on \d{4}-\d{2}-\d{2}$/) }],
     });
+  });
+
+  it('when the key that created the subscription is revoked while an event waits, then the next attempt sends nothing and says why', async () => {
+    const activities = createWebhookActivities(temp.dir, { store, secretKey: key, policy: LOCAL });
+    const access = new AccessStore(db);
+    const own = (await createKey(access, randomBytes(32), { account: 'acme' })).key_id;
+    const { subscriptionId, eventId } = await pendingEvent(`${receiver.url}/revoked`, 'acme', own);
+    await revokeKey(access, own);
+    expect(await attempt(activities, eventId)).toBe('skipped');
+    expect(receiver.on('/revoked')).toHaveLength(0);
+    const [logged] = await store.deliveries(subscriptionId, 10);
+    expect(logged).toMatchObject({
+      status: 'failed',
+      attempts: [
+        { error: expect.stringMatching(new RegExp(`^not sent: the key ${own} that created the subscription was revoked on \\d{4}-`)) },
+      ],
+    });
+  });
+
+  it.each([
+    [
+      'allowed_frameworks',
+      '["shariah_djim"]',
+      /^not sent: none of the subscription's frameworks is within the grant of key key_\w+ any more$/,
+    ],
+    ['allowed_markets', '["gb"]', /^not sent: market us is no longer within the grant of key key_\w+$/],
+    ['allowed_endpoints', '["screen"]', /^not sent: the key key_\w+ that created the subscription no longer has the webhooks grant$/],
+  ])("when the key's %s is narrowed to %s while an event waits, then it is not sent and the log says why", async (column, value, why) => {
+    const activities = createWebhookActivities(temp.dir, { store, secretKey: key, policy: LOCAL });
+    const own = (await createKey(new AccessStore(db), randomBytes(32), { account: 'acme' })).key_id;
+    const { subscriptionId, eventId } = await pendingEvent(`${receiver.url}/narrowed-${column}`, 'acme', own);
+    // An operator narrowing the grant in the service state.
+    await db.run(`UPDATE api_keys SET ${column} = ? WHERE key_id = ?`, [value, own]);
+    expect(await attempt(activities, eventId)).toBe('skipped');
+    expect(receiver.on(`/narrowed-${column}`)).toHaveLength(0);
+    const [logged] = await store.deliveries(subscriptionId, 10);
+    expect(logged).toMatchObject({ status: 'failed', attempts: [{ error: expect.stringMatching(why) }] });
+  });
+
+  it('when an attempt is cancelled while the receiver trickles, then it stops at once, is recorded, and the cancellation reaches Temporal', async () => {
+    const slow = await startSlowReceiver(300);
+    try {
+      const activities = createWebhookActivities(temp.dir, { store, secretKey: key, policy: LOCAL });
+      const { subscriptionId, eventId } = await pendingEvent(`${slow.url}/trickle-head`);
+      const env = new MockActivityEnvironment();
+      const started = Date.now();
+      setTimeout(() => env.cancel(), 500);
+      const failure = await env.run(activities.deliverWebhookEvent, eventId).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(CancelledFailure);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      const [logged] = await store.deliveries(subscriptionId, 10);
+      expect(logged).toMatchObject({ status: 'pending', attempts: [{ attempt: 1, statusCode: null, error: 'attempt cancelled' }] });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(slow.on('/trickle-head')[0]!.closedAt).not.toBeNull();
+    } finally {
+      await slow.close();
+    }
   });
 
   it('when a run is recorded twice for one subscription and ticker, then it is one event', async () => {
