@@ -28,9 +28,10 @@ export function noneReportedReason(pass: Reason, coverage: ActivityCoverage, scr
       ...pass,
       result: 'questionable',
       doubt: 'ambiguous_evidence',
-      message: `No exposure reported, but the company's industry (SIC ${coverage.doubt.sic}, ${coverage.doubt.title}) commonly includes ${doubtful
-        .map(activityLabel)
-        .join(' and ')} revenue whose share is not reported.`,
+      message:
+        `No fresh figure reports ${doubtful.map(activityLabel).join(' or ')} revenue, and the company's industry ` +
+        `(SIC ${coverage.doubt.sic}, ${coverage.doubt.title}) may carry it: an industry code proves the primary business, ` +
+        `not the absence of a side business. In doubt until a dated exposure or filing figure settles it.`,
       evidence_level: coverage.level,
     };
   }
@@ -46,10 +47,19 @@ export function isEstimate(e: ActivityExposure | undefined): boolean {
 export function evidenceNote(e: ActivityExposure): string {
   switch (e.evidence) {
     case 'filing_concept':
+    case 'retired_concept':
       return " (from a revenue concept in the company's filings)";
+    case 'filing_dimension':
+      return " (from a product or segment revenue line in the company's filing)";
     case 'curated':
       return ' (curated estimate)';
     default:
       return '';
   }
+}
+
+/** A primary business proven by the industry code: a categorical finding with no revenue share to compare. */
+export function primaryBusinessMessage(activity: ActivityCode, sourceRef: string, title: string | undefined): string {
+  const code = sourceRef.replace('sic:', 'SIC ');
+  return `${activityLabel(activity)} is the primary business by industry code (${code}${title === undefined ? '' : `, ${title}`}): a prohibited primary business.`;
 }

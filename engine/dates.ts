@@ -75,3 +75,9 @@ export function utcDay(instant: Date | number): string {
 export function addDays(s: string, days: number): string {
   return utcDay((dayNumber(s) + days) * 86_400_000);
 }
+
+/** Whole calendar months from `from` to `to` (`YYYY-MM-DD`, `from` ≤ `to`), counting a month only once its day is reached. */
+export function monthsBetween(from: string, to: string): number {
+  const months = (Number(to.slice(0, 4)) - Number(from.slice(0, 4))) * 12 + Number(to.slice(5, 7)) - Number(from.slice(5, 7));
+  return to.slice(8) >= from.slice(8) ? months : months - 1;
+}

@@ -1,38 +1,13 @@
 /**
- * SIC industry codes that name a screened activity as a company's primary business. A SIC
- * code classifies the primary line of business, so a match is evidence that the activity is at
- * least half of the business; a code outside this table is a clean industry class. The table
- * and its sources are in docs/data/activities.md ("Industry codes").
+ * What a SIC industry code says about a company's screened activities. A code classifies the
+ * primary line of business: it proves that business (`activityOfSic`), never the absence of a
+ * side business. The reviewed table (`industry-code-table.ts`) lists, per code as EDGAR assigns
+ * them, the screened activities a company of that class may carry; a code is clean for an
+ * activity only where that table says so, and a code outside it is no evidence at all.
+ * The table and its sources: docs/data/activities.md ("Industry codes").
  */
-import type { ActivityCode } from './inputs.ts';
-
-interface SicRange {
-  from: number;
-  to: number;
-  activity: ActivityCode;
-  title: string;
-}
-
-const SIC_RANGES: readonly SicRange[] = [
-  { from: 2082, to: 2082, activity: 'alcohol', title: 'malt beverages (brewers)' },
-  { from: 2084, to: 2085, activity: 'alcohol', title: 'wines, brandy and distilled spirits' },
-  { from: 2100, to: 2141, activity: 'tobacco', title: 'tobacco products' },
-  { from: 3480, to: 3489, activity: 'weapons', title: 'ordnance and ammunition' },
-  { from: 3760, to: 3769, activity: 'weapons', title: 'guided missiles and space vehicles' },
-  { from: 3795, to: 3795, activity: 'weapons', title: 'tanks and tank components' },
-  { from: 5180, to: 5182, activity: 'alcohol', title: 'wholesale beer, wine and distilled beverages' },
-  { from: 5194, to: 5194, activity: 'tobacco', title: 'wholesale tobacco and tobacco products' },
-  { from: 5921, to: 5921, activity: 'alcohol', title: 'liquor stores' },
-  { from: 6020, to: 6099, activity: 'conventional_finance', title: 'banks, savings institutions and credit agencies' },
-  { from: 6110, to: 6199, activity: 'conventional_finance', title: 'non-depository credit institutions' },
-  { from: 6200, to: 6211, activity: 'conventional_finance', title: 'security brokers and dealers' },
-  { from: 6300, to: 6411, activity: 'conventional_insurance', title: 'insurance carriers, agents and brokers' },
-  { from: 7011, to: 7011, activity: 'hotels_leisure', title: 'hotels and motels' },
-  { from: 7800, to: 7849, activity: 'media_entertainment', title: 'motion pictures (production, distribution, theaters)' },
-  { from: 4833, to: 4841, activity: 'media_entertainment', title: 'television broadcasting and cable' },
-  { from: 7948, to: 7948, activity: 'gambling', title: 'racing, including track operation (pari-mutuel wagering)' },
-  { from: 7993, to: 7993, activity: 'gambling', title: 'coin-operated amusement devices' },
-];
+import type { ActivityCode, Involvement } from './inputs.ts';
+import { PRIMARY_CLASSES, REVIEWED_CLASSES, type IndustryClass } from './industry-code-table.ts';
 
 export interface IndustryActivity {
   activity: ActivityCode;
@@ -40,51 +15,62 @@ export interface IndustryActivity {
   title: string;
 }
 
-/** The screened activity a SIC code names as the primary business, or null for a clean class or an unusable code. */
-export function activityOfSic(sic: string | null): IndustryActivity | null {
-  if (sic === null || !/^\d{4}$/.test(sic)) return null;
-  const code = Number(sic);
-  for (const r of SIC_RANGES) if (code >= r.from && code <= r.to) return { activity: r.activity, sic, title: r.title };
-  return null;
-}
-
-/**
- * Clean classes in which screened activities are common but not the primary business and their
- * share is not reported (restaurants sell pork and alcohol; amusement and recreation includes
- * gaming and entertainment; packaged-food makers sell meat products). They cover a company only
- * with doubt: a pass on them is `questionable` for a framework that screens one of the listed
- * activities.
- */
-const DOUBTFUL_RANGES: ReadonlyArray<{ from: number; to: number; activities: readonly ActivityCode[]; title: string }> = [
-  // Classes that do not name meat but whose products commonly include it: the general food
-  // class and canned/frozen specialties (canned soups, chili, pork and beans, frozen dinners).
-  { from: 2000, to: 2000, activities: ['pork'], title: 'food and kindred products' },
-  { from: 2011, to: 2013, activities: ['pork'], title: 'meat packing and prepared meats' },
-  { from: 2030, to: 2038, activities: ['pork'], title: 'canned, frozen and preserved foods and specialties' },
-  { from: 5812, to: 5813, activities: ['pork', 'alcohol'], title: 'eating and drinking places' },
-  {
-    from: 7990,
-    to: 7999,
-    activities: ['gambling', 'media_entertainment', 'hotels_leisure'],
-    title: 'miscellaneous amusement and recreation',
-  },
-];
-
 export interface IndustryDoubt {
   sic: string;
   title: string;
+  /** Screened activities the class may carry whose share the code cannot tell (empty: clean for every activity). */
   activities: readonly ActivityCode[];
 }
 
-/** The activities a clean SIC class leaves in doubt, or null when it leaves none. */
-export function doubtOfSic(sic: string | null): IndustryDoubt | null {
-  if (sic === null || !/^\d{4}$/.test(sic)) return null;
-  const code = Number(sic);
-  for (const r of DOUBTFUL_RANGES) if (code >= r.from && code <= r.to) return { sic, title: r.title, activities: r.activities };
-  return null;
+function parseSic(sic: string | null): number | null {
+  return sic !== null && /^\d{4}$/.test(sic) && sic !== '0000' ? Number(sic) : null;
+}
+
+/** The narrowest class containing `code`: specific codes before the groups around them. */
+function narrowest(classes: readonly IndustryClass[], code: number): IndustryClass | null {
+  let best: IndustryClass | null = null;
+  for (const c of classes) {
+    if (code < c.from || code > c.to) continue;
+    if (best === null || c.to - c.from < best.to - best.from) best = c;
+  }
+  return best;
+}
+
+/** The screened activity a SIC code names as the primary business, or null when it names none. */
+export function activityOfSic(sic: string | null): IndustryActivity | null {
+  const code = parseSic(sic);
+  if (code === null) return null;
+  const c = narrowest(PRIMARY_CLASSES, code);
+  return c === null || c.primary === undefined ? null : { activity: c.primary, sic: sic!, title: c.title };
+}
+
+/**
+ * What the reviewed table says of a code: the activities a company of the class may carry
+ * (beyond a primary business the code names), or null when the code is not in the table, in
+ * which case it is no evidence that any activity is absent.
+ */
+export function industryDoubt(sic: string | null): IndustryDoubt | null {
+  const code = parseSic(sic);
+  if (code === null) return null;
+  const c = narrowest(REVIEWED_CLASSES, code);
+  return c === null ? null : { sic: sic!, title: c.title, activities: c.mayCarry };
 }
 
 /** True when the code is a well-formed 4-digit SIC code. */
 export function isSicCode(sic: string | null): sic is string {
-  return sic !== null && /^\d{4}$/.test(sic) && sic !== '0000';
+  return parseSic(sic) !== null;
+}
+
+/**
+ * How a company of the class would take part in an activity it may carry: manufacturers
+ * (2000-3999) make it, wholesalers (5000-5199) distribute it, retailers and restaurants
+ * (5200-5999) sell it to consumers; null where the division does not say.
+ */
+export function involvementOfClass(sic: string | null): Involvement | null {
+  const code = parseSic(sic);
+  if (code === null) return null;
+  if (code >= 2000 && code <= 3999) return 'producer';
+  if (code >= 5000 && code <= 5199) return 'distributor';
+  if (code >= 5200 && code <= 5999) return 'retailer';
+  return null;
 }

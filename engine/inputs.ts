@@ -28,6 +28,7 @@ export const ACTIVITY_CODES = [
   'hotels_leisure',
   'non_kosher_food',
   'euthanasia',
+  'non_halal_meat',
 ] as const;
 
 export type ActivityCode = (typeof ACTIVITY_CODES)[number];
@@ -81,6 +82,14 @@ export interface Fundamentals {
    * (docs/frameworks/README.md, "Interest income known only as a lower bound").
    */
   interestIncomeAtLeast?: number | null;
+  /**
+   * Lake columns (`interest_income`, `total_revenue`, `total_debt`, …) whose figure is in part
+   * an estimate by a documented rule (a quarter reported nowhere, a debt-free reading the
+   * balance sheet does not prove): a check resting on one is at most `questionable` (doubt
+   * `estimate`), unless what is known alone proves the breach (docs/frameworks/README.md,
+   * "Estimated figures"). For interest income, `interestIncomeAtLeast` is then its known part.
+   */
+  estimatedFigures?: readonly string[];
   sharesOutstanding: number | null;
   /** Trailing twelve months' dividends per share; null when unknown, 0 when none paid. */
   dividendsPerShare: number | null;
@@ -115,10 +124,11 @@ export interface MarketCaps {
 /**
  * What an exposure figure rests on (docs/data/activities.md, "Evidence levels"): a vendor's or
  * the sample's reported figure, a revenue concept in the company's filings that names the
- * activity, a product/service or segment member of a dimensional revenue fact in the filing's
+ * activity (`retired_concept`: one the taxonomy has since retired, such as `CasinoRevenue` with
+ * ASC 606, whose last figure still shows the activity existed), a product/service or segment member of a dimensional revenue fact in the filing's
  * XBRL instance, or the curated list of cited company classifications.
  */
-export type ExposureEvidence = 'reported' | 'filing_concept' | 'filing_dimension' | 'curated';
+export type ExposureEvidence = 'reported' | 'filing_concept' | 'retired_concept' | 'filing_dimension' | 'curated';
 
 /**
  * How much of a filing's revenue its dimensional revenue facts account for, by members that

@@ -58,9 +58,10 @@ export interface Reason {
   source?: string;
   /**
    * On business-activity reasons: what the absence of a screened activity rests on —
-   * `reviewed`, `vendor`, `industry_code`, or `none` (docs/frameworks/README.md).
+   * `reviewed`, `vendor`, `filing` (the filing's revenue members account for all of revenue),
+   * `industry_code`, or `none` (docs/frameworks/README.md).
    */
-  evidence_level?: 'reviewed' | 'vendor' | 'industry_code' | 'none';
+  evidence_level?: 'reviewed' | 'vendor' | 'filing' | 'industry_code' | 'none';
   /** On ratio checks: the filing figures behind the ratio and where each came from (when the data source records it). */
   inputs?: readonly ReasonInput[];
 }

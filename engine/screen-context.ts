@@ -26,6 +26,7 @@ export function buildScreenContext(input: ScreeningInput): ScreenContext {
     exposures: ExposureIndex.of(input.exposures, input.screeningDate, quality.exposureCutoff, {
       listing: input.listing,
       reviewedOn: input.activitiesReviewedOn ?? null,
+      revenueAccounted: input.revenueAccounted ?? null,
     }),
     filingRef: usable?.sourceRef,
     fundamentals: usable,

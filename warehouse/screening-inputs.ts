@@ -204,14 +204,26 @@ function exposureReportsSql(t: (name: string) => string): string {
 /** `figure_sources` key of a proven lower bound of the (null) interest income (docs/data/sources.md, "edgar"). */
 const INTEREST_INCOME_AT_LEAST = 'interest_income_at_least';
 
-/** The `figure_sources` JSON object (docs/warehouse.md), when present and well formed: its texts, and a lower bound of interest income. */
-function figureSourcesOf(json: string | null): Pick<Fundamentals, 'figureSources' | 'interestIncomeAtLeast'> {
+/** `figure_sources` keys ending so, with the value `true`, mark the column before it as an estimate (docs/data/sources.md, "edgar"). */
+const ESTIMATED_SUFFIX = '_estimated';
+
+/** The columns a `figure_sources` object marks as estimates. */
+function estimatedColumns(parsed: Record<string, unknown>): string[] {
+  return Object.keys(parsed)
+    .filter((k) => k.endsWith(ESTIMATED_SUFFIX) && parsed[k] === true)
+    .map((k) => k.slice(0, -ESTIMATED_SUFFIX.length));
+}
+
+/** The `figure_sources` JSON object (docs/warehouse.md), when present and well formed: its texts, a lower bound of interest income, the estimated figures. */
+function figureSourcesOf(json: string | null): Pick<Fundamentals, 'figureSources' | 'interestIncomeAtLeast' | 'estimatedFigures'> {
   if (json === null) return {};
   try {
     const parsed: unknown = JSON.parse(json);
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
     const floor = (parsed as Record<string, unknown>)[INTEREST_INCOME_AT_LEAST];
+    const estimated = estimatedColumns(parsed as Record<string, unknown>);
     return {
+      ...(estimated.length > 0 ? { estimatedFigures: estimated } : {}),
       figureSources: Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string')),
       ...(typeof floor === 'number' && Number.isFinite(floor) ? { interestIncomeAtLeast: floor } : {}),
     };
@@ -240,7 +252,7 @@ function fundamentalsOf(row: FilingRow, listingCurrency: string): Fundamentals |
   };
 }
 
-const EVIDENCE: ReadonlySet<string> = new Set<ExposureEvidence>(['reported', 'filing_concept', 'filing_dimension', 'curated']);
+const EVIDENCE: ReadonlySet<string> = new Set<ExposureEvidence>(['reported', 'filing_concept', 'retired_concept', 'filing_dimension', 'curated']);
 
 /** The evidence of an exposure row: null (sources that predate the column) reads as reported. */
 function exposureEvidence(value: unknown): ExposureEvidence | undefined {

@@ -60,7 +60,7 @@ export const reasonSchema = z
     filing_ref: z.string().optional(),
     source: z.string().optional(),
     evidence_level: z
-      .enum(['reviewed', 'vendor', 'industry_code', 'none'])
+      .enum(['reviewed', 'vendor', 'filing', 'industry_code', 'none'])
       .optional()
       .meta({ description: 'business-activity reasons: what the absence of a screened activity rests on' }),
     inputs: z

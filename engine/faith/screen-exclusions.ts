@@ -2,11 +2,11 @@
 import { evidenceNote, isEstimate, noneReportedReason } from '../activity-evidence.ts';
 import { shareWithin } from '../exact.ts';
 import { isNear, marginOf, nearWidth } from '../nearness.ts';
-import { describeExposureState } from '../exposures.ts';
 import type { FrameworkId } from '../frameworks.ts';
 import { activityLabel } from '../format.ts';
 import { versionInForce } from '../methodology-versions.ts';
 import { notInForce } from '../not-in-force.ts';
+import { involvementOfClass } from '../industry-codes.ts';
 import type { ActivityCode, ActivityExposure } from '../inputs.ts';
 import { directMessage, involvementFinding, involvementOfSic, notDirectNote, unknownInvolvementMessage } from '../involvement.ts';
 import type { CheckResult, Doubt, FrameworkResult, Reason } from '../result-types.ts';
@@ -64,7 +64,10 @@ function ruleResult(rule: ExclusionRule, share: number, near: boolean, estimated
  */
 function mayBreach(v: ExclusionVersion, activity: ActivityCode, ctx: ScreenContext): boolean {
   const rule = v.rules.find((r) => r.activity === activity);
-  return rule?.onlyDirect !== true || involvementOfSic(ctx.input.listing.sic) === 'producer';
+  if (rule?.onlyDirect !== true) return true;
+  // Where the division does not say how the company would take part, the conservative default.
+  const involvement = involvementOfClass(ctx.input.listing.sic);
+  return involvement === null || (rule.direct ?? []).includes(involvement);
 }
 
 /** Append one Reason per reported activity, or the shared "none reported" Reason. */
@@ -83,11 +86,28 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
     // An activity known only from the industry code takes the involvement the code's division implies.
     const sicInvolvement = state === 'industry_code' && !reportedSrc.involvement ? involvementOfSic(ctx.input.listing.sic) : null;
     const src = sicInvolvement === null ? reportedSrc : { ...reportedSrc, involvement: sicInvolvement };
+    if (state === 'retired' && !shareWithin(src.revenueShare, rule.operator, rule.threshold)) {
+      // A retired concept's last figure shows the activity existed: a breach then is doubt now, never a pass.
+      reasons.push({
+        code: rule.code,
+        result: 'questionable',
+        doubt: 'ambiguous_evidence',
+        message: `${rule.ground}: ${activityLabel(rule.activity)}: ${ex.unusableText(rule.index)}; it breached the limit then, and no fresh figure shows it no longer does.`,
+        metric: rule.metric,
+        value: src.revenueShare,
+        threshold: rule.threshold,
+        operator: rule.operator,
+        within_limit: false,
+        filing_ref: src.sourceRef,
+        source: rule.source,
+      });
+      continue;
+    }
     if (state !== 'ok' && state !== 'industry_code') {
       reasons.push({
         code: rule.code,
         result: 'insufficient_data',
-        message: `${rule.ground}: ${activityLabel(rule.activity)} revenue cannot be used: ${describeExposureState(state)}.`,
+        message: `${rule.ground}: ${activityLabel(rule.activity)} revenue cannot be used: ${ex.unusableText(rule.index)}.`,
         metric: rule.metric,
         threshold: rule.threshold,
         operator: rule.operator,

@@ -3,8 +3,8 @@
  * Russell's series page: debt < 33.333% of total assets; cash and interest-bearing items
  * < 33.333% of total assets; accounts receivable and cash < 50% of total assets; total interest
  * and non-compliant activities income should not exceed 5% of total revenue. Pork production,
- * packaging and processing and weapons manufacturing are excluded at any revenue share (the
- * activity list names those forms). 33.333% is stored
+ * packaging and processing, non-halal food production (meat not certified halal) and weapons
+ * manufacturing are excluded at any revenue share (the activity list names those forms). 33.333% is stored
  * as the published decimal 0.33333, not 1/3. See docs/frameworks/shariah_ftse.md.
  */
 import { assertChronological } from '../methodology-versions.ts';
@@ -17,6 +17,7 @@ export const FTSE_PROHIBITED = [
   'conventional_insurance',
   'alcohol',
   'pork',
+  'non_halal_meat',
   'gambling',
   'adult_entertainment',
   'media_entertainment',
@@ -31,7 +32,12 @@ export const FTSE_PROHIBITED = [
 
 /** The activities whose listed form is direct involvement, excluded at any share. */
 const NAMED_FORMS = {
-  involvements: { pork: ['producer', 'distributor'], weapons: ['producer'], weapons_controversial: ['producer'] },
+  involvements: {
+    pork: ['producer', 'distributor'],
+    non_halal_meat: ['producer'],
+    weapons: ['producer'],
+    weapons_controversial: ['producer'],
+  },
   label: 'Activity form named in the exclusion list (FTSE)',
   source:
     `${SOURCE}, Business Activity Screening: "pork related products and non-halal food production, packaging and processing"; ` +

@@ -5,14 +5,15 @@
  * rests on a proxy whose certain part is within the limit, or on an estimate near the limit
  * (docs/frameworks/README.md, "Statuses").
  */
-import { describeExposureState } from '../exposures.ts';
-import type { ActivityExposure } from '../inputs.ts';
+import { activityOfSic } from '../industry-codes.ts';
+import type { ActivityCode, ActivityExposure } from '../inputs.ts';
 import { directMessage, involvementFinding, notDirectNote, unknownInvolvementMessage } from '../involvement.ts';
-import { evidenceNote, isEstimate, noneReportedReason } from '../activity-evidence.ts';
+import { evidenceNote, isEstimate, noneReportedReason, primaryBusinessMessage } from '../activity-evidence.ts';
 import type { ShariahFrameworkId } from '../frameworks.ts';
 import { activityLabel, formatPercent } from '../format.ts';
 import { versionInForce } from '../methodology-versions.ts';
-import { describeCause, ratioFraction } from '../ratios.ts';
+import { describeCause, ratioFigureColumns, ratioFraction } from '../ratios.ts';
+import { estimateInDoubt, figureIsEstimate, restsOnEstimate } from '../estimates.ts';
 import type { Doubt, FrameworkResult, Reason, ReasonInput } from '../result-types.ts';
 import type { ScreenContext } from '../screen-context.ts';
 import { combineReasons } from '../status.ts';
@@ -31,15 +32,47 @@ function inDoubt(reason: Reason, doubt: Doubt, why: string): void {
   reason.message = `${reason.message} In doubt: ${why}, and the value is within the nearness distance of the limit.`;
 }
 
+/** The "no other prohibited activity" reason when some activities are reported and others the industry leaves in doubt. */
+function doubtBesideRows(v: ShariahVersion, ctx: ScreenContext, unreported: readonly ActivityCode[], reasons: Reason[]): void {
+  const ex = ctx.exposures;
+  if (!unreported.some((a) => ex.inDoubt(a))) return;
+  const others: Reason = {
+    ...v.noneReported,
+    message: `No revenue reported from the other prohibited activities (${unreported.join(', ')}).`,
+  };
+  reasons.push(noneReportedReason(others, ex.coverage, unreported));
+}
+
+/** A stale figure of a retired revenue concept: evidence that the activity existed, never a pass. */
+function retiredConceptReason(v: ShariahVersion, base: Omit<Reason, 'result' | 'message'>, share: number, text: string): Reason {
+  const breached = !shareWithin(share, '<=', v.coreBusinessShare);
+  return {
+    ...base,
+    result: breached ? 'questionable' : 'insufficient_data',
+    message: breached
+      ? `${text}. It was then a prohibited primary business, and no fresh figure shows that it no longer is: in doubt.`
+      : `Revenue share cannot be used: ${text}.`,
+    value: share,
+    threshold: v.coreBusinessShare,
+    operator: '<=',
+    within_limit: !breached,
+    ...(breached ? { doubt: 'ambiguous_evidence' as const } : {}),
+  };
+}
+
 function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): void {
   const ex = ctx.exposures;
   let reported = false;
+  const unreported: ActivityCode[] = [];
   for (let k = 0; k < v.prohibitedIdx.length; k++) {
     const i = v.prohibitedIdx[k]!;
     const state = ex.states[i]!;
-    if (state === 'none') continue;
-    reported = true;
     const activity = v.prohibited[k]!;
+    if (state === 'none') {
+      unreported.push(activity);
+      continue;
+    }
+    reported = true;
     const src = ex.sources[i]!;
     const base = {
       code: `${v.framework}.business.${activity}`,
@@ -48,24 +81,25 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
       source: v.source,
     };
     if (state === 'industry_code') {
+      // A classification, not a measured share: nothing to compare with the limit.
       reasons.push({
         ...base,
         result: 'fail',
-        message:
-          `${activityLabel(activity)} is the primary business by industry code (${src.sourceRef.replace('sic:', 'SIC ')}): ` +
-          `a prohibited primary business.`,
-        value: src.revenueShare,
-        threshold: v.coreBusinessShare,
-        operator: '<=',
+        message: primaryBusinessMessage(activity, src.sourceRef, activityOfSic(ctx.input.listing.sic)?.title),
         within_limit: false,
+        evidence_level: 'industry_code',
       });
+      continue;
+    }
+    if (state === 'retired') {
+      reasons.push(retiredConceptReason(v, base, src.revenueShare, `${activityLabel(activity)}: ${ex.unusableText(i)}`));
       continue;
     }
     if (state !== 'ok') {
       reasons.push({
         ...base,
         result: 'insufficient_data',
-        message: `Revenue share from ${activityLabel(activity)} cannot be used: ${describeExposureState(state)}.`,
+        message: `Revenue share from ${activityLabel(activity)} cannot be used: ${ex.unusableText(i)}.`,
       });
       continue;
     }
@@ -91,6 +125,7 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
     reasons.push(reason);
   }
   if (!reported) reasons.push(noneReportedReason(v.noneReported, ex.coverage, v.prohibited));
+  else doubtBesideRows(v, ctx, unreported, reasons);
 }
 
 /**
@@ -137,6 +172,7 @@ function directInvolvementCheck(
 function ratioCheck(rr: RatioRule, value: number, ctx: ScreenContext, inputs: readonly ReasonInput[] | undefined): Reason {
   // An inline closure: tsx names a closure bound to a name each time it is made, a cost on this hot path.
   const reason = checkThreshold(rr.rule, value, () => [ratioFraction(ctx.input, rr.ratio)], ctx.filingRef, inputs);
+  if (restsOnEstimate(ctx.fundamentals, ratioFigureColumns(rr.ratio))) estimateInDoubt(reason, () => false);
   if (reason.result !== 'fail' || rr.rule.proxy === undefined) return reason;
   const certain = certainPart(rr.rule.proxy, ctx.fundamentals, ratioFraction(ctx.input, rr.ratio));
   if (certain === undefined) return reason;
@@ -162,6 +198,22 @@ function proxiedInterestInDoubt(reason: Reason, breachesWithoutInterest: () => b
   reason.result = 'questionable';
   reason.doubt = 'proxy';
   reason.message = `${reason.message} In doubt: ${NON_OPERATING_PROXY_TEXT}.`;
+}
+
+const INCOME_FIGURES = ['interest_income', 'total_revenue'] as const;
+
+/**
+ * True when the certain prohibited revenue plus the reported part of an estimated interest
+ * income (`interestIncomeAtLeast`) breach the limit alone; never on an estimated revenue.
+ */
+function knownIncomeBreaches(v: ShariahVersion, ctx: ScreenContext, certainActivities: number): boolean {
+  const f = ctx.fundamentals;
+  const revenue = f?.totalRevenue;
+  if (f === null || figureIsEstimate(f, 'total_revenue') || revenue == null || !(revenue > 0)) return false;
+  const floor = f.interestIncomeAtLeast;
+  const known = floor != null && Number.isFinite(floor) && floor > 0 ? floor : 0;
+  const terms: Fraction[] = [...incomeExactSum(v, ctx, false, false, false), { numerator: [known], denominator: revenue }];
+  return !withinLimit(v.income.rule, certainActivities + known / revenue, () => terms);
 }
 
 /**
@@ -202,8 +254,13 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
   let certainActivities = 0;
   let estimated = false;
   let missing: string | null = null;
+  // Last shares of retired revenue concepts: they can show a breach in doubt, never a pass.
+  let retiredShare = 0;
+  const doubted: string[] = [];
   for (let k = 0; k < v.prohibitedIdx.length; k++) {
     const i = v.prohibitedIdx[k]!;
+    if (ex.states[i] === 'retired') retiredShare += ex.sources[i]!.revenueShare;
+    else if (ex.inDoubt(v.prohibited[k]!)) doubted.push(activityLabel(v.prohibited[k]!));
     if (ex.usable(i)) {
       const share = ex.shares[i]!;
       value += share;
@@ -245,6 +302,15 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
   // Interest from a non-operating proxy decides nothing alone: only a breach the other parts make without it is certain.
   if (interestKnown && interestIsNonOperatingProxy(ctx.fundamentals))
     proxiedInterestInDoubt(reason, () => !withinLimit(rule, certainActivities, () => incomeExactSum(v, ctx, interestKnown, false, false)));
+  // Interest income or revenue in part estimated: only a breach the known part makes alone is certain.
+  if (interestKnown && restsOnEstimate(ctx.fundamentals, INCOME_FIGURES))
+    estimateInDoubt(reason, () => knownIncomeBreaches(v, ctx, certainActivities));
+  // An activity the industry may carry, reported by no fresh figure, counts as 0 only in doubt.
+  if (reason.result === 'pass' && doubted.length > 0) {
+    reason.result = 'questionable';
+    reason.doubt = 'ambiguous_evidence';
+    reason.message = `${reason.message} In doubt: the company's industry may carry ${doubted.join(' or ')} revenue that no fresh figure reports.`;
+  }
   if (missing === null) {
     reasons.push(reason);
     return value / rule.threshold;
@@ -254,6 +320,23 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
     reason.message = `${reason.message} Even without ${missing}.`;
     reasons.push(reason);
     return value / rule.threshold;
+  }
+  if (retiredShare > 0) {
+    const total = value + retiredShare;
+    const withRetired = checkThreshold(
+      rule,
+      total,
+      () => [...incomeExactSum(v, ctx, interestKnown, true, true), shareOf(retiredShare)],
+      ctx.filingRef,
+      interestInputs,
+    );
+    if (withRetired.result === 'fail') {
+      withRetired.result = 'questionable';
+      withRetired.doubt = 'ambiguous_evidence';
+      withRetired.message = `${withRetired.message} In doubt: the total counts a retired revenue concept's last figure (${missing}).`;
+      reasons.push(withRetired);
+      return total / rule.threshold;
+    }
   }
   reasons.push(missingCheck(rule, missing, ctx.filingRef, interestInputs));
   return 0;

@@ -12,7 +12,8 @@ export interface ConceptExposure {
   revenue_share: number;
   as_of: string;
   source_ref: string;
-  evidence: 'filing_concept';
+  /** `retired_concept` for a concept the taxonomy has since retired: its last figure still shows the activity existed. */
+  evidence: 'filing_concept' | 'retired_concept';
   /** What the concept says about how the company takes part (docs/data/activities.md, "Involvement"). */
   involvement: Involvement;
   /** Fiscal-year end the share is for. */
@@ -27,11 +28,15 @@ interface ActivityConcept {
   concepts: readonly string[];
   /** Only when the company also reports this instant concept (a bank holds deposits). */
   requires?: string;
+  /** The taxonomy retired these concepts: no later figure can exist in them (docs/data/real-companies.md). */
+  retired?: true;
 }
 
 const ACTIVITY_CONCEPTS: readonly ActivityConcept[] = [
   // Casino revenue is the operator's own gaming win; earned premiums are the underwriter's.
-  { activity: 'gambling', involvement: 'producer', concepts: ['CasinoRevenue'] },
+  // CasinoRevenue was retired with ASC 606 (2018): operators now tag casino revenue as a
+  // product-line member of RevenueFromContractWithCustomer, which company facts do not carry.
+  { activity: 'gambling', involvement: 'producer', concepts: ['CasinoRevenue'], retired: true },
   { activity: 'conventional_insurance', involvement: 'producer', concepts: ['PremiumsEarnedNet'] },
   // Interest income is a bank's core business only when it takes deposits: an insurer or a
   // retailer also reports interest and dividend income from its investments.
@@ -113,7 +118,7 @@ export function exposuresFromCompanyFacts(facts: CompanyFacts): ConceptExposure[
         revenue_share: Math.min(1, total / revenue.value),
         as_of: fact.filed,
         source_ref: `edgar:${accession} us-gaap:${concepts.join('+')} / us-gaap:${revenue.concept} FY${fact.end.slice(0, 4)}`,
-        evidence: 'filing_concept',
+        evidence: rule.retired === true ? 'retired_concept' : 'filing_concept',
         involvement: rule.involvement,
         period_end: fact.end,
       });

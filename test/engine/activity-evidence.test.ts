@@ -49,7 +49,7 @@ describe('business-activity evidence', () => {
       expect(s[id], id).toBe('non_compliant');
     const r = businessReasons(input, 'shariah_aaoifi').find((x) => x.code === 'shariah_aaoifi.business.conventional_finance')!;
     expect(r).toMatchObject({ result: 'fail', within_limit: false, filing_ref: 'sic:6022' });
-    expect(r.message).toContain('primary business by industry code (SIC 6022)');
+    expect(r.message).toContain('primary business by industry code (SIC 6022, banks');
   });
 
   it('when the SIC code names a cigarette maker, then the faith exclusion tables that bar tobacco exclude it', () => {
@@ -72,7 +72,7 @@ describe('business-activity evidence', () => {
     const input = inputWith({ listing: { sic: '5812' } });
     const none = businessReasons(input, 'shariah_aaoifi').find((r) => r.code.endsWith('none_reported'))!;
     expect(none).toMatchObject({ result: 'questionable', evidence_level: 'industry_code' });
-    expect(none.message).toMatch(/SIC 5812, eating and drinking places\) commonly includes pork and alcohol revenue/);
+    expect(none.message).toMatch(/No fresh figure reports pork or alcohol revenue, and the company's industry \(SIC 5812, retail-eating places\) may carry it/);
     expect(statuses(input).shariah_aaoifi).toBe('questionable');
     // USCCB screens neither pork nor alcohol: the restaurant class leaves it no doubt.
     expect(statuses(input).catholic_usccb).toBe('compliant');
@@ -83,7 +83,7 @@ describe('business-activity evidence', () => {
     const input = inputWith({ listing: { sic: '2030' } });
     const none = businessReasons(input, 'shariah_ftse').find((r) => r.code.endsWith('none_reported'))!;
     expect(none).toMatchObject({ result: 'questionable', evidence_level: 'industry_code' });
-    expect(none.message).toMatch(/SIC 2030, canned, frozen and preserved foods and specialties\) commonly includes pork revenue/);
+    expect(none.message).toMatch(/No fresh figure reports pork revenue, and the company's industry \(SIC 2030, canned, frozen and preserved fruit, vegetables and food specialties\) may carry it/);
     for (const id of ['shariah_aaoifi', 'shariah_djim', 'shariah_sp', 'shariah_ftse', 'shariah_msci'] as const)
       expect(statuses(input)[id], id).toBe('questionable');
     // Neither the next class up (2040, grain mill products) nor the end of the range leaves doubt.
