@@ -4,7 +4,7 @@ import { forbidden, tooManyRequests, unauthorized } from '../common/app-error.ts
 import type { AccessStore, AccountRecord, KeyRecord } from './access-store.ts';
 import { claimedKeyId } from './api-key-format.ts';
 import { apiKeyMatches } from './key-hashing.ts';
-import type { Charge, QuotaMeter } from './meter.ts';
+import { meterIdOf, type Charge, type QuotaMeter } from './meter.ts';
 import { DEFAULT_WEIGHTS } from './tiers.ts';
 
 export interface AccessControlOptions {
@@ -128,9 +128,11 @@ async function chargeOrRefuse(
   if (outcome.ok) return outcome.charge;
   const exhausted = outcome.windows.filter((w) => w.exhausted);
   const which = exhausted.map((w) => `${w.window} quota (${w.used} of ${w.limit} units used, resets at ${w.resets_at})`).join(' and ');
+  // Self-serve keys share their account's allowance (docs/access.md, "Quotas and windows").
+  const whose = meterIdOf(key, account.tier) === key.keyId ? "the key's" : "the account's";
   throw tooManyRequests(
     {
-      message: `quota exhausted: this request costs ${units} unit(s) and the key's ${which} cannot cover it`,
+      message: `quota exhausted: this request costs ${units} unit(s) and ${whose} ${which} cannot cover it`,
       limits: outcome.windows,
       upgrade_url: options.upgradeUrl,
     },

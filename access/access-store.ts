@@ -77,43 +77,65 @@ const KEY_COLUMNS =
   'key_id, account, secret_hash, allowed_markets, allowed_endpoints, allowed_frameworks, daily_limit, monthly_quota, cost_weights, created_at, revoked_at';
 
 /**
- * Reads and writes of one key's quota windows, inside the transaction that decides a charge
- * (see QuotaMeter). `lockKey` is what makes the charge atomic across processes.
+ * What a quota window meters: a key (`key_…`, partner keys) or a whole account (`account:NAME`,
+ * the self-serve tiers, whose keys share one allowance). Key ids never contain a colon.
+ */
+export type MeterId = string;
+
+export const accountMeterId = (account: string): MeterId => `account:${account}`;
+
+/** The table, key column and id of a meter's windows. */
+function windowsOf(meter: MeterId): { table: string; column: string; id: string } {
+  return meter.startsWith('account:')
+    ? { table: 'account_quota_windows', column: 'account', id: meter.slice('account:'.length) }
+    : { table: 'quota_windows', column: 'key_id', id: meter };
+}
+
+/**
+ * Reads and writes of one meter's quota windows, inside the transaction that decides a charge
+ * (see QuotaMeter). `lockMeter` is what makes the charge atomic across processes.
  */
 export interface QuotaTransaction {
   /**
-   * Holds the key's quota lock until the transaction ends: every charge and refund of the key,
-   * in any process, waits here. libsql's IMMEDIATE transaction already holds the file's write
-   * lock; PostgreSQL takes an advisory lock on the key (docs/operations.md, "Quota charges").
+   * Holds the meter's quota lock until the transaction ends: every charge and refund of the key
+   * (or account), in any process, waits here. libsql's IMMEDIATE transaction already holds the
+   * file's write lock; PostgreSQL takes an advisory lock (docs/operations.md, "Quota charges").
    */
-  lockKey(keyId: string): Promise<void>;
-  window(keyId: string, window: WindowName): Promise<WindowState | undefined>;
-  putWindow(keyId: string, window: WindowName, state: WindowState): Promise<void>;
-  refund(keyId: string, window: WindowName, startedAtMs: number, units: number): Promise<void>;
+  lockMeter(meter: MeterId): Promise<void>;
+  window(meter: MeterId, window: WindowName): Promise<WindowState | undefined>;
+  putWindow(meter: MeterId, window: WindowName, state: WindowState): Promise<void>;
+  refund(meter: MeterId, window: WindowName, startedAtMs: number, units: number): Promise<void>;
 }
 
-const WINDOW_SQL = 'SELECT started_at_ms, used FROM quota_windows WHERE key_id = ? AND "window" = ?';
-const PUT_WINDOW_SQL =
-  'INSERT INTO quota_windows (key_id, "window", started_at_ms, used) VALUES (?, ?, ?, ?) ON CONFLICT (key_id, "window") DO UPDATE ' +
-  'SET started_at_ms = excluded.started_at_ms, used = excluded.used';
-// Never below zero: a refund of units a window reset already dropped must not go negative.
-const REFUND_SQL =
-  'UPDATE quota_windows SET used = CASE WHEN used > ? THEN used - ? ELSE 0 END WHERE key_id = ? AND "window" = ? AND started_at_ms = ?';
-
-async function readWindow(sql: SqlRunner, keyId: string, window: WindowName): Promise<WindowState | undefined> {
-  const row = await sql.get<{ started_at_ms: number | string; used: number | string }>(WINDOW_SQL, [keyId, window]);
+async function readWindow(sql: SqlRunner, meter: MeterId, window: WindowName): Promise<WindowState | undefined> {
+  const { table, column, id } = windowsOf(meter);
+  const row = await sql.get<{ started_at_ms: number | string; used: number | string }>(
+    `SELECT started_at_ms, used FROM ${table} WHERE ${column} = ? AND "window" = ?`,
+    [id, window],
+  );
   return row ? { startedAtMs: Number(row.started_at_ms), used: Number(row.used) } : undefined;
 }
 
 function quotaTransaction(tx: Transaction): QuotaTransaction {
   return {
-    lockKey: (keyId) => tx.lock(`quota:${keyId}`),
-    window: (keyId, window) => readWindow(tx, keyId, window),
-    putWindow: async (keyId, window, state) => {
-      await tx.run(PUT_WINDOW_SQL, [keyId, window, state.startedAtMs, state.used]);
+    // The lock name keeps the key's old form, so an older process's charges still exclude these.
+    lockMeter: (meter) => tx.lock(`quota:${meter}`),
+    window: (meter, window) => readWindow(tx, meter, window),
+    putWindow: async (meter, window, state) => {
+      const { table, column, id } = windowsOf(meter);
+      await tx.run(
+        `INSERT INTO ${table} (${column}, "window", started_at_ms, used) VALUES (?, ?, ?, ?) ON CONFLICT (${column}, "window") DO UPDATE ` +
+          'SET started_at_ms = excluded.started_at_ms, used = excluded.used',
+        [id, window, state.startedAtMs, state.used],
+      );
     },
-    refund: async (keyId, window, startedAtMs, units) => {
-      await tx.run(REFUND_SQL, [units, units, keyId, window, startedAtMs]);
+    refund: async (meter, window, startedAtMs, units) => {
+      const { table, column, id } = windowsOf(meter);
+      // Never below zero: a refund of units a window reset already dropped must not go negative.
+      await tx.run(
+        `UPDATE ${table} SET used = CASE WHEN used > ? THEN used - ? ELSE 0 END WHERE ${column} = ? AND "window" = ? AND started_at_ms = ?`,
+        [units, units, id, window, startedAtMs],
+      );
     },
   };
 }
@@ -176,8 +198,8 @@ export class AccessStore {
   }
 
   /** A window as committed (outside any charge: for reports and tests). */
-  window(keyId: string, window: WindowName): Promise<WindowState | undefined> {
-    return readWindow(this.db, keyId, window);
+  window(meter: MeterId, window: WindowName): Promise<WindowState | undefined> {
+    return readWindow(this.db, meter, window);
   }
 
   /** Runs `work` in one transaction over the quota windows (see QuotaTransaction). */

@@ -1,4 +1,4 @@
-import type { AccessStore, KeyRecord, QuotaTransaction } from './access-store.ts';
+import { accountMeterId, type AccessStore, type KeyRecord, type MeterId, type QuotaTransaction } from './access-store.ts';
 import {
   currentWindow,
   decide,
@@ -11,6 +11,17 @@ import {
 import { DAY_MS, MONTH_MS, TIER_DAILY_LIMITS, type Tier } from './tiers.ts';
 import { UsageHistory, UsageTally } from './usage-history.ts';
 
+/**
+ * Whose allowance a key spends: a self-serve key (pro, team, enterprise) with the tier's terms
+ * spends its account's, shared by all the account's keys, so revoking a key and creating
+ * another never resets it; a partner key, or any key an operator gave its own daily limit,
+ * spends its own.
+ */
+export function meterIdOf(key: KeyRecord, tier: Tier): MeterId {
+  const selfServe = tier === 'pro' || tier === 'team' || tier === 'enterprise';
+  return selfServe && key.dailyLimit === null && key.monthlyQuota === null ? accountMeterId(key.account) : key.keyId;
+}
+
 /** The windows that meter a key: daily always (tier default or the key's own limit), monthly when set. */
 export function windowRules(key: KeyRecord, tier: Tier): WindowRule[] {
   const daily = key.dailyLimit ?? (tier === 'free' || tier === 'partner' ? 0 : TIER_DAILY_LIMITS[tier]);
@@ -19,9 +30,9 @@ export function windowRules(key: KeyRecord, tier: Tier): WindowRule[] {
   return rules;
 }
 
-/** Units this process has already charged to a key's windows in the service state but not yet spent. */
+/** Units this process has already charged to a meter's windows in the service state but not yet spent. */
 interface Allowance {
-  keyId: string;
+  meter: MeterId;
   units: number;
   windows: Array<{ window: WindowName; startedAtMs: number; endsAtMs: number }>;
 }
@@ -38,6 +49,8 @@ interface Waiting {
 
 /** What one request took, so an error answer can give it back exactly. */
 export interface Charge {
+  /** The key that spent it (its usage history), whatever meter it was taken from. */
+  keyId: string;
   units: number;
   allowance: Allowance;
   /** When the request was charged: a refund goes back to that day's usage history. */
@@ -61,7 +74,7 @@ function takeSpare(allowance: Allowance): number {
 /** Credits units back to the windows they were charged to (if those are still open). */
 async function release(quota: QuotaTransaction, allowance: Allowance, units: number): Promise<void> {
   if (units <= 0) return;
-  for (const w of allowance.windows) await quota.refund(allowance.keyId, w.window, w.startedAtMs, units);
+  for (const w of allowance.windows) await quota.refund(allowance.meter, w.window, w.startedAtMs, units);
 }
 
 /**
@@ -105,13 +118,14 @@ export class QuotaMeter {
 
   /** Takes `units` for a request on `key`, or says which windows refuse it. */
   async charge(key: KeyRecord, tier: Tier, units: number, now: number): Promise<ChargeOutcome> {
+    const meter = meterIdOf(key, tier);
     const outcome =
-      this.spend(key.keyId, units, now) ??
+      this.spend(meter, key.keyId, units, now) ??
       (await new Promise<ChargeOutcome>((resolve, reject) => {
-        const waiting = this.waiting.get(key.keyId) ?? [];
+        const waiting = this.waiting.get(meter) ?? [];
         waiting.push({ key, tier, units, now, resolve, reject });
-        this.waiting.set(key.keyId, waiting);
-        if (!this.draining.has(key.keyId)) void this.drain(key.keyId);
+        this.waiting.set(meter, waiting);
+        if (!this.draining.has(meter)) void this.drain(meter);
       }));
     if (outcome.ok) this.tally.add(key.keyId, now, units, true);
     return outcome;
@@ -121,23 +135,23 @@ export class QuotaMeter {
   async refund(charged: Charge, units: number): Promise<void> {
     const giveBack = Math.min(units, charged.units);
     if (giveBack <= 0) return;
-    this.tally.add(charged.allowance.keyId, charged.atMs, -giveBack, false);
-    if (this.allowances.get(charged.allowance.keyId) === charged.allowance) {
+    this.tally.add(charged.keyId, charged.atMs, -giveBack, false);
+    if (this.allowances.get(charged.allowance.meter) === charged.allowance) {
       charged.allowance.units += giveBack;
       return;
     }
     await this.store.atomically(async (quota) => {
-      await quota.lockKey(charged.allowance.keyId);
+      await quota.lockMeter(charged.allowance.meter);
       await release(quota, charged.allowance, giveBack);
     });
   }
 
   /** Returns every spare unit to the service state and writes the usage history (each second, and at close). */
   async returnSpare(): Promise<void> {
-    // In key order: two processes returning together take the keys' locks in the same order, so neither waits on the other forever.
+    // In meter order: two processes returning together take the meters' locks in the same order, so neither waits on the other forever.
     const held = [...this.allowances.values()]
       .filter((a) => a.units > 0)
-      .sort((a, b) => (a.keyId < b.keyId ? -1 : 1))
+      .sort((a, b) => (a.meter < b.meter ? -1 : 1))
       .map((allowance) => ({ allowance, units: takeSpare(allowance) }));
     this.allowances.clear();
     // Returns run one after another, so when this resolves every earlier return is committed too.
@@ -147,7 +161,7 @@ export class QuotaMeter {
         if (held.length === 0) return;
         await this.store.atomically(async (quota) => {
           for (const { allowance, units } of held) {
-            await quota.lockKey(allowance.keyId);
+            await quota.lockMeter(allowance.meter);
             await release(quota, allowance, units);
           }
         });
@@ -173,21 +187,21 @@ export class QuotaMeter {
     await this.returnSpare();
   }
 
-  private spend(keyId: string, units: number, now: number): ChargeOutcome | undefined {
-    const held = this.allowances.get(keyId);
+  private spend(meter: MeterId, keyId: string, units: number, now: number): ChargeOutcome | undefined {
+    const held = this.allowances.get(meter);
     if (!held || held.units < units || !held.windows.every((w) => now < w.endsAtMs)) return undefined;
     held.units -= units;
-    return { ok: true, charge: { units, allowance: held, atMs: now } };
+    return { ok: true, charge: { keyId, units, allowance: held, atMs: now } };
   }
 
-  /** Store trips for one key until nothing waits: each takes every charge that arrived meanwhile. */
-  private async drain(keyId: string): Promise<void> {
-    this.draining.add(keyId);
+  /** Store trips for one meter until nothing waits: each takes every charge that arrived meanwhile. */
+  private async drain(meter: MeterId): Promise<void> {
+    this.draining.add(meter);
     try {
-      for (let batch = this.takeWaiting(keyId); batch.length > 0; batch = this.takeWaiting(keyId)) {
+      for (let batch = this.takeWaiting(meter); batch.length > 0; batch = this.takeWaiting(meter)) {
         // What the previous trip's new allowance covers is served from memory.
         const stored = batch.filter((w) => {
-          const fromMemory = this.spend(keyId, w.units, w.now);
+          const fromMemory = this.spend(meter, w.key.keyId, w.units, w.now);
           if (fromMemory) w.resolve(fromMemory);
           return !fromMemory;
         });
@@ -200,31 +214,32 @@ export class QuotaMeter {
         }
       }
     } finally {
-      this.draining.delete(keyId);
+      this.draining.delete(meter);
     }
   }
 
-  private takeWaiting(keyId: string): Waiting[] {
-    const batch = this.waiting.get(keyId) ?? [];
-    this.waiting.delete(keyId);
+  private takeWaiting(meter: MeterId): Waiting[] {
+    const batch = this.waiting.get(meter) ?? [];
+    this.waiting.delete(meter);
     return batch;
   }
 
   /**
-   * One locked transaction for a batch of one key's charges: each is decided in turn against
+   * One locked transaction for a batch of one meter's charges: each is decided in turn against
    * the windows as the ones before it left them (all or nothing per charge), then the windows
    * are written once, with one spare block on top.
    */
   private chargeStored(batch: readonly Waiting[]): Promise<ChargeOutcome[]> {
     const { key, tier } = batch[0]!;
+    const meter = meterIdOf(key, tier);
     const rules = windowRules(key, tier);
-    const held = this.allowances.get(key.keyId);
+    const held = this.allowances.get(meter);
     const stale = held ? { allowance: held, units: takeSpare(held) } : undefined; // too small or expired: given back first
     return this.store.atomically(async (quota) => {
-      await quota.lockKey(key.keyId);
+      await quota.lockMeter(meter);
       if (stale) await release(quota, stale.allowance, stale.units);
       let windows: Array<{ rule: WindowRule; state: WindowState | undefined }> = [];
-      for (const rule of rules) windows.push({ rule, state: await quota.window(key.keyId, rule.window) });
+      for (const rule of rules) windows.push({ rule, state: await quota.window(meter, rule.window) });
       const decided: Array<ChargeOutcome | 'allowed'> = batch.map((w) => {
         const decision = decide(windows, w.units, w.now);
         if (!decision.allowed) return { ok: false, windows: decision.windows };
@@ -235,9 +250,9 @@ export class QuotaMeter {
       const next = windows as Array<{ rule: WindowRule; state: WindowState }>;
       const block = allowanceBlock(Math.min(...next.map(({ rule, state }) => rule.limit - state.used)));
       for (const { rule, state } of next)
-        await quota.putWindow(key.keyId, rule.window, { startedAtMs: state.startedAtMs, used: state.used + block });
+        await quota.putWindow(meter, rule.window, { startedAtMs: state.startedAtMs, used: state.used + block });
       const allowance: Allowance = {
-        keyId: key.keyId,
+        meter,
         units: block,
         windows: next.map(({ rule, state }) => ({
           window: rule.window,
@@ -245,18 +260,23 @@ export class QuotaMeter {
           endsAtMs: state.startedAtMs + rule.lengthMs,
         })),
       };
-      this.allowances.set(key.keyId, allowance);
+      this.allowances.set(meter, allowance);
       return decided.map((outcome, i) =>
-        outcome === 'allowed' ? { ok: true as const, charge: { units: batch[i]!.units, allowance, atMs: batch[i]!.now } } : outcome,
+        outcome === 'allowed'
+          ? { ok: true as const, charge: { keyId: batch[i]!.key.keyId, units: batch[i]!.units, allowance, atMs: batch[i]!.now } }
+          : outcome,
       );
     });
   }
 }
 
-/** Current usage of a key's windows, for `keys list` and operators (`exhausted`: a one-unit request would be refused). */
+/**
+ * Current usage of the windows a key spends from (its account's, for self-serve keys), for
+ * `keys list` and the account page (`exhausted`: a one-unit request would be refused).
+ */
 export async function usageOf(store: AccessStore, key: KeyRecord, tier: Tier, now: number): Promise<WindowReport[]> {
   const reports = [];
   for (const rule of windowRules(key, tier))
-    reports.push(reportWindow(currentWindow(await store.window(key.keyId, rule.window), rule, now), rule, 1));
+    reports.push(reportWindow(currentWindow(await store.window(meterIdOf(key, tier), rule.window), rule, now), rule, 1));
   return reports;
 }

@@ -14,6 +14,7 @@ const TABLES = [
   { name: 'accounts', order: 'name' },
   { name: 'api_keys', order: 'key_id' },
   { name: 'quota_windows', order: 'key_id, "window"' },
+  { name: 'account_quota_windows', order: 'account, "window"' },
   { name: 'key_usage_days', order: 'key_id, day' },
   { name: 'signing_keys', order: 'created_at, key_id' },
   { name: 'certificates', order: 'cert_id' },

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declareEndpoint, grantOf } from '../../api/access-scope.ts';
 import { errorHandler } from '../../api/middleware/error-handler.ts';
 import type { AccessSetup } from '../../access/open-access.ts';
-import { keyFor, openTestAccess } from '../support/access.ts';
+import { keyFor, meterUsed, openTestAccess } from '../support/access.ts';
 import { listen } from '../support/http.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
@@ -76,6 +76,6 @@ describe('access middleware: tag rules', () => {
     const response = await fetch(`${server.url}/fail`, { headers: { 'X-API-Key': key.key } });
     expect(response.status).toBe(500);
     await access.meter.returnSpare();
-    expect((await access.store.window(key.keyId, 'daily'))?.used).toBe(0);
+    expect(await meterUsed(access, key.keyId)).toBe(0);
   });
 });

@@ -3,7 +3,7 @@ import { FRAMEWORK_IDS } from '../../engine/index.ts';
 import type { AccessSetup } from '../../access/open-access.ts';
 import { lapseAccount, reinstateAccount, revokeKey } from '../../access/administration.ts';
 import { DAY_MS } from '../../access/tiers.ts';
-import { keyFor, openTestAccess, TEST_UPGRADE_URL } from '../support/access.ts';
+import { keyFor, meterUsed, openTestAccess, TEST_UPGRADE_URL } from '../support/access.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { type FixtureTickers, type ServedLakeApi, serveLakeApi } from './support/lake-fixture.ts';
 
@@ -30,7 +30,7 @@ describe('access control over real HTTP (keys, scopes, quotas)', () => {
   /** Units spent by a key: spare units this process holds are returned first, so the store shows exactly what was spent. */
   const used = async (keyId: string) => {
     await access.meter.returnSpare();
-    return Number((await access.store.window(keyId, 'daily'))?.used ?? 0);
+    return meterUsed(access, keyId);
   };
 
   beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { createAccount, createKey, lapseAccount, type KeyRequest } from '../../access/administration.ts';
+import { meterIdOf } from '../../access/meter.ts';
 import { openAccess, type AccessSetup } from '../../access/open-access.ts';
 import type { Tier } from '../../access/tiers.ts';
 import { testServiceState } from './service-state.ts';
@@ -37,4 +38,12 @@ export async function keyFor(
   });
   if (lapsed) await lapseAccount(access.store, account);
   return { key: created.key, keyId: created.key_id, account };
+}
+
+/** Units committed to the window a key spends from (its account's for self-serve keys); spare units a meter holds are not returned first. */
+export async function meterUsed(access: AccessSetup, keyId: string, window: 'daily' | 'monthly' = 'daily'): Promise<number> {
+  const key = await access.store.key(keyId);
+  const account = key && (await access.store.account(key.account));
+  if (!key || !account) throw new Error(`no key ${keyId}`);
+  return Number((await access.store.window(meterIdOf(key, account.tier), window))?.used ?? 0);
 }
