@@ -58,13 +58,18 @@ function ruleResult(rule: ExclusionRule, share: number, near: boolean, estimated
 }
 
 /**
- * Whether a side business the industry code leaves in doubt could breach the rule: a rule that
- * excludes only producers (USCCB's tobacco production) is not breached by a company whose class
- * does not make the product (a grocer sells tobacco, it does not make it).
+ * Whether a side business the industry code leaves in doubt could breach the rule. A side
+ * business is not the primary business, so it is less than half of revenue: a rule only a main
+ * trade breaches (half of revenue or more, no involvement excluded at any share: USCCB's
+ * primary-business gambling, the halakhic main trade in forbidden foods) is not breached by it.
+ * A rule that excludes only producers (USCCB's tobacco production) is not breached by a company
+ * whose class does not make the product (a grocer sells tobacco, it does not make it).
  */
 function mayBreach(v: ExclusionVersion, activity: ActivityCode, ctx: ScreenContext): boolean {
   const rule = v.rules.find((r) => r.activity === activity);
-  if (rule?.onlyDirect !== true) return true;
+  if (rule === undefined) return true;
+  if (rule.threshold >= 0.5 && rule.direct === undefined) return false;
+  if (rule.onlyDirect !== true) return true;
   // Where the division does not say how the company would take part, the conservative default.
   const involvement = involvementOfClass(ctx.input.listing.sic);
   return involvement === null || (rule.direct ?? []).includes(involvement);
