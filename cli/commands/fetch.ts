@@ -14,6 +14,8 @@ export interface FetchEdgarOptions {
   rate: number;
   force?: boolean;
   json?: boolean;
+  /** False with `--no-xbrl`: skip the XBRL instances of the filings. */
+  xbrl?: boolean;
 }
 
 /** Raised for a command line that asks for nothing runnable; nothing has been downloaded. */
@@ -80,7 +82,14 @@ export async function runFetchEdgar(options: FetchEdgarOptions, env: NodeJS.Proc
   });
   const view = createEdgarFetchView();
   try {
-    return await fetchEdgar({ client: edgar, outDir, selection, force: options.force, onProgress: (p) => view.update(p) });
+    return await fetchEdgar({
+      client: edgar,
+      outDir,
+      selection,
+      force: options.force,
+      instances: options.xbrl ?? true,
+      onProgress: (p) => view.update(p),
+    });
   } finally {
     view.stop();
   }
@@ -92,7 +101,8 @@ export function registerFetchCommand(program: Command): void {
   fetchCommand
     .command('edgar')
     .description(
-      'download SEC EDGAR files (tickers list, submissions, companyfacts) into a folder `ingest --source edgar` reads; resumable',
+      'download SEC EDGAR files (tickers list, submissions, companyfacts, the XBRL instances of the latest 10-K and the 10-Qs since) ' +
+        'into a folder `ingest --source edgar` reads; resumable',
     )
     .option('--tickers <list>', 'comma-separated tickers, e.g. AAPL,CZR', parseTickers)
     .option('--ciks <list>', 'comma-separated CIKs, e.g. 320193,1590895', parseCiks)
@@ -101,6 +111,7 @@ export function registerFetchCommand(program: Command): void {
     .option('--user-agent <text>', 'who you are for the SEC: a name and a contact e-mail (default $SEC_USER_AGENT)')
     .option('--rate <n>', 'requests per second, at most 10', parseRate, 8)
     .option('--force', 'download again even files already complete')
+    .option('--no-xbrl', 'skip the XBRL instances of the filings')
     .option('--json', 'print the summary as JSON')
     .action(async (options: FetchEdgarOptions) => {
       let summary: FetchEdgarSummary;

@@ -61,9 +61,17 @@ export interface EdgarUrls {
   companyTickersExchange: string;
   submissions(cik: string): string;
   companyFacts(cik: string): string;
+  /** The file list of one filing (`index.json` of its archive folder). */
+  filingIndex(cik: string, accession: string): string;
+  /** One file of a filing's archive folder. */
+  filingFile(cik: string, accession: string, name: string): string;
 }
 
-/** URLs of the three EDGAR files faithscreen reads, `cik` zero-padded to 10 digits. */
+/** A filing's archive folder: the CIK without leading zeros, the accession without dashes. */
+const archive = (www: string, cik: string, accession: string): string =>
+  `${www}/Archives/edgar/data/${Number(cik)}/${accession.replace(/-/g, '')}`;
+
+/** URLs of the EDGAR files faithscreen reads, `cik` zero-padded to 10 digits, accessions as `0000320193-24-000123`. */
 export function edgarUrls(bases: EdgarBaseUrls = SEC_BASE_URLS): EdgarUrls {
   const www = bases.www.replace(/\/+$/, '');
   const data = bases.data.replace(/\/+$/, '');
@@ -71,6 +79,8 @@ export function edgarUrls(bases: EdgarBaseUrls = SEC_BASE_URLS): EdgarUrls {
     companyTickersExchange: `${www}/files/company_tickers_exchange.json`,
     submissions: (cik) => `${data}/submissions/CIK${cik}.json`,
     companyFacts: (cik) => `${data}/api/xbrl/companyfacts/CIK${cik}.json`,
+    filingIndex: (cik, accession) => `${archive(www, cik, accession)}/index.json`,
+    filingFile: (cik, accession, name) => `${archive(www, cik, accession)}/${encodeURIComponent(name)}`,
   };
 }
 

@@ -12,11 +12,13 @@ import {
   type CompanyTickersExchange,
 } from './edgar-formats.ts';
 import { inLanes } from '../../common/lanes.ts';
+import { fetchInstance, instanceFilings } from './xbrl-fetch.ts';
 
 /**
  * Downloads EDGAR files into the folder layout `createEdgarSource` reads (docs/data/sources.md,
  * "Fetching from EDGAR"): `company_tickers_exchange.json` first, then per company
- * `submissions/CIK##########.json` and `companyfacts/CIK##########.json`. Every body is checked
+ * `submissions/CIK##########.json` and `companyfacts/CIK##########.json`, then the XBRL
+ * instances of the latest 10-K and the 10-Qs since (`xbrl/CIK##########/<accession>.xml`). Every body is checked
  * against the published format before it is written, and written by temp file + rename, so a
  * file in the folder is always complete; complete files are skipped unless `force`.
  */
@@ -55,7 +57,7 @@ export interface FetchEdgarSummary {
   downloaded: number;
   skipped: number;
   failed: number;
-  /** One entry per company that did not get both files, with the reason. */
+  /** One entry per company that did not get all its files, with the reason. */
   failures: Array<{ company: string; cik: string | null; reason: string }>;
   results: CompanyResult[];
 }
@@ -66,6 +68,8 @@ export interface FetchEdgarRequest {
   selection: EdgarSelection;
   /** Download even files already complete. */
   force?: boolean;
+  /** Also fetch the XBRL instances of the latest 10-K and the 10-Qs since (default true). */
+  instances?: boolean;
   /** Companies downloaded at once; the client's pacing still bounds the request rate (default 4). */
   concurrency?: number;
   onProgress?: (progress: FetchEdgarProgress) => void;
@@ -194,13 +198,31 @@ function resolveTargets(selection: EdgarSelection, list: CompanyTickersExchange)
 
 const unknownTickers = (targets: Target[]): number => targets.filter((t) => t.cik === null).length;
 
-async function fetchCompany(client: EdgarClient, outDir: string, target: Target, force: boolean): Promise<CompanyResult> {
+/** The instances of the filings the saved submissions list; none when the submissions could not be had. */
+async function fetchInstances(client: EdgarClient, outDir: string, cik: string, force: boolean): Promise<FileResult[]> {
+  const file = `submissions/CIK${cik}.json`;
+  const text = await readFile(path.join(outDir, file), 'utf8').catch(() => null);
+  if (text === null) return [];
+  const results: FileResult[] = [];
+  for (const filing of instanceFilings(parseEdgarJson(SubmissionsSchema, text, file)))
+    results.push(await fetchInstance(client, outDir, cik, filing, force, writeAtomically));
+  return results;
+}
+
+async function fetchCompany(
+  client: EdgarClient,
+  outDir: string,
+  target: Target,
+  force: boolean,
+  instances: boolean,
+): Promise<CompanyResult> {
   if (!target.cik) return { company: target.company, cik: null, files: [], reason: target.reason };
   const cik = target.cik;
   const files = [
     await fetchFile(client, outDir, `submissions/CIK${cik}.json`, client.urls.submissions(cik), SubmissionsSchema, force),
     await fetchFile(client, outDir, `companyfacts/CIK${cik}.json`, client.urls.companyFacts(cik), CompanyFactsSchema, force),
   ];
+  if (instances && files[0]!.outcome !== 'failed') files.push(...(await fetchInstances(client, outDir, cik, force)));
   const failed = files.filter((f) => f.outcome === 'failed');
   return { company: target.company, cik, files, ...(failed.length > 0 ? { reason: failed.map((f) => f.reason).join('; ') } : {}) };
 }
@@ -224,7 +246,7 @@ export async function fetchEdgar(request: FetchEdgarRequest): Promise<FetchEdgar
   const results: CompanyResult[] = new Array<CompanyResult>(targets.length);
   let done = 0;
   await inLanes(targets.length, request.concurrency ?? 4, async (index) => {
-    const result = await fetchCompany(client, outDir, targets[index]!, force);
+    const result = await fetchCompany(client, outDir, targets[index]!, force, request.instances ?? true);
     results[index] = result;
     done += 1;
     request.onProgress?.({ doneCompanies: done, totalCompanies: targets.length, last: result });

@@ -44,7 +44,7 @@ describe('faithscreen fetch edgar (the real CLI against a local SEC replay serve
   });
 
   it('when tickers are fetched with SEC_USER_AGENT set, then DATA_DIR/edgar holds their files, the JSON summary counts them, and the EDGAR source reads them', async () => {
-    const run = await runCli(['fetch', 'edgar', '--tickers', 'AAPL,NVDA', '--json'], { ...env, SEC_USER_AGENT: USER_AGENT });
+    const run = await runCli(['fetch', 'edgar', '--no-xbrl', '--tickers', 'AAPL,NVDA', '--json'], { ...env, SEC_USER_AGENT: USER_AGENT });
 
     expect(run.stderr).toMatch(/\[2\/2\] (AAPL|NVDA) \(CIK\d{10}\): submissions downloaded, companyfacts downloaded/);
     expect(run.code).toBe(0);
@@ -58,7 +58,7 @@ describe('faithscreen fetch edgar (the real CLI against a local SEC replay serve
 
   it('when a ticker is unknown and a company has no submissions file, then the others are fetched, each failure is named with its reason, and the exit code is 1', async () => {
     const out = path.join(temp.dir, 'second');
-    const run = await runCli(['fetch', 'edgar', '--tickers', 'aapl,CZR,QQZZX', '--out', out, '--user-agent', USER_AGENT], env);
+    const run = await runCli(['fetch', 'edgar', '--no-xbrl', '--tickers', 'aapl,CZR,QQZZX', '--out', out, '--user-agent', USER_AGENT], env);
 
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('3 companies; files downloaded 4, skipped (already complete) 0, failed 1\n2 companies failed:');
@@ -71,10 +71,13 @@ describe('faithscreen fetch edgar (the real CLI against a local SEC replay serve
 
   it('when fetched by CIK a second time, then every file is skipped without a request', async () => {
     const out = path.join(temp.dir, 'third');
-    const first = await runCli(['fetch', 'edgar', '--ciks', '320193', '--out', out, '--user-agent', USER_AGENT], env);
+    const first = await runCli(['fetch', 'edgar', '--no-xbrl', '--ciks', '320193', '--out', out, '--user-agent', USER_AGENT], env);
     expect(first.code).toBe(0);
     const before = server.requests.length;
-    const second = await runCli(['fetch', 'edgar', '--ciks', 'CIK0000320193', '--out', out, '--user-agent', USER_AGENT, '--json'], env);
+    const second = await runCli(
+      ['fetch', 'edgar', '--no-xbrl', '--ciks', 'CIK0000320193', '--out', out, '--user-agent', USER_AGENT, '--json'],
+      env,
+    );
     expect(second.code).toBe(0);
     expect(JSON.parse(second.stdout)).toMatchObject({ downloaded: 0, skipped: 3, failed: 0 });
     expect(server.requests.length).toBe(before);

@@ -41,7 +41,8 @@ describe('fetchEdgar against a local SEC replay server', () => {
     });
   const fetchInto = (selection: EdgarSelection, options: Partial<EdgarClientOptions> & { force?: boolean } = {}) => {
     const { force, ...clientOptions } = options;
-    return fetchEdgar({ client: client(clientOptions), outDir: temp.dir, selection, force });
+    // These tests are about the JSON files; the instances have their own (edgar-xbrl-fetch.test.ts).
+    return fetchEdgar({ client: client(clientOptions), outDir: temp.dir, selection, force, instances: false });
   };
   const requestsFor = (urlPath: string) => server.requests.filter((r) => r.path === urlPath);
 
