@@ -61,5 +61,6 @@ export function evidenceNote(e: ActivityExposure): string {
 /** A primary business proven by the industry code: a categorical finding with no revenue share to compare. */
 export function primaryBusinessMessage(activity: ActivityCode, sourceRef: string, title: string | undefined): string {
   const code = sourceRef.replace('sic:', 'SIC ');
-  return `${activityLabel(activity)} is the primary business by industry code (${code}${title === undefined ? '' : `, ${title}`}): a prohibited primary business.`;
+  const named = title === undefined ? code : `${code}, ${title}`;
+  return `${activityLabel(activity)} is the primary business by industry code (${named}): a prohibited primary business.`;
 }

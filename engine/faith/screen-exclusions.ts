@@ -97,7 +97,9 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
         code: rule.code,
         result: 'questionable',
         doubt: 'ambiguous_evidence',
-        message: `${rule.ground}: ${activityLabel(rule.activity)}: ${ex.unusableText(rule.index)}; it breached the limit then, and no fresh figure shows it no longer does.`,
+        message:
+          `${rule.ground}: ${activityLabel(rule.activity)}: ${ex.unusableText(rule.index)}; ` +
+          'it breached the limit then, and no fresh figure shows it no longer does.',
         metric: rule.metric,
         value: src.revenueShare,
         threshold: rule.threshold,
