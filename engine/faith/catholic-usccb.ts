@@ -40,7 +40,8 @@ function common(source: string): ExclusionRuleSpec[] {
         'fail',
         'pass',
         LIFE,
-        `${source}: "companies that manufacture contraceptives or derive a significant portion of [their] revenues from the sale of contraceptives" (manufacturers at any share; significant portion modelled as 5%)`,
+        `${source}: "companies that manufacture contraceptives or derive a significant portion of [their] revenues from the sale ` +
+          'of contraceptives" (manufacturers at any share; significant portion modelled as 5%)',
       ),
       direct: ['producer'],
     },

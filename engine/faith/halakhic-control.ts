@@ -67,7 +67,8 @@ export function controlReason(control: Control, source: string, agreed: boolean)
     control.jewish !== null
       ? ''
       : agreed
-        ? ' It does not decide here: the verdict is the same whether or not Jews control the company (the checks below are the stricter reading, for a company controlled by Jews).'
+        ? ' It does not decide here: the verdict is the same whether or not Jews control the company (the checks below are the ' +
+          'stricter reading, for a company controlled by Jews).'
         : ' It decides here: the verdict differs between a company controlled by Jews (the checks below) and one not controlled by Jews.';
   return {
     code: 'jewish_halakhic.control',
