@@ -113,10 +113,11 @@ export interface MarketCaps {
   months24: number;
   months36: number;
   /**
-   * Months (`YYYY-MM`, oldest first) of the 36-month window without a month-end market cap,
-   * from the window's first one up to the month before the screening date's month; absent or
-   * empty when none is missing. Months before the first are a short history; the screening
-   * date's own month is never missing (its month-end may be still to come).
+   * Months (`YYYY-MM`, oldest first) of the 36-month window without a month-end close, from
+   * the window's first one up to the month before the screening date's month; absent or empty
+   * when none is missing. Months before the first are a short history; the screening date's own
+   * month is never missing (its month-end may be still to come). A close without a share count
+   * is not missing: its month only has no cap to average (fewer `months24`/`months36`).
    */
   missingMonths?: readonly string[];
 }

@@ -12,7 +12,7 @@ export interface MonthEndCap {
   monthIndex: number;
   /** Day of the month's last close as `yyyymmdd`: a cap counts only from that day. */
   day: number;
-  /** Null when the month had no close or no share count. */
+  /** Null when the month's close has no share count (a month without a close has no entry). */
   cap: number | null;
 }
 
@@ -73,10 +73,10 @@ function firstAfter(caps: readonly MonthEndCap[], monthIndex: number): number {
 /**
  * The averages on `date` of caps ordered by month: the months after the 36th (24th) before
  * the date's month, up to the date's own month, whose last close is on or before the date.
- * The months missing are those from the window's first cap up to the month before the date's
- * month without a cap (docs/frameworks/README.md, "Staleness limits"): earlier months are a
- * short history, and the date's own month-end may be still to come. The list is made only when
- * a month is missing, so a complete history allocates nothing for it.
+ * The months missing are those from the window's first month-end close up to the month before
+ * the date's month without a close (docs/frameworks/README.md, "Staleness limits"): earlier
+ * months are a short history, and the date's own month-end may be still to come. The list is
+ * made only when a month is missing, so a complete history allocates nothing for it.
  */
 export function marketCapAveragesOn(caps: readonly MonthEndCap[], date: string): MarketCapAverages {
   const month = monthIndexOf(date);
@@ -90,9 +90,10 @@ export function marketCapAveragesOn(caps: readonly MonthEndCap[], date: string):
   for (let i = firstAfter(caps, month - 36); i < caps.length; i += 1) {
     const c = caps[i]!;
     if (c.monthIndex > month || c.day > day) break;
-    if (c.cap === null) continue;
     if (previous >= 0) missing = addMissing(missing, previous + 1, c.monthIndex - 1);
     previous = c.monthIndex;
+    // A close without a share count: the month has its price, but no cap to average.
+    if (c.cap === null) continue;
     sum36 += c.cap;
     months36 += 1;
     if (c.monthIndex > month - 24) {

@@ -49,8 +49,13 @@ describe('marketCapAveragesOn', () => {
     expect(marketCapAveragesOn(FOUR_YEARS, '2019-12-31')).toEqual({ avg24m: null, avg36m: null, months24: 0, months36: 0 });
   });
 
-  it('when a month has a null cap, then it is skipped, not counted, and named missing', () => {
+  it('when a month has a close but no share count (null cap), then it is skipped and not counted, but its price is not missing', () => {
     const caps = [cap('2023-10-31', 10), cap('2023-11-30', null), cap('2023-12-29', 20)];
+    expect(marketCapAveragesOn(caps, '2023-12-31')).toEqual({ avg24m: 15, avg36m: 15, months24: 2, months36: 2 });
+  });
+
+  it('when a month has no close at all, then it is named missing', () => {
+    const caps = [cap('2023-09-29', 10), cap('2023-10-31', null), cap('2023-12-29', 20)];
     expect(marketCapAveragesOn(caps, '2023-12-31')).toEqual({
       avg24m: 15,
       avg36m: 15,
