@@ -3,6 +3,7 @@
  * certain (docs/frameworks/README.md, "Proxies and estimates"). A breach computed on a proxy is
  * in doubt unless the certain part of the figure breaches on its own.
  */
+import { ESTIMATED_PURIFICATION_TEXT, restsOnEstimate } from './estimates.ts';
 import type { Fraction } from './exact.ts';
 import type { Fundamentals } from './inputs.ts';
 import type { ProxyKind } from './threshold-check.ts';
@@ -55,9 +56,10 @@ export const NON_OPERATING_PROXY_TEXT =
 /** Why a purification amount that counts a net non-operating line as interest income is an estimate. */
 export const NON_OPERATING_PURIFICATION_TEXT = `an estimate: ${NON_OPERATING_PROXY_TEXT}, so the amount may be too low as well as too high`;
 
-/** The `proxy` note of a purification computed from `f`, if any of its figures is a stand-in. */
+/** The `proxy` note of a purification computed from `f`, if any of its figures is a stand-in or an estimate (engine/estimates.ts). */
 export function purificationProxy(f: Fundamentals | null): { proxy: string } | Record<string, never> {
-  return interestIsNonOperatingProxy(f) ? { proxy: NON_OPERATING_PURIFICATION_TEXT } : {};
+  if (interestIsNonOperatingProxy(f)) return { proxy: NON_OPERATING_PURIFICATION_TEXT };
+  return restsOnEstimate(f, ['interest_income', 'total_revenue']) ? { proxy: ESTIMATED_PURIFICATION_TEXT } : {};
 }
 
 /** What the proxy stands for, for messages. */

@@ -89,6 +89,15 @@ const RATIO_FIGURES: Record<RatioKey, readonly FigureField[]> = {
   interest_income_to_revenue: ['interestIncome', 'totalRevenue'],
 };
 
+const RATIO_COLUMNS = Object.fromEntries(
+  Object.entries(RATIO_FIGURES).map(([key, fields]) => [key, Object.freeze(fields.map((field) => FIGURE_COLUMN[field]))]),
+) as Record<RatioKey, readonly string[]>;
+
+/** The lake columns of the filing figures a ratio uses (`total_debt`, `shares_outstanding`, …). */
+export function ratioFigureColumns(key: RatioKey): readonly string[] {
+  return RATIO_COLUMNS[key];
+}
+
 /** Each ratio's figures with their sources; one frozen object per figure, shared by the ratios. */
 function ratioInputs(f: Fundamentals, sources: Record<string, string>): Partial<Record<RatioKey, readonly ReasonInput[]>> {
   const byField = new Map<FigureField, ReasonInput>();

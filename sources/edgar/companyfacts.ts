@@ -1,6 +1,7 @@
 import { DURATION_CONCEPTS, INSTANT_CONCEPTS } from './edgar-concepts.ts';
 import type { CompanyFacts } from './edgar-formats.ts';
-import { describeFigure, instantFigure, ttmFigure, type Filing } from './figure-facts.ts';
+import { describeFigure, instantFigure, type Filing } from './figure-facts.ts';
+import { ttmFigure } from './figure-ttm.ts';
 import { periodicFilings } from './figure-periods.ts';
 import {
   cashFigure,
@@ -37,6 +38,12 @@ type ForensicColumn = Exclude<keyof typeof INSTANT_CONCEPTS, 'total_assets'> | k
  */
 export const AT_LEAST_SUFFIX = '_at_least';
 
+/**
+ * `figure_sources` key (value `true`) of a figure that is in part an estimate by a documented
+ * rule, `interest_income_estimated` (docs/data/sources.md, "edgar"): the screen treats it as doubt.
+ */
+export const ESTIMATED_SUFFIX = '_estimated';
+
 /** One fundamentals row from one periodic filing: amounts in the filing's currency, TTM flows, dates `YYYY-MM-DD`. */
 export type EdgarFundamentals = {
   ticker: string;
@@ -45,7 +52,10 @@ export type EdgarFundamentals = {
   source_ref: string;
   currency: string;
   total_assets: number | null;
-  /** JSON object: column → `concept(s) @ accession(s) (how derived)`, or why the figure is null; `<column>_at_least` → a lower bound of a null figure. */
+  /**
+   * JSON object: column → `concept(s) @ accession(s) (how derived)`, or why the figure is null; `<column>_at_least` → a
+   * lower bound of the figure (a number); `<column>_estimated` → `true` when the figure is in part an estimate.
+   */
   figure_sources: string;
 } & { [K in ScreeningColumn | ForensicColumn]: number | null };
 
@@ -77,7 +87,7 @@ function ifrsRows(facts: CompanyFacts, ticker: string): EdgarFundamentals[] {
 function rowOf(facts: CompanyFacts, ticker: string, filing: Filing): EdgarFundamentals {
   const ctx: FigureContext = { facts, filing };
   const assets = instantFigure(facts, 'Assets', filing);
-  const sources: Record<string, string | number> = {
+  const sources: Record<string, string | number | boolean> = {
     total_assets: assets ? describeFigure(assets) : 'not reported: no us-gaap:Assets at the period end',
   };
   const row = {
@@ -93,6 +103,7 @@ function rowOf(facts: CompanyFacts, ticker: string, filing: Filing): EdgarFundam
     row[column] = figure?.value ?? null;
     sources[column] = figure ? describeFigure(figure) : `not reported: ${missing ?? 'no concept'}`;
     if (atLeast) sources[`${column}${AT_LEAST_SUFFIX}`] = atLeast.value;
+    if (figure?.estimate) sources[`${column}${ESTIMATED_SUFFIX}`] = true;
   }
   for (const [column, alternatives] of Object.entries(INSTANT_CONCEPTS)) {
     if (column !== 'total_assets')

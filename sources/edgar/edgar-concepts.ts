@@ -104,6 +104,8 @@ export const CASH: Alternatives = [
   ['Cash'],
   ['CashAndDueFromBanks', 'InterestBearingDepositsInBanks'],
   ['CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalentsIncludingDisposalGroupAndDiscontinuedOperations'],
+  ['CashAndCashEquivalentsAtCarryingValueIncludingDiscontinuedOperations'],
+  ['CashAndDueFromBanks'],
 ];
 
 /**
@@ -138,14 +140,23 @@ export const INVESTMENTS = {
   generic: ['LongTermInvestments', 'Investments', 'TradingSecurities'],
 } as const;
 
+/**
+ * Receivables, net of allowances: trade lines, then lines that add notes or other receivables,
+ * then an insurer's premiums, then a lender's loans (financing receivables). Each is the filer's
+ * own balance-sheet line; docs/data/sources.md names a filer that uses each.
+ */
 export const RECEIVABLES: Alternatives = [
   ['AccountsReceivableNetCurrent'],
   ['ReceivablesNetCurrent'],
   ['AccountsNotesAndLoansReceivableNetCurrent'],
+  ['AccountsAndOtherReceivablesNetCurrent'],
   ['AccountsReceivableNet'],
+  ['AccountsAndNotesReceivableNet'],
   ['PremiumsAndOtherReceivablesNet'],
   ['PremiumsReceivableAtCarryingValue'],
   ['LoansAndLeasesReceivableNetReportedAmount'],
+  ['FinancingReceivableExcludingAccruedInterestAfterAllowanceForCreditLoss'],
+  ['NotesAndLoansReceivableNetCurrent'],
 ];
 
 /** Revenue candidates: the largest trailing-twelve-month total among those reported wins (the most complete). */

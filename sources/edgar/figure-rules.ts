@@ -17,6 +17,7 @@ import {
   type Alternatives,
 } from './edgar-concepts.ts';
 import type { CompanyFacts } from './edgar-formats.ts';
+import { debtFreeProof } from './figure-debt-free.ts';
 import {
   days,
   describeFigure,
@@ -26,11 +27,11 @@ import {
   near,
   shiftDays,
   sumFigures,
-  ttmFigure,
   yearToDateFigure,
   type Figure,
   type Filing,
 } from './figure-facts.ts';
+import { estimatedTtmFigure, ttmFigure } from './figure-ttm.ts';
 
 /** A figure, or null with the reason it could not be read. */
 export interface Sourced {
@@ -79,8 +80,9 @@ function recentlyPositive(ctx: FigureContext, alternatives: Alternatives): strin
 }
 
 /**
- * Interest-bearing debt: current + non-current borrowings (or a total) + finance leases; 0 only for a balance sheet with no
- * debt line and no interest expense.
+ * Interest-bearing debt: current + non-current borrowings (or a total) + finance leases. Without any debt line, 0 when the
+ * balance sheet's other liability lines make up its total liabilities (`figure-debt-free.ts`); an estimated 0 when they do
+ * not but no interest expense is reported either; otherwise unknown.
  */
 export function debtFigure(ctx: FigureContext): Sourced {
   const at = (alternatives: Alternatives): Figure | null => firstAlternative(alternatives, instantLookup(ctx));
@@ -102,20 +104,27 @@ export function debtFigure(ctx: FigureContext): Sourced {
   if (debt) return { figure: debt };
   if (!instantFigure(ctx.facts, 'Assets', ctx.filing))
     return { figure: null, missing: 'no debt concept and no balance sheet (us-gaap:Assets) at the period end' };
+  const proof = debtFreeProof(ctx.facts, ctx.filing);
   const interest = recentlyPositive(ctx, DEBT.interestExpense);
+  if ('lines' in proof) {
+    const lines = proof.lines.map((c) => `us-gaap:${c}`).join(' + ');
+    const paid = interest ? `; the interest expense of the year (${interest}) leaves no borrowing on this balance sheet` : '';
+    return {
+      figure: {
+        value: 0,
+        concepts: [],
+        accns: [ctx.filing.accn],
+        note: `no debt or finance lease line; the liability lines ${lines} make up total liabilities, none a borrowing: 0${paid}`,
+      },
+    };
+  }
   if (interest)
     return {
       figure: null,
-      missing: `no us-gaap debt concept at the period end, yet interest expense is reported (${interest}): debt unknown`,
+      missing: `no us-gaap debt concept at the period end, yet interest expense is reported (${interest}), and ${proof.why}: debt unknown`,
     };
-  return {
-    figure: {
-      value: 0,
-      concepts: [],
-      accns: [ctx.filing.accn],
-      note: 'no debt or finance lease line on the balance sheet and no interest expense: counted as 0',
-    },
-  };
+  const rule = `no debt or finance lease line and no interest expense, but ${proof.why}: estimated as 0`;
+  return { figure: { value: 0, concepts: [], accns: [ctx.filing.accn], note: rule, estimate: { rule, known: 0 } } };
 }
 
 export function cashFigure(ctx: FigureContext): Sourced {
@@ -145,23 +154,31 @@ export function receivablesFigure(ctx: FigureContext): Sourced {
 }
 
 /** Trailing twelve months of the first alternative that has them at the period end, else the most recent within a year. */
-function ttmOfFirst(ctx: FigureContext, alternatives: Alternatives): Figure | null {
-  for (const recent of [0, RECENT_MONTHS]) {
-    const figure = firstAlternative(alternatives, (concept) => ttmFigure(ctx.facts, concept, ctx.filing, recent));
+function ttmOfFirst(ctx: FigureContext, alternatives: Alternatives, yearBased = false): Figure | null {
+  for (const recentMonths of [0, RECENT_MONTHS]) {
+    const figure = firstAlternative(alternatives, (concept) => ttmFigure(ctx.facts, concept, ctx.filing, { recentMonths, yearBased }));
     if (figure) return figure;
   }
   return null;
 }
 
-/** Total revenue: the largest trailing-twelve-month total among the revenue concepts (the most complete). */
+/** The largest of the revenue candidates each lookup gives (the most complete total), or null. */
+function largestRevenue(lookup: Lookup): Figure | null {
+  const candidates = REVENUE.map((members) => sumFigures(members.map(lookup))).filter((f): f is Figure => f !== null);
+  return candidates.length === 0 ? null : candidates.reduce((best, f) => (f.value > best.value ? f : best));
+}
+
+/**
+ * Total revenue: the largest trailing-twelve-month total among the revenue concepts (the most complete); with one
+ * quarter reported nowhere, an estimate that says so.
+ */
 export function revenueFigure(ctx: FigureContext): Sourced {
-  for (const recent of [0, RECENT_MONTHS]) {
-    const candidates = REVENUE.map((members) => sumFigures(members.map((c) => ttmFigure(ctx.facts, c, ctx.filing, recent)))).filter(
-      (f): f is Figure => f !== null,
-    );
-    if (candidates.length > 0) return { figure: candidates.reduce((best, f) => (f.value > best.value ? f : best)) };
+  for (const recentMonths of [0, RECENT_MONTHS]) {
+    const figure = largestRevenue((c) => ttmFigure(ctx.facts, c, ctx.filing, { recentMonths }));
+    if (figure) return { figure };
   }
-  return { figure: null, missing: 'no revenue concept with twelve months of values' };
+  const estimate = largestRevenue((c) => estimatedTtmFigure(ctx.facts, c, ctx.filing));
+  return found(estimate, 'no revenue concept with twelve months of values');
 }
 
 /** True when a concept of these has a fact known by the filing and ending within a year before its period end. */
@@ -176,10 +193,11 @@ function reportedWithinYear(ctx: FigureContext, alternatives: Alternatives): boo
 const withTier = (tier: string, figure: Figure): Figure => ({ ...figure, note: [tier, figure.note].filter(Boolean).join('; ') });
 
 /**
- * Interest income: interest proper, then interest with other income; the non-operating proxy
- * only for a filer that reports interest nowhere else. When interest is reported but not for
- * twelve months, or only net of interest expense, the figure is unknown and what is known is a
- * lower bound (docs/data/sources.md, "edgar"): this year to date, a positive net.
+ * Interest income: interest proper, then interest with other income, then interest proper with
+ * one quarter estimated (the reported months its lower bound); the non-operating proxy only for
+ * a filer that reports interest nowhere else. When interest is reported but not for enough
+ * months, or only net of interest expense, the figure is unknown and what is known is a lower
+ * bound (docs/data/sources.md, "edgar"): this year to date, a positive net.
  */
 export function interestIncomeFigure(ctx: FigureContext): Sourced {
   const { interest, withOther: together, proxy } = INTEREST_INCOME;
@@ -187,6 +205,12 @@ export function interestIncomeFigure(ctx: FigureContext): Sourced {
   if (exact) return { figure: exact };
   const withOther = ttmOfFirst(ctx, together.alternatives);
   if (withOther) return { figure: withTier(together.tier, withOther) };
+  const estimate = firstAlternative(interest.alternatives, (c) => estimatedTtmFigure(ctx.facts, c, ctx.filing));
+  if (estimate) {
+    // The reported months are a lower bound of the twelve (interest income is never negative): they alone can prove a breach.
+    const known = estimate.estimate!.known;
+    return known > 0 ? { figure: estimate, atLeast: { ...estimate, value: known, note: 'the months reported' } } : { figure: estimate };
+  }
   const reportsInterest = reportedWithinYear(ctx, interest.alternatives);
   const reportsNet = reportedWithinYear(ctx, NET_INTEREST);
   if (!reportsInterest && !reportsNet) {
@@ -197,7 +221,7 @@ export function interestIncomeFigure(ctx: FigureContext): Sourced {
   const ytd = firstAlternative(interest.alternatives, (c) => yearToDateFigure(ctx.facts, c, ctx.filing));
   const net = firstAlternative(NET_INTEREST, (c) => ttmFigure(ctx.facts, c, ctx.filing));
   const why = reportsInterest
-    ? `interest income is reported${ytd ? ` for ${ytd.note}` : ''} but not for twelve months (no fiscal-year value to derive them from)`
+    ? `interest income is reported${ytd ? ` for ${ytd.note}` : ''} but not for twelve months (two quarters or more of them are reported in no filing)`
     : `only interest net of interest expense is reported${net ? ` (${describeFigure(net)})` : ''}: interest income itself is unknown`;
   const bounds = [ytd, net].filter((b): b is Figure => b !== null && b.value > 0);
   if (bounds.length === 0) return { figure: null, missing: `${why}; no lower bound above 0` };
@@ -210,7 +234,8 @@ export function interestIncomeFigure(ctx: FigureContext): Sourced {
 }
 
 export function dividendsFigure(ctx: FigureContext): Sourced {
-  return found(ttmOfFirst(ctx, DIVIDENDS_PER_SHARE), 'no dividends-per-share concept with twelve months of values');
+  // Quarterly per-share tags follow payment dates (two semi-annual payments tagged in three quarters): a fiscal year only.
+  return found(ttmOfFirst(ctx, DIVIDENDS_PER_SHARE, true), 'no dividends-per-share concept with twelve months of values');
 }
 
 /** Shares outstanding at or after the period end: cover page, balance sheet, then the basic weighted average of the period. */
