@@ -3,14 +3,9 @@ import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessSetup } from '../../access/open-access.ts';
 import { createActivities } from '../../activities/index.ts';
-import { snapshotRowFrom } from '../../activities/snapshot-rows.ts';
 import { createTemporalRefresher } from '../../api/temporal-refresher.ts';
-import { screenCompany, type ScreeningInput } from '../../engine/index.ts';
 import { bundleWorkflows } from '../../platform/worker.ts';
 import { openServiceDb, type ServiceDb } from '../../service-state/db.ts';
-import { withDuckDB } from '../../warehouse/duckdb.ts';
-import { loadScreeningInputs } from '../../warehouse/screening-inputs.ts';
-import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 import { verifySignature } from '../../webhooks/signature.ts';
 import { WebhookStore } from '../../webhooks/webhook-store.ts';
 import { buildLake, daysAgo, TODAY, type FixtureTickers } from '../api/support/lake-fixture.ts';
@@ -20,6 +15,7 @@ import { testServiceState } from '../support/service-state.ts';
 import { startTestTemporal } from '../support/temporal.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { startReceiver } from '../webhooks/support/receiver.ts';
+import { flippedYesterday, until } from '../webhooks/support/status-change.ts';
 import { serveWebhookApi, type WebhookApi } from '../webhooks/support/webhook-api.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
@@ -30,47 +26,6 @@ const TASK_QUEUE = 'webhook-deliveries';
 const LOCAL_POLICY = { allowHttp: true, allowPrivate: true };
 /** Short retries so a receiver that fails twice gets the event within a second or two. */
 const TEST_RETRY = { initialIntervalMs: 200, maximumIntervalMs: 1_000, giveUpAfterMs: 60_000 };
-
-const flip = (status: string) => (status === 'compliant' ? 'non_compliant' : 'compliant');
-
-async function inputOn(dataDir: string, ticker: string, date: string): Promise<ScreeningInput> {
-  const [input] = await withDuckDB(':memory:', {}, (c) => loadScreeningInputs(c, dataDir, { market: 'us', date, tickers: [ticker] }));
-  return input!;
-}
-
-/**
- * Writes a screen of `ticker` dated yesterday that says the opposite of today's screen about
- * AAOIFI and the same as today's about every other framework, so today's re-screen changes
- * exactly one status. Returns AAOIFI's status before and now.
- */
-async function flippedYesterday(dataDir: string, ticker: string): Promise<{ before: string; now: string }> {
-  const todayInput = await inputOn(dataDir, ticker, TODAY);
-  const today = snapshotRowFrom(todayInput, screenCompany(todayInput), {
-    source: 'refresh',
-    runId: 'probe',
-    screenedAt: `${TODAY}T00:00:00.000`,
-  });
-  const yesterdayInput = await inputOn(dataDir, ticker, daysAgo(1));
-  const yesterday = snapshotRowFrom(yesterdayInput, screenCompany(yesterdayInput), {
-    source: 'nightly',
-    runId: 'nightly-yesterday',
-    screenedAt: `${daysAgo(1)}T02:00:00.000`,
-  });
-  for (const [column, value] of Object.entries(today)) if (column.endsWith('_status')) Object.assign(yesterday, { [column]: value });
-  yesterday.shariah_aaoifi_status = flip(today.shariah_aaoifi_status) as typeof yesterday.shariah_aaoifi_status;
-  await writeSnapshots(dataDir, [yesterday], { fileStem: `yesterday-${ticker}` });
-  return { before: yesterday.shariah_aaoifi_status, now: today.shariah_aaoifi_status };
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe('status-change webhooks through a real Temporal dev server, real HTTP and a local receiver', () => {
   let env: TestWorkflowEnvironment;
