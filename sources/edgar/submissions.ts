@@ -11,7 +11,7 @@ export interface EdgarListing {
   exchange_mic: string | null;
   sic: string | null;
   sic_description: string | null;
-  /** ISO country of the issuer (docs/data/real-companies.md); null when unknown. */
+  /** ISO country of the issuer (docs/frameworks/jewish_halakhic.md, "The deciding fact"); null when unknown. */
   domicile: string | null;
 }
 
