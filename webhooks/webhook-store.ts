@@ -221,6 +221,13 @@ export class WebhookStore {
     return rows.map(subscriptionFrom);
   }
 
+  /** Marks every live subscription the key created deleted (revoking it, asked to end them); returns their ids. */
+  async deleteSubscriptionsCreatedBy(keyId: string, at: string): Promise<string[]> {
+    const live = await this.subscriptionsCreatedBy(keyId);
+    for (const subscription of live) await this.deleteSubscription(subscription.account, subscription.subscriptionId, at);
+    return live.map((subscription) => subscription.subscriptionId);
+  }
+
   /** A subscription by id, deleted or not. */
   async subscription(subscriptionId: string): Promise<SubscriptionRecord | undefined> {
     const row = await this.db.get<SubscriptionRow>(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE subscription_id = ?`, [

@@ -15,7 +15,8 @@ import { openAccess, type AccessSetup } from '../../access/open-access.ts';
 import { accessOptionsOf } from '../../platform/service-state.ts';
 import { TIERS } from '../../access/tiers.ts';
 import { getConfig } from '../../platform/config.ts';
-import { printJson, refuseOrThrow } from '../operator-command.ts';
+import { WebhookStore } from '../../webhooks/webhook-store.ts';
+import { printJson, refuseOrThrow, withServiceDb } from '../operator-command.ts';
 
 /** commander parser for comma-separated lists (validated by the administration rules). */
 function parseList(value: string): string[] {
@@ -145,6 +146,20 @@ export function registerAccessCommands(program: Command): void {
     );
   keys
     .command('revoke <key_id>')
-    .description('revoke a key for good: its next request is a 401')
-    .action((keyId: string) => withAccess(async ({ store }) => printJson(await revokeKey(store, keyId))));
+    .description('revoke a key for good: its next request is a 401, and the webhook subscriptions it created deliver nothing more')
+    .option('--end-webhooks', 'also delete the webhook subscriptions the key created (without it they stay listed, silent)')
+    .action((keyId: string, options: { endWebhooks?: boolean }) =>
+      withAccess(async ({ store }) => {
+        const view = await revokeKey(store, keyId);
+        await withServiceDb(async (db) => {
+          const webhooks = new WebhookStore(db);
+          const at = new Date().toISOString();
+          if (options.endWebhooks)
+            return printJson({ ...view, webhook_subscriptions: { ended: await webhooks.deleteSubscriptionsCreatedBy(keyId, at) } });
+          const silent = (await webhooks.subscriptionsCreatedBy(keyId)).map((s) => s.subscriptionId);
+          const note = 'these deliver nothing while their key is revoked; delete them with faithscreen webhooks delete';
+          printJson({ ...view, webhook_subscriptions: { silent, ...(silent.length > 0 ? { note } : {}) } });
+        });
+      }),
+    );
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessStore } from '../../access/access-store.ts';
-import { createAccount } from '../../access/administration.ts';
+import { createAccount, createKey } from '../../access/administration.ts';
 import { openServiceDb, type ServiceDb } from '../../service-state/db.ts';
 import { newSubscriptionId } from '../../webhooks/events.ts';
 import { sealSecret } from '../../webhooks/secret-box.ts';
@@ -16,13 +16,13 @@ describe('faithscreen webhooks list and delete on the service state', () => {
   let store: WebhookStore;
   const key = randomBytes(32);
 
-  async function subscribe(account: string, url: string): Promise<string> {
+  async function subscribe(account: string, url: string, createdByKeyId = 'key_cli'): Promise<string> {
     const subscriptionId = newSubscriptionId();
     const created = await store.createSubscription(
       {
         subscriptionId,
         account,
-        createdByKeyId: 'key_cli',
+        createdByKeyId,
         url,
         market: 'us',
         tickers: null,
@@ -80,6 +80,31 @@ describe('faithscreen webhooks list and delete on the service state', () => {
     const again = await runFaithscreen(temp.dir, ['webhooks', 'delete', doomed]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(new RegExp(`no live subscription ${doomed}; see 'faithscreen webhooks list'`));
+  });
+
+  it("when an operator revokes a key, then its subscriptions are listed as silent, or deleted with --end-webhooks; other keys' stay", async () => {
+    const access = new AccessStore(db);
+    const [kept, ended] = [
+      await createKey(access, randomBytes(32), { account: 'acme' }),
+      await createKey(access, randomBytes(32), { account: 'acme' }),
+    ];
+    const silent = await subscribe('acme', 'https://kept.example/hook', kept.key_id);
+    const doomed = await subscribe('acme', 'https://ended.example/hook', ended.key_id);
+
+    const revoked = await runFaithscreen(temp.dir, ['keys', 'revoke', kept.key_id]);
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toMatchObject({
+      key_id: kept.key_id,
+      revoked_at: expect.any(String),
+      webhook_subscriptions: { silent: [silent], note: expect.stringMatching(/deliver nothing while their key is revoked/) },
+    });
+    expect((await store.subscription(silent))?.deletedAt).toBeNull();
+
+    const revokedAndEnded = await runFaithscreen(temp.dir, ['keys', 'revoke', ended.key_id, '--end-webhooks']);
+    expect(revokedAndEnded.code).toBe(0);
+    expect(JSON.parse(revokedAndEnded.stdout)).toMatchObject({ key_id: ended.key_id, webhook_subscriptions: { ended: [doomed] } });
+    expect((await store.subscription(doomed))?.deletedAt).not.toBeNull();
+    expect((await store.subscription(silent))?.deletedAt).toBeNull();
   });
 
   it('when the id is not a subscription id, then it exits 1 saying what ids look like', async () => {
