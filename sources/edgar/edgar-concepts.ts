@@ -147,6 +147,9 @@ export const INVESTMENTS = {
  */
 export const RECEIVABLES: Alternatives = [
   ['AccountsReceivableNetCurrent'],
+  // The names of the 2023 taxonomy for trade receivables after the credit-loss allowance.
+  ['AccountsReceivableAfterAllowanceForCreditLossCurrent'],
+  ['ContractWithCustomerReceivableAfterAllowanceForCreditLossCurrent'],
   ['ReceivablesNetCurrent'],
   ['AccountsNotesAndLoansReceivableNetCurrent'],
   ['AccountsAndOtherReceivablesNetCurrent'],

@@ -149,7 +149,8 @@ export function debtFreeProof(facts: CompanyFacts, filing: Filing): DebtFreeProo
   if (borrowing) return { why: `the filing reports us-gaap:${borrowing[0]} (${borrowing[1].val.toLocaleString('en-US')}), a borrowing` };
   const pick = (names: readonly string[]): Array<[string, number]> =>
     names.filter((n) => value(n) !== undefined).map((n) => [n, value(n)!]);
-  const total = value('Liabilities') ?? sumIfBoth(value('LiabilitiesCurrent'), value('LiabilitiesNoncurrent'));
+  const total =
+    value('Liabilities') ?? sumIfBoth(value('LiabilitiesCurrent'), value('LiabilitiesNoncurrent')) ?? liabilitiesByEquity(sheet);
   if (total === undefined) return { why: 'the filing reports no total liabilities (us-gaap:Liabilities) at its period end' };
   const current = value('LiabilitiesCurrent');
   let lines: string[] | null;
@@ -164,6 +165,20 @@ export function debtFreeProof(facts: CompanyFacts, filing: Filing): DebtFreeProo
       why: `its liability lines that are not borrowings do not add up to total liabilities of ${total.toLocaleString('en-US')}: a line may be a borrowing`,
     };
   return { lines };
+}
+
+/**
+ * Total liabilities as total liabilities and equity less equity (noncontrolling interests
+ * included), for a balance sheet without a liabilities total; never with temporary (mezzanine)
+ * equity, which is neither.
+ */
+function liabilitiesByEquity(sheet: ReadonlyMap<string, Fact>): number | undefined {
+  if ([...sheet].some(([concept, f]) => f.val !== 0 && /TemporaryEquity|RedeemableNoncontrollingInterest/.test(concept))) return undefined;
+  const both = sheet.get('LiabilitiesAndStockholdersEquity')?.val;
+  const equity =
+    sheet.get('StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest')?.val ??
+    (sheet.has('MinorityInterest') ? undefined : sheet.get('StockholdersEquity')?.val);
+  return both === undefined || equity === undefined ? undefined : both - equity;
 }
 
 function sumIfBoth(a: number | undefined, b: number | undefined): number | undefined {

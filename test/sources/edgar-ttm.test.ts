@@ -211,6 +211,29 @@ describe('EDGAR debt a filer leaves untagged', () => {
     expect(sources(row).total_debt).toContain('us-gaap:LongTermDebtFairValue (80), a borrowing');
   });
 
+  it('when the balance sheet has no liabilities total, then total liabilities and equity less equity is the total the lines must make', () => {
+    const proven = lastRow(
+      balanceSheet(
+        { LiabilitiesAndStockholdersEquity: 1_000, StockholdersEquity: 800, LiabilitiesCurrent: 200, AccountsPayableCurrent: 200 },
+        interestExpense,
+      ),
+    );
+    expect(proven.total_debt).toBe(0);
+    const mezzanine = lastRow(
+      balanceSheet(
+        {
+          LiabilitiesAndStockholdersEquity: 1_000,
+          StockholdersEquity: 700,
+          TemporaryEquityCarryingAmountAttributableToParent: 100,
+          LiabilitiesCurrent: 200,
+          AccountsPayableCurrent: 200,
+        },
+        interestExpense,
+      ),
+    );
+    expect(mezzanine.total_debt).toBeNull();
+  });
+
   it('when the lines add up, then debt is a proven 0 even with interest expense in the year', () => {
     const row = lastRow(
       balanceSheet(
@@ -233,8 +256,31 @@ describe('EDGAR receivables under other concepts', () => {
     );
   });
 
-  it('when a filer reports accounts and notes receivable together (AccountsAndNotesReceivableNet), then that line is its receivables', () => {
-    const row = lastRow(fictional({ Assets: assets, AccountsAndNotesReceivableNet: [{ val: 700, end: '2024-09-30', ...Q324 }] }));
-    expect(row.accounts_receivable).toBe(700);
+  it('when a filer reports receivables under another net line (accounts and notes together, the 2023 credit-loss names), then that line is its receivables', () => {
+    for (const concept of [
+      'AccountsAndNotesReceivableNet',
+      'AccountsReceivableAfterAllowanceForCreditLossCurrent',
+      'ContractWithCustomerReceivableAfterAllowanceForCreditLossCurrent',
+      'AccountsAndOtherReceivablesNetCurrent',
+    ]) {
+      const row = lastRow(fictional({ Assets: assets, [concept]: [{ val: 700, end: '2024-09-30', ...Q324 }] }));
+      expect(row.accounts_receivable, concept).toBe(700);
+      expect(sources(row).accounts_receivable, concept).toBe(`us-gaap:${concept} @ 0009999908-24-000004`);
+    }
+  });
+});
+
+describe('EDGAR interest reported with other income', () => {
+  it('when Costco reports interest and other income in one line and Disney its net investment income, then that line is the figure, said to include other income', () => {
+    for (const [cik, concept] of [
+      ['0000909832', 'InterestAndOtherIncome'],
+      ['0001744489', 'InvestmentIncomeNet'],
+    ] as const) {
+      const row = realRowAt('realdata', cik, '2024-02-29');
+      expect(row.interest_income, cik).toBeGreaterThan(0);
+      expect(sources(row).interest_income, cik).toMatch(
+        new RegExp(`^us-gaap:${concept} @ .*\\(interest and other income together; TTM = `),
+      );
+    }
   });
 });
