@@ -97,7 +97,8 @@ export const FUNDAMENTALS_SCHEMA: TableSchema = {
       'figure_sources',
       'VARCHAR',
       'where each figure came from: JSON object of input name → concept(s) and accession, plus `interest_income_at_least`, a number: ' +
-        'a proven lower bound of a null interest income (docs/data/sources.md); null when the source does not say',
+        'a proven lower bound of a null or estimated interest income, and `<input>_estimated: true` for a figure that is in part an ' +
+        'estimate (docs/data/sources.md); null when the source does not say',
     ),
     ...provenance,
   ],
