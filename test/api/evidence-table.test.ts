@@ -29,7 +29,8 @@ const COMPANIES: CraftedCompany[] = [
     ticker: 'QVRS',
     name: 'Fictional Tavola Restaurants Inc.',
     sic: '5812',
-    exposures: [{ asOf: FRESH, activity: 'media_entertainment', share: 0.02 }],
+    // An admissions figure from the company's own filings: it reports one activity, it reviews none of the others.
+    exposures: [{ asOf: FRESH, activity: 'media_entertainment', share: 0.02, evidence: 'filing_concept' }],
   },
   {
     ticker: 'QVSP',

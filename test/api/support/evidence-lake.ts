@@ -26,6 +26,8 @@ export interface CraftedExposure {
   activity: string;
   share: number;
   involvement?: 'producer' | 'distributor' | 'retailer' | 'ancillary';
+  /** What the figure rests on (default `reported`: a vendor's own figure, which covers the company). */
+  evidence?: 'reported' | 'filing_concept';
 }
 
 export interface CraftedCompany {
@@ -96,9 +98,16 @@ function rowsOf(c: CraftedCompany, screenDate: string): { listing: string; funda
       [market, c.ticker, d, CLOSE, currency].join(','),
     ),
     exposures: (c.exposures ?? []).map((e) =>
-      [market, c.ticker, e.asOf, e.activity, e.share, `vendor:${c.ticker}:${e.activity}:${e.asOf}`, 'reported', e.involvement ?? ''].join(
-        ',',
-      ),
+      [
+        market,
+        c.ticker,
+        e.asOf,
+        e.activity,
+        e.share,
+        `${e.evidence === 'filing_concept' ? 'edgar' : 'vendor'}:${c.ticker}:${e.activity}:${e.asOf}`,
+        e.evidence ?? 'reported',
+        e.involvement ?? '',
+      ].join(','),
     ),
   };
 }
