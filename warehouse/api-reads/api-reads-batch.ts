@@ -5,7 +5,7 @@ import { SNAPSHOT_RATIOS } from '../lake-schemas.ts';
 const RATIO_COUNT = SNAPSHOT_RATIOS.length;
 
 /**
- * Snapshots in columns, as a load thread hands them to the event loop (docs/api.md, "How the
+ * Snapshots in columns, as a load thread hands them to the event loop (docs/serving.md, "How the
  * API follows the lake"): typed arrays, repeated strings (markets, sources, files) as ids into
  * one small table, tickers as one joined string. A structured clone of this is a few memory
  * copies, where one object per row would cost the event loop 124,000 allocations to receive.

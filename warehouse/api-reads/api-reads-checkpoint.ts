@@ -5,7 +5,7 @@ import { lakeRoot } from '../lake-paths.ts';
 import { publishFile } from '../publish.ts';
 
 /**
- * The current verdicts saved across restarts (docs/api.md, "How the API follows the lake"): the
+ * The current verdicts saved across restarts (docs/serving.md, "How the API follows the lake"): the
  * store's typed arrays as bytes, the files it has read (with their change signatures) and the
  * change journal's offset it reflects. A start loads it and then reads only what changed since,
  * so time to ready does not grow with history. Two copies: the API's own, and the lake's, which

@@ -11,7 +11,7 @@ export type HistoryMergeRequest = Omit<HistoryMergeTask, 'cancel'>;
 export type HistoryBuildResult = IdleTaskResult<{ rows: number }>;
 
 /**
- * The history index's builder process (docs/api.md, "as_of from the history index"): segment
+ * The history index's builder process (docs/serving.md, "as_of from the history index"): segment
  * builds and merges run in a child process of the API's own at the lowest CPU priority
  * (common/idle-child.ts), so the sorts' DuckDB instances and their memory live outside the API
  * process and the API's RSS does not grow with the history being indexed. It stays up while

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { SNAPSHOT_RATIOS } from '../lake-schemas.ts';
 
 /**
- * The on-disk layout of the history index (docs/api.md, "as_of from the history index"). A
+ * The on-disk layout of the history index (docs/serving.md, "as_of from the history index"). A
  * segment is two files, `<id>.bin` and `<id>.dir.json`:
  *
  * - `.bin`: a 16-byte header (magic, format, row count), then every row's day number (int32),
@@ -17,7 +17,7 @@ import { SNAPSHOT_RATIOS } from '../lake-schemas.ts';
  * Bump `HISTORY_INDEX_FORMAT` whenever either changes: an index of another format is rebuilt.
  * 2: the tickers moved from the `.dir.json` into a binary table, which an API process loads
  * without parsing or building a map (a full-universe segment's directory took 90–120 ms of its
- * event loop to parse and index: docs/api.md, "as_of from the history index").
+ * event loop to parse and index: docs/serving.md, "as_of from the history index").
  */
 export const HISTORY_INDEX_FORMAT = 2;
 

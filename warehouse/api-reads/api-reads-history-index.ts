@@ -73,7 +73,7 @@ interface Manifest {
 const SIGNATURE_LATER = '?';
 /** Segments kept before the smallest are merged: a segment without the ticker costs a lookup one binary search of its market's tickers. */
 const DEFAULT_MAX_SEGMENTS = 12;
-/** Age past which a file no manifest names is removed (docs/api.md, "as_of from the history index"). */
+/** Age past which a file no manifest names is removed (docs/serving.md, "as_of from the history index"). */
 const STALE_MS = 3_600_000;
 const PARTITION = /market=([^/\\]+)[/\\]year=(\d{4})[/\\][^/\\]+\.parquet$/;
 
@@ -81,7 +81,7 @@ const newer = (a: RawSnapshot, b: RawSnapshot | undefined) =>
   b === undefined || a.day > b.day || (a.day === b.day && a.screenedAtMs > b.screenedAtMs);
 
 /**
- * The history index (docs/api.md, "as_of from the history index"): every snapshot's as_of
+ * The history index (docs/serving.md, "as_of from the history index"): every snapshot's as_of
  * columns (no `result_json`) in binary segments under `DATA_DIR/api-cache/history`, sorted by
  * (market, ticker, day, screened_at). An as_of is a directory look-up, one positioned read of
  * the ticker's day numbers, a binary search and one positioned read of a ~120-byte record per
@@ -224,7 +224,7 @@ export class HistoryIndex {
     // A damaged table of the right size must not send a read past the segment's rows.
     if (first + count > segment.rows) return undefined;
     const days = Buffer.allocUnsafe(count * 4);
-    // Synchronous positional reads of a ticker's days and one record (docs/api.md, "as_of from the
+    // Synchronous positional reads of a ticker's days and one record (docs/serving.md, "as_of from the
     // history index"): from the page cache a few µs, where two asynchronous reads' hand-offs to
     // libuv's pool cost the API ~20 % more CPU per as_of request (measured).
     readSync(segment.handle.fd, days, 0, days.length, dayOffset(first));

@@ -1,5 +1,5 @@
 /**
- * Which history index segments to merge (docs/api.md, "as_of from the history index"), given
+ * Which history index segments to merge (docs/serving.md, "as_of from the history index"), given
  * each segment's row count: none while there are at most `maxSegments`; past that, the
  * smallest ones — at least two, and each next larger one only while it is no more than twice
  * what is merged so far. Segments of similar size merge and a segment many times larger than

@@ -41,7 +41,7 @@ interface Source {
 type Run = [source: Source, first: number, count: number];
 
 /**
- * Merges history index segments into one (docs/api.md, "as_of from the history index") from
+ * Merges history index segments into one (docs/serving.md, "as_of from the history index") from
  * their binary rows alone: each ticker's days and records are read from every segment holding
  * it, ordered by (day, screened_at) when several do, renumbered into the merged tables of
  * files and sources, and written in batches. No Parquet file is read again and nothing is

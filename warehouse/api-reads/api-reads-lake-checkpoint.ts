@@ -10,7 +10,7 @@ export interface LakeCheckpointResult {
 }
 
 /**
- * Saves the lake's copy of the current verdicts, `DATA_DIR/lake/_current/verdicts.bin` (docs/api.md,
+ * Saves the lake's copy of the current verdicts, `DATA_DIR/lake/_current/verdicts.bin` (docs/serving.md,
  * "How the API follows the lake"), so that an API starting without saved verdicts of its own
  * reads only what was published after it. Starts the way the API does (from the furthest saved
  * copy, catching up from the journal and a folder scan), so after the first time it reads only

@@ -37,7 +37,7 @@ export async function scanTableFiles(dataDir: string, table: LakeTable): Promise
 /**
  * A few reusable DuckDB connections on one in-memory instance with a bounded memory budget. At
  * most `maxActive` queries run at once (the rest wait their turn), so concurrent reads cannot
- * together exceed the memory limit (docs/api.md, "Reads under load").
+ * together exceed the memory limit (docs/serving.md, "Reads under load").
  */
 export class ConnectionPool {
   private readonly idle: DuckDBConnection[] = [];

@@ -11,7 +11,7 @@ export interface LoadTask {
 
 /**
  * How long the thread keeps its DuckDB instance after a load. Opening one costs about as much CPU
- * as reading four published files (docs/api.md, "How the API follows the lake"): a stream of
+ * as reading four published files (docs/serving.md, "How the API follows the lake"): a stream of
  * publishes (a backfill) reuses it, and an API with nothing new to read frees its memory.
  */
 export const KEEP_OPEN_MS = 5_000;
@@ -49,7 +49,7 @@ export function loadInstancesOpened(): number {
 }
 
 /**
- * Reads each ticker's newest snapshot in the files (in a worker thread, docs/api.md "How the API
+ * Reads each ticker's newest snapshot in the files (in a worker thread, docs/serving.md "How the API
  * follows the lake"): the DuckDB query and the decoding of its rows into a `CurrentBatch`, in a
  * DuckDB instance of the thread's own, closed once no load has come for `KEEP_OPEN_MS`.
  */

@@ -47,7 +47,7 @@ export function rowKeyString(key: RowKey): string {
 /**
  * Point reads of `result_json` from the lake's Parquet files, bounded in concurrency and memory:
  * reads wait in a queue grouped by file, and each query takes every waiting row of one file at
- * once (one scan of the file's pages answers them all, docs/api.md). When more than `maxQueued`
+ * once (one scan of the file's pages answers them all, docs/serving.md). When more than `maxQueued`
  * rows wait, new reads are refused with `ReadsSaturatedError` instead of piling up.
  */
 export class PointReadQueue {

@@ -55,7 +55,7 @@ interface Loaded {
 }
 
 /**
- * The store built for point reads of current reports (docs/api.md, "Reads under load"): for each
+ * The store built for point reads of current reports (docs/serving.md, "Reads under load"): for each
  * published snapshot file holding current rows, a sidecar with each row's `result_json`
  * (methodology texts expanded) deflated on its own, and an in-memory map from row identity to its bytes. A read is one positional file
  * read and one inflate of ~1 kB, whatever the size of the Parquet file or its row groups.
@@ -137,7 +137,7 @@ export class ResultSidecars {
       if (readSync(sidecar.handle.fd, deflated, 0, at.reportLength, at.offset + at.length) !== at.reportLength) return null;
       // Inflated into one buffer of its size: by default zlib fills 16 kB chunks and joins them, three
       // buffers for a ~24 kB report, and under spread traffic that memory outside the heap counted
-      // towards V8's next full collection (docs/api.md, "Pre-rendered reports"). One more byte than
+      // towards V8's next full collection (docs/serving.md, "Pre-rendered reports"). One more byte than
       // the report, or zlib would take a full output buffer as more to come and allocate another.
       return inflateRawSync(deflated, {
         dictionary: sidecar.dictionary,

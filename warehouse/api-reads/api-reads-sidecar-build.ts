@@ -9,16 +9,16 @@ import { dayString, screenedAtString } from './api-reads-store.ts';
 
 /**
  * Format of a sidecar's rows; a sidecar of another format is rebuilt. 2: each row's result is
- * stored with its methodology texts expanded, so a read only inflates (docs/api.md, "Reads under load").
+ * stored with its methodology texts expanded, so a read only inflates (docs/serving.md, "Reads under load").
  * 3: a row may be followed by its pre-rendered default report (`PrerenderReport`). 4: each
  * ticker's newest row in the file only (a format 3 sidecar of a backfill file held every date).
  * 5: a pre-rendered report's row also holds the report's inflated length, so a read inflates it
- * into one buffer of its size (docs/api.md, "Pre-rendered reports").
+ * into one buffer of its size (docs/serving.md, "Pre-rendered reports").
  */
 export const SIDECAR_FORMAT = 5;
 
 /**
- * Renders a row's default report when its sidecar is built (docs/api.md, "Pre-rendered
+ * Renders a row's default report when its sidecar is built (docs/serving.md, "Pre-rendered
  * reports"): the API passes the module that does it (a default export of this type), since what
  * a report holds is the API's business, not the warehouse's. `json` is the row's result exactly
  * as a sidecar read returns it; the snapshot identity is the one the reads give the row. Returns

@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
 
 /**
- * Where one current result sits in its point-read sidecar (docs/api.md, "Reads under load"):
+ * Where one current result sits in its point-read sidecar (docs/serving.md, "Reads under load"):
  * handed to a render thread, which reads and inflates it there. The event loop then neither
  * waits on a file read (an asynchronous read's hand-off to libuv's pool costs the event loop
  * more than the read itself under load) nor copies the row.

@@ -133,7 +133,7 @@ class StringTable {
  * The hot path's data: each ticker's current (newest) snapshot — identity, statuses and ratios
  * in growable typed arrays, about 110 bytes a ticker — and the day of its first snapshot. Memory
  * grows with the universe, not with history: older snapshots are read from the history index
- * on disk or the lake (`api-reads-history-index.ts`, docs/api.md "History reads"). Reasons stay in the Parquet files.
+ * on disk or the lake (`api-reads-history-index.ts`, docs/serving.md "History reads"). Reasons stay in the Parquet files.
  */
 export class CurrentStore {
   private capacity = 0;

@@ -1,7 +1,7 @@
 import { inflateRawSync } from 'node:zlib';
 
 /**
- * A stored result as a point-read sidecar holds it (docs/api.md, "Reads under load"): the row's
+ * A stored result as a point-read sidecar holds it (docs/serving.md, "Reads under load"): the row's
  * `result_json` deflated on its own, and its file's deflate dictionary. The dictionary lives in
  * shared memory, so posting a `DeflatedResult` to a render thread copies ~1 kB, and the thread,
  * not the event loop, inflates it.

@@ -41,7 +41,7 @@ export const newerSnapshot = (a: RawSnapshot, b: RawSnapshot | undefined) =>
 
 /**
  * The snapshot files the history index has not indexed yet, each read once into memory
- * (docs/api.md, "as_of during a backfill"). A backfill publishes a file every few seconds and
+ * (docs/benchmarks/api-p99-matrix.md, "as_of during a backfill"). A backfill publishes a file every few seconds and
  * the index takes each one a moment later: until then every as_of whose years a new file
  * covers must also read that file. Read per request (a DuckDB query over the file, ~5 ms of
  * CPU) that took the API's cores at a few hundred requests a second; read once here, a lookup

@@ -13,7 +13,7 @@ export interface UniverseTask {
 export type UniversePartsFromThread = Omit<UniverseParts, 'listings'> & { listings: ListingColumns };
 
 /**
- * Reads the listings and builds the search index's parts (in a worker thread, docs/api.md "How
+ * Reads the listings and builds the search index's parts (in a worker thread, docs/serving.md "How
  * the API follows the lake"): the query, the decoding of its rows and the index's folding,
  * sorting and posting lists all run off the event loop, in a DuckDB instance of the thread's own.
  */

@@ -34,12 +34,12 @@ export interface ApiReadsOptions {
   followIntervalMs?: number;
   onError?: (error: unknown) => void;
   /**
-   * Point-read sidecars of current results (docs/api.md, "Reads under load"); default on, under
+   * Point-read sidecars of current results (docs/serving.md, "Reads under load"); default on, under
    * `DATA_DIR/api-cache/results`. Off, every result is read from the Parquet files through the queue.
    */
   sidecars?: boolean | { dir: string };
   /**
-   * The module that renders each current row's default report into its sidecar (docs/api.md,
+   * The module that renders each current row's default report into its sidecar (docs/serving.md,
    * "Pre-rendered reports"); none by default.
    */
   prerenderReports?: PrerenderOption;
@@ -55,7 +55,7 @@ export interface ApiReadsOptions {
    */
   checkpoint?: boolean | 'lake';
   /**
-   * The history index that answers as_of without a lake query (docs/api.md, "as_of from the
+   * The history index that answers as_of without a lake query (docs/serving.md, "as_of from the
    * history index"); default on, under `DATA_DIR/api-cache/history`. Off, every older snapshot
    * is read from the Parquet files.
    */
@@ -92,7 +92,7 @@ export interface ApiReadsStats {
 }
 
 /**
- * The API's view of the warehouse (docs/api.md, "How the API follows the lake"): each ticker's
+ * The API's view of the warehouse (docs/serving.md, "How the API follows the lake"): each ticker's
  * current verdict and the universe held in memory; older snapshots for as_of from the history
  * index on disk (`api-reads-history-index.ts`); other history, `result_json` and fund holdings
  * read on demand from the lake with DuckDB. New files are learned from the lake's change
@@ -228,7 +228,7 @@ export class ApiReads {
       this.startSave = this.saveCheckpoint();
     this.serving = true;
     // Not after the result sidecars: both builders are processes of their own, and while a backfill publishes,
-    // every minute without the index sends as_of to a lake query per request (docs/api.md, "as_of from the history index").
+    // every minute without the index sends as_of to a lake query per request (docs/serving.md, "as_of from the history index").
     this.historyIndex?.start();
   }
 
@@ -468,7 +468,7 @@ export class ApiReads {
 
   /**
    * Where a snapshot's stored result sits in a point-read sidecar, for a render thread to read it
-   * there (docs/api.md, "Reads under load"); null when it is held in memory (a refresh) or no
+   * there (docs/serving.md, "Reads under load"); null when it is held in memory (a refresh) or no
    * sidecar holds it (then `storedResults`).
    */
   sidecarRow(row: VerdictRow): SidecarRow | null {
