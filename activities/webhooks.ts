@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { withDuckDB } from '../warehouse/duckdb.ts';
 import { findRunVerdictChanges, type RunVerdictChange } from '../warehouse/run-verdict-changes.ts';
-import { DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from '../webhooks/delivery-policy.ts';
+import { DEFAULT_WEBHOOK_RETRY, WEBHOOK_LOG_RETENTION_DAYS, type WebhookRetry } from '../webhooks/delivery-policy.ts';
 import { deliver } from '../webhooks/deliver.ts';
 import { newEventId, statusChangedBody } from '../webhooks/events.ts';
 import { openSecret } from '../webhooks/secret-box.ts';
@@ -174,6 +174,12 @@ export function createWebhookActivities(dataDir: string, deps?: WebhookWorkerDep
         throw ApplicationFailure.nonRetryable(`attempt ${number} of ${eventId}: ${outcome.error}`, 'WebhookTargetRefused');
       }
       throw ApplicationFailure.retryable(`attempt ${number} of ${eventId}: ${outcome.error}`, 'WebhookDeliveryFailed');
+    },
+
+    /** Removes delivery-log entries older than the retention (WEBHOOK_LOG_RETENTION_DAYS). */
+    async trimWebhookLog(): Promise<{ events: number; attempts: number }> {
+      if (!deps) return { events: 0, attempts: 0 };
+      return deps.store.trimLog(new Date(Date.now() - WEBHOOK_LOG_RETENTION_DAYS * 24 * 60 * 60_000).toISOString());
     },
 
     /** Ends an event whose retries ran out as failed. */

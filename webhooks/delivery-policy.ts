@@ -25,3 +25,6 @@ export const DELIVERY_LANES = 4;
  * other subscription's do (each has a workflow of its own).
  */
 export const SUBSCRIPTION_LANES = 2;
+
+/** Days the delivery log (events and their attempts) is kept; lake maintenance trims older entries daily. */
+export const WEBHOOK_LOG_RETENTION_DAYS = 30;

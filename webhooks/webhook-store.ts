@@ -291,6 +291,21 @@ export class WebhookStore {
     ]);
   }
 
+  /**
+   * Removes events recorded before `before` (ISO instant) with their attempts: the delivery log's
+   * retention. An event is at most a day in flight, so an event that old is finished or abandoned.
+   */
+  async trimLog(before: string): Promise<{ events: number; attempts: number }> {
+    return this.db.transaction(async (tx) => {
+      const attempts = await tx.run(
+        'DELETE FROM webhook_attempts WHERE event_id IN (SELECT event_id FROM webhook_events WHERE created_at < ?)',
+        [before],
+      );
+      const events = await tx.run('DELETE FROM webhook_events WHERE created_at < ?', [before]);
+      return { events, attempts };
+    });
+  }
+
   /** The subscription's newest events with every attempt of each, newest event first. */
   async deliveries(subscriptionId: string, limit: number): Promise<Array<EventRecord & { attempts: AttemptRecord[] }>> {
     const events = (

@@ -84,6 +84,8 @@ describe('lakeMaintenance workflow on a real Temporal dev server', () => {
       currentVerdicts: { snapshots: 0, startedFrom: 'lake-files', snapshotFilesLoaded: 0 },
       catalogVersion: latestCatalogVersion(),
       migrationsApplied: expect.arrayContaining(['1-catalog-meta']),
+      // This worker has no service state: no delivery log to trim.
+      webhookLog: { events: 0, attempts: 0 },
     });
     expect(await readdir(dir)).toEqual([]);
   });

@@ -6,7 +6,9 @@ import { createTemporalRefresher } from '../../api/temporal-refresher.ts';
 import { bundleWorkflows, startWorker, type RunningWorker } from '../../platform/worker.ts';
 import { openServiceDb, type ServiceDb } from '../../service-state/db.ts';
 import { DELIVERY_DEADLINE_MS } from '../../webhooks/deliver.ts';
+import { WEBHOOK_LOG_RETENTION_DAYS } from '../../webhooks/delivery-policy.ts';
 import { WebhookStore } from '../../webhooks/webhook-store.ts';
+import type { LakeMaintenanceResult } from '../../workflows/lake-maintenance.ts';
 import { buildLake, type FixtureTickers } from '../api/support/lake-fixture.ts';
 import { keyFor, openTestAccess } from '../support/access.ts';
 import { testServiceState } from '../support/service-state.ts';
@@ -157,4 +159,40 @@ describe('webhook deliveries: a slow receiver holds back no other subscriber, an
     const narrowedEvents = await api.db.all('SELECT event_id FROM webhook_events WHERE subscription_id = ?', [narrowedSubscription.id]);
     expect(narrowedEvents).toHaveLength(0);
   }, 90_000);
+
+  it('when lake maintenance runs, then delivery-log entries older than the retention go with their attempts and newer ones stay', async () => {
+    const owner = await keyFor(access, 'pro');
+    const { id } = await subscribe(owner.key, `${receiver.url}/retention`);
+    const store = new WebhookStore(workerDb);
+    const dayMs = 24 * 60 * 60_000;
+    const record = async (ageDays: number, runId: string) => {
+      const at = new Date(Date.now() - ageDays * dayMs).toISOString();
+      const event = await store.recordEvent({
+        eventId: `evt_${runId}`,
+        subscriptionId: id,
+        type: 'status.changed',
+        market: 'us',
+        ticker: t.stale,
+        runId,
+        body: '{}',
+        createdAt: at,
+      });
+      await store.recordAttempt(event.eventId, { attemptedAt: at, statusCode: 500, error: 'receiver answered 500', durationMs: 3 });
+      await store.recordAttempt(event.eventId, { attemptedAt: at, statusCode: 200, error: null, durationMs: 3 });
+      await store.finishEvent(event.eventId, 'delivered', at);
+      return event.eventId;
+    };
+    const old = await record(WEBHOOK_LOG_RETENTION_DAYS + 1, 'retention-old');
+    const recent = await record(WEBHOOK_LOG_RETENTION_DAYS - 1, 'retention-recent');
+
+    const result: LakeMaintenanceResult = await env.client.workflow.execute('lakeMaintenance', {
+      taskQueue: TASK_QUEUE,
+      workflowId: `maintenance-webhook-log-${Date.now()}`,
+    });
+
+    expect(result.webhookLog).toEqual({ events: 1, attempts: 2 });
+    expect(await store.event(old)).toBeUndefined();
+    expect(await api.db.all('SELECT attempt FROM webhook_attempts WHERE event_id = ?', [old])).toEqual([]);
+    expect((await store.deliveries(id, 10)).map((e) => [e.eventId, e.attempts.length])).toEqual([[recent, 2]]);
+  }, 120_000);
 });
