@@ -41,14 +41,21 @@ export function factsOf(facts: CompanyFacts, taxonomy: string, concept: string):
  * Facts known on the filing's date, the filing's own first, then the latest filed: a later
  * restatement never reaches an earlier row, and an amendment replaces what it amends.
  */
-export function known(list: readonly Fact[], filing: Filing): Fact[] {
-  return list
+export function known(list: readonly Fact[], filing: Filing): readonly Fact[] {
+  const hit = knownCache.get(list);
+  if (hit?.filing === filing) return hit.facts;
+  const facts = list
     .filter((f) => f.filed <= filing.filed)
     .sort(
       (a, b) =>
         Number(b.accn === filing.accn) - Number(a.accn === filing.accn) || b.filed.localeCompare(a.filed) || b.accn.localeCompare(a.accn),
     );
+  knownCache.set(list, { filing, facts });
+  return facts;
 }
+
+/** A row reads each concept's facts several times for one filing: the last sorted list per fact list. */
+const knownCache = new WeakMap<readonly Fact[], { filing: Filing; facts: readonly Fact[] }>();
 
 /** Balance-sheet value of a us-gaap concept at the filing's period end (±3 days), or null. */
 export function instantFigure(facts: CompanyFacts, concept: string, filing: Filing): Figure | null {

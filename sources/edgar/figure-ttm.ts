@@ -27,6 +27,7 @@ const MAX_LINKS = 4;
 const GAP_DAYS = { min: 80, max: 100 };
 const YEAR_DAYS = { min: 350, max: 380 };
 
+const DAY = 86_400_000;
 const span = (f: Fact): number => days(f.start!, f.end) + 1;
 const minusYear = (date: string): string => `${Number(date.slice(0, 4)) - 1}${date.slice(4)}`;
 
@@ -46,17 +47,18 @@ function distinctPeriods(durations: readonly Fact[]): Fact[] {
  * `yearBased`: only a fiscal year, a fiscal year less a year to date, and a year to date.
  */
 function segmentsOf(durations: readonly Fact[], start: string, end: string, yearBased: boolean): Segment[] {
-  const facts = distinctPeriods(durations).filter(
-    (f) => f.end <= shiftDays(end, 5) && f.end >= shiftDays(start, -7) && span(f) <= YEAR_DAYS.max,
-  );
+  // Date strings compare in order; each bound is computed once (Date.parse dominates this loop).
+  const [latest, earliest] = [shiftDays(end, 5), shiftDays(start, -7)];
+  const facts = distinctPeriods(durations).filter((f) => f.end <= latest && f.end >= earliest && span(f) <= YEAR_DAYS.max);
+  const startDay = new Map(facts.map((f) => [f, Date.parse(f.start!) / DAY]));
   const out: Segment[] = [];
   for (const f of facts) {
-    if (f.start! >= shiftDays(start, -7))
+    if (f.start! >= earliest)
       out.push({ from: shiftDays(f.start!, -1), to: f.end, value: f.val, parts: [f], text: `${f.start}..${f.end}`, derived: false });
   }
   for (const long of facts) {
     for (const short of facts) {
-      if (short === long || short.end >= long.end || !near(short.start!, long.start!, JOIN_DAYS)) continue;
+      if (short === long || short.end >= long.end || Math.abs(startDay.get(short)! - startDay.get(long)!) > JOIN_DAYS) continue;
       out.push({
         from: short.end,
         to: long.end,
@@ -185,7 +187,8 @@ export function estimatedTtm(durations: readonly Fact[], end: string, concept: s
 
 /** Flows of a us-gaap concept known by the filing and ending by its period end (±5 days). */
 function durationsKnown(facts: CompanyFacts, concept: string, filing: Filing): Fact[] {
-  return known(factsOf(facts, 'us-gaap', concept), filing).filter((f) => f.start !== undefined && f.end <= shiftDays(filing.periodEnd, 5));
+  const latest = shiftDays(filing.periodEnd, 5);
+  return known(factsOf(facts, 'us-gaap', concept), filing).filter((f) => f.start !== undefined && f.end <= latest);
 }
 
 /** Which chains a TTM may use: any, or (per-share dividends, whose quarterly tags follow payment dates) a fiscal year only. */

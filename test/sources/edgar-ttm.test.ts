@@ -211,6 +211,15 @@ describe('EDGAR debt a filer leaves untagged', () => {
     expect(sources(row).total_debt).toContain('us-gaap:LongTermDebtFairValue (80), a borrowing');
   });
 
+  it('when National Beverage (2011) tags no liabilities total, then total liabilities and equity less equity is what its lines make up: a proven 0', () => {
+    const row = realRowAt('realdata', '0000069891', '2011-09-08');
+    expect(row.period_end).toBe('2011-07-30');
+    expect(row.total_debt).toBe(0);
+    expect(sources(row).total_debt).toContain(
+      'us-gaap:DeferredTaxLiabilitiesNoncurrent + us-gaap:OtherLiabilitiesNoncurrent make up total liabilities',
+    );
+  });
+
   it('when the balance sheet has no liabilities total, then total liabilities and equity less equity is the total the lines must make', () => {
     const proven = lastRow(
       balanceSheet(
