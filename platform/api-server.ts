@@ -20,6 +20,7 @@ import type { Config } from './config.ts';
 import type { Metrics } from '../api/metrics.ts';
 import { checkTemporal } from './temporal-client.ts';
 import { webhookDepsOf } from './webhooks.ts';
+import { WebhookStore } from '../webhooks/webhook-store.ts';
 
 export interface ApiServerDeps {
   config: Config;
@@ -74,7 +75,12 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
       cache: { freshDays: config.CACHE_FRESH_DAYS, staleWhileRevalidateDays: config.CACHE_STALE_WHILE_REVALIDATE_DAYS },
     },
     accessControl: access.middleware,
-    accountPages: { store: access.store, hashSecret: access.hashSecret, contact: config.UPGRADE_CONTACT },
+    accountPages: {
+      store: access.store,
+      hashSecret: access.hashSecret,
+      contact: config.UPGRADE_CONTACT,
+      webhooks: new WebhookStore(serviceDb),
+    },
     attest: { db: serviceDb, dataDir: config.dataDir },
     account: {
       auth: accountAuth,

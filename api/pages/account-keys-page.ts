@@ -190,12 +190,19 @@ ${list}`;
 }
 
 /** The confirmation step before a key is revoked. */
-export function revokePage(keyId: string, user: PageUser): AccountPage {
+export function revokePage(keyId: string, user: PageUser, webhooks = 0): AccountPage {
+  const endWebhooks =
+    webhooks === 0
+      ? ''
+      : `<p><label><input type="checkbox" name="end_webhooks" value="yes" checked> Also delete the ${webhooks} webhook ` +
+        `subscription${webhooks === 1 ? '' : 's'} this key created (<a href="/account/webhooks">see them</a>). Kept, they deliver nothing ` +
+        `while their key is revoked.</label></p>`;
   const body =
     `<h1>Revoke <code>${h(keyId)}</code>?</h1>
 <p>Every program that uses this key is refused (401) from the moment you confirm. This cannot be undone: ` +
     `to go on using the API, create a new key and deploy it first.</p>
 <form method="post" action="/account/api-keys/${h(keyId)}/revoke" id="confirm-revoke">${csrfField(user.csrfToken)}
+${endWebhooks}
 <button class="danger" type="submit">Yes, revoke ${h(keyId)}</button> <a href="/account/api-keys">Cancel</a>
 </form>`;
   return { title: `Revoke ${keyId}`, main: body, user };

@@ -8,6 +8,8 @@ import { requireCsrf } from '../account/csrf.ts';
 import { keyNotFoundPage, keysPage, revokePage } from '../pages/account-keys-page.ts';
 import { sendAccountPage, type PageUser } from '../pages/account-layout.ts';
 import { upgradePage } from '../pages/upgrade-page.ts';
+import type { WebhookStore } from '../../webhooks/webhook-store.ts';
+import { addAccountWebhookPages } from './account-webhooks.ts';
 
 export interface AccountPagesDeps {
   store: AccessStore;
@@ -16,6 +18,8 @@ export interface AccountPagesDeps {
   contact: string | undefined;
   /** Sign-in and sessions; without them only the public view of /account/upgrade is served. */
   http?: AccountHttp | undefined;
+  /** The account's webhook subscriptions: listed and deleted on /account/webhooks, offered for ending when a key is revoked. */
+  webhooks?: WebhookStore | undefined;
   now?: () => number;
 }
 
@@ -84,7 +88,8 @@ export function accountRoutes(deps: AccountPagesDeps): Router {
     const keyId = ctx.params.keyId!;
     const key = KEY_ID.test(keyId) ? await ownKey(deps.store, user.accountId, keyId) : undefined;
     if (!key || key.revokedAt !== null) return sendAccountPage(ctx, keyNotFoundPage(user), 404);
-    sendAccountPage(ctx, revokePage(keyId, user));
+    const webhooks = deps.webhooks ? (await deps.webhooks.subscriptionsCreatedBy(keyId)).length : 0;
+    sendAccountPage(ctx, revokePage(keyId, user, webhooks));
   });
 
   router.post('/account/api-keys/:keyId/revoke', accountFormBody, signedIn, requireCsrf, async (ctx) => {
@@ -94,11 +99,17 @@ export function accountRoutes(deps: AccountPagesDeps): Router {
     if (outcome === 'not_found') return sendAccountPage(ctx, keyNotFoundPage(pageUser(ctx)), 404);
     if (outcome === 'revoked')
       ctx.state.log?.info({ key_id: keyId, account: user.accountId, user_id: user.userId }, 'key revoked on the account page');
+    // The form offers to end the key's webhook subscriptions (checked by default); unticked, they stay, silent.
+    const form = ctx.request.body as Record<string, unknown> | undefined;
+    if (deps.webhooks && form?.end_webhooks === 'yes')
+      await deps.webhooks.deleteSubscriptionsCreatedBy(keyId, new Date(now()).toISOString());
     // Post/redirect/get: a reload of the list does not post again.
     ctx.set('Cache-Control', 'no-store');
     ctx.redirect(`/account/api-keys?revoked=${encodeURIComponent(keyId)}`);
     ctx.status = 303;
   });
+
+  if (deps.webhooks) addAccountWebhookPages(router, { webhooks: deps.webhooks, signedIn, pageUser, now });
 
   return router;
 }
