@@ -26,6 +26,7 @@ import { combineReasons } from '../status.ts';
 import { defineExclusionVersion, revenueBelow, type ExclusionRuleSpec, type ExclusionVersion } from './exclusion-types.ts';
 import { exclusionChecks } from './screen-exclusions.ts';
 import { ISRAEL, controlOf, controlReason } from './halakhic-control.ts';
+import { foodTradeDoubt } from './halakhic-food.ts';
 
 const HOLDING_SOURCE =
   'Igrot Moshe, Even HaEzer 1:7 (a small shareholder of a listed company is not a partner in its property, only entitled to its profits)';
@@ -242,6 +243,8 @@ function readingOf(ctx: ScreenContext, jewish: boolean): { v: ExclusionVersion; 
   const reasons: Reason[] = [ribbitCheck(ctx, jewish), shabbatCheck(ctx, jewish)];
   if (!jewish) reasons.push(CHAMETZ_NOT_JEWISH);
   exclusionChecks(v, ctx, reasons);
+  const food = foodTradeDoubt(ctx, jewish, FOODS_MAIN_TRADE_SOURCE);
+  if (food !== null) reasons.push(food);
   for (const r of v.notAssessedReasons) reasons.push(r);
   return { v, reasons };
 }
