@@ -173,6 +173,12 @@ export interface ActivityExposure {
 /** The activity value of an exposure row that says "reviewed: no screened activity" (feed contract). */
 export const NO_SCREENED_ACTIVITY = 'none';
 
+/**
+ * The activity value of an exposure row that carries a filing's revenue accounting (its
+ * `revenue_share` is `RevenueAccounting.share`), read into `ScreeningInput.revenueAccounted`.
+ */
+export const REVENUE_ACCOUNTED_ACTIVITY = 'revenue_accounted';
+
 export interface ScreeningInput {
   /** The date the verdict is for (`YYYY-MM-DD`): rules in force on this date apply. */
   screeningDate: string;

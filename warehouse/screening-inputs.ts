@@ -3,12 +3,14 @@ import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
 import {
   INVOLVEMENTS,
   NO_SCREENED_ACTIVITY,
+  REVENUE_ACCOUNTED_ACTIVITY,
   type ActivityCode,
   type ActivityExposure,
   type ExposureEvidence,
   type Fundamentals,
   type Involvement,
   type ListingKind,
+  type RevenueAccounting,
   type ScreeningInput,
 } from '../engine/inputs.ts';
 import { lakeRoot } from './lake-paths.ts';
@@ -252,7 +254,13 @@ function fundamentalsOf(row: FilingRow, listingCurrency: string): Fundamentals |
   };
 }
 
-const EVIDENCE: ReadonlySet<string> = new Set<ExposureEvidence>(['reported', 'filing_concept', 'retired_concept', 'filing_dimension', 'curated']);
+const EVIDENCE: ReadonlySet<string> = new Set<ExposureEvidence>([
+  'reported',
+  'filing_concept',
+  'retired_concept',
+  'filing_dimension',
+  'curated',
+]);
 
 /** The evidence of an exposure row: null (sources that predate the column) reads as reported. */
 function exposureEvidence(value: unknown): ExposureEvidence | undefined {
@@ -304,6 +312,17 @@ interface ExposureReportRow {
   involvement: unknown;
 }
 
+/**
+ * A revenue-accounting row: dated in the lake by the day the filing was filed, its share is of
+ * the revenue of the period its source names last (`… 2024-01-01..2024-12-31`), which is the
+ * date the accounting is as of.
+ */
+function accountingOf(e: ExposureReportRow): RevenueAccounting {
+  const sourceRef = String(e.source_ref ?? '');
+  const periodEnd = /\.\.(\d{4}-\d{2}-\d{2})$/.exec(sourceRef)?.[1];
+  return { share: Number(e.revenue_share), asOf: periodEnd ?? String(e.as_of), sourceRef };
+}
+
 function exposureOf(e: ExposureReportRow): ActivityExposure {
   return {
     activity: String(e.activity) as ActivityCode,
@@ -322,6 +341,7 @@ function inputOf(
   averages: MarketCapAverages,
   exposures: ActivityExposure[],
   activitiesReviewedOn: string | null,
+  revenueAccounted: RevenueAccounting | null,
 ): ScreeningInput {
   const shares = fundamentals?.sharesOutstanding ?? null;
   return {
@@ -335,6 +355,7 @@ function inputOf(
     },
     exposures,
     activitiesReviewedOn,
+    revenueAccounted,
     synthetic: parts.synthetic,
     dataSource: parts.dataSource,
   };
@@ -438,15 +459,20 @@ export async function loadScreeningInputsForDates(
     const filings = new Map(rowObjects<FilingRow>(await connection.runAndReadAll(filingsSql(t))).map((f) => [f.fid, f]));
     const caps = await capsByListing(connection, t);
     // Each report is read and built once; the dates it is in force share it (inputs are read, never changed).
-    // A report of no screened activity only dates the review.
-    const reports = new Map(
+    // A report of no screened activity only dates the review; a revenue-accounting row is the filing's accounting.
+    const reports = new Map<number, string | ActivityExposure | { accounting: RevenueAccounting }>(
       rowObjects<ExposureReportRow>(await connection.runAndReadAll(exposureReportsSql(t))).map((e) => [
         e.eid,
-        e.activity === NO_SCREENED_ACTIVITY ? String(e.as_of) : exposureOf(e),
+        e.activity === NO_SCREENED_ACTIVITY
+          ? String(e.as_of)
+          : e.activity === REVENUE_ACCOUNTED_ACTIVITY
+            ? { accounting: accountingOf(e) }
+            : exposureOf(e),
       ]),
     );
     const byKey = new Map<string, ActivityExposure[]>();
     const reviewedOn = new Map<string, string>();
+    const accountedOn = new Map<string, RevenueAccounting>();
     for (const e of rowObjects<{ ord: number; date: string; eid: number }>(
       await connection.runAndReadAll(`SELECT ord, date, eid FROM ${t('held')} ORDER BY ord, date, activity`),
     )) {
@@ -454,6 +480,10 @@ export async function loadScreeningInputsForDates(
       const report = reports.get(e.eid)!;
       if (typeof report === 'string') {
         reviewedOn.set(key, report);
+        continue;
+      }
+      if ('accounting' in report) {
+        accountedOn.set(key, report.accounting);
         continue;
       }
       const list = byKey.get(key) ?? [];
@@ -472,7 +502,7 @@ export async function loadScreeningInputsForDates(
       }
       const key = `${row.ord}|${row.date}`;
       const averages = marketCapAveragesOn(caps.get(row.ord) ?? [], row.date);
-      return inputOf(row, parts, fundamentals, averages, byKey.get(key) ?? [], reviewedOn.get(key) ?? null);
+      return inputOf(row, parts, fundamentals, averages, byKey.get(key) ?? [], reviewedOn.get(key) ?? null, accountedOn.get(key) ?? null);
     });
   } finally {
     for (const name of ['sel', 'grid', 'fund', 'px', 'spl', 'exp', 'caps', 'rows', 'held'])

@@ -9,6 +9,7 @@ import { stageJsRows, type StagedValue } from '../stage-rows.ts';
 import { fundamentalsFromCompanyFacts } from './companyfacts.ts';
 import { CompanyFactsSchema, CompanyTickersExchangeSchema, SubmissionsSchema, paddedCik, parseEdgarJson } from './edgar-formats.ts';
 import { listingsFromCompanyTickers, listingsFromSubmissions, type EdgarListing } from './submissions.ts';
+import { instanceExposureRows } from './xbrl-evidence.ts';
 
 /** A saved EDGAR file, as `name` or gzip-compressed as `name.gz`; null when neither exists. */
 async function readOptional(file: string): Promise<string | null> {
@@ -36,9 +37,10 @@ async function cikFiles(dir: string): Promise<string[]> {
  * US listings, fundamentals, business-activity evidence and stock splits from EDGAR files saved
  * in a folder (as `faithscreen fetch edgar` writes them, plain or gzip-compressed):
  * `company_tickers_exchange.json`, `submissions/CIK##########.json`,
- * `companyfacts/CIK##########.json`. Exposures come from revenue concepts that name an
- * activity and from the curated list (docs/data/real-companies.md). EDGAR has no prices or fund
- * holdings: pair it with a feed for those. One chunk, `edgar-us`.
+ * `companyfacts/CIK##########.json`, `xbrl/CIK##########/<accession>.xml`. Exposures come from
+ * revenue concepts that name an activity, from the revenue members of the XBRL instances (with
+ * the filing's revenue accounting) and from the curated list (docs/data/real-companies.md).
+ * EDGAR has no prices or fund holdings: pair it with a feed for those. One chunk, `edgar-us`.
  */
 export function createEdgarSource(folder: string): SourceAdapter {
   let listings: EdgarListing[] = [];
@@ -47,6 +49,8 @@ export function createEdgarSource(folder: string): SourceAdapter {
   const splits: Array<Record<string, StagedValue>> = [];
 
   async function load(): Promise<void> {
+    // Filing date per accession, per CIK: the XBRL instances' evidence is dated by it.
+    const filedOn = new Map<string, Map<string, string>>();
     const tickersText = await readOptional(path.join(folder, 'company_tickers_exchange.json'));
     const byTicker = new Map<string, EdgarListing>();
     if (tickersText)
@@ -60,6 +64,8 @@ export function createEdgarSource(folder: string): SourceAdapter {
         (await readOptional(path.join(folder, 'submissions', name)))!,
         `submissions/${name}`,
       );
+      const recent = parsed.filings.recent;
+      filedOn.set(paddedCik(parsed.cik), new Map(recent.accessionNumber.map((a, i) => [a, recent.filingDate[i] ?? ''])));
       for (const l of listingsFromSubmissions(parsed))
         byTicker.set(l.ticker, {
           ...byTicker.get(l.ticker),
@@ -98,6 +104,10 @@ export function createEdgarSource(folder: string): SourceAdapter {
         for (const e of evidence) exposures.push({ ticker, ...e });
         for (const split of companySplits) splits.push({ ticker, ...split });
       }
+    }
+    for (const [cik, tickers] of tickersOfCik) {
+      const rows = await instanceExposureRows(folder, cik, filedOn.get(cik) ?? new Map<string, string>());
+      for (const ticker of tickers) for (const row of rows) exposures.push({ ticker, ...row });
     }
   }
 
