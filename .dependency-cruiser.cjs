@@ -1,20 +1,11 @@
 /**
- * The import rules of the source tree (README, "Tests, lint, benchmarks"): layers import only
+ * The import rules of the source tree (docs/development.md): layers import only
  * downward and no module takes part in a cycle. Checked by `npm run lint:imports`.
  */
-// Bottom to top; a layer may import its own and any lower layer, never a higher one.
-const LAYERS = [
-  ['engine', 'forensic', 'common'],
-  ['service-state'],
-  ['warehouse'],
-  ['sources'],
-  ['access', 'attest', 'webhooks'],
-  ['activities'],
-  ['workflows'],
-  ['api'],
-  ['platform'],
-  ['cli'],
-];
+// Bottom to top; a layer may import its own and any lower layer, never a higher one. The one list of
+// source folders: scripts/lint-imports.mjs cruises the same folders and a test checks tsconfig.json against it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- dependency-cruiser loads this file as CommonJS
+const { layers: LAYERS, tooling: TOOLING } = require('./source-folders.json');
 
 const dirs = (names) => `^(${names.join('|')})/`;
 
@@ -34,7 +25,7 @@ module.exports = {
       name: 'no-test-code-in-the-product',
       severity: 'error',
       from: { path: dirs(LAYERS.flat()) },
-      to: { path: '^(test|bench|scripts)/' },
+      to: { path: dirs(TOOLING) },
     },
   ],
   options: {
