@@ -127,13 +127,22 @@ export const EXPOSURES_SCHEMA: TableSchema = {
   columns: [
     c('ticker', 'VARCHAR', 'ticker symbol'),
     c('as_of', 'DATE', 'date the exposure became known (report date)'),
-    c('activity', 'VARCHAR', 'business-activity code (docs/data/activities.md)'),
-    c('revenue_share', 'DOUBLE', 'share of total revenue from the activity, 0..1'),
+    c(
+      'activity',
+      'VARCHAR',
+      "business-activity code (docs/data/activities.md); 'none': reviewed, no screened activity; 'revenue_accounted': a filing's revenue accounting",
+    ),
+    c(
+      'revenue_share',
+      'DOUBLE',
+      "share of total revenue from the activity, 0..1 ('revenue_accounted': the share the filing's members account for)",
+    ),
     c('source_ref', 'VARCHAR', 'reference of the record in its source'),
     c(
       'evidence',
       'VARCHAR',
-      "what the figure rests on: 'reported' (vendor or sample figure; null reads as this), 'filing_concept', 'curated' (docs/data/activities.md)",
+      "what the figure rests on: 'reported' (vendor or sample figure; null reads as this), 'filing_concept', 'retired_concept', " +
+        "'filing_dimension', 'curated' (docs/data/activities.md)",
     ),
     c(
       'involvement',
