@@ -145,7 +145,8 @@ async function chargeOrRefuse(
  * public routes need no key (a valid key sent to them lends its scope, so the frameworks list
  * can show it; an invalid one is ignored); every other route needs a live key on a paid, current tier that covers the
  * endpoint, and units in every quota window. Units are taken before the handler runs and
- * given back when the answer is an error, so a refused request costs nothing.
+ * given back when the answer is an error, so a refused request costs nothing, unless the
+ * handler started work that goes on anyway (`keepCharge`: a re-screen still running).
  */
 export function accessControl(options: AccessControlOptions): Middleware {
   const cache = new AuthCache(options.authCacheMs ?? 1_000);
@@ -183,7 +184,7 @@ export function accessControl(options: AccessControlOptions): Middleware {
       served = ctx.status < 400;
     } finally {
       if (charged !== null) {
-        if (!served) await options.meter.refund(charged, charged.units);
+        if (!served && state.keepCharge !== true) await options.meter.refund(charged, charged.units);
         else if (state.itemsNotServed)
           await options.meter.refund(charged, unitsFor({ tag: endpoint.tag, cost: state.itemsNotServed }, found.key));
       }

@@ -1,5 +1,6 @@
 import type { ServiceDb } from '../service-state/db.ts';
 import { recordOf } from '../service-state/row-names.ts';
+import { secondsUntilAllowed, type AttemptRule } from './sign-in-limits.ts';
 
 /**
  * Account users, set-password links, sessions and failed sign-in attempts in the service state
@@ -164,19 +165,43 @@ export class AccountUserStore {
     return this.db.run('DELETE FROM account_sessions WHERE last_seen_at_ms < ? OR created_at_ms < ?', [idleCutoffMs, absoluteCutoffMs]);
   }
 
-  async recordFailure(subjects: readonly string[], nowMs: number): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      for (const subject of subjects) await tx.run('INSERT INTO sign_in_failures (subject, failed_at_ms) VALUES (?, ?)', [subject, nowMs]);
+  /**
+   * Records an attempt against every rule's subject, in one transaction with the count that
+   * allows it: of any number of concurrent attempts, at most each limit's worth are recorded.
+   * Returns the seconds to wait when a limit is reached (nothing recorded), or null.
+   */
+  async reserveAttempt(rules: readonly AttemptRule[], nowMs: number): Promise<number | null> {
+    const ordered = [...rules].sort((a, b) => (a.subject < b.subject ? -1 : 1)); // one lock order for every process
+    return this.db.transaction(async (tx) => {
+      for (const { subject } of ordered) await tx.lock(`sign-in:${subject}`);
+      let wait: number | null = null;
+      for (const { subject, limit } of ordered) {
+        const row = await tx.get<{ n: number | string; oldest: number | string | null }>(
+          'SELECT count(*) AS n, min(failed_at_ms) AS oldest FROM sign_in_failures WHERE subject = ? AND failed_at_ms > ?',
+          [subject, nowMs - limit.windowMs],
+        );
+        const oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
+        const seconds = secondsUntilAllowed(limit, Number(row?.n ?? 0), oldest, nowMs);
+        if (seconds !== null) wait = Math.max(wait ?? 0, seconds);
+      }
+      if (wait !== null) return wait;
+      for (const { subject } of ordered)
+        await tx.run('INSERT INTO sign_in_failures (subject, failed_at_ms) VALUES (?, ?)', [subject, nowMs]);
+      return null;
     });
   }
 
-  /** Failures of `subject` since `sinceMs`, and the oldest of them (for Retry-After). */
-  async failuresSince(subject: string, sinceMs: number): Promise<{ count: number; oldestMs: number | null }> {
-    const row = await this.db.get<{ n: number | string; oldest: number | string | null }>(
-      'SELECT count(*) AS n, min(failed_at_ms) AS oldest FROM sign_in_failures WHERE subject = ? AND failed_at_ms > ?',
-      [subject, sinceMs],
-    );
-    return { count: Number(row?.n ?? 0), oldestMs: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest) };
+  /** Takes back one attempt recorded at `atMs` for each rule (a success, or a check that never ran). */
+  async releaseAttempt(rules: readonly AttemptRule[], atMs: number): Promise<void> {
+    // One row, not every row of that millisecond: SQLite names a row by rowid, PostgreSQL by ctid.
+    const rowId = this.db.engine === 'postgres' ? 'ctid' : 'rowid';
+    await this.db.transaction(async (tx) => {
+      for (const { subject } of rules)
+        await tx.run(
+          `DELETE FROM sign_in_failures WHERE ${rowId} = (SELECT ${rowId} FROM sign_in_failures WHERE subject = ? AND failed_at_ms = ? LIMIT 1)`,
+          [subject, atMs],
+        );
+    });
   }
 
   async deleteFailuresBefore(cutoffMs: number): Promise<number> {

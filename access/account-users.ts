@@ -5,12 +5,13 @@ import type { AccountUserRecord, AccountUserStore } from './account-user-store.t
 import {
   DEFAULT_SCRYPT,
   hashPassword,
+  PasswordChecksBusyError,
   passwordMatches as scryptMatches,
   passwordProblem,
   type ScryptParameters,
 } from './password-hashing.ts';
 import { newToken, TOKEN_SHAPE, tokenHash } from './secret-tokens.ts';
-import { attemptSubjects, DEFAULT_SIGN_IN_LIMITS, secondsUntilAllowed, type SignInLimits } from './sign-in-limits.ts';
+import { attemptRules, DEFAULT_SIGN_IN_LIMITS, type AttemptRule, type SignInLimits } from './sign-in-limits.ts';
 
 /**
  * Account users: operators invite them, they set a password on a one-time link, sign in to a
@@ -29,6 +30,12 @@ export interface AccountAuthOptions {
   /** A set-password link works this long (default 72 hours). */
   inviteTtlMs?: number;
   limits?: SignInLimits;
+  /**
+   * Keys the sign-in counters' HMAC of email and address (signInKeyFrom, derived from the API-key
+   * hash secret, so every process counts alike). Needed to sign in or change a password; the
+   * CLI's invitations do without.
+   */
+  signInKey?: Buffer;
   scrypt?: ScryptParameters;
   /** The password check (default scrypt's passwordMatches); tests count its calls. */
   passwordMatches?: (password: string, stored: string) => Promise<boolean>;
@@ -55,7 +62,11 @@ export interface Invitation {
 export type SignInOutcome =
   | { ok: true; sessionId: string; session: AccountSession }
   | { ok: false; reason: 'invalid' }
-  | { ok: false; reason: 'rate_limited'; retryAfterSeconds: number };
+  | { ok: false; reason: 'rate_limited'; retryAfterSeconds: number }
+  /** Another sign-in from the same client address is being checked (429). */
+  | { ok: false; reason: 'in_flight'; retryAfterSeconds: number }
+  /** The password-check queue is full (503); nothing was checked or counted. */
+  | { ok: false; reason: 'busy'; retryAfterSeconds: number };
 
 export type PasswordOutcome =
   | { ok: true; sessionId: string; session: AccountSession }
@@ -85,6 +96,9 @@ export class AccountAuth {
   readonly sessionAbsoluteMs: number;
   private readonly inviteTtlMs: number;
   private readonly limits: SignInLimits;
+  private readonly signInKey: Buffer | undefined;
+  /** Client addresses with a sign-in being checked in this process: one at a time each. */
+  private readonly inFlight = new Set<string>();
   private readonly scrypt: ScryptParameters;
   private readonly passwordMatches: (password: string, stored: string) => Promise<boolean>;
   /** Checked instead when the email has no password, so an unknown email costs the same time as a wrong password. */
@@ -98,6 +112,7 @@ export class AccountAuth {
     this.sessionAbsoluteMs = options.sessionAbsoluteMs ?? 12 * HOUR;
     this.inviteTtlMs = options.inviteTtlMs ?? 72 * HOUR;
     this.limits = options.limits ?? DEFAULT_SIGN_IN_LIMITS;
+    this.signInKey = options.signInKey;
     this.scrypt = options.scrypt ?? DEFAULT_SCRYPT;
     this.passwordMatches = options.passwordMatches ?? scryptMatches;
   }
@@ -184,24 +199,58 @@ export class AccountAuth {
     return this.startSession(user);
   }
 
-  /** Checks an email and password; the same answer, after the same work, for an unknown email and a wrong password. */
-  async signIn(email: string, password: string, ip: string): Promise<SignInOutcome> {
+  /**
+   * Checks an email and password; the same answer, after the same work, for an unknown email and
+   * a wrong password. `address` is the client's (api/client-address.ts): one sign-in at a time
+   * each, and the limits count per address and per email from that address.
+   */
+  /** True while a sign-in from `address` is being checked in this process (the HTTP layer refuses a second one before reading it). */
+  signingIn(address: string): boolean {
+    return this.inFlight.has(address);
+  }
+
+  async signIn(email: string, password: string, address: string): Promise<SignInOutcome> {
+    if (this.inFlight.has(address)) return { ok: false, reason: 'in_flight', retryAfterSeconds: 1 };
+    this.inFlight.add(address);
+    try {
+      return await this.checkSignIn(normaliseEmail(email), password, address);
+    } finally {
+      this.inFlight.delete(address);
+    }
+  }
+
+  private async checkSignIn(address: string, password: string, client: string): Promise<SignInOutcome> {
     const nowMs = this.now();
-    const address = normaliseEmail(email);
-    const subjects = attemptSubjects(address, ip);
-    const wait = await secondsUntilAllowed(this.store, this.limits, subjects, nowMs);
+    const rules = attemptRules(this.counterKey(), this.limits, address, client);
+    const wait = await this.store.reserveAttempt(rules, nowMs);
     if (wait !== null) return { ok: false, reason: 'rate_limited', retryAfterSeconds: wait };
-    const user = await this.store.userByEmail(address);
-    const stored = user?.passwordHash ?? (await this.dummy());
-    const matches = await this.passwordMatches(password, stored);
+    let user: AccountUserRecord | undefined;
+    let matches: boolean;
+    try {
+      user = await this.store.userByEmail(address);
+      matches = await this.passwordMatches(password, user?.passwordHash ?? (await this.dummy()));
+    } catch (error) {
+      await this.store.releaseAttempt(rules, nowMs); // nothing was checked: the attempt does not count
+      if (error instanceof PasswordChecksBusyError) return { ok: false, reason: 'busy', retryAfterSeconds: error.retryAfterSeconds ?? 1 };
+      throw error;
+    }
     if (!user || user.passwordHash === null || !matches) {
-      await this.store.recordFailure([subjects.email, subjects.ip], nowMs);
       // Failures that no longer count are dropped as new ones arrive, so a flood cannot grow the table.
-      await this.store.deleteFailuresBefore(nowMs - Math.max(this.limits.perEmail.windowMs, this.limits.perIp.windowMs));
+      await this.store.deleteFailuresBefore(nowMs - this.longestWindowMs());
       return { ok: false, reason: 'invalid' };
     }
+    await this.store.releaseAttempt(rules, nowMs);
     await this.store.deleteExpiredSessions(nowMs - this.sessionIdleMs, nowMs - this.sessionAbsoluteMs);
     return this.startSession(user);
+  }
+
+  private counterKey(): Buffer {
+    if (!this.signInKey) throw new Error('AccountAuth was built without signInKey, so it cannot count sign-in attempts');
+    return this.signInKey;
+  }
+
+  private longestWindowMs(): number {
+    return Math.max(this.limits.perEmailAndAddress.windowMs, this.limits.perAddress.windowMs);
   }
 
   /** The signed-in user of a session id, or null when the session is unknown or expired (it is then deleted). */
@@ -234,8 +283,8 @@ export class AccountAuth {
     const user = session && (await this.store.user(session.userId));
     if (!user || user.passwordHash === null) return { ok: false, reason: 'invalid_link', message: 'your session has ended; sign in again' };
     const nowMs = this.now();
-    const subjects = attemptSubjects(user.email, ip);
-    const wait = await secondsUntilAllowed(this.store, this.limits, subjects, nowMs);
+    const rules: AttemptRule[] = attemptRules(this.counterKey(), this.limits, user.email, ip);
+    const wait = await this.store.reserveAttempt(rules, nowMs);
     if (wait !== null)
       return {
         ok: false,
@@ -243,10 +292,15 @@ export class AccountAuth {
         message: `too many wrong passwords; try again in ${wait} s`,
         retryAfterSeconds: wait,
       };
-    if (!(await this.passwordMatches(current, user.passwordHash))) {
-      await this.store.recordFailure([subjects.email, subjects.ip], nowMs);
-      return { ok: false, reason: 'wrong_password', message: 'the current password is not right' };
+    let matches: boolean;
+    try {
+      matches = await this.passwordMatches(current, user.passwordHash);
+    } catch (error) {
+      await this.store.releaseAttempt(rules, nowMs);
+      throw error; // a full check queue answers 503 with Retry-After
     }
+    if (!matches) return { ok: false, reason: 'wrong_password', message: 'the current password is not right' };
+    await this.store.releaseAttempt(rules, nowMs);
     const problem = passwordProblem(next, user.email);
     if (problem) return { ok: false, reason: 'weak_password', message: problem };
     if (next === current) return { ok: false, reason: 'weak_password', message: 'the new password must differ from the current one' };

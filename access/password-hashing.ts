@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { AppError } from '../common/app-error.ts';
 
 /**
  * Account users' passwords, stored only as scrypt hashes (docs/access.md, "Passwords"). The
@@ -34,15 +35,41 @@ function derive(password: string, salt: Buffer, params: ScryptParameters): Promi
 
 /** At most this many hashes run at once, so a burst of sign-ins cannot take all memory. */
 const MAX_CONCURRENT = 2;
+/**
+ * At most this many wait for one: beyond, a check is refused at once (503 with Retry-After)
+ * rather than queued behind a flood, so a real user never waits minutes (docs/access.md, "Passwords").
+ */
+export const MAX_WAITING_CHECKS = 8;
 let running = 0;
 const waiting: Array<() => void> = [];
+/** A recent check's duration in ms (moving average), for Retry-After. */
+let typicalMs = 1_000;
+
+/** The password-check queue is full: come back after `retryAfterSeconds`. */
+export class PasswordChecksBusyError extends AppError {
+  constructor(retryAfterSeconds: number) {
+    super(
+      503,
+      'sign_in_busy',
+      `too many password checks are waiting; nothing was checked or counted, retry in ${retryAfterSeconds} s`,
+      retryAfterSeconds,
+    );
+    this.name = 'PasswordChecksBusyError';
+  }
+}
 
 async function limited<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
+  if (running >= MAX_CONCURRENT) {
+    if (waiting.length >= MAX_WAITING_CHECKS)
+      throw new PasswordChecksBusyError(Math.max(1, Math.ceil((((waiting.length + running) / MAX_CONCURRENT) * typicalMs) / 1000)));
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  }
   running += 1;
+  const started = performance.now();
   try {
     return await work();
   } finally {
+    typicalMs = 0.8 * typicalMs + 0.2 * (performance.now() - started);
     running -= 1;
     waiting.shift()?.();
   }
@@ -59,12 +86,14 @@ export async function passwordMatches(password: string, stored: string): Promise
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || salt === undefined || hash === undefined) return false;
   const expected = Buffer.from(hash, 'base64url');
-  try {
-    const actual = await limited(() => derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) }));
-    return actual.length === expected.length && timingSafeEqual(actual, expected);
-  } catch {
-    return false; // parameters scrypt refuses (not a power of two, too large): a corrupt hash
-  }
+  const actual = await limited(async () => {
+    try {
+      return await derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
+    } catch {
+      return null; // parameters scrypt refuses (not a power of two, too large): a corrupt hash
+    }
+  });
+  return actual !== null && actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
 /** Rules for a new password; the message says what is valid. Null when acceptable. */

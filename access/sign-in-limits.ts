@@ -1,10 +1,12 @@
-import type { AccountUserStore } from './account-user-store.ts';
-import { tokenHash } from './secret-tokens.ts';
+import { createHmac } from 'node:crypto';
 
 /**
- * Failed sign-ins counted per user (by email, known or not) and per client address, in the
+ * Failed sign-ins counted per email from one client address, and per client address, in the
  * service state so every API process sees the same counts (docs/access.md, "Sign-in limits").
- * Only failures count: a user who signs in is never locked out by their own successes.
+ * An attempt is recorded before its password is checked, in one transaction with the count, so
+ * concurrent attempts cannot all pass; a success takes its record back (only failures count).
+ * Keyed on the email and the address together, a stranger's failures never lock a user out
+ * from the user's own address.
  */
 export interface SignInLimit {
   /** Failures allowed in any window of `windowMs`; the next attempt is refused until one ages out. */
@@ -13,37 +15,42 @@ export interface SignInLimit {
 }
 
 export interface SignInLimits {
-  perEmail: SignInLimit;
-  perIp: SignInLimit;
+  /** Failures for one email from one client address. */
+  perEmailAndAddress: SignInLimit;
+  /** Failures from one client address, whatever the email. */
+  perAddress: SignInLimit;
 }
 
 export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
-  perEmail: { failures: 5, windowMs: 15 * 60_000 },
-  perIp: { failures: 20, windowMs: 15 * 60_000 },
+  perEmailAndAddress: { failures: 5, windowMs: 15 * 60_000 },
+  perAddress: { failures: 20, windowMs: 15 * 60_000 },
 };
 
-/** The subjects an attempt counts against; the email only as a hash, so typed addresses of non-users are not kept. */
-export function attemptSubjects(email: string, ip: string): { email: string; ip: string } {
-  return { email: `email:${tokenHash(email)}`, ip: `ip:${ip}` };
+/** The subjects an attempt counts against, and the limit of each. */
+export interface AttemptRule {
+  subject: string;
+  limit: SignInLimit;
 }
 
-/** Seconds until the attempt may be tried again, or null when it may be tried now. */
-export async function secondsUntilAllowed(
-  store: AccountUserStore,
-  limits: SignInLimits,
-  subjects: { email: string; ip: string },
-  nowMs: number,
-): Promise<number | null> {
-  let wait: number | null = null;
-  for (const [subject, limit] of [
-    [subjects.email, limits.perEmail],
-    [subjects.ip, limits.perIp],
-  ] as const) {
-    const { count, oldestMs } = await store.failuresSince(subject, nowMs - limit.windowMs);
-    if (count >= limit.failures && oldestMs !== null) {
-      const seconds = Math.max(1, Math.ceil((oldestMs + limit.windowMs - nowMs) / 1000));
-      wait = Math.max(wait ?? 0, seconds);
-    }
-  }
-  return wait;
+/**
+ * The counters of an attempt. The email is kept only inside an HMAC under the server's secret,
+ * so a copy of the state does not reveal which addresses were typed, nor lets anyone test guesses.
+ */
+export function attemptRules(key: Buffer, limits: SignInLimits, email: string, address: string): AttemptRule[] {
+  const pair = createHmac('sha256', key).update(`${email}\n${address}`, 'utf8').digest('hex');
+  return [
+    { subject: `pair:${pair}`, limit: limits.perEmailAndAddress },
+    { subject: `ip:${address}`, limit: limits.perAddress },
+  ];
+}
+
+/** The HMAC key of the counters, derived from the API-key hash secret so there is no second secret file. */
+export function signInKeyFrom(hashSecret: Buffer): Buffer {
+  return createHmac('sha256', hashSecret).update('faithscreen sign-in limits', 'utf8').digest();
+}
+
+/** Seconds until a subject at `count` failures, the oldest at `oldestMs`, may try again; null when it may now. */
+export function secondsUntilAllowed(limit: SignInLimit, count: number, oldestMs: number | null, nowMs: number): number | null {
+  if (count < limit.failures || oldestMs === null) return null;
+  return Math.max(1, Math.ceil((oldestMs + limit.windowMs - nowMs) / 1000));
 }

@@ -8,6 +8,7 @@ import { createAttestContext, type AttestDeps } from './attest-context.ts';
 import { AppError, notFound, unprocessable } from '../common/app-error.ts';
 import { createForensicContext, type ForensicDeps } from './forensic-context.ts';
 import { errorHandler } from './middleware/error-handler.ts';
+import { clientAddress } from './client-address.ts';
 import { ipRateLimit } from './middleware/ip-rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { accountRoutes, type AccountPagesDeps } from './routes/account.ts';
@@ -45,6 +46,8 @@ export interface AppDeps {
   accountPages?: AccountPagesDeps;
   /** Base URL named in the OpenAPI document. */
   baseUrl?: string;
+  /** Proxies in front whose X-Forwarded-For entries are trusted (TRUST_PROXY and TRUST_PROXY_HOPS; default none). */
+  trustedProxyHops?: number;
 }
 
 /** Body parsing errors on the one error road: too large → 413, anything unreadable → 422. */
@@ -84,7 +87,8 @@ export function createApp(deps: AppDeps): Koa {
     }
     if (deps.attest) {
       const limit = deps.attest.verifyRateLimit ?? { limit: 60, windowMs: 60_000 };
-      const verifyLimit = ipRateLimit({ ...limit, what: 'verification requests' });
+      const hops = deps.trustedProxyHops ?? 0;
+      const verifyLimit = ipRateLimit({ ...limit, what: 'verification requests', addressOf: (ctx) => clientAddress(ctx, hops) });
       app.use(attestRoutes(createAttestContext(deps.attest, context, deps.baseUrl ?? ''), access, verifyLimit).routes());
     }
     if (deps.forensic) app.use(forensicRoutes(createForensicContext(deps.forensic, context), access).routes());

@@ -17,7 +17,11 @@ export interface Refresher {
 
 /** The refresh could not run or finish in time (Temporal unreachable, no worker, timeout). */
 export class RefreshUnavailableError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** True when the re-screen did start and goes on in the background (the wait ran out). */
+    readonly started = false,
+  ) {
     super(message);
     this.name = 'RefreshUnavailableError';
   }

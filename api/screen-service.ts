@@ -20,6 +20,8 @@ export interface ScreenDeps {
   renderThreads?: number;
   /** A renderer of its own instead of one made from `renderThreads` (benchmarks time it). */
   renderer?: ReportRenderer;
+  /** `force_refresh` requests one key may have waiting at once (default 4); beyond, 429. */
+  maxRefreshesPerKey?: number;
 }
 
 /** The deps plus the process's in-memory caches, shared by every screening use-case. */

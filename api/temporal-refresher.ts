@@ -19,6 +19,8 @@ export interface TemporalRefresherOptions {
 
 interface InFlight {
   started: Promise<unknown>;
+  /** Set once the workflow is known to run (its start answered). */
+  running: boolean;
   result: Promise<RefreshedScreen>;
 }
 
@@ -82,7 +84,12 @@ export function createTemporalRefresher(options: TemporalRefresherOptions): Refr
           throw translateFailure(error, key);
         })
         .finally(() => inflight.delete(key));
-      pending = { started, result };
+      const entry: InFlight = { started, running: false, result };
+      started.then(
+        () => (entry.running = true),
+        () => undefined,
+      );
+      pending = entry;
       inflight.set(key, pending);
     }
     return pending;
@@ -92,7 +99,13 @@ export function createTemporalRefresher(options: TemporalRefresherOptions): Refr
     refresh(market, ticker) {
       const waitMs = options.waitMs ?? 30_000;
       const message = `re-screening ${market}/${ticker} did not finish within ${Math.round(waitMs / 1000)} s; it continues in the background, retry shortly`;
-      return withTimeout(run(market, ticker).result, waitMs, message);
+      const pending = run(market, ticker);
+      return withTimeout(pending.result, waitMs, message).catch((error: unknown) => {
+        // Out of time while the workflow runs: the work was done for this request, say so.
+        if (error instanceof RefreshUnavailableError && error.message === message && pending.running)
+          throw new RefreshUnavailableError(message, true);
+        throw error;
+      });
     },
     async refreshInBackground(market, ticker): Promise<BackgroundRefresh> {
       if (inflight.has(`${market}/${ticker}`)) return 'already_running';

@@ -64,6 +64,9 @@ for (const line of formatQuotaChargeBench(await runQuotaChargeBench())) console.
 
 const { runSignInBench, formatSignInBench } = await import('./sign-in.bench.ts');
 for (const line of formatSignInBench(await runSignInBench())) console.log(line);
+// 2,000 wrong-password sign-ins kept in flight from one address by a separate process while real users sign in from others.
+const { runSignInFloodBench, formatSignInFloodBench } = await import('./sign-in-flood.bench.ts');
+for (const line of formatSignInFloodBench(await runSignInFloodBench())) console.log(line);
 // History length: the API's ready time, RSS and as_of against a synthetic month-end history
 // (HISTORY_BENCH_SIZES, default a quarter and the whole of 2009 → today; about 15 minutes).
 const { runApiHistoryBench, formatApiHistoryBench } = await import('./api-history.bench.ts');

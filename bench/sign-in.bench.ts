@@ -5,6 +5,7 @@
  * password (docs/access.md, "No user enumeration"). Bounded: SIGN_IN_BENCH_ROUNDS (default 7)
  * of each, run alternately so background load falls on both alike.
  */
+import { randomBytes } from 'node:crypto';
 import { AccessStore } from '../access/access-store.ts';
 import { createAccount } from '../access/administration.ts';
 import { AccountUserStore } from '../access/account-user-store.ts';
@@ -57,7 +58,8 @@ export async function runSignInBench(rounds = Number(process.env.SIGN_IN_BENCH_R
     const auth = new AccountAuth({
       store: new AccountUserStore(db),
       accessStore,
-      limits: { perEmail: { failures: 1_000, windowMs: 60_000 }, perIp: { failures: 1_000, windowMs: 60_000 } },
+      limits: { perEmailAndAddress: { failures: 1_000, windowMs: 60_000 }, perAddress: { failures: 1_000, windowMs: 60_000 } },
+      signInKey: randomBytes(32),
     });
     await auth.prepare();
     const invitation = await auth.invite('bench', 'bench@example.com');

@@ -45,4 +45,6 @@ export interface ApiState {
   grant?: Grant;
   /** Items of a multi-item request (a batch) answered with an error: access control gives their units back. */
   itemsNotServed?: number;
+  /** The request started costly work that goes on although it answers an error (a re-screen still running): its units are kept. */
+  keepCharge?: boolean;
 }

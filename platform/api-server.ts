@@ -6,6 +6,7 @@ import { Client, type Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { AccountUserStore } from '../access/account-user-store.ts';
 import { AccountAuth } from '../access/account-users.ts';
+import { signInKeyFrom } from '../access/sign-in-limits.ts';
 import { openAccess } from '../access/open-access.ts';
 import { csrfKeyFrom } from '../api/account/csrf.ts';
 import { createApp } from '../api/app.ts';
@@ -59,7 +60,11 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   // Attestations keep their own connection: on libsql it stays synchronous=FULL (a certificate answered with 200 is on disk).
   const serviceDb = await openServiceDb(serviceStateOf(config));
   const access = await openAccess(accessOptionsOf(config));
-  const accountAuth = new AccountAuth({ store: new AccountUserStore(serviceDb), accessStore: access.store });
+  const accountAuth = new AccountAuth({
+    store: new AccountUserStore(serviceDb),
+    accessStore: access.store,
+    signInKey: signInKeyFrom(access.hashSecret),
+  });
   // In the background: the first sign-in with an unknown email must not take longer than a wrong password.
   accountAuth.prepare().catch((err: unknown) => logger.error({ err }, 'account sign-in could not prepare its stand-in hash'));
   const app = createApp({
@@ -86,11 +91,13 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
       auth: accountAuth,
       csrfKey: csrfKeyFrom(access.hashSecret),
       trustProxy: config.TRUST_PROXY,
+      trustedProxyHops: config.TRUST_PROXY_HOPS,
     },
     forensic: { lake: forensic },
     webhooks: webhookDepsOf(config, serviceDb),
     purification: { lake: purification },
     baseUrl: config.baseUrl,
+    trustedProxyHops: config.TRUST_PROXY ? config.TRUST_PROXY_HOPS : 0,
   });
   const server = app.listen(deps.config.PORT, deps.config.HOST);
   await new Promise<void>((resolve, reject) => {

@@ -14,6 +14,8 @@ export interface AccountHttp {
    * Only then do those headers decide the cookies' Secure flag and the client address.
    */
   trustProxy: boolean;
+  /** With trustProxy: how many proxies in front append to X-Forwarded-For (TRUST_PROXY_HOPS, default 1). */
+  trustedProxyHops?: number;
 }
 
 /** True when the browser reached us over https: the socket itself, or a trusted proxy's word. */
@@ -24,17 +26,7 @@ export function isHttps(ctx: Context, trustProxy: boolean): boolean {
   return forwarded === 'https';
 }
 
-/**
- * The client's address for sign-in limits: the socket's peer, or behind a trusted proxy the last
- * X-Forwarded-For entry (the one that proxy appended; earlier entries are the client's to forge).
- */
-export function clientIp(ctx: Context, trustProxy: boolean): string {
-  const peer = ctx.req.socket.remoteAddress ?? 'unknown';
-  if (!trustProxy) return peer;
-  const entries = ctx
-    .get('x-forwarded-for')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  return entries[entries.length - 1] ?? peer;
+/** How many proxies in front to trust for X-Forwarded-For: none unless TRUST_PROXY. */
+export function trustedHopsOf(http: AccountHttp): number {
+  return http.trustProxy ? (http.trustedProxyHops ?? 1) : 0;
 }

@@ -1,17 +1,22 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { PasswordOutcome } from '../../access/account-users.ts';
 import { sendAccountPage } from '../pages/account-layout.ts';
 import {
   accountHomePage,
   changePasswordPage,
   invalidLinkPage,
+  busyMessage,
+  IN_FLIGHT,
   rateLimitedMessage,
+  setPasswordLinkPage,
+  signInBusyPage,
   setPasswordPage,
   signInPage,
   WRONG_CREDENTIALS,
 } from '../pages/account-auth-pages.ts';
-import { clientIp, type AccountHttp } from './account-http.ts';
+import { clientAddress } from '../client-address.ts';
+import { trustedHopsOf, type AccountHttp } from './account-http.ts';
 import { accountFormBody, loadAccountSession, requireAccountSession, safeNext, sessionIdOf, signedInUser } from './account-session.ts';
 import { clearCookie, SESSION_COOKIE, writeCookie } from './cookies.ts';
 import { requireCsrf } from './csrf.ts';
@@ -49,7 +54,18 @@ export function accountAuthRoutes(http: AccountHttp): Router {
     sendAccountPage(ctx, signInPage({ csrfToken: ctx.state.csrfToken as string, next, ...(info ? { info } : {}) }));
   });
 
-  router.post('/account/sign-in', accountFormBody, load, requireCsrf, async (ctx) => {
+  /**
+   * A flood from one address is mostly refused here, before its form is read or a page with a
+   * form token is made: the cheapest answer keeps the event loop free for everyone else.
+   */
+  const oneAtATime: Middleware = async (ctx, next) => {
+    if (!http.auth.signingIn(clientAddress(ctx, trustedHopsOf(http)))) return next();
+    ctx.set('Retry-After', '1');
+    sendAccountPage(ctx, signInBusyPage(), 429);
+    ctx.state.log?.info({ event: 'account_sign_in_refused', reason: 'in_flight' }, 'account sign-in refused');
+  };
+
+  router.post('/account/sign-in', oneAtATime, accountFormBody, load, requireCsrf, async (ctx) => {
     const form = formOf(ctx);
     const email = text(form, 'email').trim();
     const next = safeNext(form.next);
@@ -58,13 +74,15 @@ export function accountAuthRoutes(http: AccountHttp): Router {
       sendAccountPage(ctx, signInPage({ csrfToken, next, email, error: 'Enter both your email and your password.' }), 400);
       return;
     }
-    const outcome = await http.auth.signIn(email, text(form, 'password'), clientIp(ctx, http.trustProxy));
+    const outcome = await http.auth.signIn(email, text(form, 'password'), clientAddress(ctx, trustedHopsOf(http)));
     if (!outcome.ok) {
-      if (outcome.reason === 'rate_limited') {
+      const refuse = (status: number, error: string) => sendAccountPage(ctx, signInPage({ csrfToken, next, email, error }), status);
+      if (outcome.reason === 'invalid') refuse(401, WRONG_CREDENTIALS);
+      else {
         ctx.set('Retry-After', String(outcome.retryAfterSeconds));
-        sendAccountPage(ctx, signInPage({ csrfToken, next, email, error: rateLimitedMessage(outcome.retryAfterSeconds) }), 429);
-      } else {
-        sendAccountPage(ctx, signInPage({ csrfToken, next, email, error: WRONG_CREDENTIALS }), 401);
+        if (outcome.reason === 'rate_limited') refuse(429, rateLimitedMessage(outcome.retryAfterSeconds));
+        else if (outcome.reason === 'in_flight') refuse(429, IN_FLIGHT);
+        else refuse(503, busyMessage(outcome.retryAfterSeconds));
       }
       ctx.state.log?.info({ event: 'account_sign_in_refused', reason: outcome.reason }, 'account sign-in refused');
       return;
@@ -78,6 +96,9 @@ export function accountAuthRoutes(http: AccountHttp): Router {
   });
 
   router.get('/account/set-password', load, async (ctx) => {
+    // Links carry the token in the fragment, which browsers never send: the page's form takes it.
+    if (ctx.query.token === undefined) return sendAccountPage(ctx, setPasswordLinkPage({ csrfToken: ctx.state.csrfToken as string }));
+    // Links issued before that carried it in the query string; they keep working until they expire.
     const token = typeof ctx.query.token === 'string' ? ctx.query.token : '';
     const email = await http.auth.inviteEmail(token);
     if (email === null) return sendAccountPage(ctx, invalidLinkPage(), 410);
@@ -119,7 +140,7 @@ export function accountAuthRoutes(http: AccountHttp): Router {
       sessionIdOf(ctx)!,
       text(form, 'current'),
       text(form, 'password'),
-      clientIp(ctx, http.trustProxy),
+      clientAddress(ctx, trustedHopsOf(http)),
     );
     if (!outcome.ok) {
       if (outcome.reason === 'rate_limited') {

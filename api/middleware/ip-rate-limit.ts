@@ -1,4 +1,5 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
+import { addressKey } from '../client-address.ts';
 import { tooManyRequests } from '../../common/app-error.ts';
 
 export interface IpRateLimitOptions {
@@ -9,12 +10,14 @@ export interface IpRateLimitOptions {
   what: string;
   /** Addresses tracked at once before idle ones are dropped (bounds memory under many clients). */
   maxTrackedIps?: number;
+  /** The client's address as limits count it (api/client-address.ts); the socket's peer by default. */
+  addressOf?: (ctx: Context) => string;
   now?: () => number;
 }
 
 /**
- * A sliding-window limit per client address (`ctx.ip`: the socket's peer, since the app does not
- * trust proxy headers). Each address keeps the times of its accepted requests in the last window;
+ * A sliding-window limit per client address (`addressOf`: the same address every limit uses,
+ * behind trusted proxies the forwarded one, IPv6 per /64). Each address keeps the times of its accepted requests in the last window;
  * a request beyond `limit` gets 429 with a JSON `detail` and `Retry-After`, and is not counted.
  * No X-RateLimit-* headers are sent (spec "Limits").
  */
@@ -34,22 +37,24 @@ export function ipRateLimit(options: IpRateLimitOptions): Middleware {
     }
   };
 
+  const addressOf = options.addressOf ?? ((ctx: Context) => addressKey(ctx.ip)); // Koa's ctx.ip: the peer, as the app trusts no proxy
   return async (ctx, next) => {
     const at = now();
     const cutoff = at - options.windowMs;
-    const times = seen.get(ctx.ip) ?? [];
+    const address = addressOf(ctx);
+    const times = seen.get(address) ?? [];
     while (times.length > 0 && times[0]! <= cutoff) times.shift();
     if (times.length >= options.limit) {
       const retryAfter = Math.max(1, Math.ceil((times[0]! + options.windowMs - at) / 1000));
       ctx.set('Retry-After', String(retryAfter));
       throw tooManyRequests(
-        `too many ${options.what} from ${ctx.ip}: the limit is ${options.limit} per ${options.windowMs / 1000} s per IP address; retry in ${retryAfter} s`,
+        `too many ${options.what} from ${address}: the limit is ${options.limit} per ${options.windowMs / 1000} s per IP address; retry in ${retryAfter} s`,
         'rate_limited',
       );
     }
     times.push(at);
-    seen.delete(ctx.ip); // re-inserted last: the map's order is least recently seen first
-    seen.set(ctx.ip, times);
+    seen.delete(address); // re-inserted last: the map's order is least recently seen first
+    seen.set(address, times);
     if (seen.size > maxTracked) forget(cutoff);
     await next();
   };

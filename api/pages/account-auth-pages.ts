@@ -67,6 +67,37 @@ ${field({ name: 'confirm', label: 'New password again', type: 'password', autoco
   };
 }
 
+/**
+ * Reads the link's token from the URL fragment (never sent to the server, so no proxy log keeps
+ * it) into the form, hides the field and drops the fragment from the address bar and history.
+ */
+const LINK_CODE_SCRIPT =
+  '(function(){var m=/^#token=([A-Za-z0-9_-]{43})$/.exec(location.hash);if(!m)return;' +
+  "document.getElementById('field-token').value=m[1];document.getElementById('link-code').hidden=true;" +
+  "history.replaceState(null,'',location.pathname);})();";
+
+const LINK_CODE_HINT = 'The part of your link after #token= (filled in for you when JavaScript runs).';
+
+/**
+ * The set-password page a link opens (`/account/set-password#token=…`): the token travels in the
+ * form body. Without JavaScript the user pastes the link's code (the part after `#token=`).
+ */
+export function setPasswordLinkPage(options: { csrfToken: string }): AccountPage {
+  return {
+    title: 'Set your password',
+    main: `<h1>Set your password</h1>
+<p class="who">Choose the password you will sign in with. Your link works once.</p>
+<form class="stacked" method="post" action="/account/set-password" id="set-password-form">
+${csrfField(options.csrfToken)}<div id="link-code"><label for="field-token">Link code<span class="hint" id="field-token-hint">${LINK_CODE_HINT}</span></label>
+<input id="field-token" name="token" type="text" autocomplete="off" required maxlength="43" aria-describedby="field-token-hint"></div>
+${field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', hint: NEW_PASSWORD_HINT })}
+${field({ name: 'confirm', label: 'New password again', type: 'password', autocomplete: 'new-password' })}
+<div><button type="submit">Set password and sign in</button></div>
+</form>`,
+    script: LINK_CODE_SCRIPT,
+  };
+}
+
 export function invalidLinkPage(): AccountPage {
   return {
     title: 'Link not valid',
@@ -114,6 +145,24 @@ ${options.info ? messageBox('info', options.info) : ''}
 export function rateLimitedMessage(retryAfterSeconds: number): string {
   const minutes = Math.ceil(retryAfterSeconds / 60);
   return `Too many failed sign-ins from this address or for this email. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}
+
+/** Another sign-in from the same address is being checked: one at a time per address. */
+export const IN_FLIGHT = 'Another sign-in from this address is still being checked. Wait a moment and try again.';
+
+/** The answer to a second sign-in from an address whose first is still being checked (no form: it costs next to nothing). */
+export function signInBusyPage(): AccountPage {
+  return {
+    title: 'Sign-in in progress',
+    main: `<h1>Sign-in in progress</h1>
+${messageBox('error', IN_FLIGHT)}
+<p><a href="/account/sign-in">Back to sign-in</a></p>`,
+  };
+}
+
+/** The password checks are all taken (a flood, or a very busy moment): nothing was counted. */
+export function busyMessage(retryAfterSeconds: number): string {
+  return `Sign-in is very busy right now; nothing was checked. Try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`;
 }
 
 export const WRONG_CREDENTIALS = 'That email and password do not match an account. Check both and try again.';

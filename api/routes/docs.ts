@@ -33,8 +33,9 @@ export function docsRoutes(baseUrl: string): Router {
     ctx.body = INIT;
   });
   router.get('/docs/assets/:file', async (ctx) => {
-    const type = ASSETS[ctx.params.file!];
-    if (!type) throw notFound(`no docs asset '${ctx.params.file}'`);
+    // An own property only: 'constructor' or '__proto__' must not reach the prototype.
+    const type = Object.hasOwn(ASSETS, ctx.params.file!) ? ASSETS[ctx.params.file!] : undefined;
+    if (!type) throw notFound(`no docs asset '${ctx.params.file}'; the assets are ${Object.keys(ASSETS).join(', ')}`);
     ctx.type = type;
     ctx.set('Cache-Control', 'public, max-age=86400');
     ctx.body = await readFile(path.join(SWAGGER_DIR, ctx.params.file!));

@@ -19,7 +19,8 @@ import { screenResponseJson, screenTicker } from '../use-cases/screen-ticker.ts'
 import { snapshotAsOf } from '../use-cases/snapshot-as-of.ts';
 import { statusTimeline } from '../use-cases/status-timeline.ts';
 import { checkAsOf, checkDateRange, checkMarket, normaliseTicker, parseFlag, parseFrameworks, parseRequest } from '../validation.ts';
-import { badRequest } from '../../common/app-error.ts';
+import { AppError, badRequest } from '../../common/app-error.ts';
+import { RefreshSlots } from '../refresh-slots.ts';
 
 function sendJsonBytes(ctx: Context, json: Buffer): void {
   ctx.type = 'application/json';
@@ -53,6 +54,7 @@ export const TIMELINE_COST = 3;
  */
 export function screenRoutes(service: ScreenService, access: Middleware[]): Router {
   const router = new Router({ prefix: '/api/screen' });
+  const refreshSlots = new RefreshSlots(service.maxRefreshesPerKey);
 
   router.get(
     '/frameworks',
@@ -128,7 +130,19 @@ export function screenRoutes(service: ScreenService, access: Middleware[]): Rout
         'reasons: valid only with as_of (a screen report always carries its reasons); use ?as_of=YYYY-MM-DD&reasons=true',
         'invalid_value',
       );
-    const outcome = await screenTicker(service, { market, ticker, forceRefresh: parseFlag(query.force_refresh) });
+    const forceRefresh = parseFlag(query.force_refresh);
+    const keyId = grantOf(ctx)?.keyId;
+    const release = forceRefresh && keyId !== undefined ? refreshSlots.take(keyId) : undefined;
+    let outcome;
+    try {
+      outcome = await screenTicker(service, { market, ticker, forceRefresh });
+    } catch (error) {
+      // The re-screen this request started goes on: the work was done, so the units are kept.
+      if (error instanceof AppError && error.code === 'refresh_pending') (ctx.state as ApiState).keepCharge = true;
+      throw error;
+    } finally {
+      release?.();
+    }
     if (outcome.refresh) ctx.set('X-Refresh', outcome.refresh);
     sendJsonBytes(ctx, await screenResponseJson(service, outcome, frameworks));
   });

@@ -40,6 +40,12 @@ async function rescreen(ctx: ScreenService, market: string, ticker: string): Pro
   try {
     return await rescreenOrRefreshError(ctx, market, ticker);
   } catch (error) {
+    if (error instanceof RefreshUnavailableError && error.started)
+      throw serviceUnavailable(
+        `${market}/${ticker} is being re-screened: ${error.message}. This request is charged, since the re-screen it started goes on`,
+        'refresh_pending',
+        5,
+      );
     if (error instanceof RefreshUnavailableError) {
       throw serviceUnavailable(`${market}/${ticker} could not be re-screened now: ${error.message}`, 'refresh_unavailable');
     }

@@ -34,7 +34,8 @@ export function registerUserCommands(program: Command): void {
           ...(options.expiresInHours !== undefined ? [options.expiresInHours * 3_600_000] : []),
         );
         const { token, ...rest } = invitation;
-        const link = `${getConfig().baseUrl}/account/set-password?token=${token}`;
+        // The token rides in the fragment: browsers never send it, so no proxy or access log keeps it.
+        const link = `${getConfig().baseUrl}/account/set-password#token=${token}`;
         if (options.json) process.stdout.write(`${JSON.stringify({ ...rest, link })}\n`);
         else
           process.stdout.write(

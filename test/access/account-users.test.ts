@@ -12,6 +12,7 @@ import { makeTempDir } from '../support/temp-dir.ts';
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const PASSWORD = 'correct horse battery staple';
 const HOUR = 3_600_000;
+const KEY = Buffer.alloc(32, 7);
 
 describe('account users, links, sessions and sign-in limits in the real service state', () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -25,6 +26,7 @@ describe('account users, links, sessions and sign-in limits in the real service 
       accessStore: new AccessStore(on),
       now: () => clock,
       scrypt: FAST,
+      signInKey: KEY,
       passwordMatches: async (password, stored) => {
         checks += 1;
         return passwordMatches(password, stored);
@@ -134,7 +136,7 @@ describe('account users, links, sessions and sign-in limits in the real service 
     expect(right).toMatchObject({ ok: true, session: { accountId: 'acme', email: 'dan@example.com' } });
   });
 
-  it('when one email fails 5 times, then even the right password waits until the oldest failure is 15 minutes old; limits hold across processes', async () => {
+  it('when one email fails 5 times from one address, then even the right password waits there until the oldest failure is 15 minutes old; limits hold across processes', async () => {
     const auth = authOn(db);
     await userWithPassword(auth, 'acme', 'eve@example.com');
     // A second connection to the same state: another API process.
@@ -143,22 +145,46 @@ describe('account users, links, sessions and sign-in limits in the real service 
       const other = authOn(otherDb);
       for (let i = 0; i < 5; i += 1) {
         const process = i % 2 === 0 ? auth : other;
-        expect(await process.signIn('eve@example.com', `wrong password ${i}`, `10.0.1.${i}`)).toEqual({ ok: false, reason: 'invalid' });
+        expect(await process.signIn('eve@example.com', `wrong password ${i}`, '10.0.1.1')).toEqual({ ok: false, reason: 'invalid' });
         clock += 60_000;
       }
       checks = 0;
-      expect(await other.signIn('eve@example.com', PASSWORD, '10.0.9.9')).toEqual({
+      expect(await other.signIn('eve@example.com', PASSWORD, '10.0.1.1')).toEqual({
         ok: false,
         reason: 'rate_limited',
         retryAfterSeconds: 600,
       });
-      expect(await auth.signIn('Eve@example.com', PASSWORD, '10.0.9.9')).toMatchObject({ reason: 'rate_limited' });
+      expect(await auth.signIn('Eve@example.com', PASSWORD, '10.0.1.1')).toMatchObject({ reason: 'rate_limited' });
       expect(checks).toBe(0); // refused before any password check
-      clock += 600_000;
+      // From the user's own address, the stranger's failures change nothing.
       expect((await auth.signIn('eve@example.com', PASSWORD, '10.0.9.9')).ok).toBe(true);
+      clock += 600_000;
+      expect((await auth.signIn('eve@example.com', PASSWORD, '10.0.1.1')).ok).toBe(true);
     } finally {
       await otherDb.close();
     }
+  });
+
+  it('when 40 attempts race on two connections, then exactly the limit is recorded; a taken-back attempt frees its place', async () => {
+    const otherDb = await openServiceDb(await testServiceState(temp.dir));
+    try {
+      const stores = [new AccountUserStore(db), new AccountUserStore(otherDb)];
+      const rules = [{ subject: 'pair:race', limit: { failures: 5, windowMs: 60_000 } }];
+      const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => stores[i % 2]!.reserveAttempt(rules, clock)));
+      expect(outcomes.filter((wait) => wait === null)).toHaveLength(5);
+      expect(outcomes.filter((wait) => wait === 60)).toHaveLength(35);
+      await stores[0]!.releaseAttempt(rules, clock);
+      expect(await stores[1]!.reserveAttempt(rules, clock)).toBeNull();
+      expect(await stores[1]!.reserveAttempt(rules, clock)).toBe(60);
+    } finally {
+      await otherDb.close();
+    }
+  });
+
+  it('when AccountAuth has no signInKey (the CLI), then it invites but refuses to count sign-ins', async () => {
+    const auth = new AccountAuth({ store: new AccountUserStore(db), accessStore: new AccessStore(db), scrypt: FAST });
+    await auth.invite('acme', 'cli@example.com');
+    await expect(auth.signIn('cli@example.com', PASSWORD, '10.0.0.1')).rejects.toThrow(/without signInKey/);
   });
 
   it('when one address fails 20 times over many emails, then it waits; another address does not', async () => {

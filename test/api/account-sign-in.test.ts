@@ -114,6 +114,28 @@ describe('account sign-in, set-password, password change and sign-out over real 
     expect((await signedIn('new.user@example.com')).cookies.has('fs_session')).toBe(true);
   });
 
+  it('when a link carries its token in the fragment, then the page asks for no token in the URL and the form posts it', async () => {
+    const invitation = await server.auth.invite('acme', 'fragment@example.com');
+    const browser = new Browser(server.url);
+    // What a browser requests for /account/set-password#token=…: the fragment never leaves it.
+    const page = await browser.get('/account/set-password');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[^']+';/);
+    const html = await page.text();
+    expect(html).toContain('<input id="field-token" name="token" type="text"');
+    expect(html).toContain("history.replaceState(null,'',location.pathname)");
+    expect(html).not.toContain(invitation.token);
+    const set = await browser.post('/account/set-password', {
+      _csrf: Browser.csrfOf(html),
+      token: invitation.token,
+      password: PASSWORD,
+      confirm: PASSWORD,
+    });
+    expect(set.status).toBe(303);
+    expect(set.headers.get('location')).toBe('/account?welcome=1');
+    expect(server.logs()).not.toContain(invitation.token);
+  });
+
   it('when the link has expired or is not a link at all, then 410 with the same page', async () => {
     const invitation = await server.auth.invite('acme', 'late@example.com', 1);
     await new Promise((resolve) => setTimeout(resolve, 5));

@@ -142,3 +142,51 @@ describe('verification in the app: 60 requests a minute per IP, shared by the JS
     expect((await get(`${server.url}/api/attest/verify/${id}`, { from: '127.0.0.6' })).status).toBe(404);
   });
 });
+
+describe('verification behind a trusted proxy (TRUST_PROXY with 1 hop): the limit counts the forwarded client', () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  let reads: ApiReads;
+  let db: ServiceDb;
+  let server: { url: string; close: () => Promise<void> };
+
+  beforeAll(async () => {
+    temp = await makeTempDir('faithscreen-ratelimit-proxy-');
+    reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0 });
+    db = await openServiceDb(await testServiceState(temp.dir));
+    const app = createApp({
+      logger: pino({ level: 'silent' }),
+      metrics: createMetrics(),
+      readiness: {},
+      screen: { reads, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
+      attest: { db, dataDir: temp.dir, verifyRateLimit: { limit: 3, windowMs: 60_000 } },
+      baseUrl: 'http://127.0.0.1',
+      trustedProxyHops: 1,
+    });
+    server = await listen(app);
+  });
+  afterAll(async () => {
+    await server?.close();
+    reads?.close();
+    db?.close();
+    await temp?.cleanup();
+  });
+
+  const verify = (forwardedFor: string) =>
+    get(`${server.url}/api/attest/verify/fsc_${'c'.repeat(40)}`, { from: '127.0.0.7', headers: { 'X-Forwarded-For': forwardedFor } });
+
+  it('when one client behind the balancer is limited, then another client behind it is not; a forged first entry changes nothing', async () => {
+    for (let i = 0; i < 3; i += 1) expect((await verify(`10.9.9.${i}, 198.51.100.20`)).status).toBe(404);
+    const refused = await verify('10.9.9.99, 198.51.100.20');
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toMatch(/from 198\.51\.100\.20:/);
+    expect((await verify('198.51.100.21')).status).toBe(404);
+  });
+
+  it('when an IPv6 client rotates addresses within its /64, then they count as one', async () => {
+    for (let i = 1; i <= 3; i += 1) expect((await verify(`2001:db8:5:6::${i}`)).status).toBe(404);
+    const refused = await verify('2001:db8:5:6:ffff:1:2:3');
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toMatch(/from 2001:db8:5:6::\/64:/);
+    expect((await verify('2001:db8:5:7::1')).status).toBe(404);
+  });
+});

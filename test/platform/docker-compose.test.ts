@@ -52,7 +52,7 @@ describe('docker-compose.yml', () => {
     expect(urls[0]).toMatch(/^postgresql:\/\/faithscreen:[^@]+@faithscreen-db:5432\/faithscreen$/);
     expect(urls[1]).toBe(urls[0]);
     for (const api of apis) expect(api.depends_on?.['faithscreen-db']).toEqual({ condition: 'service_healthy' });
-    expect(apis.map((api) => api.ports)).toEqual([['8080:8080'], ['8081:8080']]);
+    expect(apis.map((api) => api.ports)).toEqual([['127.0.0.1:8080:8080'], ['127.0.0.1:8081:8080']]);
     expect(apis.map((api) => parseConfig(api.environment ?? {}).baseUrl)).toEqual(['http://localhost:8080', 'http://localhost:8081']);
   });
 
@@ -70,6 +70,15 @@ describe('docker-compose.yml', () => {
       expect(config.temporalAddress, name).toBe('temporal:7233');
       expect(config.dataDir, name).toBe('/data');
     }
+  });
+
+  it('publishes every port on 127.0.0.1 only: Temporal, its UI and the APIs are never reachable from other hosts', async () => {
+    const { services } = await loadCompose();
+    const published = Object.entries(services).flatMap(([name, service]) => (service.ports ?? []).map((port) => ({ name, port })));
+    expect(published.map(({ name }) => name).sort()).toEqual(['api-1', 'api-2', 'temporal', 'temporal-ui']);
+    for (const { name, port } of published) expect(port, name).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
+    expect(services.temporal?.ports).toEqual(['127.0.0.1:7233:7233']);
+    expect(services['temporal-ui']?.ports).toEqual(['127.0.0.1:8233:8080']);
   });
 
   it('lets each API replica listen on all interfaces inside its container', async () => {

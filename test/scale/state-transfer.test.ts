@@ -3,10 +3,12 @@ import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessStore } from '../../access/access-store.ts';
+import { AccessStore, accountMeterId } from '../../access/access-store.ts';
 import { createAccount, createKey } from '../../access/administration.ts';
 import { AccountUserStore } from '../../access/account-user-store.ts';
 import { AccountAuth } from '../../access/account-users.ts';
+import { loadKeyHashSecret } from '../../access/key-hashing.ts';
+import { signInKeyFrom } from '../../access/sign-in-limits.ts';
 import { openAccess, type AccessSetup } from '../../access/open-access.ts';
 import { CertificateStore } from '../../attest/certificate-store.ts';
 import { SigningKeys } from '../../attest/signing-keys.ts';
@@ -58,6 +60,8 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
     }));
     const charged = await access.meter.charge((await access.store.key(keyId))!, 'partner', 7, T0);
     if (!charged.ok) throw new Error('the embedded key could not be charged');
+    // An account-wide window too (what self-serve tiers spend from), carried like the key's.
+    await access.store.atomically((quota) => quota.putWindow(accountMeterId('acme'), 'daily', { startedAtMs: T0, used: 3 }));
     await access.close();
     const db = await openServiceDb({ dataDir: embedded.dir });
     const certificates = new CertificateStore(db);
@@ -121,6 +125,7 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
         accounts: 1,
         api_keys: 1,
         quota_windows: 1,
+        account_quota_windows: 1,
         key_usage_days: 1,
         signing_keys: 1,
         certificates: 2,
@@ -139,6 +144,7 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
         accounts: 1,
         api_keys: 1,
         quota_windows: 1,
+        account_quota_windows: 1,
         key_usage_days: 1,
         signing_keys: 1,
         certificates: 2,
@@ -156,6 +162,7 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
         const stored = (await access.store.key(keyId))!;
         expect(stored.account).toBe('acme');
         expect((await access.store.window(keyId, 'daily'))?.used).toBe(7);
+        expect(await access.store.window(accountMeterId('acme'), 'daily')).toEqual({ startedAtMs: T0, used: 3 });
         expect(key.startsWith('fs_live_')).toBe(true);
       } finally {
         await access.close();
@@ -174,7 +181,11 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
         expect(openSecret(loadWebhookKey(embedded.dir), SUBSCRIPTION_ID, subscription.secretSealed)).toBe('whsec_carried');
         expect((await new WebhookStore(db).deliveries(SUBSCRIPTION_ID, 10))[0]?.attempts).toHaveLength(1);
         // The user signs in with the same password; the unused link still works, the used one does not.
-        const users = new AccountAuth({ store: new AccountUserStore(db), accessStore: new AccessStore(db) });
+        const users = new AccountAuth({
+          store: new AccountUserStore(db),
+          accessStore: new AccessStore(db),
+          signInKey: signInKeyFrom(loadKeyHashSecret(embedded.dir)),
+        });
         expect(await users.signIn('ada@example.com', USER_PASSWORD, '127.0.0.1')).toMatchObject({
           ok: true,
           session: { accountId: 'acme' },

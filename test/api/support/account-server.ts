@@ -7,6 +7,7 @@ import { createAccount } from '../../../access/administration.ts';
 import { AccountUserStore } from '../../../access/account-user-store.ts';
 import { AccountAuth, type AccountAuthOptions } from '../../../access/account-users.ts';
 import { loadKeyHashSecret } from '../../../access/key-hashing.ts';
+import { signInKeyFrom } from '../../../access/sign-in-limits.ts';
 import { createLogger } from '../../../platform/logger.ts';
 import { openServiceDb, type ServiceDb } from '../../../service-state/db.ts';
 import { listen } from '../../support/http.ts';
@@ -36,7 +37,8 @@ export async function serveAccountPages(
   const accessStore = new AccessStore(db);
   await createAccount(accessStore, 'acme', 'pro');
   await createAccount(accessStore, 'globex', 'team');
-  const auth = new AccountAuth({ store: new AccountUserStore(db), accessStore, ...options.auth });
+  const hashSecret = loadKeyHashSecret(temp.dir);
+  const auth = new AccountAuth({ store: new AccountUserStore(db), accessStore, signInKey: signInKeyFrom(hashSecret), ...options.auth });
   await auth.prepare();
   const sink = new PassThrough();
   let logText = '';
@@ -45,7 +47,7 @@ export async function serveAccountPages(
     logger: createLogger('debug', sink),
     metrics: createMetrics(),
     readiness: {},
-    account: { auth, csrfKey: csrfKeyFrom(loadKeyHashSecret(temp.dir)), trustProxy: options.trustProxy ?? false },
+    account: { auth, csrfKey: csrfKeyFrom(hashSecret), trustProxy: options.trustProxy ?? false },
   });
   const server = await listen(app);
   return {

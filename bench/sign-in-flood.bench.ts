@@ -1,0 +1,134 @@
+/**
+ * Sign-in under a flood (`npx tsx bench/sign-in-flood.bench.ts`, part of `npm run bench`): the real
+ * API app with its account pages, production scrypt and limits, behind one trusted proxy hop on
+ * 127.0.0.1. A separate process keeps SIGN_IN_FLOOD_CONCURRENCY (default 2,000) wrong-password
+ * sign-ins in flight from one client address for SIGN_IN_FLOOD_SECONDS (default 15; at most
+ * 200,000 requests), while real users sign in one after another from other addresses. The
+ * target: every real sign-in completes (303) within 2 s (docs/access.md, "Sign-in limits").
+ */
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import { AccessStore } from '../access/access-store.ts';
+import { createAccount } from '../access/administration.ts';
+import { AccountUserStore } from '../access/account-user-store.ts';
+import { AccountAuth } from '../access/account-users.ts';
+import { csrfKeyFrom } from '../api/account/csrf.ts';
+import { createApp } from '../api/app.ts';
+import { createMetrics } from '../api/metrics.ts';
+import { openServiceDb } from '../service-state/db.ts';
+import { listen } from '../test/support/http.ts';
+import { makeTempDir } from '../test/support/temp-dir.ts';
+import { describeMachine } from './machine.ts';
+import { jsonFromScript } from './paced-load.ts';
+
+const PASSWORD = 'the right password of a real user';
+const TARGET_MS = 2_000;
+
+export interface SignInFloodFigures {
+  concurrency: number;
+  flood: { sent: number; seconds: number; statuses: Record<string, number> };
+  /** Real users' sign-ins during the flood: POST to its answer, ms, in order. */
+  realMs: number[];
+  realStatuses: number[];
+}
+
+/** A browser's first step: the sign-in page, its form cookie and token. */
+async function signInForm(url: string, forwardedFor: string): Promise<{ cookie: string; csrf: string }> {
+  const page = await fetch(`${url}/account/sign-in`, { headers: { 'x-forwarded-for': forwardedFor } });
+  const cookie = page.headers.getSetCookie()[0]!.split(';')[0]!;
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+  return { cookie, csrf };
+}
+
+async function timedSignIn(url: string, email: string, forwardedFor: string): Promise<{ ms: number; status: number }> {
+  const { cookie, csrf } = await signInForm(url, forwardedFor);
+  const started = performance.now();
+  const response = await fetch(`${url}/account/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': forwardedFor },
+    body: new URLSearchParams({ _csrf: csrf, email, password: PASSWORD }).toString(),
+  });
+  await response.arrayBuffer();
+  return { ms: performance.now() - started, status: response.status };
+}
+
+export async function runSignInFloodBench(
+  concurrency = Number(process.env.SIGN_IN_FLOOD_CONCURRENCY ?? 2_000),
+  seconds = Number(process.env.SIGN_IN_FLOOD_SECONDS ?? 15),
+  realSignIns = Number(process.env.SIGN_IN_FLOOD_REAL_USERS ?? 8),
+): Promise<SignInFloodFigures> {
+  const temp = await makeTempDir('faithscreen-sign-in-flood-');
+  const db = await openServiceDb({ dataDir: temp.dir });
+  try {
+    const accessStore = new AccessStore(db);
+    await createAccount(accessStore, 'bench', 'pro');
+    const secret = randomBytes(32);
+    const auth = new AccountAuth({ store: new AccountUserStore(db), accessStore, signInKey: secret });
+    await auth.prepare();
+    const emails: string[] = [];
+    for (let i = 0; i < realSignIns; i += 1) {
+      const invitation = await auth.invite('bench', `real${i}@example.com`);
+      await auth.setPasswordWithInvite(invitation.token, PASSWORD);
+      emails.push(invitation.email);
+    }
+    const app = createApp({
+      logger: pino({ level: 'silent' }),
+      metrics: createMetrics(),
+      readiness: {},
+      account: { auth, csrfKey: csrfKeyFrom(secret), trustProxy: true, trustedProxyHops: 1 },
+      trustedProxyHops: 1,
+    });
+    const server = await listen(app);
+    try {
+      const attacker = '198.51.100.66';
+      const form = await signInForm(server.url, attacker);
+      const flooding = jsonFromScript<SignInFloodFigures['flood']>(new URL('./sign-in-flood-client.mjs', import.meta.url), {
+        url: server.url,
+        ...form,
+        email: emails[0],
+        forwardedFor: attacker,
+        concurrency,
+        seconds,
+        maxRequests: 200_000,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 2_000)); // the flood at full strength
+      const realMs: number[] = [];
+      const realStatuses: number[] = [];
+      for (let i = 0; i < realSignIns; i += 1) {
+        const { ms, status } = await timedSignIn(server.url, emails[i]!, `203.0.113.${i + 1}`);
+        realMs.push(ms);
+        realStatuses.push(status);
+      }
+      return { concurrency, flood: await flooding, realMs, realStatuses };
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await db.close();
+    await temp.cleanup();
+  }
+}
+
+export function formatSignInFloodBench(f: SignInFloodFigures): string[] {
+  const sorted = [...f.realMs].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? NaN;
+  const max = sorted[sorted.length - 1] ?? NaN;
+  const statuses = Object.entries(f.flood.statuses)
+    .map(([status, count]) => `${count.toLocaleString('en')} × ${status}`)
+    .join(', ');
+  const completed = f.realStatuses.filter((s) => s === 303).length;
+  return [
+    `[sign-in flood] ${f.concurrency.toLocaleString('en')} wrong-password sign-ins in flight from one address for ${f.flood.seconds.toFixed(1)} s ` +
+      `(separate process, 127.0.0.1): ${f.flood.sent.toLocaleString('en')} sent, answered ${statuses}`,
+    `[sign-in flood] real users from other addresses meanwhile: ${completed} of ${f.realStatuses.length} signed in (303), ` +
+      `median ${median.toFixed(0)} ms, max ${max.toFixed(0)} ms (${f.realMs.map((ms) => ms.toFixed(0)).join(' / ')}); ` +
+      `target: every one within ${TARGET_MS} ms — ${completed === f.realStatuses.length && max < TARGET_MS ? 'met' : 'NOT met'}`,
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(describeMachine());
+  console.log(new Date().toISOString());
+  for (const line of formatSignInFloodBench(await runSignInFloodBench())) console.log(line);
+}
