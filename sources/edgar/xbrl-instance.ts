@@ -60,10 +60,11 @@ function attr(tag: SaxesTagNS, local: string, uri = ''): string | null {
   return null;
 }
 
-function periodOf(parts: Record<string, string>, contextId: string): FactPeriod {
+/** The context's period; null for one neither instant nor start-end (`forever`), which no fact here can use. */
+function periodOf(parts: Record<string, string>): FactPeriod | null {
   if (parts.instant) return { kind: 'instant', instant: parts.instant.slice(0, 10) };
   if (parts.startDate && parts.endDate) return { kind: 'duration', start: parts.startDate.slice(0, 10), end: parts.endDate.slice(0, 10) };
-  throw new Error(`context ${contextId}: a period needs an instant or a start and end date`);
+  return null;
 }
 
 /**
@@ -141,7 +142,7 @@ export function parseXbrlInstance(xml: string, accession: string): XbrlInstance 
       periodPart = null;
     } else if (context && tag.uri === XBRLI && tag.local === 'context') {
       const c: { id: string; members: Record<string, string>; period: Record<string, string> } = context;
-      contexts.set(c.id, { members: c.members, period: Object.keys(c.period).length ? periodOf(c.period, c.id) : null });
+      contexts.set(c.id, { members: c.members, period: periodOf(c.period) });
       context = null;
     } else if (unit && tag.uri === XBRLI && tag.local === 'measure') {
       const local = (unit.measure ?? '').trim().replace(/^.*:/, '');

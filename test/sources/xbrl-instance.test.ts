@@ -132,6 +132,18 @@ describe('parseXbrlInstance on bad input', () => {
   });
 });
 
+describe('parseXbrlInstance on a context without a dated period', () => {
+  it('when a fact names a context whose period is "forever", then the error names the fact and says the context has no period', () => {
+    const xml = `<xbrl xmlns="http://www.xbrl.org/2003/instance" xmlns:us-gaap="http://fasb.org/us-gaap/2024" xmlns:iso4217="http://www.xbrl.org/2003/iso4217">
+      <context id="always"><entity><identifier scheme="http://www.sec.gov/CIK">0000000001</identifier></entity><period><forever/></period></context>
+      <unit id="usd"><measure>iso4217:USD</measure></unit>
+      <us-gaap:Revenues contextRef="always" unitRef="usd" decimals="0">5</us-gaap:Revenues></xbrl>`;
+    expect(() => parseXbrlInstance(xml, 'acc-7')).toThrow(
+      'XBRL instance acc-7: fact us-gaap:Revenues names context "always", which has no period',
+    );
+  });
+});
+
 describe('parseIxNumber', () => {
   it.each([
     ['1.234,5', 'ixt:num-comma-decimal', null, 1234.5],
