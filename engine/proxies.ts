@@ -40,6 +40,8 @@ export function debtIsTotalOnly(f: Fundamentals | null): boolean {
  * other gains and losses are netted in them, so neither a pass nor a breach they give is certain.
  */
 export const NON_OPERATING_INCOME_CONCEPTS: readonly string[] = Object.freeze([
+  // Investment income outside operations: interest and dividends with gains and losses on investments.
+  'InvestmentIncomeNonoperating',
   'OtherNonoperatingIncomeExpense',
   'NonoperatingIncomeExpense',
 ]);

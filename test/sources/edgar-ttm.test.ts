@@ -280,6 +280,15 @@ describe('EDGAR receivables under other concepts', () => {
 });
 
 describe('EDGAR interest reported with other income', () => {
+  it("when Costco's 10-K of 2010 reports only non-operating investment income, then it is the stated proxy (gains and losses netted in), never interest proper", () => {
+    const row = realRowAt('realdata', '0000909832', '2010-10-18');
+    expect(row.interest_income).toBe(23_000_000);
+    expect(sources(row).interest_income).toBe(
+      'us-gaap:InvestmentIncomeNonoperating @ 0001193125-10-230379 ' +
+        '(proxy: net non-operating income (interest income not reported apart); fiscal year 2009-08-31..2010-08-29)',
+    );
+  });
+
   it('when Costco reports interest and other income in one line and Disney its net investment income, then that line is the figure, said to include other income', () => {
     for (const [cik, concept] of [
       ['0000909832', 'InterestAndOtherIncome'],
