@@ -47,8 +47,9 @@ export function isEstimate(e: ActivityExposure | undefined): boolean {
 export function evidenceNote(e: ActivityExposure): string {
   switch (e.evidence) {
     case 'filing_concept':
-    case 'retired_concept':
       return " (from a revenue concept in the company's filings)";
+    case 'retired_concept':
+      return ` (from a revenue concept the taxonomy has since retired, filed ${e.asOf})`;
     case 'filing_dimension':
       return " (from a product or segment revenue line in the company's filing)";
     case 'curated':

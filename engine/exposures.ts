@@ -15,6 +15,7 @@ import { formatPercent } from './format.ts';
 /**
  * `retired`: the latest figure is a stale one of a revenue concept the taxonomy has retired
  * (`retired_concept`): the activity existed then, and no later figure can exist in that concept.
+ * It can show a breach, never a pass (`retiredStillCarried`).
  */
 export type ExposureState = 'none' | 'ok' | 'industry_code' | 'stale' | 'retired' | 'after_screening_date' | 'invalid';
 
@@ -84,9 +85,11 @@ export class ExposureIndex {
   readonly sources: (ActivityExposure | undefined)[];
   readonly coverage: ActivityCoverage;
   private readonly screeningDate: string;
+  private readonly sic: string | null;
 
   constructor(exposures: readonly ActivityExposure[], screeningDate: string, staleBefore: string, facts: CoverageFacts) {
     this.screeningDate = screeningDate;
+    this.sic = facts.listing.sic;
     const n = ACTIVITY_CODES.length;
     this.shares = new Float64Array(n);
     this.states = new Array<ExposureState>(n).fill('none');
@@ -129,6 +132,15 @@ export class ExposureIndex {
     this.coverage = coverageOf(exposures, facts, screeningDate, staleBefore);
   }
 
+  /**
+   * For a `retired` figure: true when the class the company files under today still names or
+   * carries the activity, so a breach its last figure shows is decided, not merely in doubt (no
+   * later figure can exist in a retired concept).
+   */
+  retiredStillCarried(i: number): boolean {
+    return this.states[i] === 'retired' && classCarries(this.sic, ACTIVITY_CODES[i]!);
+  }
+
   /** True when the company's industry class may carry the activity and no fresh evidence settles it. */
   inDoubt(activity: ActivityCode): boolean {
     return this.coverage.doubt?.activities.includes(activity) === true && this.states[activityIndex(activity)] === 'none';
@@ -145,6 +157,11 @@ export class ExposureIndex {
     const s = this.states[i]!;
     return s === 'none' ? this.coverage.evidence : unusableRowText(this.sources[i]!, s, this.screeningDate);
   }
+}
+
+/** True when the company's industry class names the activity or may carry it. */
+function classCarries(sic: string | null, activity: ActivityCode): boolean {
+  return activityOfSic(sic)?.activity === activity || industryDoubt(sic)?.activities.includes(activity) === true;
 }
 
 function isFresh(asOf: string, screeningDate: string, staleBefore: string): boolean {

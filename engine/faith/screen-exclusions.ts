@@ -92,14 +92,17 @@ export function exclusionChecks(v: ExclusionVersion, ctx: ScreenContext, reasons
     const sicInvolvement = state === 'industry_code' && !reportedSrc.involvement ? involvementOfSic(ctx.input.listing.sic) : null;
     const src = sicInvolvement === null ? reportedSrc : { ...reportedSrc, involvement: sicInvolvement };
     if (state === 'retired' && !shareWithin(src.revenueShare, rule.operator, rule.threshold)) {
-      // A retired concept's last figure shows the activity existed: a breach then is doubt now, never a pass.
+      // A retired concept's last figure shows the activity existed: a breach then is never a pass now.
+      const carried = ex.retiredStillCarried(rule.index);
       reasons.push({
         code: rule.code,
-        result: 'questionable',
-        doubt: 'ambiguous_evidence',
+        result: carried ? 'fail' : 'questionable',
+        ...(carried ? {} : { doubt: 'ambiguous_evidence' as const }),
         message:
-          `${rule.ground}: ${activityLabel(rule.activity)}: ${ex.unusableText(rule.index)}; ` +
-          'it breached the limit then, and no fresh figure shows it no longer does.',
+          `${rule.ground}: ${activityLabel(rule.activity)}: ${ex.unusableText(rule.index)}; it breached the limit then, and ` +
+          (carried
+            ? 'the industry class the company files under today still carries it: nothing shows that it ended.'
+            : 'no fresh figure shows it no longer does.'),
         metric: rule.metric,
         value: src.revenueShare,
         threshold: rule.threshold,

@@ -43,20 +43,32 @@ function doubtBesideRows(v: ShariahVersion, ctx: ScreenContext, unreported: read
   reasons.push(noneReportedReason(others, ex.coverage, unreported));
 }
 
-/** A stale figure of a retired revenue concept: evidence that the activity existed, never a pass. */
-function retiredConceptReason(v: ShariahVersion, base: Omit<Reason, 'result' | 'message'>, share: number, text: string): Reason {
+/**
+ * A stale figure of a retired revenue concept: evidence that the activity existed, never a pass.
+ * A breach it shows is decided when the company's class still carries the activity, else in doubt.
+ */
+function retiredConceptReason(
+  v: ShariahVersion,
+  base: Omit<Reason, 'result' | 'message'>,
+  share: number,
+  text: string,
+  carried: boolean,
+): Reason {
   const breached = !shareWithin(share, '<=', v.coreBusinessShare);
+  const then = `${text}. It was then a prohibited primary business`;
   return {
     ...base,
-    result: breached ? 'questionable' : 'insufficient_data',
-    message: breached
-      ? `${text}. It was then a prohibited primary business, and no fresh figure shows that it no longer is: in doubt.`
-      : `Revenue share cannot be used: ${text}.`,
+    result: !breached ? 'insufficient_data' : carried ? 'fail' : 'questionable',
+    message: !breached
+      ? `Revenue share cannot be used: ${text}.`
+      : carried
+        ? `${then}, and the industry class the company files under today still carries it: nothing shows that it ended.`
+        : `${then}, and no fresh figure shows that it no longer is: in doubt.`,
     value: share,
     threshold: v.coreBusinessShare,
     operator: '<=',
     within_limit: !breached,
-    ...(breached ? { doubt: 'ambiguous_evidence' as const } : {}),
+    ...(breached && !carried ? { doubt: 'ambiguous_evidence' as const } : {}),
   };
 }
 
@@ -92,7 +104,9 @@ function businessChecks(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]
       continue;
     }
     if (state === 'retired') {
-      reasons.push(retiredConceptReason(v, base, src.revenueShare, `${activityLabel(activity)}: ${ex.unusableText(i)}`));
+      reasons.push(
+        retiredConceptReason(v, base, src.revenueShare, `${activityLabel(activity)}: ${ex.unusableText(i)}`, ex.retiredStillCarried(i)),
+      );
       continue;
     }
     if (state !== 'ok') {
@@ -256,11 +270,14 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
   let missing: string | null = null;
   // Last shares of retired revenue concepts: they can show a breach in doubt, never a pass.
   let retiredShare = 0;
+  let retiredCarried = true;
   const doubted: string[] = [];
   for (let k = 0; k < v.prohibitedIdx.length; k++) {
     const i = v.prohibitedIdx[k]!;
-    if (ex.states[i] === 'retired') retiredShare += ex.sources[i]!.revenueShare;
-    else if (ex.inDoubt(v.prohibited[k]!)) doubted.push(activityLabel(v.prohibited[k]!));
+    if (ex.states[i] === 'retired') {
+      retiredShare += ex.sources[i]!.revenueShare;
+      retiredCarried &&= ex.retiredStillCarried(i);
+    } else if (ex.inDoubt(v.prohibited[k]!)) doubted.push(activityLabel(v.prohibited[k]!));
     if (ex.usable(i)) {
       const share = ex.shares[i]!;
       value += share;
@@ -331,9 +348,14 @@ function incomeCheck(v: ShariahVersion, ctx: ScreenContext, reasons: Reason[]): 
       interestInputs,
     );
     if (withRetired.result === 'fail') {
-      withRetired.result = 'questionable';
-      withRetired.doubt = 'ambiguous_evidence';
-      withRetired.message = `${withRetired.message} In doubt: the total counts a retired revenue concept's last figure (${missing}).`;
+      if (retiredCarried) {
+        const carried = "a retired revenue concept's last figure, which the company's industry class still carries";
+        withRetired.message = `${withRetired.message} The total counts ${carried} (${missing}).`;
+      } else {
+        withRetired.result = 'questionable';
+        withRetired.doubt = 'ambiguous_evidence';
+        withRetired.message = `${withRetired.message} In doubt: the total counts a retired revenue concept's last figure (${missing}).`;
+      }
       reasons.push(withRetired);
       return total / rule.threshold;
     }
