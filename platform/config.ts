@@ -17,7 +17,8 @@ const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'expected host:por
 
 /**
  * Every environment variable faithscreen reads, with its default. This schema is the single
- * source of truth: the README table, docker-compose.yml and the config test all follow it.
+ * source of truth: docs/reference/configuration.md is generated from it (scripts/docs/), and
+ * docker-compose.yml and the config test follow it.
  */
 export const configSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
