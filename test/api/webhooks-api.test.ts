@@ -4,7 +4,7 @@ import type { AccessSetup } from '../../access/open-access.ts';
 import { WEBHOOK_SUBSCRIPTIONS_PER_ACCOUNT } from '../../api/schemas/webhooks.ts';
 import { DNS_DEADLINE_MS } from '../../webhooks/resolve-host.ts';
 import { STRICT_POLICY } from '../../webhooks/target-policy.ts';
-import { keyFor, openTestAccess } from '../support/access.ts';
+import { keyFor, meterUsed, openTestAccess } from '../support/access.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { startSilentDns } from '../webhooks/support/silent-dns.ts';
 import { serveWebhookApi, type WebhookApi } from '../webhooks/support/webhook-api.ts';
@@ -30,7 +30,7 @@ describe('webhook subscriptions over real HTTP with the production target policy
     call('/api/webhooks', key, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const used = async (keyId: string) => {
     await access.meter.returnSpare();
-    return Number((await access.store.window(keyId, 'daily'))?.used ?? 0);
+    return meterUsed(access, keyId);
   };
 
   beforeAll(async () => {
