@@ -56,9 +56,9 @@ export const DEFAULT_RENDER_THREADS = 2;
 
 /**
  * Renders in `threads` worker threads (started on first use, stopped when idle). A cold screen
- * parses ~24 kB of stored JSON and writes ~25 kB of report: ~0.4 ms of CPU that, on the event
- * loop, caps spread traffic and queues every other request behind it (docs/api.md, "Reads
- * under load"). Stored results go in and reports come out as bytes (see `renderReport`).
+ * parses a stored result and writes its report, CPU that, on the event loop, caps spread
+ * traffic and queues every other request behind it (docs/serving.md, "Rendering off the event
+ * loop", has the figures). Stored results go in and reports come out as bytes (see `renderReport`).
  */
 export function threadedReportRenderer(threads: number, limits: RenderLimits = {}): ReportRenderer {
   const maxQueued = limits.maxQueued ?? 2_000;

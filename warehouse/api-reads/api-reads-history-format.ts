@@ -16,8 +16,8 @@ import { SNAPSHOT_RATIOS } from '../lake-schemas.ts';
  *
  * Bump `HISTORY_INDEX_FORMAT` whenever either changes: an index of another format is rebuilt.
  * 2: the tickers moved from the `.dir.json` into a binary table, which an API process loads
- * without parsing or building a map (a full-universe segment's directory took 90–120 ms of its
- * event loop to parse and index: docs/serving.md, "as_of from the history index").
+ * without parsing or building a map (parsing a full-universe segment's directory and indexing it
+ * blocked the event loop: docs/serving.md, "as_of from the history index", has the figures).
  */
 export const HISTORY_INDEX_FORMAT = 2;
 

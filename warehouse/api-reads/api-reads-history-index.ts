@@ -225,8 +225,8 @@ export class HistoryIndex {
     if (first + count > segment.rows) return undefined;
     const days = Buffer.allocUnsafe(count * 4);
     // Synchronous positional reads of a ticker's days and one record (docs/serving.md, "as_of from the
-    // history index"): from the page cache a few µs, where two asynchronous reads' hand-offs to
-    // libuv's pool cost the API ~20 % more CPU per as_of request (measured).
+    // history index"): from the page cache they are cheaper than the hand-offs of two asynchronous
+    // reads to libuv's pool, which cost the API more CPU per as_of request than the reads themselves.
     readSync(segment.handle.fd, days, 0, days.length, dayOffset(first));
     // The last row dated on or before `day`: rows are in (day, screened_at) order, so the newest of its day.
     let lo = 0;

@@ -4,11 +4,10 @@ import type { LoadTask } from './api-reads-load-thread.ts';
 import type { CurrentStore } from './api-reads-store.ts';
 
 /**
- * Snapshot files read by one query of the load thread. Read alone, every file of a month-end
- * history from 2009 (14,155 files) peaked at 1,217 MiB in one query and at ~600 MiB at 2,000 or
- * 3,000 files a query in the same 4.6–4.9 s (1,000: 7.3 s; 4,000: 758 MiB); an API's first start
- * without a saved copy peaked at 954–1,038 MiB instead of 1,543–1,622 MiB, as fast: docs/serving.md,
- * "First start from the lake's copy".
+ * Snapshot files read by one query of the load thread. One query over every file of a long
+ * history holds all their rows at once; a few thousand a query halve that peak at the same speed,
+ * while far fewer a query take longer (figures: docs/benchmarks/api-history-length.md, "First
+ * start from the lake's copy").
  */
 export const FILES_PER_LOAD = 3_000;
 

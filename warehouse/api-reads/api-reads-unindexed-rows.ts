@@ -43,8 +43,8 @@ export const newerSnapshot = (a: RawSnapshot, b: RawSnapshot | undefined) =>
  * The snapshot files the history index has not indexed yet, each read once into memory
  * (docs/benchmarks/api-p99-matrix.md, "as_of during a backfill"). A backfill publishes a file every few seconds and
  * the index takes each one a moment later: until then every as_of whose years a new file
- * covers must also read that file. Read per request (a DuckDB query over the file, ~5 ms of
- * CPU) that took the API's cores at a few hundred requests a second; read once here, a lookup
+ * covers must also read that file. Read per request (a DuckDB query over the file), that took the
+ * API's cores at a few hundred requests a second; read once here, a lookup
  * is a map access. A file counts only while its signature is the one the reads know, so a
  * lookup never answers from rows the lake no longer holds; a file still being read is awaited
  * (one read shared by every request), and a file that cannot be held (the row bound, a failed

@@ -222,7 +222,7 @@ export class ApiReads {
     // A load thread that read every file goes with its memory; a fresh one waits for the first publish (its start takes seconds on a busy machine).
     if (!checkpoint) await this.loader.close();
     this.loader.warm();
-    // Saved after ready (close waits for it): writing and syncing ~14 MB need not delay the first request.
+    // Saved after ready (close waits for it): writing and syncing the file need not delay the first request.
     const lakeCopy = this.options.checkpoint === 'lake';
     if (lakeCopy || (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0)))
       this.startSave = this.saveCheckpoint();
