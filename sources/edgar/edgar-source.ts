@@ -105,7 +105,10 @@ export function createEdgarSource(folder: string): SourceAdapter {
         for (const split of companySplits) splits.push({ ticker, ...split });
       }
     }
+    // Only the companies with a folder of instances (a market-wide tickers list names thousands).
+    const withInstances = new Set((await readdir(path.join(folder, 'xbrl')).catch(() => [] as string[])).map((n) => n.replace(/^CIK/, '')));
     for (const [cik, tickers] of tickersOfCik) {
+      if (!withInstances.has(cik)) continue;
       const rows = await instanceExposureRows(folder, cik, filedOn.get(cik) ?? new Map<string, string>());
       for (const ticker of tickers) for (const row of rows) exposures.push({ ticker, ...row });
     }
