@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /**
- * The embedded dev server never outlives faithscreen (README, "The Temporal CLI"):
+ * The embedded dev server never outlives faithscreen (docs/operations.md, "The embedded dev server's lifecycle"):
  *
  * - It runs under a dead-man switch (GUARD_SCRIPT): a shell that starts it, then reads its own
  *   stdin, whose other end only faithscreen holds. When faithscreen exits, however it exits

@@ -7,7 +7,7 @@ import { findPostgresBinDir, POSTGRES_MAJOR, postgresRunAs } from './postgres-se
 const run = promisify(execFile);
 
 /**
- * The programs the tests need besides Node (README, "Two commands"), found or installed the way
+ * The programs the tests need besides Node (docs/getting-started.md, "Install and start"), found or installed the way
  * the Temporal CLI is (platform/temporal-cli.ts): look for them first; when missing, install the
  * Debian/Ubuntu package through apt-get if this process may (root, or sudo without a password);
  * otherwise stop with one message saying exactly what to install.

@@ -89,7 +89,7 @@ async function sdkDownload(cacheDir: string, log: (line: string) => void): Promi
 }
 
 /**
- * Finds or builds the Temporal CLI, in the order the README ("The Temporal CLI") states: $TEMPORAL_CLI_PATH → `temporal`
+ * Finds or builds the Temporal CLI, in the order docs/getting-started.md ("The Temporal CLI") states: $TEMPORAL_CLI_PATH → `temporal`
  * on PATH → cached build → `go install` → the SDK's download. Idempotent; says what it did.
  */
 export async function provisionTemporalCli(
