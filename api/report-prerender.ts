@@ -6,7 +6,7 @@ import type { PrerenderOption, PrerenderReport } from '../warehouse/api-reads/ap
 import { parseStoredResult, renderParsedReport } from './report-render-thread.ts';
 
 /**
- * The selection sidecars pre-render (docs/api.md, "Pre-rendered reports"): a screen without
+ * The selection sidecars pre-render (docs/serving.md, "Pre-rendered reports"): a screen without
  * `framework` from a key without a framework scope of its own, what nearly every client sends.
  * Any other selection renders as before.
  */

@@ -50,7 +50,7 @@ export interface RenderLimits {
 /**
  * Render threads an API starts by default. Two, not one: a thread that the OS does not run for a
  * while (2 cores shared with the event loop and the load), or that collects its garbage, then
- * holds up only its own task, not every cold report queued behind it (docs/api.md, "Reads under load").
+ * holds up only its own task, not every cold report queued behind it (docs/serving.md, "Reads under load").
  */
 export const DEFAULT_RENDER_THREADS = 2;
 
