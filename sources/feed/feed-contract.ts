@@ -175,7 +175,13 @@ export const EMPTY_ALLOWED = new Set([
 /** Activity codes an exposure row may carry: the engine's codes plus "reviewed: no screened activity". */
 export const FEED_ACTIVITIES: readonly string[] = [...ACTIVITY_CODES, NO_SCREENED_ACTIVITY];
 
-const EVIDENCE_LEVELS: Record<ExposureEvidence, true> = { reported: true, filing_concept: true, retired_concept: true, filing_dimension: true, curated: true };
+const EVIDENCE_LEVELS: Record<ExposureEvidence, true> = {
+  reported: true,
+  filing_concept: true,
+  retired_concept: true,
+  filing_dimension: true,
+  curated: true,
+};
 
 /** Values of an exposure's `evidence` column (docs/data/activities.md, "Evidence levels"). */
 export const FEED_EVIDENCE: readonly string[] = Object.keys(EVIDENCE_LEVELS);

@@ -91,7 +91,10 @@ function badValue(col: FeedColumn): { condition: Sql; reason: string } {
     case 'mic':
       return { condition: sql`NOT regexp_full_match(${v}, '[A-Z0-9]{4}')`, reason: `'${col.name}' must be a 4-character ISO 10383 MIC` };
     case 'country':
-      return { condition: sql`NOT regexp_full_match(${v}, '[A-Z]{2}')`, reason: `'${col.name}' must be an ISO 3166-1 alpha-2 code like US or IL` };
+      return {
+        condition: sql`NOT regexp_full_match(${v}, '[A-Z]{2}')`,
+        reason: `'${col.name}' must be an ISO 3166-1 alpha-2 code like US or IL`,
+      };
     case 'ratio':
       return {
         condition: sql`${ratioSql(v)} IS NULL OR NOT isfinite(${ratioSql(v)}) OR ${ratioSql(v)} <= 0`,

@@ -72,7 +72,9 @@ describe('business-activity evidence', () => {
     const input = inputWith({ listing: { sic: '5812' } });
     const none = businessReasons(input, 'shariah_aaoifi').find((r) => r.code.endsWith('none_reported'))!;
     expect(none).toMatchObject({ result: 'questionable', evidence_level: 'industry_code' });
-    expect(none.message).toMatch(/No fresh figure reports pork or alcohol revenue, and the company's industry \(SIC 5812, retail-eating places\) may carry it/);
+    expect(none.message).toMatch(
+      /No fresh figure reports pork or alcohol revenue, and the company's industry \(SIC 5812, retail-eating places\) may carry it/,
+    );
     expect(statuses(input).shariah_aaoifi).toBe('questionable');
     // USCCB screens neither pork nor alcohol: the restaurant class leaves it no doubt.
     expect(statuses(input).catholic_usccb).toBe('compliant');
@@ -83,7 +85,9 @@ describe('business-activity evidence', () => {
     const input = inputWith({ listing: { sic: '2030' } });
     const none = businessReasons(input, 'shariah_ftse').find((r) => r.code.endsWith('none_reported'))!;
     expect(none).toMatchObject({ result: 'questionable', evidence_level: 'industry_code' });
-    expect(none.message).toMatch(/No fresh figure reports pork revenue, and the company's industry \(SIC 2030, canned, frozen and preserved fruit, vegetables and food specialties\) may carry it/);
+    expect(none.message).toMatch(
+      /No fresh figure reports pork revenue, and the company's industry \(SIC 2030, canned, frozen and preserved fruit, vegetables and food specialties\) may carry it/,
+    );
     for (const id of ['shariah_aaoifi', 'shariah_djim', 'shariah_sp', 'shariah_ftse', 'shariah_msci'] as const)
       expect(statuses(input)[id], id).toBe('questionable');
     // Neither the next class up (2040, grain mill products) nor the end of the range leaves doubt.
