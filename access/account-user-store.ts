@@ -168,13 +168,14 @@ export class AccountUserStore {
   /**
    * Records an attempt against every rule's subject, in one transaction with the count that
    * allows it: of any number of concurrent attempts, at most each limit's worth are recorded.
-   * Returns the seconds to wait when a limit is reached (nothing recorded), or null.
+   * Returns the subjects whose limit is reached, each with the seconds until it may try again
+   * (then nothing is recorded); an empty list when the attempt was recorded.
    */
-  async reserveAttempt(rules: readonly AttemptRule[], nowMs: number): Promise<number | null> {
+  async reserveAttempt(rules: readonly AttemptRule[], nowMs: number): Promise<Array<{ subject: string; seconds: number }>> {
     const ordered = [...rules].sort((a, b) => (a.subject < b.subject ? -1 : 1)); // one lock order for every process
     return this.db.transaction(async (tx) => {
       for (const { subject } of ordered) await tx.lock(`sign-in:${subject}`);
-      let wait: number | null = null;
+      const blocked: Array<{ subject: string; seconds: number }> = [];
       for (const { subject, limit } of ordered) {
         const row = await tx.get<{ n: number | string; oldest: number | string | null }>(
           'SELECT count(*) AS n, min(failed_at_ms) AS oldest FROM sign_in_failures WHERE subject = ? AND failed_at_ms > ?',
@@ -182,12 +183,12 @@ export class AccountUserStore {
         );
         const oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
         const seconds = secondsUntilAllowed(limit, Number(row?.n ?? 0), oldest, nowMs);
-        if (seconds !== null) wait = Math.max(wait ?? 0, seconds);
+        if (seconds !== null) blocked.push({ subject, seconds });
       }
-      if (wait !== null) return wait;
+      if (blocked.length > 0) return blocked;
       for (const { subject } of ordered)
         await tx.run('INSERT INTO sign_in_failures (subject, failed_at_ms) VALUES (?, ?)', [subject, nowMs]);
-      return null;
+      return [];
     });
   }
 

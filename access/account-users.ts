@@ -99,6 +99,8 @@ export class AccountAuth {
   private readonly signInKey: Buffer | undefined;
   /** Client addresses with a sign-in being checked in this process: one at a time each. */
   private readonly inFlight = new Set<string>();
+  /** Counters the store found at their limit, and until when (ms): refused again from memory, sparing the store a flood's writes. */
+  private readonly blockedUntil = new Map<string, number>();
   private readonly scrypt: ScryptParameters;
   private readonly passwordMatches: (password: string, stored: string) => Promise<boolean>;
   /** Checked instead when the email has no password, so an unknown email costs the same time as a wrong password. */
@@ -222,7 +224,7 @@ export class AccountAuth {
   private async checkSignIn(address: string, password: string, client: string): Promise<SignInOutcome> {
     const nowMs = this.now();
     const rules = attemptRules(this.counterKey(), this.limits, address, client);
-    const wait = await this.store.reserveAttempt(rules, nowMs);
+    const wait = await this.reserve(rules, nowMs);
     if (wait !== null) return { ok: false, reason: 'rate_limited', retryAfterSeconds: wait };
     let user: AccountUserRecord | undefined;
     let matches: boolean;
@@ -242,6 +244,21 @@ export class AccountAuth {
     await this.store.releaseAttempt(rules, nowMs);
     await this.store.deleteExpiredSessions(nowMs - this.sessionIdleMs, nowMs - this.sessionAbsoluteMs);
     return this.startSession(user);
+  }
+
+  /**
+   * Records the attempt, or says how many seconds to wait. A counter the store found at its
+   * limit stays refused from memory until the time the store gave, since failures only age out
+   * by then; so a flood from one address costs one store write per window, not one per request.
+   */
+  private async reserve(rules: readonly AttemptRule[], nowMs: number): Promise<number | null> {
+    const remembered = Math.max(0, ...rules.map((rule) => (this.blockedUntil.get(rule.subject) ?? 0) - nowMs));
+    if (remembered > 0) return Math.max(1, Math.ceil(remembered / 1000));
+    const blocked = await this.store.reserveAttempt(rules, nowMs);
+    if (blocked.length === 0) return null;
+    if (this.blockedUntil.size >= 10_000) this.blockedUntil.clear(); // bounded under many sources
+    for (const { subject, seconds } of blocked) this.blockedUntil.set(subject, nowMs + seconds * 1000);
+    return Math.max(...blocked.map((b) => b.seconds));
   }
 
   private counterKey(): Buffer {
@@ -284,7 +301,7 @@ export class AccountAuth {
     if (!user || user.passwordHash === null) return { ok: false, reason: 'invalid_link', message: 'your session has ended; sign in again' };
     const nowMs = this.now();
     const rules: AttemptRule[] = attemptRules(this.counterKey(), this.limits, user.email, ip);
-    const wait = await this.store.reserveAttempt(rules, nowMs);
+    const wait = await this.reserve(rules, nowMs);
     if (wait !== null)
       return {
         ok: false,

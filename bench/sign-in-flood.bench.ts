@@ -7,6 +7,8 @@
  * target: every real sign-in completes (303) within 2 s (docs/access.md, "Sign-in limits").
  */
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
 import pino from 'pino';
 import { AccessStore } from '../access/access-store.ts';
 import { createAccount } from '../access/administration.ts';
@@ -16,10 +18,10 @@ import { csrfKeyFrom } from '../api/account/csrf.ts';
 import { createApp } from '../api/app.ts';
 import { createMetrics } from '../api/metrics.ts';
 import { openServiceDb } from '../service-state/db.ts';
-import { listen } from '../test/support/http.ts';
 import { makeTempDir } from '../test/support/temp-dir.ts';
 import { describeMachine } from './machine.ts';
 import { jsonFromScript } from './paced-load.ts';
+import { API_LISTEN_BACKLOG } from '../platform/api-server.ts';
 
 const PASSWORD = 'the right password of a real user';
 const TARGET_MS = 2_000;
@@ -27,9 +29,27 @@ const TARGET_MS = 2_000;
 export interface SignInFloodFigures {
   concurrency: number;
   flood: { sent: number; seconds: number; statuses: Record<string, number> };
-  /** Real users' sign-ins during the flood: POST to its answer, ms, in order. */
+  /** Real users' sign-ins during the flood: the form's POST to its answer, ms, in order. */
   realMs: number[];
+  /** The same with the sign-in page fetched first (what a person waits for after opening the page), ms. */
+  realWithPageMs: number[];
+  /** Seconds after the flood started that the first real user began. */
+  warmUpSeconds: number;
   realStatuses: number[];
+}
+
+/** Serves the app on 127.0.0.1 with the API's listen backlog, so a burst of connections is queued, not dropped. */
+async function listenWithBacklog(app: Koa): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = app.listen({ port: 0, host: '127.0.0.1', backlog: API_LISTEN_BACKLOG });
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /** A browser's first step: the sign-in page, its form cookie and token. */
@@ -40,7 +60,8 @@ async function signInForm(url: string, forwardedFor: string): Promise<{ cookie: 
   return { cookie, csrf };
 }
 
-async function timedSignIn(url: string, email: string, forwardedFor: string): Promise<{ ms: number; status: number }> {
+async function timedSignIn(url: string, email: string, forwardedFor: string): Promise<{ ms: number; withPageMs: number; status: number }> {
+  const pageAsked = performance.now();
   const { cookie, csrf } = await signInForm(url, forwardedFor);
   const started = performance.now();
   const response = await fetch(`${url}/account/sign-in`, {
@@ -50,13 +71,15 @@ async function timedSignIn(url: string, email: string, forwardedFor: string): Pr
     body: new URLSearchParams({ _csrf: csrf, email, password: PASSWORD }).toString(),
   });
   await response.arrayBuffer();
-  return { ms: performance.now() - started, status: response.status };
+  const done = performance.now();
+  return { ms: done - started, withPageMs: done - pageAsked, status: response.status };
 }
 
 export async function runSignInFloodBench(
   concurrency = Number(process.env.SIGN_IN_FLOOD_CONCURRENCY ?? 2_000),
   seconds = Number(process.env.SIGN_IN_FLOOD_SECONDS ?? 15),
   realSignIns = Number(process.env.SIGN_IN_FLOOD_REAL_USERS ?? 8),
+  warmUpSeconds = Number(process.env.SIGN_IN_FLOOD_WARM_UP_SECONDS ?? 5),
 ): Promise<SignInFloodFigures> {
   const temp = await makeTempDir('faithscreen-sign-in-flood-');
   const db = await openServiceDb({ dataDir: temp.dir });
@@ -79,7 +102,7 @@ export async function runSignInFloodBench(
       account: { auth, csrfKey: csrfKeyFrom(secret), trustProxy: true, trustedProxyHops: 1 },
       trustedProxyHops: 1,
     });
-    const server = await listen(app);
+    const server = await listenWithBacklog(app);
     try {
       const attacker = '198.51.100.66';
       const form = await signInForm(server.url, attacker);
@@ -92,15 +115,18 @@ export async function runSignInFloodBench(
         seconds,
         maxRequests: 200_000,
       });
-      await new Promise((resolve) => setTimeout(resolve, 2_000)); // the flood at full strength
+      // Once its 2,000 connections are open: measured under the flood's steady pressure.
+      await new Promise((resolve) => setTimeout(resolve, warmUpSeconds * 1000));
       const realMs: number[] = [];
+      const realWithPageMs: number[] = [];
       const realStatuses: number[] = [];
       for (let i = 0; i < realSignIns; i += 1) {
-        const { ms, status } = await timedSignIn(server.url, emails[i]!, `203.0.113.${i + 1}`);
+        const { ms, withPageMs, status } = await timedSignIn(server.url, emails[i]!, `203.0.113.${i + 1}`);
         realMs.push(ms);
+        realWithPageMs.push(withPageMs);
         realStatuses.push(status);
       }
-      return { concurrency, flood: await flooding, realMs, realStatuses };
+      return { concurrency, flood: await flooding, realMs, realWithPageMs, realStatuses, warmUpSeconds };
     } finally {
       await server.close();
     }
@@ -111,19 +137,24 @@ export async function runSignInFloodBench(
 }
 
 export function formatSignInFloodBench(f: SignInFloodFigures): string[] {
-  const sorted = [...f.realMs].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] ?? NaN;
-  const max = sorted[sorted.length - 1] ?? NaN;
+  const summary = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return { median: sorted[Math.floor(sorted.length / 2)] ?? NaN, max: sorted[sorted.length - 1] ?? NaN };
+  };
+  const post = summary(f.realMs);
+  const withPage = summary(f.realWithPageMs);
   const statuses = Object.entries(f.flood.statuses)
     .map(([status, count]) => `${count.toLocaleString('en')} × ${status}`)
     .join(', ');
   const completed = f.realStatuses.filter((s) => s === 303).length;
+  const met = completed === f.realStatuses.length && withPage.max < TARGET_MS;
   return [
     `[sign-in flood] ${f.concurrency.toLocaleString('en')} wrong-password sign-ins in flight from one address for ${f.flood.seconds.toFixed(1)} s ` +
       `(separate process, 127.0.0.1): ${f.flood.sent.toLocaleString('en')} sent, answered ${statuses}`,
-    `[sign-in flood] real users from other addresses meanwhile: ${completed} of ${f.realStatuses.length} signed in (303), ` +
-      `median ${median.toFixed(0)} ms, max ${max.toFixed(0)} ms (${f.realMs.map((ms) => ms.toFixed(0)).join(' / ')}); ` +
-      `target: every one within ${TARGET_MS} ms — ${completed === f.realStatuses.length && max < TARGET_MS ? 'met' : 'NOT met'}`,
+    `[sign-in flood] real users from other addresses, from ${f.warmUpSeconds} s into the flood: ${completed} of ${f.realStatuses.length} ` +
+      `signed in (303); the form's POST median ${post.median.toFixed(0)} ms, max ${post.max.toFixed(0)} ms ` +
+      `(${f.realMs.map((ms) => ms.toFixed(0)).join(' / ')}); with the page fetched first median ${withPage.median.toFixed(0)} ms, ` +
+      `max ${withPage.max.toFixed(0)} ms; target: every one within ${TARGET_MS} ms — ${met ? 'met' : 'NOT met'}`,
   ];
 }
 

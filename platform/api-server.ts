@@ -46,6 +46,14 @@ export async function checkWarehouse(dataDir: string): Promise<void> {
   }
 }
 
+/**
+ * Connections the kernel queues for the API before it accepts them (Node's default is 511): a
+ * burst of a few thousand (a sign-in flood) is queued rather than dropped, so the SYNs of real
+ * clients arriving beside it are not dropped and retried seconds later. The kernel caps it at
+ * net.core.somaxconn (4096 on current Linux).
+ */
+export const API_LISTEN_BACKLOG = 4_096;
+
 /** Starts the Koa API on HOST:PORT and returns its URL and a graceful close. */
 export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   const { config, logger } = deps;
@@ -99,7 +107,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
     baseUrl: config.baseUrl,
     trustedProxyHops: config.TRUST_PROXY ? config.TRUST_PROXY_HOPS : 0,
   });
-  const server = app.listen(deps.config.PORT, deps.config.HOST);
+  const server = app.listen({ port: deps.config.PORT, host: deps.config.HOST, backlog: API_LISTEN_BACKLOG });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -171,11 +171,11 @@ describe('account users, links, sessions and sign-in limits in the real service 
       const stores = [new AccountUserStore(db), new AccountUserStore(otherDb)];
       const rules = [{ subject: 'pair:race', limit: { failures: 5, windowMs: 60_000 } }];
       const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => stores[i % 2]!.reserveAttempt(rules, clock)));
-      expect(outcomes.filter((wait) => wait === null)).toHaveLength(5);
-      expect(outcomes.filter((wait) => wait === 60)).toHaveLength(35);
+      expect(outcomes.filter((blocked) => blocked.length === 0)).toHaveLength(5);
+      expect(outcomes.filter((blocked) => blocked[0]?.seconds === 60)).toHaveLength(35);
       await stores[0]!.releaseAttempt(rules, clock);
-      expect(await stores[1]!.reserveAttempt(rules, clock)).toBeNull();
-      expect(await stores[1]!.reserveAttempt(rules, clock)).toBe(60);
+      expect(await stores[1]!.reserveAttempt(rules, clock)).toEqual([]);
+      expect(await stores[1]!.reserveAttempt(rules, clock)).toEqual([{ subject: 'pair:race', seconds: 60 }]);
     } finally {
       await otherDb.close();
     }
