@@ -96,4 +96,7 @@ export function formatSignInBench(f: SignInBenchFigures): string[] {
 if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(describeMachine());
   for (const line of formatSignInBench(await runSignInBench())) console.log(line);
+  // And under a flood (bench/sign-in-flood.bench.ts; its dated runs in bench/sign-in.log.md).
+  const { runSignInFloodBench, formatSignInFloodBench } = await import('./sign-in-flood.bench.ts');
+  for (const line of formatSignInFloodBench(await runSignInFloodBench())) console.log(line);
 }
