@@ -86,7 +86,7 @@ export const REVIEWED_CLASSES: readonly IndustryClass[] = [
   row(2721, 2721, 'periodicals: publishing or publishing and printing', ['adult_entertainment']),
   row(2800, 2899, 'chemicals and allied products'),
   row(2833, 2833, 'medicinal chemicals and botanical products', ['cannabis']),
-  row(2834, 2834, 'pharmaceutical preparations', ['contraceptives', 'abortion', 'cannabis']),
+  row(2834, 2834, 'pharmaceutical preparations', ['contraceptives', 'abortion']),
   row(2836, 2836, 'biological products (no diagnostic substances)', ['embryonic_stem_cell']),
   row(2900, 3399, 'petroleum, rubber, plastics, leather, stone, clay, glass and primary metals'),
   row(3400, 3499, 'fabricated metal products'),
