@@ -10,13 +10,15 @@
  *   --scale     sample scale, 1 = the full universe of ~124,600 stocks (default 1)
  *   --markets   only these markets (default: every market)
  *   --data-dir  screen a lake already ingested there instead of generating one
+ *   --why       also list, per framework, what makes its questionable verdicts questionable
+ *               (the deciding checks' codes and doubts, most frequent first)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MARKET_KEYS } from '../common/markets.ts';
-import { ENGINE_VERSION, FRAMEWORK_IDS, screenCompany, type FrameworkId, type VerdictStatus } from '../engine/index.ts';
+import { ENGINE_VERSION, FRAMEWORK_IDS, decidingReasons, screenCompany, type FrameworkId, type VerdictStatus } from '../engine/index.ts';
 import { ingestSource } from '../sources/ingest.ts';
 import { withDuckDB } from '../warehouse/duckdb.ts';
 import { loadScreeningInputs } from '../warehouse/screening-inputs.ts';
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     scale: { type: 'string', default: '1' },
     markets: { type: 'string' },
     'data-dir': { type: 'string' },
+    why: { type: 'boolean', default: false },
   },
 });
 const date = values.date;
@@ -49,6 +52,8 @@ if (unknown.length > 0) {
 const counts = new Map<FrameworkId, Record<VerdictStatus, number>>(
   FRAMEWORK_IDS.map((id) => [id, { compliant: 0, questionable: 0, non_compliant: 0, insufficient_data: 0 }]),
 );
+/** Per framework: how often each deciding check (code and doubt) made a verdict questionable. */
+const questionableWhy = new Map<FrameworkId, Map<string, number>>(FRAMEWORK_IDS.map((id) => [id, new Map()]));
 const versions = new Set<string>();
 let screened = 0;
 let failed = 0;
@@ -71,8 +76,16 @@ try {
             const result = screenCompany(input);
             versions.add(result.engine_version);
             for (const id of FRAMEWORK_IDS) {
-              const status = result.frameworks[id]?.status;
-              if (status) counts.get(id)![status] += 1;
+              const f = result.frameworks[id];
+              if (!f) continue;
+              counts.get(id)![f.status] += 1;
+              if (values.why && f.status === 'questionable') {
+                const why = questionableWhy.get(id)!;
+                for (const r of decidingReasons(f.status, f.reasons)) {
+                  const key = `${r.code.replace(`${id}.`, '')} (${r.doubt ?? 'no doubt named'})`;
+                  why.set(key, (why.get(key) ?? 0) + 1);
+                }
+              }
             }
             screened += 1;
           } catch {
@@ -99,5 +112,12 @@ const lines = [
 for (const [id, byStatus] of counts) {
   const of = STATUSES.reduce((sum, s) => sum + byStatus[s], 0);
   lines.push([id.padEnd(18), ...STATUSES.map((s) => `${pct(byStatus[s], of)} (${byStatus[s]})`.padStart(24))].join(''));
+}
+if (values.why) {
+  for (const [id, why] of questionableWhy) {
+    if (why.size === 0) continue;
+    lines.push('', `${id}: questionable because (a verdict may count under several checks)`);
+    for (const [key, n] of [...why].sort((a, b) => b[1] - a[1]).slice(0, 8)) lines.push(`  ${String(n).padStart(7)}  ${key}`);
+  }
 }
 process.stdout.write(`${lines.join('\n')}\n`);
