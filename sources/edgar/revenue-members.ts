@@ -2,7 +2,7 @@
  * What a revenue member of a filing's product/service or segment axis says about the screened
  * activities (docs/data/activities.md, "Revenue members"). A member is read by its name: the
  * standard `us-gaap`/`srt` members and the company's own extension members alike, split into
- * words (`aal:CargoAndFreightMember` → "cargo and freight").
+ * words (`co:CargoAndFreightMember` → "cargo and freight").
  */
 import type { ActivityCode, Involvement } from '../../engine/inputs.ts';
 
@@ -135,12 +135,12 @@ export const AMBIGUOUS_RULES: ReadonlyArray<{ pattern: RegExp; why: string; cont
   },
 ];
 
-/** `aal:CargoAndFreightMember` → `cargo and freight`; `aapl:IPhoneMember` → `iphone`. */
+/** `co:CargoAndFreightMember` → `cargo and freight`; `co:IPhoneMember` → `iphone`. */
 export function memberWords(member: string): string {
   const local = member.replace(/^[^:]*:/, '').replace(/Member$/, '');
   return (
     local
-      // Extension names often glue a lower-case "and" between words (`WearablesHomeandAccessories`).
+      // Extension names often glue a lower-case "and" between words (`co:WearablesHomeandAccessoriesMember`).
       .replace(/([a-z])and([A-Z])/g, '$1 and $2')
       .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
       .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')

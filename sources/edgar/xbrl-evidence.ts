@@ -13,7 +13,7 @@ import type { StagedValue } from '../stage-rows.ts';
 import { revenueByActivity } from './revenue-activity.ts';
 import { parseXbrlInstance } from './xbrl-instance.ts';
 
-/** `0000104169-25-000021.xml` or `.xml.gz` → the accession. */
+/** `0009999901-25-000004.xml` or `.xml.gz` → the accession. */
 const INSTANCE_FILE = /^(\d{10}-\d{2}-\d{6})\.xml(\.gz)?$/;
 
 /**

@@ -1,14 +1,23 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { revenueByActivity } from '../../sources/edgar/revenue-activity.ts';
+import { disjointMembers, revenueByActivity } from '../../sources/edgar/revenue-activity.ts';
 import { readRevenueMember } from '../../sources/edgar/revenue-members.ts';
 import { parseXbrlInstance } from '../../sources/edgar/xbrl-instance.ts';
-
-const fixture = (name: string) => readFileSync(path.resolve('test/fixtures/xbrl', name), 'utf8');
+import {
+  BEACON_STREAMING,
+  BROOKSIDE_BEVERAGE,
+  HARBOR_RESORTS,
+  IRONCLAD_SYSTEMS,
+  ORCHARD_DEVICES_10K,
+  ORCHARD_DEVICES_10Q,
+  QUARRY_CHIPS,
+  RIVERBEND_RETAIL,
+  TIDEWATER_MARKETPLACE,
+} from '../support/xbrl-constructed.ts';
+import { inlineDocument, plainInstance, type ConstructedFiling } from '../support/xbrl-documents.ts';
 
 interface Expected {
-  file: string;
+  name: string;
+  document: string;
   accession: string;
   period: { start: string; end: string } | null;
   /** Accounted share as the filing's own figures (US$ millions): numerator / denominator. */
@@ -16,135 +25,95 @@ interface Expected {
   exposures: Array<{ activity: string; share: [number, number]; involvement: string }>;
 }
 
+const plain = (filing: ConstructedFiling) => ({ document: plainInstance(filing), accession: filing.accession });
+const inline = (filing: ConstructedFiling, aliases?: { 'us-gaap': string; srt: string }) => ({
+  document: inlineDocument(filing, { aliases }),
+  accession: filing.accession,
+});
+
 /**
- * Each company's revenue split as its filing reports it (US$ millions, from the fixture, which
- * holds the filing's facts unchanged; test/fixtures/xbrl/MANIFEST.md). Members that name no
- * line of business (generic product/service classes, regions, "other") and lines that may hold
- * a screened activity in an untold share (stores, grocery, subscriptions, gaming) account for
- * nothing.
+ * Each constructed filing's split (test/support/xbrl-constructed.ts, US$ millions), worked out
+ * by hand. Members that name no line of business (generic product/service classes, regions,
+ * "other") and lines that may hold a screened activity in an untold share (stores, grocery,
+ * subscriptions, gaming, food and beverage) account for nothing.
  */
-const COMPANIES: Expected[] = [
-  // iPhone 201,183 + Mac 29,984 + iPad 26,694 + Wearables, Home and Accessories 37,005 of 391,035; Services 96,169 is the generic class.
+const FILINGS: Expected[] = [
+  // 2024, the latest of three years: casino 1,300 + rooms 400 of 2,000; food and beverage 200 and
+  // entertainment 100 are open. The property segments (1,250 + 800, before the elimination of 50)
+  // pass the total, so that split is not read.
   {
-    file: 'aapl-10k-2024.xml',
-    accession: '0000320193-24-000123',
-    period: { start: '2023-10-01', end: '2024-09-28' },
-    accounted: [294_866, 391_035],
-    exposures: [],
-  },
-  // Nine months to 2023-07-01 (the year to date is preferred to the quarter ending the same day): 156,778 + 21,743 + 21,857 + 30,523 of 293,787.
-  {
-    file: 'aapl-10q-2023q3.xml',
-    accession: '0000320193-23-000077',
-    period: { start: '2022-09-25', end: '2023-07-01' },
-    accounted: [230_901, 293_787],
-    exposures: [],
-  },
-  // Third-party seller services 156,146 + AWS 107,556 of 637,959; online and physical stores, advertising, subscriptions and other are open.
-  {
-    file: 'amzn-10k-2024.xml',
-    accession: 'AMZN 10-K filed 2025-02-07',
+    name: 'casino resort, inline 10-K',
+    ...inline(HARBOR_RESORTS),
     period: { start: '2024-01-01', end: '2024-12-31' },
-    accounted: [263_702, 637_959],
-    exposures: [],
+    accounted: [1_700, 2_000],
+    exposures: [
+      { activity: 'gambling', share: [1_300, 2_000], involvement: 'producer' },
+      { activity: 'hotels_leisure', share: [400, 2_000], involvement: 'producer' },
+    ],
   },
+  // Combat systems 9,000 (weapons) + marine systems 6,000 of 19,200; global services 4,000 names a
+  // region word; corporate 200 is not a segment; the product/service classes account for nothing.
   {
-    file: 'amzn-10k-2022.xml',
-    accession: '0001018724-23-000004',
-    period: { start: '2022-01-01', end: '2022-12-31' },
-    accounted: [197_812, 513_983],
-    exposures: [],
-  },
-  // Defense, Space & Security 23,918 of 66,517 is a defence line; Commercial Airplanes 22,861 is clean; Global Services 19,954 names a region word.
-  {
-    file: 'ba-10k-2024.xml',
-    accession: 'BA 10-K filed 2025-02-03',
+    name: 'defence contractor, plain 10-K',
+    ...plain(IRONCLAD_SYSTEMS),
     period: { start: '2024-01-01', end: '2024-12-31' },
-    accounted: [46_779, 66_517],
-    exposures: [{ activity: 'weapons', share: [23_918, 66_517], involvement: 'producer' }],
+    accounted: [15_000, 19_200],
+    exposures: [{ activity: 'weapons', share: [9_000, 19_200], involvement: 'producer' }],
   },
-  // YouTube ads 36,147 of 350,018 is media; Google Network 30,359 is clean; search "& other" and subscriptions/devices are open.
+  // Concentrate 30,000 + finished product 17,000 = 47,000, the whole (the regions account for nothing).
   {
-    file: 'googl-10k-2024.xml',
-    accession: 'GOOGL 10-K filed 2025-02-05',
+    name: 'beverage company, inline 10-K with its own prefixes for the standard taxonomies',
+    ...inline(BROOKSIDE_BEVERAGE, { 'us-gaap': 'gaap', srt: 'product' }),
     period: { start: '2024-01-01', end: '2024-12-31' },
-    accounted: [66_506, 350_018],
-    exposures: [{ activity: 'media_entertainment', share: [36_147, 350_018], involvement: 'producer' }],
-  },
-  // Concentrate operations 27,725 + finished product operations 19,336 = 47,061, the whole.
-  {
-    file: 'ko-10k-2024.xml',
-    accession: 'KO 10-K filed 2025-02-20',
-    period: { start: '2024-01-01', end: '2024-12-31' },
-    accounted: [47_061, 47_061],
+    accounted: [47_000, 47_000],
     exposures: [],
   },
-  // Payment network 17,335 + value-added services and solutions 10,832 = 28,167, the whole.
+  // Every product line is open; the home-market segment is open because its product lines include
+  // grocery; international is a region and warehouse club a shop: 0 of 600,000, not unknown.
   {
-    file: 'ma-10k-2024.xml',
-    accession: 'MA 10-K filed 2025-02-12',
-    period: { start: '2024-01-01', end: '2024-12-31' },
-    accounted: [28_167, 28_167],
-    exposures: [],
-  },
-  // Reality Labs 2,146 of 164,501; Family of Apps is advertising, which may carry entertainment content.
-  {
-    file: 'meta-10k-2024.xml',
-    accession: 'META 10-K filed 2025-01-30',
-    period: { start: '2024-01-01', end: '2024-12-31' },
-    accounted: [2_146, 164_501],
-    exposures: [],
-  },
-  // NIKE Brand 44,714 + Converse 1,692 pass the total by 0.2 % (rounding): the whole.
-  {
-    file: 'nke-10k-2025.xml',
-    accession: 'NKE 10-K filed 2025-07-17',
-    period: { start: '2024-06-01', end: '2025-05-31' },
-    accounted: [1, 1],
-    exposures: [],
-  },
-  // Segments add up to 130,497, but the product split shows Gaming 11,350 (video games, or wagering: the name does not say).
-  {
-    file: 'nvda-10k-2025.xml',
-    accession: '0001045810-25-000023',
-    period: { start: '2024-01-29', end: '2025-01-26' },
-    accounted: [119_147, 130_497],
-    exposures: [],
-  },
-  // Five segments 14,964 + 6,662 + 11,998 + 29,617 + 20,248 of 84,284 (corporate 794 is not a segment).
-  {
-    file: 'pg-10k-2025.xml',
-    accession: 'PG 10-K filed 2025-08-04',
-    period: { start: '2024-07-01', end: '2025-06-30' },
-    accounted: [83_489, 84_284],
-    exposures: [],
-  },
-  // Automotive 87,604 + energy generation and storage 10,086 = 97,690, the whole.
-  {
-    file: 'tsla-10k-2024.xml',
-    accession: 'TSLA 10-K filed 2025-01-30',
-    period: { start: '2024-01-01', end: '2024-12-31' },
-    accounted: [97_690, 97_690],
-    exposures: [],
-  },
-  // Bulk 7,207 + industrial 8,440 + premium (intermodal, not insurance) 7,164 + accessorial 554 of 24,250.
-  {
-    file: 'unp-10k-2024.xml',
-    accession: 'UNP 10-K filed 2025-02-07',
-    period: { start: '2024-01-01', end: '2024-12-31' },
-    accounted: [23_365, 24_250],
-    exposures: [],
-  },
-  // Grocery, general merchandise, health and wellness, fuel and other: every line may hold alcohol, tobacco, pork or contraceptives.
-  {
-    file: 'wmt-10k-2025.xml',
-    accession: '0000104169-25-000021',
+    name: 'retailer, inline 10-K',
+    ...inline(RIVERBEND_RETAIL),
     period: { start: '2024-02-01', end: '2025-01-31' },
     accounted: [0, 1],
     exposures: [],
   },
-  // Netflix tags no revenue split at all.
-  { file: 'nflx-10k-2024.xml', accession: 'NFLX 10-K filed 2025-01-27', period: null, accounted: null, exposures: [] },
+  // Segments 100,000 + 30,000 make up 130,000, but the product split (data center 110,000 set aside
+  // as the sum of compute 95,000 and networking 15,000) shows gaming 12,000: 118,000 is accounted.
+  {
+    name: 'chip maker, plain 10-K',
+    ...plain(QUARRY_CHIPS),
+    period: { start: '2024-01-29', end: '2025-01-26' },
+    accounted: [118_000, 130_000],
+    exposures: [],
+  },
+  // The product class 300,000 is set aside as the sum of phone 200,000 + laptops 30,000 + tablets
+  // 25,000 + wearables 45,000, which are clean; services 90,000 is the generic class: 300,000 of 390,000.
+  {
+    name: 'consumer electronics, inline 10-K',
+    ...inline(ORCHARD_DEVICES_10K),
+    period: { start: '2023-10-01', end: '2024-09-28' },
+    accounted: [300_000, 390_000],
+    exposures: [],
+  },
+  // Nine months to 2023-07-01 (the year to date before the quarter ending the same day):
+  // 155,000 + 22,000 + 21,000 + 30,000 = 228,000 of 290,000.
+  {
+    name: 'consumer electronics, plain 10-Q',
+    ...plain(ORCHARD_DEVICES_10Q),
+    period: { start: '2022-09-25', end: '2023-07-01' },
+    accounted: [228_000, 290_000],
+    exposures: [],
+  },
+  // 2022: seller services 118,000 + cloud 75,000 of 500,000; stores, advertising, subscriptions and other are open.
+  {
+    name: 'marketplace and cloud, plain 10-K',
+    ...plain(TIDEWATER_MARKETPLACE),
+    period: { start: '2022-01-01', end: '2022-12-31' },
+    accounted: [193_000, 500_000],
+    exposures: [],
+  },
+  // Revenue in total and by country only: no split to read.
+  { name: 'streaming company, plain 10-K', ...plain(BEACON_STREAMING), period: null, accounted: null, exposures: [] },
 ];
 
 /** What the accounting should be: null, or the share (to 12 places), its date and a source naming the filing. */
@@ -153,11 +122,11 @@ function accountingMatcher(accounted: [number, number] | null, asOf: string | un
   return { share: expect.closeTo(accounted[0] / accounted[1], 12), asOf, sourceRef: expect.stringContaining(accession) };
 }
 
-describe('revenueByActivity on real filings', () => {
-  it.each(COMPANIES)(
-    '$file: accounted share and activity shares as the filing reports them',
-    ({ file, accession, period, accounted, exposures }) => {
-      const result = revenueByActivity(parseXbrlInstance(fixture(file), accession));
+describe('revenueByActivity on constructed filings', () => {
+  it.each(FILINGS)(
+    '$name: accounted share and activity shares as worked out by hand',
+    ({ document, accession, period, accounted, exposures }) => {
+      const result = revenueByActivity(parseXbrlInstance(document, accession));
       expect(result.period).toEqual(period);
       expect(result.accounted).toEqual(accountingMatcher(accounted, period?.end, accession));
       expect(result.exposures).toEqual(
@@ -175,11 +144,54 @@ describe('revenueByActivity on real filings', () => {
   );
 
   it('when a row is made, then its source names the accession, the period, the concept, the member and the context', () => {
-    const [row] = revenueByActivity(parseXbrlInstance(fixture('ba-10k-2024.xml'), 'BA 10-K filed 2025-02-03')).exposures;
+    const [row] = revenueByActivity(parseXbrlInstance(plainInstance(IRONCLAD_SYSTEMS), IRONCLAD_SYSTEMS.accession)).exposures;
     expect(row!.sourceRef).toBe(
-      'EDGAR BA 10-K filed 2025-02-03 2024-01-01..2024-12-31: us-gaap:Revenues ' +
-        'us-gaap:StatementBusinessSegmentsAxis=ba:BoeingDefenseSpaceSecuritySegmentMember context c-69',
+      'EDGAR 0009999912-25-000007 2024-01-01..2024-12-31: us-gaap:Revenues ' +
+        'us-gaap:StatementBusinessSegmentsAxis=fis:CombatSystemsMember context FY2024_CombatSystems_OperatingSegments',
     );
+  });
+
+  it('when a segment with a clean name has a grocery line, then the segment reads open, naming that line', () => {
+    const { members } = revenueByActivity(parseXbrlInstance(inlineDocument(RIVERBEND_RETAIL), RIVERBEND_RETAIL.accession));
+    expect(members.map((m) => [m.members, m.share, m.reading])).toEqual([
+      [
+        { 'us-gaap:StatementBusinessSegmentsAxis': 'frr:HomeMarketSegmentMember' },
+        expect.closeTo(400_000 / 600_000, 12),
+        { kind: 'ambiguous', rule: 'its product lines include frr:GroceryMember', content: false },
+      ],
+      [
+        { 'us-gaap:StatementBusinessSegmentsAxis': 'frr:InternationalMember' },
+        0.2,
+        expect.objectContaining({ kind: 'ambiguous', content: false }),
+      ],
+      [
+        { 'us-gaap:StatementBusinessSegmentsAxis': 'frr:WarehouseClubMember' },
+        expect.closeTo(80_000 / 600_000, 12),
+        expect.objectContaining({ kind: 'ambiguous', content: true }),
+      ],
+    ]);
+    expect(readRevenueMember('frr:GroceryMember')).toMatchObject({ kind: 'ambiguous', content: true });
+  });
+
+  it('when a parent line stands beside its children, then the children are read and the parent is set aside', () => {
+    const chips = parseXbrlInstance(plainInstance(QUARRY_CHIPS), QUARRY_CHIPS.accession).facts;
+    const productLines = chips.filter((f) => f.members['srt:ProductOrServiceAxis']);
+    expect(disjointMembers(130_000_000_000, productLines)?.map((f) => f.members['srt:ProductOrServiceAxis'])).toEqual([
+      'fqc:ComputeMember',
+      'fqc:NetworkingMember',
+      'fqc:GamingMember',
+      'fqc:WorkstationGraphicsMember',
+      'fqc:VehicleComputersMember',
+      'fqc:OemAndOtherMember',
+    ]);
+    const orchard = revenueByActivity(parseXbrlInstance(inlineDocument(ORCHARD_DEVICES_10K), ORCHARD_DEVICES_10K.accession));
+    expect(orchard.members.map((m) => [m.members['srt:ProductOrServiceAxis'], m.reading.kind])).toEqual([
+      ['fod:PhoneMember', 'clean'],
+      ['fod:LaptopsMember', 'clean'],
+      ['fod:TabletsMember', 'clean'],
+      ['fod:WearablesHomeandAccessoriesMember', 'clean'],
+      ['us-gaap:ServiceMember', 'ambiguous'],
+    ]);
   });
 });
 
@@ -229,6 +241,19 @@ describe('revenueByActivity at its edges', () => {
       share: 1,
       asOf: '2024-12-31',
       sourceRef: 'EDGAR 0000000009-25-000001 us-gaap:Revenues by srt:ProductOrServiceAxis 2024-01-01..2024-12-31',
+    });
+  });
+
+  it('when clean members pass the total by 0.2 % (rounding), then the whole is accounted, not more', () => {
+    expect(read([{ value: 1000 }, product('co:FootwearMember', 950), product('co:ApparelMember', 52)]).accounted?.share).toBe(1);
+  });
+
+  it('when revenue is reported only in total, then no period is read and nothing is accounted', () => {
+    expect(read([{ value: 1000 }, { value: 900, start: '2023-01-01', end: '2023-12-31' }])).toEqual({
+      exposures: [],
+      accounted: null,
+      members: [],
+      period: null,
     });
   });
 
@@ -328,28 +353,31 @@ describe('revenueByActivity at its edges', () => {
 
 describe('readRevenueMember', () => {
   it.each([
-    ['lvs:CasinoMember', 'activity', 'gambling'],
+    ['fhr:CasinoMember', 'activity', 'gambling'],
     ['co:SportsBettingMember', 'activity', 'gambling'],
-    ['bud:BeerMember', 'activity', 'alcohol'],
-    ['stz:WineAndSpiritsMember', 'activity', 'alcohol'],
-    ['pm:CombustibleTobaccoProductsMember', 'activity', 'tobacco'],
-    ['mo:OralTobaccoProductsMember', 'activity', 'tobacco'],
-    ['mo:ECigarettesMember', 'activity', 'vaping'],
-    ['sfd:FreshPorkMember', 'activity', 'pork'],
-    ['gd:CombatSystemsMember', 'activity', 'weapons'],
-    ['lmt:MissilesAndFireControlMember', 'activity', 'weapons'],
-    ['wfc:DepositRelatedFeesMember', 'activity', 'conventional_finance'],
-    ['trv:PremiumsEarnedMember', 'activity', 'conventional_insurance'],
-    ['mar:HotelsMember', 'activity', 'hotels_leisure'],
-    ['dis:ThemeParksMember', 'activity', 'media_entertainment'],
-    ['sbux:CoffeeMember', 'activity', 'coffee'],
-    ['unp:PremiumMember', 'clean', null],
-    ['nvda:GamingMember', 'ambiguous', null],
-    ['mgm:FoodAndBeverageMember', 'ambiguous', null],
-    ['wmt:GroceryMember', 'ambiguous', null],
+    ['fbw:BeerMember', 'activity', 'alcohol'],
+    ['fbw:WineAndSpiritsMember', 'activity', 'alcohol'],
+    ['ftc:CombustibleTobaccoProductsMember', 'activity', 'tobacco'],
+    ['ftc:OralTobaccoProductsMember', 'activity', 'tobacco'],
+    ['ftc:ECigarettesMember', 'activity', 'vaping'],
+    ['ffp:FreshPorkMember', 'activity', 'pork'],
+    ['fis:CombatSystemsMember', 'activity', 'weapons'],
+    ['fis:MissilesAndFireControlMember', 'activity', 'weapons'],
+    ['fbk:DepositRelatedFeesMember', 'activity', 'conventional_finance'],
+    ['fin:PremiumsEarnedMember', 'activity', 'conventional_insurance'],
+    ['fho:HotelsMember', 'activity', 'hotels_leisure'],
+    ['fmp:ThemeParksMember', 'activity', 'media_entertainment'],
+    ['fcr:CoffeeMember', 'activity', 'coffee'],
+    ['fmp:VideoStreamingAdvertisingMember', 'activity', 'media_entertainment'],
+    ['fbb:ConcentrateOperationsMember', 'clean', null],
+    ['fod:WearablesHomeandAccessoriesMember', 'clean', null],
+    ['frl:PremiumMember', 'clean', null],
+    ['fqc:GamingMember', 'ambiguous', null],
+    ['fhr:FoodAndBeverageMember', 'ambiguous', null],
+    ['frr:GroceryMember', 'ambiguous', null],
     ['us-gaap:ServiceMember', 'ambiguous', null],
-    ['aapl:IPhoneMember', 'clean', null],
-    ['aal:CargoAndFreightMember', 'clean', null],
+    ['fod:IPhoneMember', 'clean', null],
+    ['fal:CargoAndFreightMember', 'clean', null],
   ])('%s reads as %s %s', (member, kind, activity) => {
     expect(readRevenueMember(member)).toMatchObject(activity ? { kind, activity } : { kind });
   });

@@ -1,11 +1,12 @@
-import { copyFile, cp, mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestSource } from '../../sources/ingest.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { loadScreeningInputsForDates } from '../../warehouse/screening-inputs.ts';
-import { REALDATA } from '../support/sec-replay-server.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
+import { QUARRY_CHIPS } from '../support/xbrl-constructed.ts';
+import { inlineDocument } from '../support/xbrl-documents.ts';
 
 /** A fictional company's EDGAR folder: 10-K 0009999901-25-000004 filed 2025-02-21, 10-Q 0009999901-25-000019 filed 2025-08-01. */
 const FICTIONAL = path.resolve('test/fixtures/edgar/folder');
@@ -82,21 +83,22 @@ describe('the EDGAR source reads saved XBRL instances into the lake, dated by fi
     expect(afterQuarter!.revenueAccounted).toMatchObject({ share: 0.4, asOf: '2025-06-30' });
   });
 
-  it("when NVIDIA's real 10-K instance is saved beside its real submissions, then its accounting reads from the filing day on", async () => {
+  it('when an inline 10-K split by segment and product is saved, then its accounting reads from the filing day on', async () => {
     const folder = path.join(temp.dir, 'edgar');
-    await mkdir(path.join(folder, 'submissions'), { recursive: true });
-    await mkdir(path.join(folder, 'xbrl', 'CIK0001045810'), { recursive: true });
-    await copyFile(path.join(REALDATA, 'company_tickers_exchange.json.gz'), path.join(folder, 'company_tickers_exchange.json.gz'));
-    await copyFile(path.join(REALDATA, 'submissions/CIK0001045810.json.gz'), path.join(folder, 'submissions/CIK0001045810.json.gz'));
-    await copyFile(path.resolve('test/fixtures/xbrl/nvda-10k-2025.xml'), path.join(folder, 'xbrl/CIK0001045810/0001045810-25-000023.xml'));
+    await cp(FICTIONAL, folder, { recursive: true });
+    await mkdir(path.join(folder, 'xbrl', `CIK${CIK}`), { recursive: true });
+    // The constructed chip maker's figures, filed as this company's 10-K.
+    const tenK = { ...QUARRY_CHIPS, cik: CIK, accession: '0009999901-25-000004' };
+    await writeFile(path.join(folder, 'xbrl', `CIK${CIK}`, '0009999901-25-000004.xml'), inlineDocument(tenK));
 
     await ingestSource({ dataDir: temp.dir, source: 'edgar', path: folder });
-    const [dayBefore, filingDay] = await inputsOn('NVDA', ['2025-02-25', '2025-02-26']);
+    const [dayBefore, filingDay] = await inputsOn('QZQT', ['2025-02-20', '2025-02-21']);
     expect(dayBefore!.revenueAccounted).toBeNull();
+    // Segments 100,000 + 30,000 are the whole of 130,000, but the product split leaves gaming 12,000 open.
     expect(filingDay!.revenueAccounted).toEqual({
-      share: expect.closeTo(119_147 / 130_497, 12),
+      share: expect.closeTo(118_000 / 130_000, 12),
       asOf: '2025-01-26',
-      sourceRef: 'EDGAR 0001045810-25-000023 us-gaap:Revenues by us-gaap:StatementBusinessSegmentsAxis 2024-01-29..2025-01-26',
+      sourceRef: 'EDGAR 0009999901-25-000004 us-gaap:Revenues by us-gaap:StatementBusinessSegmentsAxis 2024-01-29..2025-01-26',
     });
     expect(filingDay!.exposures.filter((e) => e.evidence === 'filing_dimension')).toEqual([]);
   });

@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseXbrlInstance } from '../../sources/edgar/xbrl-instance.ts';
 import { parseIxNumber } from '../../sources/edgar/xbrl-values.ts';
-
-const fixture = (name: string) => readFileSync(path.resolve('test/fixtures/xbrl', name), 'utf8');
+import { BROOKSIDE_BEVERAGE, HARBOR_RESORTS, TIDEWATER_MARKETPLACE } from '../support/xbrl-constructed.ts';
+import { inlineDocument as constructedInline, plainInstance } from '../support/xbrl-documents.ts';
 
 /** An inline XBRL document as EDGAR receives them: XHTML with the contexts in `ix:resources`. */
 function inlineDocument(body: string): string {
@@ -34,32 +32,73 @@ ${body}
 </body></html>`;
 }
 
-describe('parseXbrlInstance on a plain instance (Amazon 10-K 2022 excerpt)', () => {
-  const { facts, unreadable } = parseXbrlInstance(fixture('amzn-10k-2022.xml'), '0001018724-23-000004');
+describe('parseXbrlInstance on a plain instance (constructed marketplace 10-K, three years)', () => {
+  const { facts, unreadable } = parseXbrlInstance(plainInstance(TIDEWATER_MARKETPLACE), '0009999917-23-000004');
 
   it('when a fact carries a product member, then it comes with its axis, period, unit, decimals, value and context', () => {
     const physical = facts.find(
       (f) =>
-        f.members['srt:ProductOrServiceAxis'] === 'amzn:PhysicalStoresMember' &&
+        f.members['srt:ProductOrServiceAxis'] === 'ftm:PhysicalStoresMember' &&
         f.period.kind === 'duration' &&
         f.period.end === '2022-12-31',
     );
     expect(physical).toEqual({
       concept: 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax',
-      members: { 'srt:ProductOrServiceAxis': 'amzn:PhysicalStoresMember' },
+      members: { 'srt:ProductOrServiceAxis': 'ftm:PhysicalStoresMember' },
       period: { kind: 'duration', start: '2022-01-01', end: '2022-12-31' },
       unit: 'USD',
       decimals: -6,
-      value: 18_963_000_000,
-      contextId: 'ie62bfebac9d24ef394a04bb4734b2e02_D20220101-20221231',
-      accession: '0001018724-23-000004',
+      value: 19_000_000_000,
+      contextId: 'FY2022_PhysicalStores',
+      accession: '0009999917-23-000004',
     });
     expect(unreadable).toEqual([]);
   });
 
-  it('when the entity as a whole reports revenue, then the fact has no members', () => {
-    const total = facts.filter((f) => Object.keys(f.members).length === 0 && f.period.kind === 'duration' && f.period.end === '2022-12-31');
-    expect(total.map((f) => f.value)).toEqual([513_983_000_000]);
+  it('when the entity as a whole reports revenue, then the fact has no members, one per year', () => {
+    const totals = facts.filter((f) => Object.keys(f.members).length === 0);
+    expect(totals.map((f) => [f.period.kind === 'duration' && f.period.end, f.value])).toEqual([
+      ['2022-12-31', 500_000_000_000],
+      ['2021-12-31', 470_000_000_000],
+      ['2020-12-31', 380_000_000_000],
+    ]);
+  });
+
+  it('when the cover page gives text facts, then only the numeric facts are read', () => {
+    expect(new Set(facts.map((f) => f.concept))).toEqual(new Set(['us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax']));
+    expect(facts).toHaveLength(2 * 8 + 3 + 1);
+  });
+});
+
+describe('parseXbrlInstance on a constructed inline 10-K', () => {
+  it('when figures are shown in millions, a total twice and an elimination in parentheses, then each is scaled, signed and read once', () => {
+    const { facts, unreadable } = parseXbrlInstance(constructedInline(HARBOR_RESORTS), HARBOR_RESORTS.accession);
+    expect(unreadable).toEqual([]);
+    const fy2024 = facts.filter((f) => f.period.kind === 'duration' && f.period.end === '2024-12-31');
+    expect(fy2024.map((f) => [f.contextId, f.value])).toEqual([
+      ['FY2024', 2_000_000_000],
+      ['FY2024_Casino', 1_300_000_000],
+      ['FY2024_Rooms', 400_000_000],
+      ['FY2024_FoodAndBeverage', 200_000_000],
+      ['FY2024_EntertainmentRetailAndOther', 100_000_000],
+      ['FY2024_HarborPointProperty_OperatingSegments', 1_250_000_000],
+      ['FY2024_LakeshoreProperty_OperatingSegments', 800_000_000],
+      ['FY2024_IntersegmentElimination', -50_000_000],
+    ]);
+    expect(fy2024[5]!.members).toEqual({
+      'us-gaap:StatementBusinessSegmentsAxis': 'fhr:HarborPointPropertyMember',
+      'srt:ConsolidationItemsAxis': 'us-gaap:OperatingSegmentsMember',
+    });
+  });
+
+  it('when the document binds the standard taxonomies to other prefixes, then concepts, axes and members carry the usual ones', () => {
+    const { facts } = parseXbrlInstance(constructedInline(BROOKSIDE_BEVERAGE, { aliases: { 'us-gaap': 'gaap', srt: 'product' } }), 'acc-0');
+    expect(facts[1]).toMatchObject({
+      concept: 'us-gaap:Revenues',
+      members: { 'srt:ProductOrServiceAxis': 'fbb:ConcentrateOperationsMember' },
+      value: 30_000_000_000,
+    });
+    expect(facts.filter((f) => f.members['us-gaap:StatementBusinessSegmentsAxis'])).toHaveLength(5);
   });
 });
 
