@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessSetup } from '../../access/open-access.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
-import { keyFor, openTestAccess } from '../support/access.ts';
+import { keyFor, meterUsed, openTestAccess } from '../support/access.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { type FixtureTickers, type ServedLakeApi, TODAY, serveLakeApi } from './support/lake-fixture.ts';
 import { copyToParquetSql } from '../../warehouse/lake-sql.ts';
@@ -51,7 +51,7 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
   /** Units spent by a key (the meter's spare units go back first, so the store shows exactly what was spent). */
   const used = async (keyId: string) => {
     await access.meter.returnSpare();
-    return Number((await access.store.window(keyId, 'daily'))?.used ?? 0);
+    return meterUsed(access, keyId); // a self-serve key spends its account's window
   };
 
   beforeAll(async () => {

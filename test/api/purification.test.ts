@@ -8,7 +8,7 @@ import { ingestSource } from '../../sources/ingest.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { loadScreeningInputsForDates } from '../../warehouse/screening-inputs.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
-import { keyFor, openTestAccess } from '../support/access.ts';
+import { keyFor, meterUsed, openTestAccess } from '../support/access.ts';
 import { listen } from '../support/http.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { createTestApi, TODAY, type TestApi } from './support/lake-fixture.ts';
@@ -67,7 +67,7 @@ describe('POST /api/purification over real HTTP on the sample universe', () => {
   };
   const used = async (keyId: string) => {
     await access.meter.returnSpare();
-    return Number((await access.store.window(keyId, 'daily'))?.used ?? 0);
+    return meterUsed(access, keyId); // a self-serve key spends its account's window
   };
 
   beforeAll(async () => {
