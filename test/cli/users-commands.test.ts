@@ -17,7 +17,7 @@ describe('faithscreen users invite and users list on a DATA_DIR', () => {
     expect(invited.code).toBe(0);
     const printed = JSON.parse(invited.stdout) as Record<string, string | boolean>;
     expect(printed).toMatchObject({ account: 'acme', email: 'ada@example.com', new_user: true });
-    expect(printed.link).toMatch(/\/account\/set-password\?token=[A-Za-z0-9_-]{43}$/);
+    expect(printed.link).toMatch(/\/account\/set-password#token=[A-Za-z0-9_-]{43}$/); // in the fragment: never sent, never logged
     expect(Date.parse(String(printed.expires_at)) - Date.now()).toBeGreaterThan(71 * 3_600_000);
     const token = String(printed.link).split('token=')[1]!;
 
