@@ -42,7 +42,8 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'missing or invalid API key (send it in `X-API-Key`)',
   429:
     'quota exhausted: `detail` is an object with `message`, `limits` (each window: limit, used, resets_at) and `upgrade_url`; no ' +
-    'X-RateLimit headers are sent',
+    "X-RateLimit headers are sent. Or, with force_refresh, too many of the key's re-screens are already waiting (`detail` a " +
+    'string, code too_many_refreshes, free of charge)',
   400: 'invalid value (market, ticker, framework id, as_of, limit, …); `detail` names the valid values',
   403: 'the key is not provisioned for this market, endpoint or framework (access control)',
   404: 'ticker, fund or history not found',
@@ -50,7 +51,9 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'the current screening is older than 30 days (attestation); re-screen with force_refresh=true, then mint',
   413: 'request body larger than 64 kB',
   422: 'malformed request: body not a JSON object, wrong types, repeated query parameters',
-  503: 'a re-screen was needed but the workflow service is unavailable, or the service is reading at capacity (Retry-After); retry shortly',
+  503:
+    'a re-screen was needed but the workflow service is unavailable, or the service is reading at capacity (Retry-After); retry ' +
+    'shortly. A re-screen that started but outlived its wait answers 503 too, and is charged',
 };
 
 function errors(...statuses: number[]): JsonObject {
@@ -59,7 +62,11 @@ function errors(...statuses: number[]): JsonObject {
       String(s),
       {
         description: ERROR_TEXT[s],
-        content: { 'application/json': { schema: ref(s === 429 ? responses.quotaExhaustedSchema : responses.errorSchema) } },
+        content: {
+          'application/json': {
+            schema: s === 429 ? { oneOf: [ref(responses.quotaExhaustedSchema), ref(responses.errorSchema)] } : ref(responses.errorSchema),
+          },
+        },
       },
     ]),
   );
