@@ -5,7 +5,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { screenCompany, type ActivityCode, type ActivityExposure, type ExposureEvidence, type ScreeningInput } from '../../engine/index.ts';
+import {
+  FRAMEWORK_IDS,
+  screenCompany,
+  type ActivityCode,
+  type ActivityExposure,
+  type ExposureEvidence,
+  type ScreeningInput,
+} from '../../engine/index.ts';
 import { monthsBefore, addDays } from '../../engine/dates.ts';
 import type { ExclusionVersion } from '../../engine/faith/exclusion-types.ts';
 import { BRI_VERSIONS } from '../../engine/faith/christian-bri.ts';
@@ -117,16 +124,8 @@ function freshCoverage(input: ScreeningInput): boolean {
   return vendor || fresh(input.activitiesReviewedOn) || (accounted && fresh(input.revenueAccounted!.asOf));
 }
 
-const FRAMEWORKS = [
-  'shariah_aaoifi',
-  'shariah_djim',
-  'shariah_sp',
-  'shariah_ftse',
-  'shariah_msci',
-  'christian_bri',
-  'catholic_usccb',
-  'lds_mormon',
-];
+/** The table-driven frameworks: the halakhic screen reasons on control, the consensus on the others. */
+const FRAMEWORKS = FRAMEWORK_IDS.filter((id) => id !== 'jewish_halakhic' && id !== 'service_consensus');
 
 describe('no compliant verdict on thin evidence', () => {
   it('when a framework is compliant, then every activity it screens that the industry code leaves in doubt is settled by fresh evidence', () => {
