@@ -3,6 +3,9 @@ import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_IDS } from '../../engine/index.ts';
 import { MARKETS } from '../../common/markets.ts';
+import { withDuckDB } from '../../warehouse/duckdb.ts';
+import { lakeRoot } from '../../warehouse/lake-paths.ts';
+import { readSql, sql } from '../../warehouse/sql.ts';
 import { type FixtureTickers, type ServedLakeApi, type TestApi, serveLakeApi } from './support/lake-fixture.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response JSON under test
@@ -54,17 +57,61 @@ describe('batch, ETF, compare, reference lists, export and OpenAPI over real HTT
     ]);
   });
 
-  it('when a fund is screened, then its top holdings carry verdicts and weights and framework_stats add up', async () => {
+  it('when a fund is screened, then its top holdings are those of its latest report, heaviest first, each with its current verdicts, and framework_stats count them', async () => {
+    // The fund's latest report read straight from the lake's Parquet files, not through the API's reads.
+    const report = await withDuckDB(':memory:', {}, async (c) =>
+      (
+        await readSql(
+          c,
+          sql`WITH h AS (SELECT * FROM read_parquet(${`${lakeRoot(lake.dataDir)}/fund_holdings/fund_market=us/**/*.parquet`})
+                WHERE fund_ticker = ${t.fund.ticker})
+              SELECT CAST(market AS VARCHAR) AS market, ticker, weight FROM h
+              WHERE as_of = (SELECT max(as_of) FROM h) ORDER BY weight DESC, market, ticker`,
+        )
+      ).getRowObjectsJS(),
+    );
+    // The fixture fund holds more than the top-5 cut, so both the cut and the count are tested.
+    expect(report.length).toBeGreaterThan(5);
+    const top = report.slice(0, 5);
+
     const { status, body } = await post('/api/screen/etf', { etf_ticker: t.fund.ticker, max_holdings: 5 });
+
     expect(status).toBe(200);
-    expect(body).toMatchObject({ etf_ticker: t.fund.ticker, market: 'us', holdings_screened: expect.any(Number) });
-    expect(body.holdings.length).toBeLessThanOrEqual(5);
-    const weights = body.holdings.map((h: Json) => h.weight);
-    expect(weights).toEqual([...weights].sort((a: number, b: number) => b - a));
+    expect(body).toMatchObject({ etf_ticker: t.fund.ticker, market: 'us', holdings_in_report: report.length, holdings_screened: 5 });
+    expect(body.holdings.map((h: Json) => [h.market, h.ticker])).toEqual(top.map((h) => [h.market, h.ticker]));
+    body.holdings.forEach((h: Json, i: number) => expect(h.weight).toBeCloseTo(Number(top[i]!.weight), 6));
+    expect(body.covered_weight).toBeCloseTo(
+      top.reduce((sum, h) => sum + Number(h.weight), 0),
+      5,
+    );
+    for (const h of body.holdings) {
+      const row = api.reads.current(h.market, h.ticker);
+      expect(h.verdicts).toEqual(row ? Object.fromEntries(FRAMEWORK_IDS.map((id) => [id, row.statuses[id]])) : null);
+      expect(h.snapshot_date).toBe(row?.snapshotDate ?? null);
+    }
+    // Most fixture stocks are screened today, so a look-through that drops every verdict fails here.
+    expect(body.holdings.filter((h: Json) => h.verdicts !== null).length).toBeGreaterThan(0);
+    const BUCKETS = { compliant: 'pass', non_compliant: 'fail', questionable: 'questionable', insufficient_data: 'unknown' } as const;
     for (const id of FRAMEWORK_IDS) {
+      const expected: Json = {
+        pass: 0,
+        fail: 0,
+        questionable: 0,
+        unknown: 0,
+        pass_weight: 0,
+        fail_weight: 0,
+        questionable_weight: 0,
+        unknown_weight: 0,
+      };
+      for (const h of body.holdings) {
+        const bucket = h.verdicts ? BUCKETS[h.verdicts[id] as keyof typeof BUCKETS] : 'unknown';
+        expected[bucket] += 1;
+        expected[`${bucket}_weight`] += h.weight;
+      }
       const s = body.framework_stats[id];
-      expect(s.pass + s.fail + s.questionable + s.unknown).toBe(body.holdings.length);
-      expect(s.pass_weight + s.fail_weight + s.questionable_weight + s.unknown_weight).toBeCloseTo(body.covered_weight, 5);
+      expect([s.pass, s.fail, s.questionable, s.unknown]).toEqual([expected.pass, expected.fail, expected.questionable, expected.unknown]);
+      for (const bucket of ['pass', 'fail', 'questionable', 'unknown'])
+        expect(s[`${bucket}_weight`]).toBeCloseTo(expected[`${bucket}_weight`], 5);
     }
   });
 
