@@ -8,6 +8,7 @@ import { ingestSource } from '../../sources/ingest.ts';
 import { catalogPath, lakeRoot } from '../../warehouse/lake-paths.ts';
 import { MIGRATIONS } from '../../warehouse/migrations/index.ts';
 import { FORENSIC_SEED_FILE } from '../../warehouse/migrations/003-forensic-columns.ts';
+import { readLakeStocks } from '../support/lake-stocks.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { readSql, sql } from '../../warehouse/sql.ts';
 
@@ -82,10 +83,20 @@ describe('forensic reads over the lake', () => {
     expect(await reads.profile('zz', ticker)).toBeUndefined();
   });
 
-  it("when peers are asked, then stocks of the company's 2-digit SIC group with their latest total assets come back, the company excluded", async () => {
-    const profile = (await reads.profile('us', ticker))!;
-    const peers = await reads.peerCandidates({ market: 'us', ticker, sic: profile.sic!, asOf: TODAY });
-    expect(peers.every((p) => p.sic.slice(0, 2) === profile.sic!.slice(0, 2) && p.ticker !== ticker && p.totalAssets > 0)).toBe(true);
+  it("when peers are asked, then every other stock of the company's 2-digit SIC group with a filing comes back with its latest total assets, and nothing else", async () => {
+    const stocks = await readLakeStocks(temp.dir, 'us', TODAY);
+    // A company whose major group holds stocks of its own SIC and of another, so both kinds of member are checked.
+    const company = stocks.find((s) => {
+      const group = stocks.filter((o) => o.ticker !== s.ticker && o.sic.slice(0, 2) === s.sic.slice(0, 2));
+      return group.some((o) => o.sic === s.sic) && group.some((o) => o.sic !== s.sic);
+    })!;
+    expect(company).toBeDefined();
+    const expected = stocks.filter((s) => s.ticker !== company.ticker && s.sic.slice(0, 2) === company.sic.slice(0, 2));
+
+    const peers = await reads.peerCandidates({ market: 'us', ticker: company.ticker, sic: company.sic, asOf: TODAY });
+
+    expect(expected.length).toBeGreaterThanOrEqual(2);
+    expect(peers).toEqual(expected);
   });
 
   it('when a lake was written before the forensic columns existed, then they read as null and the catalog view still binds after migration 3', async () => {
@@ -108,7 +119,13 @@ describe('forensic reads over the lake', () => {
       rmSync(seedDir, { recursive: true });
       await writeOldFundamentals(other.dir, 'gb');
       const status = await migrateCatalog(other.dir);
-      expect(status.applied).toEqual(['3-forensic-columns', '4-real-data-columns', '5-involvement-columns', '6-methodology-texts']);
+      expect(status.applied).toEqual([
+        '3-forensic-columns',
+        '4-real-data-columns',
+        '5-involvement-columns',
+        '6-methodology-texts',
+        '7-domicile-column',
+      ]);
       const rows = await withDuckDB(catalogPath(other.dir), { readOnly: true }, async (c) =>
         (await c.runAndReadAll(`SELECT ticker, total_assets, ppe_net, sga_expense FROM fundamentals`)).getRowObjectsJS(),
       );
