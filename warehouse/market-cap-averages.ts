@@ -32,7 +32,7 @@ export function monthIndexOf(date: string): number {
 }
 
 /** `YYYY-MM-DD` → `yyyymmdd`. */
-export function dayNumberOf(date: string): number {
+export function yyyymmddOf(date: string): number {
   return Number(date.slice(0, 4)) * 10_000 + Number(date.slice(5, 7)) * 100 + Number(date.slice(8, 10));
 }
 
@@ -80,7 +80,7 @@ function firstAfter(caps: readonly MonthEndCap[], monthIndex: number): number {
  */
 export function marketCapAveragesOn(caps: readonly MonthEndCap[], date: string): MarketCapAverages {
   const month = monthIndexOf(date);
-  const day = dayNumberOf(date);
+  const day = yyyymmddOf(date);
   let sum24 = 0;
   let sum36 = 0;
   let months24 = 0;

@@ -15,7 +15,7 @@ import { compareTickers, parseCompareTickers } from '../use-cases/compare-ticker
 import { listFrameworks } from '../use-cases/reference-lists.ts';
 import { screenBatch } from '../use-cases/screen-batch.ts';
 import { screenEtf } from '../use-cases/screen-etf.ts';
-import { screenResponseJson, screenTicker } from '../use-cases/screen-ticker.ts';
+import { screenResponseJson, serveScreen } from '../use-cases/screen-ticker.ts';
 import { snapshotAsOf } from '../use-cases/snapshot-as-of.ts';
 import { statusTimeline } from '../use-cases/status-timeline.ts';
 import { checkAsOf, checkDateRange, checkMarket, normaliseTicker, parseFlag, parseFrameworks, parseRequest } from '../validation.ts';
@@ -135,7 +135,7 @@ export function screenRoutes(service: ScreenService, access: Middleware[]): Rout
     const release = forceRefresh && keyId !== undefined ? refreshSlots.take(keyId) : undefined;
     let outcome;
     try {
-      outcome = await screenTicker(service, { market, ticker, forceRefresh });
+      outcome = await serveScreen(service, { market, ticker, forceRefresh });
     } catch (error) {
       // The re-screen this request started goes on: the work was done, so the units are kept.
       if (error instanceof AppError && error.code === 'refresh_pending') (ctx.state as ApiState).keepCharge = true;

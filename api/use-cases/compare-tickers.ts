@@ -2,7 +2,7 @@ import type { FrameworkId, RatioKey, VerdictStatus } from '../../engine/index.ts
 import { badRequest } from '../../common/app-error.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { normaliseTicker } from '../validation.ts';
-import { loadResults, screenTicker } from './screen-ticker.ts';
+import { loadResults, serveScreen } from './screen-ticker.ts';
 
 export interface CompareRequest {
   market: string;
@@ -30,12 +30,12 @@ export function parseCompareTickers(text: string): string[] {
  * status of each ticker and whether they agree, per ratio the value of each ticker, and a
  * `differences` list of the frameworks where they disagree.
  */
-export async function compareTickers(ctx: ScreenService, request: CompareRequest): Promise<Record<string, unknown>> {
+export async function compareTickers(service: ScreenService, request: CompareRequest): Promise<Record<string, unknown>> {
   const outcomes = await Promise.all(
-    request.tickers.map((ticker) => screenTicker(ctx, { market: request.market, ticker, forceRefresh: false })),
+    request.tickers.map((ticker) => serveScreen(service, { market: request.market, ticker, forceRefresh: false })),
   );
   const results = await loadResults(
-    ctx,
+    service,
     outcomes.map((o) => o.row),
   );
   const frameworks: Record<string, Record<string, VerdictStatus | boolean>> = {};

@@ -53,19 +53,20 @@ function positionOf(company: CompanyAnalysis, peers: readonly CompanyAnalysis[])
 }
 
 /** `GET /api/forensic/{ticker}/peers`: the company's `n` closest same-industry peers, ranked, each with its scores. */
-export async function forensicPeers(ctx: ForensicContext, listing: Listing, asOf: string, n: number) {
-  const company = await analyseCompany(ctx, listing, asOf);
+export async function forensicPeers(forensic: ForensicContext, listing: Listing, asOf: string, n: number) {
+  const company = await analyseCompany(forensic, listing, asOf);
   const sic = company.profile?.sic ?? null;
-  const candidates = sic === null ? [] : await ctx.lake.peerCandidates({ market: listing.market, ticker: listing.ticker, sic, asOf });
+  const candidates = sic === null ? [] : await forensic.lake.peerCandidates({ market: listing.market, ticker: listing.ticker, sic, asOf });
   const selection =
     sic === null
       ? { peers: [], widened: false, short: true }
       : rankPeers(sic, company.report.periods.current?.figures.total_assets ?? null, candidates, n);
   const listings = selection.peers.map(
-    (p) => ctx.universe.listing(listing.market, p.candidate.ticker) ?? { ...listing, ticker: p.candidate.ticker, name: p.candidate.name },
+    (p) =>
+      forensic.universe.listing(listing.market, p.candidate.ticker) ?? { ...listing, ticker: p.candidate.ticker, name: p.candidate.name },
   );
   const profiles = new Map(selection.peers.map((p, i) => [p.candidate.ticker, profileOf(p.candidate, listings[i]!)]));
-  const analyses = await analyseCompanies(ctx, listings, profiles, asOf);
+  const analyses = await analyseCompanies(forensic, listings, profiles, asOf);
   const notes: string[] = [];
   if (sic === null) notes.push("the company's SIC code is unknown, so no same-industry peers can be chosen");
   else if (selection.widened)

@@ -14,10 +14,10 @@ export interface CompanyAnalysis {
 }
 
 /** Scores a company from what the lake says was filed by `asOf` (`YYYY-MM-DD`). */
-export async function analyseCompany(ctx: ForensicContext, listing: Listing, asOf: string): Promise<CompanyAnalysis> {
+export async function analyseCompany(forensic: ForensicContext, listing: Listing, asOf: string): Promise<CompanyAnalysis> {
   const [profile, filings] = await Promise.all([
-    ctx.lake.profile(listing.market, listing.ticker),
-    ctx.lake.filings(listing.market, [listing.ticker], asOf),
+    forensic.lake.profile(listing.market, listing.ticker),
+    forensic.lake.filings(listing.market, [listing.ticker], asOf),
   ]);
   const own = filings.get(listing.ticker);
   return { listing, profile, filings: own, report: buildForensicReport({ sic: profile?.sic ?? null }, own?.periods ?? []), asOf };
@@ -25,13 +25,13 @@ export async function analyseCompany(ctx: ForensicContext, listing: Listing, asO
 
 /** Scores several companies of one market with one read of their filings (peer tables). */
 export async function analyseCompanies(
-  ctx: ForensicContext,
+  forensic: ForensicContext,
   listings: readonly Listing[],
   profiles: ReadonlyMap<string, ListingProfile | undefined>,
   asOf: string,
 ): Promise<CompanyAnalysis[]> {
   if (listings.length === 0) return [];
-  const filings = await ctx.lake.filings(
+  const filings = await forensic.lake.filings(
     listings[0]!.market,
     listings.map((l) => l.ticker),
     asOf,

@@ -29,9 +29,9 @@ export interface MintRequest {
  * Never screens: no screening → 404, older than 30 days → 409, `insufficient_data` → 422.
  * The certificate is signed and committed to service.db before this returns.
  */
-export async function mintAttestation(ctx: AttestContext, request: MintRequest): Promise<Certificate> {
+export async function mintAttestation(attest: AttestContext, request: MintRequest): Promise<Certificate> {
   const { market, ticker, standard } = request;
-  const { reads } = ctx.screen;
+  const { reads } = attest.screen;
   const current = reads.current(market, ticker);
   const listing = reads.listing(market, ticker);
   const screenFirst = `screen it first with GET /api/screen/${market}/${ticker}, then mint`;
@@ -43,7 +43,7 @@ export async function mintAttestation(ctx: AttestContext, request: MintRequest):
       );
     throw notFound(`${market}/${ticker} has no current screening to attest; minting never screens: ${screenFirst}`, 'no_current_screening');
   }
-  const now = ctx.now();
+  const now = attest.now();
   const age = dayNumber(utcDay(now)) - dayNumber(current.snapshotDate);
   if (age > MAX_SCREENING_AGE_DAYS) {
     throw conflict(
@@ -60,14 +60,14 @@ export async function mintAttestation(ctx: AttestContext, request: MintRequest):
       'verdict_not_attestable',
     );
   }
-  const result = await loadResult(ctx.screen, current);
+  const result = await loadResult(attest.screen, current);
   const framework = result.frameworks[standard];
   // The index and result_json come from the same snapshot row; a disagreement is a fault, never a certificate.
   if (!framework || framework.status !== verdict)
     throw new Error(
       `snapshot ${market}/${ticker} ${current.snapshotDate} ${current.screenedAt}: ${standard} status differs between index and result_json`,
     );
-  const stored = await ctx.certificates.issue(
+  const stored = await attest.certificates.issue(
     {
       cert_id: newCertId(),
       payload_version: PAYLOAD_VERSION,
@@ -86,8 +86,8 @@ export async function mintAttestation(ctx: AttestContext, request: MintRequest):
     },
     pinSnapshot(current),
     { keyId: request.grant?.keyId ?? null, account: request.grant?.account ?? null },
-    ctx.keys,
+    attest.keys,
   );
-  ctx.logger?.info({ cert_id: stored.fields.cert_id, market, ticker, standard, key_id: stored.fields.key_id }, 'certificate minted');
-  return publicCertificate(stored.fields, stored.sig, ctx.baseUrl);
+  attest.logger?.info({ cert_id: stored.fields.cert_id, market, ticker, standard, key_id: stored.fields.key_id }, 'certificate minted');
+  return publicCertificate(stored.fields, stored.sig, attest.baseUrl);
 }

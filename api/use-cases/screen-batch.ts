@@ -10,7 +10,7 @@ import {
   renderReport,
   reportWithoutRead,
   screenResponseAround,
-  screenTicker,
+  serveScreen,
   type ScreenOutcome,
 } from './screen-ticker.ts';
 import { inLanes } from '../../common/lanes.ts';
@@ -40,9 +40,9 @@ function textField(item: unknown, field: string): string | null {
 }
 
 /** Every failure becomes that item's error entry, never the batch's. */
-function itemError(ctx: ScreenService, item: unknown, index: number, error: unknown): BatchError {
+function itemError(service: ScreenService, item: unknown, index: number, error: unknown): BatchError {
   const known = error instanceof AppError;
-  if (!known) ctx.logger?.error({ err: error, index }, 'batch item failed');
+  if (!known) service.logger?.error({ err: error, index }, 'batch item failed');
   return {
     index,
     market: textField(item, 'market'),
@@ -53,15 +53,20 @@ function itemError(ctx: ScreenService, item: unknown, index: number, error: unkn
 }
 
 /** Which snapshot answers one item (memory, or a re-screen). */
-async function resolveItem(ctx: ScreenService, request: BatchRequest, item: unknown, index: number): Promise<ScreenOutcome | BatchError> {
+async function resolveItem(
+  service: ScreenService,
+  request: BatchRequest,
+  item: unknown,
+  index: number,
+): Promise<ScreenOutcome | BatchError> {
   try {
     const parsed = parseRequest(batchItemSchema, item, 'body');
     const market = checkMarket(parsed.market, 'market');
     const ticker = normaliseTicker(parsed.ticker, 'ticker');
     assertMarketGranted(market, request.grant);
-    return await screenTicker(ctx, { market, ticker, forceRefresh: request.forceRefresh });
+    return await serveScreen(service, { market, ticker, forceRefresh: request.forceRefresh });
   } catch (error) {
-    return itemError(ctx, item, index, error);
+    return itemError(service, item, index, error);
   }
 }
 
@@ -83,26 +88,26 @@ function isError(value: unknown): value is BatchError {
  * rest are read together (one query per Parquet file, not one per item) and rendered; saturated
  * reads fail the whole batch with 503.
  */
-export async function screenBatch(ctx: ScreenService, request: BatchRequest): Promise<BatchOutcome> {
+export async function screenBatch(service: ScreenService, request: BatchRequest): Promise<BatchOutcome> {
   const resolved = new Array<ScreenOutcome | BatchError>(request.items.length);
   await inLanes(request.items.length, CONCURRENCY, async (index) => {
-    resolved[index] = await resolveItem(ctx, request, request.items[index], index);
+    resolved[index] = await resolveItem(service, request, request.items[index], index);
   });
   const ready = new Map<ScreenOutcome, Buffer>();
   resolved.forEach((o, index) => {
     if (isError(o)) return;
     try {
-      const report = reportWithoutRead(ctx, o, request.frameworks);
+      const report = reportWithoutRead(service, o, request.frameworks);
       if (report !== null) ready.set(o, report);
     } catch (error) {
-      resolved[index] = itemError(ctx, request.items[index], index, error);
+      resolved[index] = itemError(service, request.items[index], index, error);
     }
   });
   const toRead = resolved.filter((o): o is ScreenOutcome => !isError(o) && !ready.has(o));
   const results = new Map<ScreenOutcome, StoredResult>();
   try {
     const loaded = await loadStoredResults(
-      ctx,
+      service,
       toRead.map((o) => o.row),
     );
     toRead.forEach((o, i) => results.set(o, loaded[i]!));
@@ -116,9 +121,9 @@ export async function screenBatch(ctx: ScreenService, request: BatchRequest): Pr
       const report = ready.get(o);
       if (report !== undefined) return screenResponseAround(o, report);
       try {
-        return screenResponseAround(o, await renderReport(ctx, o, request.frameworks, results.get(o)));
+        return screenResponseAround(o, await renderReport(service, o, request.frameworks, results.get(o)));
       } catch (error) {
-        return itemError(ctx, request.items[index], index, error);
+        return itemError(service, request.items[index], index, error);
       }
     }),
   );

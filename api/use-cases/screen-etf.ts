@@ -35,8 +35,8 @@ const round = (value: number) => Math.round(value * 1e6) / 1e6;
  * count and fund-weight share of pass / fail / questionable / unknown holdings. A holding never
  * screened counts as unknown with `verdicts: null`.
  */
-export async function screenEtf(ctx: ScreenService, request: EtfRequest): Promise<Record<string, unknown>> {
-  const fund = await ctx.reads.fundHoldings(request.market, request.etfTicker, request.maxHoldings);
+export async function screenEtf(service: ScreenService, request: EtfRequest): Promise<Record<string, unknown>> {
+  const fund = await service.reads.fundHoldings(request.market, request.etfTicker, request.maxHoldings);
   if (!fund) throw notFound(`no fund '${request.etfTicker}' with holdings in market '${request.market}'`, 'fund_not_found');
   const stats = Object.fromEntries(
     request.frameworks.map((id) => [
@@ -45,7 +45,7 @@ export async function screenEtf(ctx: ScreenService, request: EtfRequest): Promis
     ]),
   ) as Record<FrameworkId, FrameworkStats>;
   const holdings = fund.holdings.map((holding) => {
-    const row = ctx.reads.current(holding.market, holding.ticker);
+    const row = service.reads.current(holding.market, holding.ticker);
     const verdicts = row ? Object.fromEntries(request.frameworks.map((id) => [id, row.statuses[id]])) : null;
     for (const id of request.frameworks) {
       const bucket = row ? BUCKET[row.statuses[id]] : 'unknown';
@@ -55,7 +55,7 @@ export async function screenEtf(ctx: ScreenService, request: EtfRequest): Promis
     return {
       market: holding.market,
       ticker: holding.ticker,
-      company_name: ctx.reads.listing(holding.market, holding.ticker)?.name ?? null,
+      company_name: service.reads.listing(holding.market, holding.ticker)?.name ?? null,
       weight: holding.weight,
       snapshot_date: row?.snapshotDate ?? null,
       verdicts,
@@ -64,7 +64,7 @@ export async function screenEtf(ctx: ScreenService, request: EtfRequest): Promis
   return {
     etf_ticker: request.etfTicker,
     market: request.market,
-    fund_name: ctx.reads.listing(request.market, request.etfTicker)?.name ?? null,
+    fund_name: service.reads.listing(request.market, request.etfTicker)?.name ?? null,
     as_of: fund.asOf,
     holdings_in_report: fund.totalHoldings,
     holdings_screened: holdings.length,

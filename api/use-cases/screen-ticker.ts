@@ -36,9 +36,9 @@ function ageInDays(snapshotDate: string, now: Date): number {
 }
 
 /** Re-screens through the refresher and records the new snapshot; 404 / 503 when it cannot. */
-async function rescreen(ctx: ScreenService, market: string, ticker: string): Promise<VerdictRow> {
+async function rescreen(service: ScreenService, market: string, ticker: string): Promise<VerdictRow> {
   try {
-    return await rescreenOrRefreshError(ctx, market, ticker);
+    return await rescreenOrRefreshError(service, market, ticker);
   } catch (error) {
     if (error instanceof RefreshUnavailableError && error.started)
       throw serviceUnavailable(
@@ -54,17 +54,17 @@ async function rescreen(ctx: ScreenService, market: string, ticker: string): Pro
 }
 
 /** As `rescreen`, but a refresh that cannot run stays a RefreshUnavailableError for the caller to handle. */
-async function rescreenOrRefreshError(ctx: ScreenService, market: string, ticker: string): Promise<VerdictRow> {
+async function rescreenOrRefreshError(service: ScreenService, market: string, ticker: string): Promise<VerdictRow> {
   let screen: RefreshedScreen;
   try {
-    screen = await ctx.refresher.refresh(market, ticker);
+    screen = await service.refresher.refresh(market, ticker);
   } catch (error) {
     if (error instanceof TickerNotListedError) throw notFound(`ticker '${ticker}' is not listed in market '${market}'`, 'ticker_not_found');
     throw error;
   }
   const result = screen.result;
-  const row = ctx.reads.remember({ ...screen, market });
-  ctx.results.set(identity(row), result);
+  const row = service.reads.remember({ ...screen, market });
+  service.results.set(identity(row), result);
   return row;
 }
 
@@ -74,17 +74,17 @@ async function rescreenOrRefreshError(ctx: ScreenService, market: string, ticker
  * refresh runs; older or never screened is re-screened; `force_refresh` always re-screens.
  * When a re-screen cannot run, existing data is still served, marked stale, saying so.
  */
-export async function screenTicker(ctx: ScreenService, request: ScreenRequest): Promise<ScreenOutcome> {
+export async function serveScreen(service: ScreenService, request: ScreenRequest): Promise<ScreenOutcome> {
   const { market, ticker } = request;
-  const listing = ctx.reads.listing(market, ticker);
-  const current = ctx.reads.current(market, ticker);
+  const listing = service.reads.listing(market, ticker);
+  const current = service.reads.current(market, ticker);
   if (!listing && !current) {
     throw notFound(
       `ticker '${ticker}' is not listed in market '${market}'; look it up with GET /api/universe/search?q=${encodeURIComponent(ticker)}`,
       'ticker_not_found',
     );
   }
-  const now = ctx.now();
+  const now = service.now();
   const companyName = listing?.name ?? '';
   const served = (row: VerdictRow, fromCache: boolean, stale: boolean, refresh?: BackgroundRefresh): ScreenOutcome => ({
     market,
@@ -96,17 +96,17 @@ export async function screenTicker(ctx: ScreenService, request: ScreenRequest): 
     cacheAgeDays: ageInDays(row.snapshotDate, now),
     ...(refresh ? { refresh } : {}),
   });
-  if (request.forceRefresh || !current) return served(await rescreen(ctx, market, ticker), false, false);
+  if (request.forceRefresh || !current) return served(await rescreen(service, market, ticker), false, false);
   const age = ageInDays(current.snapshotDate, now);
-  if (age <= ctx.cache.freshDays) return served(current, true, false);
-  if (age <= ctx.cache.staleWhileRevalidateDays) {
-    return served(current, true, true, await ctx.refresher.refreshInBackground(market, ticker));
+  if (age <= service.cache.freshDays) return served(current, true, false);
+  if (age <= service.cache.staleWhileRevalidateDays) {
+    return served(current, true, true, await service.refresher.refreshInBackground(market, ticker));
   }
   try {
-    return served(await rescreenOrRefreshError(ctx, market, ticker), false, false);
+    return served(await rescreenOrRefreshError(service, market, ticker), false, false);
   } catch (error) {
     if (!(error instanceof RefreshUnavailableError)) throw error;
-    ctx.logger?.warn({ market, ticker, age }, 'serving data beyond the stale window: re-screen unavailable');
+    service.logger?.warn({ market, ticker, age }, 'serving data beyond the stale window: re-screen unavailable');
     return served(current, true, true, 'unavailable');
   }
 }
@@ -116,9 +116,9 @@ function identity(row: VerdictRow): string {
 }
 
 /** Stored results, read together; saturated reads become 503 with `Retry-After`. */
-export async function loadStoredResults(ctx: ScreenService, rows: readonly VerdictRow[]): Promise<StoredResult[]> {
+export async function loadStoredResults(service: ScreenService, rows: readonly VerdictRow[]): Promise<StoredResult[]> {
   try {
-    return await ctx.reads.storedResults(rows);
+    return await service.reads.storedResults(rows);
   } catch (error) {
     if (error instanceof ReadsSaturatedError) throw readsSaturated(error.message, error.retryAfterSeconds);
     throw error;
@@ -126,21 +126,21 @@ export async function loadStoredResults(ctx: ScreenService, rows: readonly Verdi
 }
 
 /** The engine's full result of a snapshot (parsed once, then kept in a small LRU). */
-export async function loadResult(ctx: ScreenService, row: VerdictRow): Promise<ScreeningResult> {
-  return (await loadResults(ctx, [row]))[0]!;
+export async function loadResult(service: ScreenService, row: VerdictRow): Promise<ScreeningResult> {
+  return (await loadResults(service, [row]))[0]!;
 }
 
 /** The engine's full results of many snapshots, read together (one query per Parquet file for what neither the LRU nor a sidecar holds). */
-export async function loadResults(ctx: ScreenService, rows: readonly VerdictRow[]): Promise<ScreeningResult[]> {
-  const results = rows.map((row) => ctx.results.get(identity(row)));
+export async function loadResults(service: ScreenService, rows: readonly VerdictRow[]): Promise<ScreeningResult[]> {
+  const results = rows.map((row) => service.results.get(identity(row)));
   const missing = rows.filter((_, i) => results[i] === undefined);
   if (missing.length > 0) {
-    const stored = await loadStoredResults(ctx, missing);
+    const stored = await loadStoredResults(service, missing);
     let next = 0;
     rows.forEach((row, i) => {
       if (results[i] !== undefined) return;
       const result = JSON.parse(storedResultBytes(stored[next++]!).toString('utf8')) as ScreeningResult;
-      ctx.results.set(identity(row), result);
+      service.results.set(identity(row), result);
       results[i] = result;
     });
   }
@@ -153,12 +153,12 @@ export async function loadResults(ctx: ScreenService, rows: readonly VerdictRow[
  * known parsed (a refresh) renders here; one read from the lake renders in a render thread.
  */
 export async function reportJson(
-  ctx: ScreenService,
+  service: ScreenService,
   outcome: ScreenOutcome,
   frameworks: readonly FrameworkId[],
   stored?: StoredResult,
 ): Promise<Buffer> {
-  return reportWithoutRead(ctx, outcome, frameworks) ?? (await renderReport(ctx, outcome, frameworks, stored));
+  return reportWithoutRead(service, outcome, frameworks) ?? (await renderReport(service, outcome, frameworks, stored));
 }
 
 /**
@@ -166,13 +166,13 @@ export async function reportJson(
  * otherwise its sidecar row or the lake), then cached: for a report `reportWithoutRead` has not got.
  */
 export async function renderReport(
-  ctx: ScreenService,
+  service: ScreenService,
   outcome: ScreenOutcome,
   frameworks: readonly FrameworkId[],
   stored?: StoredResult,
 ): Promise<Buffer> {
-  const json = await renderStored(ctx, outcome, frameworks, stored);
-  ctx.reports.set(reportKey(outcome, frameworks), json);
+  const json = await renderStored(service, outcome, frameworks, stored);
+  service.reports.set(reportKey(outcome, frameworks), json);
   return json;
 }
 
@@ -181,18 +181,18 @@ export async function renderReport(
  * a result held parsed (a refresh), or as its sidecar holds it pre-rendered (docs/api.md,
  * "Pre-rendered reports"); null when it must be rendered from its stored result.
  */
-export function reportWithoutRead(ctx: ScreenService, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): Buffer | null {
+export function reportWithoutRead(service: ScreenService, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): Buffer | null {
   const key = reportKey(outcome, frameworks);
-  const cached = ctx.reports.get(key);
+  const cached = service.reports.get(key);
   if (cached !== undefined) return cached;
-  const parsed = ctx.results.get(identity(outcome.row));
+  const parsed = service.results.get(identity(outcome.row));
   if (parsed) {
     const json = Buffer.from(JSON.stringify(buildScreenReport(parsed, frameworks, outcome.row, outcome.companyName)));
-    ctx.reports.set(key, json);
+    service.reports.set(key, json);
     return json;
   }
-  const ready = prerendered(ctx, outcome, frameworks);
-  if (ready !== null && admitPrerendered(ctx, key)) ctx.reports.set(key, ready);
+  const ready = prerendered(service, outcome, frameworks);
+  if (ready !== null && admitPrerendered(service, key)) service.reports.set(key, ready);
   return ready;
 }
 
@@ -206,21 +206,21 @@ const SERVED_ONCE_LIMIT = 16_384;
  * process collect its old generation 16 times as often in a simulation (docs/api.md,
  * "Pre-rendered reports"); a repeat costs a read and an inflate (~50 µs) until then.
  */
-function admitPrerendered(ctx: ScreenService, key: string): boolean {
-  if (ctx.servedOnce.delete(key)) return true;
-  if (ctx.servedOnce.size >= SERVED_ONCE_LIMIT) ctx.servedOnce.clear();
-  ctx.servedOnce.add(key);
+function admitPrerendered(service: ScreenService, key: string): boolean {
+  if (service.servedOnce.delete(key)) return true;
+  if (service.servedOnce.size >= SERVED_ONCE_LIMIT) service.servedOnce.clear();
+  service.servedOnce.add(key);
   return false;
 }
 
 /** The default report as its sidecar holds it pre-rendered; null for another selection or when none is held. */
-function prerendered(ctx: ScreenService, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): Buffer | null {
-  return isPrerenderedSelection(frameworks) ? ctx.reads.prerenderedReport(outcome.row, outcome.companyName) : null;
+function prerendered(service: ScreenService, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): Buffer | null {
+  return isPrerenderedSelection(frameworks) ? service.reads.prerenderedReport(outcome.row, outcome.companyName) : null;
 }
 
 /** Renders the report in a render thread: from its sidecar row, or from the stored result (read now when not passed). */
 async function renderStored(
-  ctx: ScreenService,
+  service: ScreenService,
   outcome: ScreenOutcome,
   frameworks: readonly FrameworkId[],
   stored?: StoredResult,
@@ -228,16 +228,16 @@ async function renderStored(
   const task = { frameworks, snapshot: snapshotOf(outcome.row), companyName: outcome.companyName };
   // A row a sidecar holds is read in the render thread (docs/api.md, "Reads under load"); one
   // whose sidecar went meanwhile is read as any other result.
-  const inSidecar = stored === undefined ? ctx.reads.sidecarRow(outcome.row) : null;
-  const fromSidecar = inSidecar ? await render(ctx, { ...task, stored: inSidecar }) : null;
+  const inSidecar = stored === undefined ? service.reads.sidecarRow(outcome.row) : null;
+  const fromSidecar = inSidecar ? await render(service, { ...task, stored: inSidecar }) : null;
   // Null only for a sidecar row: a result passed as bytes always renders.
-  return fromSidecar ?? (await render(ctx, { ...task, stored: stored ?? (await loadStoredResults(ctx, [outcome.row]))[0]! }))!;
+  return fromSidecar ?? (await render(service, { ...task, stored: stored ?? (await loadStoredResults(service, [outcome.row]))[0]! }))!;
 }
 
 /** A render; a full render queue becomes 503 with `Retry-After`. */
-async function render(ctx: ScreenService, task: RenderTask): Promise<Buffer | null> {
+async function render(service: ScreenService, task: RenderTask): Promise<Buffer | null> {
   try {
-    return await ctx.renderer.render(task);
+    return await service.renderer.render(task);
   } catch (error) {
     if (error instanceof ReadsSaturatedError) throw readsSaturated(error.message, error.retryAfterSeconds);
     throw error;
@@ -250,8 +250,8 @@ function snapshotOf(row: VerdictRow): SnapshotIdentity {
 }
 
 /** Whether the outcome's report is in the report cache (what the cache-admission tests observe). */
-export function reportCached(ctx: ScreenService, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): boolean {
-  return ctx.reports.get(reportKey(outcome, frameworks)) !== undefined;
+export function reportCached(service: ScreenService, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): boolean {
+  return service.reports.get(reportKey(outcome, frameworks)) !== undefined;
 }
 
 function reportKey(outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): string {
@@ -263,12 +263,12 @@ function reportKey(outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): 
  * cache_age_days, stale` (+ `refresh`), the rendered report's bytes copied in as they are.
  */
 export async function screenResponseJson(
-  ctx: ScreenService,
+  service: ScreenService,
   outcome: ScreenOutcome,
   frameworks: readonly FrameworkId[],
   stored?: StoredResult,
 ): Promise<Buffer> {
-  return screenResponseAround(outcome, await reportJson(ctx, outcome, frameworks, stored));
+  return screenResponseAround(outcome, await reportJson(service, outcome, frameworks, stored));
 }
 
 /** The screen response of an outcome around its report's bytes. */

@@ -62,18 +62,18 @@ export interface AsOfRequest {
  * the reasons stored with it (docs/api.md, "as_of"). 404 when the ticker has no snapshot at or
  * before `as_of`.
  */
-export async function snapshotAsOf(ctx: ScreenService, request: AsOfRequest): Promise<Record<string, unknown>> {
+export async function snapshotAsOf(service: ScreenService, request: AsOfRequest): Promise<Record<string, unknown>> {
   const { market, ticker, asOf } = request;
-  const lookup = await ctx.reads.asOf(market, ticker, asOf);
+  const lookup = await service.reads.asOf(market, ticker, asOf);
   if (!lookup.found) {
-    if (lookup.firstSnapshotDate === null && !ctx.reads.listing(market, ticker)) {
+    if (lookup.firstSnapshotDate === null && !service.reads.listing(market, ticker)) {
       throw notFound(`ticker '${ticker}' is not listed in market '${market}' and has no compliance history`, 'ticker_not_found');
     }
     const first = lookup.firstSnapshotDate === null ? 'it has no snapshots yet' : `its first snapshot is dated ${lookup.firstSnapshotDate}`;
     throw notFound(`no compliance history for ${market}/${ticker} at or before ${asOf}; ${first}`, 'no_history');
   }
   const { row } = lookup;
-  const result = request.withReasons ? await loadResult(ctx, row) : null;
+  const result = request.withReasons ? await loadResult(service, row) : null;
   return {
     ticker,
     market,

@@ -23,8 +23,8 @@ export interface VerificationResult {
 }
 
 /** The listing's currency (the universe's listing, else its market's), in which a certificate states its amounts. */
-function listingCurrency(ctx: AttestContext, market: string, ticker: string): string | null {
-  return ctx.screen.reads.listing(market, ticker)?.currency || findMarket(market)?.currency || null;
+function listingCurrency(attest: AttestContext, market: string, ticker: string): string | null {
+  return attest.screen.reads.listing(market, ticker)?.currency || findMarket(market)?.currency || null;
 }
 
 /**
@@ -33,13 +33,13 @@ function listingCurrency(ctx: AttestContext, market: string, ticker: string): st
  * stored fields, and the pinned snapshot against the newest one of that day in the API's
  * in-memory index (no Parquet read). 404 for an unknown id.
  */
-export async function verifyAttestation(ctx: AttestContext, certId: string): Promise<VerificationResult> {
-  return (await checkCertificate(ctx, certId)).result;
+export async function verifyAttestation(attest: AttestContext, certId: string): Promise<VerificationResult> {
+  return (await checkCertificate(attest, certId)).result;
 }
 
 /** The verification result, plus whether the pinned snapshot came from synthetic sample data (the page says so). */
-export async function checkCertificate(ctx: AttestContext, certId: string): Promise<{ result: VerificationResult; synthetic: boolean }> {
-  const stored = await ctx.certificates.find(certId);
+export async function checkCertificate(attest: AttestContext, certId: string): Promise<{ result: VerificationResult; synthetic: boolean }> {
+  const stored = await attest.certificates.find(certId);
   if (!stored) {
     throw notFound(
       `no certificate '${certId}': check the id (certificate ids are fsc_ followed by 40 hex digits, as in the certificate's verify_url)`,
@@ -47,13 +47,13 @@ export async function checkCertificate(ctx: AttestContext, certId: string): Prom
     );
   }
   const { fields } = stored;
-  const secret = ctx.keys.trustedSecret(fields.key_id, stored.keyStatus);
+  const secret = attest.keys.trustedSecret(fields.key_id, stored.keyStatus);
   if (secret === undefined && (stored.keyStatus === 'active' || stored.keyStatus === 'retired')) {
     // Its certificates now read unknown_signing_key: the operator must restore DATA_DIR/secrets from backup.
-    ctx.logger?.error({ key_id: fields.key_id }, 'the secret file of a trusted signing key is missing');
+    attest.logger?.error({ key_id: fields.key_id }, 'the secret file of a trusted signing key is missing');
   }
   const sigValid = secret !== undefined && signatureMatches(fields, stored.sig, secret);
-  const newest = await ctx.screen.reads.newestOnDay(fields.market, fields.ticker, fields.snapshot_ref.day);
+  const newest = await attest.screen.reads.newestOnDay(fields.market, fields.ticker, fields.snapshot_ref.day);
   const snapshotCheck = checkSnapshot(pinnedSnapshotOf(fields, stored.pin), newest);
   const { status, valid } = decideStatus({
     revoked: stored.revocation !== null,
@@ -70,9 +70,9 @@ export async function checkCertificate(ctx: AttestContext, certId: string): Prom
     revoked: stored.revocation !== null,
     revoked_at: stored.revocation?.revoked_at ?? null,
     revocation_note: stored.revocation?.note ?? null,
-    checked_at: ctx.now().toISOString(),
-    currency: listingCurrency(ctx, fields.market, fields.ticker),
-    attestation: publicCertificate(fields, stored.sig, ctx.baseUrl),
+    checked_at: attest.now().toISOString(),
+    currency: listingCurrency(attest, fields.market, fields.ticker),
+    attestation: publicCertificate(fields, stored.sig, attest.baseUrl),
   };
   return { result, synthetic: stored.pin.synthetic };
 }

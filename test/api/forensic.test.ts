@@ -5,6 +5,7 @@ import type { AccessSetup } from '../../access/open-access.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
 import { keyFor, meterUsed, openTestAccess } from '../support/access.ts';
+import { type LakeStock, readLakeStocks } from '../support/lake-stocks.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { type FixtureTickers, type ServedLakeApi, TODAY, serveLakeApi } from './support/lake-fixture.ts';
 import { copyToParquetSql } from '../../warehouse/lake-sql.ts';
@@ -194,32 +195,72 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
   });
 
   describe('GET /api/forensic/{ticker}/peers', () => {
-    it('when n is left out, then up to 5 same-industry peers of the same market come ranked, each with its scores beside the company', async () => {
-      const { status, body } = await call(`/api/forensic/${full}/peers`);
+    /** A fresh stock whose 4-digit SIC has fewer than 5 other members but whose major group has at least 5, and its major group. */
+    const widenedCase = async () => {
+      const stocks = await readLakeStocks(lake.dataDir, 'us', TODAY);
+      const groupOf = (c: LakeStock) => stocks.filter((s) => s.ticker !== c.ticker && s.sic.slice(0, 2) === c.sic.slice(0, 2));
+      const company = stocks.find((c) => {
+        const same = groupOf(c).filter((s) => s.sic === c.sic).length;
+        return t.fresh.includes(c.ticker) && same > 0 && same < 5 && groupOf(c).length >= 5;
+      });
+      expect(company).toBeDefined();
+      return { company: company!, group: groupOf(company!) };
+    };
+
+    it('when n is left out, then the 5 closest same-industry peers come ranked: own SIC first, then the major group, each by size', async () => {
+      const { company, group } = await widenedCase();
+      // The ranking rule worked by hand on the lake's figures: |ln(peer assets / company assets)|, ties by ticker.
+      const byCloseness = (members: LakeStock[]) =>
+        members
+          .map((s) => ({ s, d: Math.abs(Math.log(s.totalAssets / company.totalAssets)) }))
+          .sort((a, b) => a.d - b.d || a.s.ticker.localeCompare(b.s.ticker));
+      const expected = [
+        ...byCloseness(group.filter((s) => s.sic === company.sic)).map((p) => ({ ...p, match: 'sic4' })),
+        ...byCloseness(group.filter((s) => s.sic !== company.sic)).map((p) => ({ ...p, match: 'sic2' })),
+      ].slice(0, 5);
+
+      const { status, body } = await call(`/api/forensic/${company.ticker}/peers`);
+
       expect(status).toBe(200);
-      expect(body).toMatchObject({ ticker: full, market: 'us', n: 5, returned: body.peers.length });
-      expect(body.peers.length).toBeLessThanOrEqual(5);
-      expect(body.company).toMatchObject({ ticker: full, match: 'company', size_distance: 0 });
-      expect(body.peers.map((p: Json) => p.rank)).toEqual(body.peers.map((_: Json, i: number) => i + 1));
-      const group = body.sic?.slice(0, 2) ?? body.company.sic.slice(0, 2);
-      for (const peer of body.peers) {
-        expect(peer.sic.slice(0, 2)).toBe(group);
-        expect(peer.match).toBe(peer.sic === body.company.sic ? 'sic4' : 'sic2');
-        expect(Object.keys(peer.scores)).toEqual([...SCORES, 'health_score']);
-      }
-      const matches = body.peers.map((p: Json) => p.match);
-      expect(matches).toEqual([...matches].sort((a: string, b: string) => (a === b ? 0 : a === 'sic4' ? -1 : 1)));
-      expect(body.ranking.widened_to_major_group ? body.ranking.note : 'not widened').toMatch(
-        /fewer than 5 listings share SIC|not widened/,
+      expect(body).toMatchObject({ ticker: company.ticker, market: 'us', as_of: TODAY, n: 5, returned: 5 });
+      expect(body.company).toMatchObject({ ticker: company.ticker, match: 'company', size_distance: 0, total_assets: company.totalAssets });
+      expect(body.ranking).toMatchObject({ sic: company.sic, major_group: company.sic.slice(0, 2), widened_to_major_group: true });
+      expect(body.ranking.note).toMatch(new RegExp(`fewer than 5 listings share SIC ${company.sic}`));
+      expect(
+        body.peers.map((p: Json) => ({
+          rank: p.rank,
+          ticker: p.ticker,
+          sic: p.sic,
+          match: p.match,
+          total_assets: p.total_assets,
+          total_assets_period_end: p.total_assets_period_end,
+          size_distance: p.size_distance,
+        })),
+      ).toEqual(
+        expected.map((p, i) => ({
+          rank: i + 1,
+          ticker: p.s.ticker,
+          sic: p.s.sic,
+          match: p.match,
+          total_assets: p.s.totalAssets,
+          total_assets_period_end: p.s.periodEnd,
+          size_distance: Math.round(p.d * 1e4) / 1e4,
+        })),
       );
+      for (const peer of body.peers) expect(Object.keys(peer.scores)).toEqual([...SCORES, 'health_score']);
     });
 
     it('when n = 50, then every stock of the major group with filings is returned and the shortfall is said', async () => {
-      const { status, body } = await call(`/api/forensic/${full}/peers?n=50`);
+      const { company, group } = await widenedCase();
+
+      const { status, body } = await call(`/api/forensic/${company.ticker}/peers?n=50`);
+
       expect(status).toBe(200);
-      expect(body.returned).toBeLessThan(50);
-      expect(body.ranking.note).toMatch(/only \d+ stock\(s\) with filings/);
-      expect(body.company_position === null || body.company_position.rank <= body.company_position.of).toBe(true);
+      expect(body.returned).toBe(group.length);
+      expect(body.peers.map((p: Json) => p.ticker).sort()).toEqual(group.map((s) => s.ticker).sort());
+      expect(body.ranking.note).toMatch(new RegExp(`only ${group.length} stock\\(s\\) with filings`));
+      expect(body.company_position.rank).toBeGreaterThanOrEqual(1);
+      expect(body.company_position.rank).toBeLessThanOrEqual(body.company_position.of);
     });
 
     it('when the SIC code is unknown, then no peers are chosen and the note says why', async () => {

@@ -11,7 +11,7 @@ import { inlineReportRenderer, threadedReportRenderer, type ReportRenderer } fro
 import { PRERENDER_REPORTS, PRERENDERED_FRAMEWORKS } from '../../api/report-prerender.ts';
 import { scopeFrameworks } from '../../api/access-scope.ts';
 import { createScreenService } from '../../api/screen-service.ts';
-import { reportCached, screenResponseJson, screenTicker } from '../../api/use-cases/screen-ticker.ts';
+import { reportCached, screenResponseJson, serveScreen } from '../../api/use-cases/screen-ticker.ts';
 import { UNSCOPED_KEY_FRAMEWORKS } from '../../common/grants.ts';
 import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehouse/api-reads/api-reads.ts';
 import { SIDECAR_FORMAT, type SidecarIndex } from '../../warehouse/api-reads/api-reads-sidecar-build.ts';
@@ -248,7 +248,7 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
     try {
       await reads.whenSidecarsBuilt();
       const { ticker } = lake.stocks[7]!;
-      const outcome = await screenTicker(service, { market: 'us', ticker, forceRefresh: false });
+      const outcome = await serveScreen(service, { market: 'us', ticker, forceRefresh: false });
       const answers = [];
       for (let i = 0; i < 3; i += 1) {
         answers.push(await screenResponseJson(service, outcome, PRERENDERED_FRAMEWORKS));

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionPool } from '../../warehouse/api-reads/api-reads-lake.ts';
 import { PointReadQueue, ReadsSaturatedError } from '../../warehouse/api-reads/api-reads-queue.ts';
-import { dayNumber } from '../../warehouse/api-reads/api-reads-store.ts';
+import { dayNumber } from '../../engine/dates.ts';
 import { buildSpreadLake, type SpreadLake } from '../api/support/spread-lake.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSidecar, type SidecarIndex } from '../../warehouse/api-reads/api-reads-sidecar-build.ts';
-import { dayNumber } from '../../warehouse/api-reads/api-reads-store.ts';
+import { dayNumber } from '../../engine/dates.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 import { hashedStatuses, syntheticSnapshotRow } from '../support/synthetic-snapshots.ts';
 import { makeTempDir } from '../support/temp-dir.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { dayNumberOf, marketCapAveragesOn, monthIndexOf, type MonthEndCap } from '../../warehouse/market-cap-averages.ts';
+import { yyyymmddOf, marketCapAveragesOn, monthIndexOf, type MonthEndCap } from '../../warehouse/market-cap-averages.ts';
 
 /** A cap for the month of `day` (`YYYY-MM-DD`, the month's last close). */
-const cap = (day: string, value: number | null): MonthEndCap => ({ monthIndex: monthIndexOf(day), day: dayNumberOf(day), cap: value });
+const cap = (day: string, value: number | null): MonthEndCap => ({ monthIndex: monthIndexOf(day), day: yyyymmddOf(day), cap: value });
 
 /** Month-end caps of 2020-01 … 2023-12: month n (0-based) has cap n + 1. */
 const FOUR_YEARS: MonthEndCap[] = Array.from({ length: 48 }, (_, n) => {

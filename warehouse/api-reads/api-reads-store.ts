@@ -28,11 +28,6 @@ export interface RawSnapshot {
   firstDay?: number;
 }
 
-/** `YYYY-MM-DD` → days since 1970-01-01 (UTC). */
-export function dayNumber(date: string): number {
-  return Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
-}
-
 /** Days since 1970-01-01 → `YYYY-MM-DD`. */
 export function dayString(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);
