@@ -54,7 +54,7 @@ export function createMaintenanceActivities(deps: MaintenanceDeps) {
       }
     },
     /**
-     * Saves the lake's copy of the current verdicts (docs/api.md, "How the API follows the lake"):
+     * Saves the lake's copy of the current verdicts (docs/serving.md, "How the API follows the lake"):
      * an API starting without verdicts of its own begins from it instead of reading every file.
      */
     async saveCurrentVerdicts(): Promise<LakeCheckpointResult> {

@@ -4,7 +4,7 @@ import { AppError } from '../common/app-error.ts';
 export const DEFAULT_REFRESHES_PER_KEY = 4;
 
 /**
- * In-flight forced re-screens per key, in this API process (docs/api.md, "Cache and refresh").
+ * In-flight forced re-screens per key, in this API process (docs/api.md, "Cache").
  * Each holds a request open for up to the refresh wait and starts a workflow, so one key may
  * not hold many: beyond the cap a forced refresh is refused at once with 429 (and costs nothing).
  */

@@ -32,7 +32,7 @@ export interface ScreenService extends ScreenDeps {
   /** Rendered report JSON (UTF-8) by snapshot identity and framework selection. */
   reports: LruCache<Buffer>;
   /**
-   * Pre-rendered reports served once and not cached yet: a second request caches one (docs/api.md,
+   * Pre-rendered reports served once and not cached yet: a second request caches one (docs/serving.md,
    * "Pre-rendered reports"). Keys only; cleared when full.
    */
   servedOnce: Set<string>;

@@ -1,7 +1,7 @@
 /**
  * as_of benchmark (`npx tsx bench/api-asof.bench.ts`): GET /api/screen/{market}/{ticker}?as_of=…
  * spread over many tickers and random days of the whole history, with the history index
- * (docs/api.md, "as_of from the history index") and without it (every older snapshot read from
+ * (docs/serving.md, "as_of from the history index") and without it (every older snapshot read from
  * the Parquet files), beside a bare node `http` route answering the same body, at 500, 1,000
  * and 2,000 req/s. Open loop: the paced generator (bench/paced-load.ts) in a process of its own;
  * the API in another (bench/api-asof-child.ts), so its RSS and CPU time are its own.

@@ -165,7 +165,7 @@ export async function runApiMatrixBench(
       }
       // Warm-up: every path of every route once (at least 1 s), so each cell measures the same
       // state: as_of's history lookups are then remembered, as a running API's are for the dates
-      // clients ask again (docs/api.md, "History reads", says how a cold one is answered).
+      // clients ask again (docs/serving.md, "History reads", says how a cold one is answered).
       for (const route of MATRIX_ROUTES) {
         const routeHeaders = routes.metered[route] ? headers : {};
         await pacedLoadInProcess({

@@ -45,7 +45,7 @@ export const SPREAD_RATES = [50, 200, 500, 1_000];
  * until 2026-11-24 (one render thread; the sidecar row read on the event loop, asynchronously),
  * `after` with DEFAULT_RENDER_THREADS threads, each reading its sidecar rows itself, and
  * `prerendered` as `npm start` serves now: sidecars hold each row's default report rendered
- * when they were built (docs/api.md, "Pre-rendered reports"), so a cold screen reads and
+ * when they were built (docs/serving.md, "Pre-rendered reports"), so a cold screen reads and
  * inflates it, no render thread. Default: `after,prerendered`.
  */
 export type ServingVariant = 'before' | 'after' | 'prerendered';

@@ -54,7 +54,7 @@ export async function bootstrapWarehouse(options: BootstrapOptions): Promise<'sk
   );
   if (options.backfillYears > 0) {
     const from = yearsBefore(options.today, options.backfillYears);
-    // Quarter-end: the first day, every quarter end since and today (README, "What the first start does").
+    // Quarter-end: the first day, every quarter end since and today (docs/getting-started.md, "What the first start does").
     const cadence = 'quarter-end';
     options.logger.info(
       { from, to: options.today, cadence },

@@ -63,7 +63,7 @@ export function monthsBefore(s: string, months: number): string {
   return `${pad(ny, 4)}-${pad(nm, 2)}-${pad(nd, 2)}`;
 }
 
-/** First day of the service's history: nothing is screened or backfilled before it (README, "What the first start does"). */
+/** First day of the service's history: nothing is screened or backfilled before it (docs/getting-started.md, "What the first start does"). */
 export const HISTORY_START = '2009-01-01';
 
 /** The UTC calendar day of an instant (a `Date` or epoch milliseconds), `YYYY-MM-DD`. */

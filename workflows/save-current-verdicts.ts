@@ -10,7 +10,7 @@ const { saveCurrentVerdicts } = proxyActivities<Activities>({
 });
 
 /**
- * Saves the lake's copy of the current verdicts (docs/api.md, "How the API follows the lake").
+ * Saves the lake's copy of the current verdicts (docs/serving.md, "How the API follows the lake").
  * The copy only spares an API's first start from reading every file, so a save that fails after
  * its retries is logged and the run goes on (null): it never fails the run that published.
  */

@@ -69,7 +69,7 @@ async function rescreenOrRefreshError(service: ScreenService, market: string, ti
 }
 
 /**
- * The cache policy (docs/api.md, "Cache and refresh"): fresh (≤ CACHE_FRESH_DAYS) is served from the warehouse; stale
+ * The cache policy (docs/api.md, "Cache"): fresh (≤ CACHE_FRESH_DAYS) is served from the warehouse; stale
  * inside the stale-while-revalidate window is served with `stale: true` while one deduplicated
  * refresh runs; older or never screened is re-screened; `force_refresh` always re-screens.
  * When a re-screen cannot run, existing data is still served, marked stale, saying so.
@@ -178,7 +178,7 @@ export async function renderReport(
 
 /**
  * The report when no stored result has to be read for it: from the report cache, rendered from
- * a result held parsed (a refresh), or as its sidecar holds it pre-rendered (docs/api.md,
+ * a result held parsed (a refresh), or as its sidecar holds it pre-rendered (docs/serving.md,
  * "Pre-rendered reports"); null when it must be rendered from its stored result.
  */
 export function reportWithoutRead(service: ScreenService, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): Buffer | null {
@@ -203,7 +203,7 @@ const SERVED_ONCE_LIMIT = 16_384;
  * Whether a pre-rendered report goes into the report cache: on its second request. Cached on
  * the first, every report of spread traffic (each ticker asked once) would live long enough to
  * be promoted and then be evicted as old-generation garbage, which made the event loop's
- * process collect its old generation 16 times as often in a simulation (docs/api.md,
+ * process collect its old generation 16 times as often in a simulation (docs/serving.md,
  * "Pre-rendered reports"); a repeat costs a read and an inflate (~50 µs) until then.
  */
 function admitPrerendered(service: ScreenService, key: string): boolean {
@@ -226,7 +226,7 @@ async function renderStored(
   stored?: StoredResult,
 ): Promise<Buffer> {
   const task = { frameworks, snapshot: snapshotOf(outcome.row), companyName: outcome.companyName };
-  // A row a sidecar holds is read in the render thread (docs/api.md, "Reads under load"); one
+  // A row a sidecar holds is read in the render thread (docs/serving.md, "Reads under load"); one
   // whose sidecar went meanwhile is read as any other result.
   const inSidecar = stored === undefined ? service.reads.sidecarRow(outcome.row) : null;
   const fromSidecar = inSidecar ? await render(service, { ...task, stored: inSidecar }) : null;

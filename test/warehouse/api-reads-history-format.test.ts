@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TickerTable, encodeTickerTable, type SegmentDirectory } from '../../warehouse/api-reads/api-reads-history-format.ts';
 
 /**
- * The history index's ticker table (docs/api.md, "as_of from the history index"): each ticker's
+ * The history index's ticker table (docs/serving.md, "as_of from the history index"): each ticker's
  * first row and row count, searched as stored bytes.
  */
 

@@ -24,7 +24,7 @@ import {
 } from '../support/process-priority.ts';
 
 /**
- * The history index (docs/api.md, "as_of from the history index") against the lake query it
+ * The history index (docs/serving.md, "as_of from the history index") against the lake query it
  * replaces: the same answers for many (ticker, date) pairs, before and after publishes,
  * compaction and a damaged index. SYNTHETIC snapshots written through the snapshot writer.
  */

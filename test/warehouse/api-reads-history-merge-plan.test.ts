@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { segmentsToMerge } from '../../warehouse/api-reads/api-reads-history-merge-plan.ts';
 
 /**
- * The history index's merge policy (docs/api.md, "as_of from the history index"): which
+ * The history index's merge policy (docs/serving.md, "as_of from the history index"): which
  * segments merge, and what a stream of publishes costs in rows rewritten.
  */
 

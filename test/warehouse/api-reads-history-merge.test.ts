@@ -21,7 +21,7 @@ import { historyBuilderPids } from '../support/process-priority.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 /**
- * Merging history index segments from their binary rows (docs/api.md, "as_of from the history
+ * Merging history index segments from their binary rows (docs/serving.md, "as_of from the history
  * index") against one segment built from all the files at once, and the builder process that
  * runs builds and merges. SYNTHETIC snapshots written through the snapshot writer.
  */

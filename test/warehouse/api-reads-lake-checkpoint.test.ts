@@ -11,7 +11,7 @@ import { makeTempDir } from '../support/temp-dir.ts';
 import { variantSnapshotRow } from '../support/variant-snapshots.ts';
 
 /**
- * The lake's copy of the current verdicts (docs/api.md, "How the API follows the lake"): saved
+ * The lake's copy of the current verdicts (docs/serving.md, "How the API follows the lake"): saved
  * by the maintenance run, a first start of the API (no copy of its own) begins from it and reads
  * only what was published after; a stale, torn or old-format copy, or one naming files since
  * removed, never makes it serve a verdict older than the lake's newest. The oracle is a start

@@ -8,7 +8,7 @@ import { buildSpreadLake, type SpreadLake } from '../api/support/spread-lake.ts'
 import { makeTempDir } from '../support/temp-dir.ts';
 
 /**
- * Pre-rendered reports and a deploy in place (docs/api.md, "Pre-rendered reports"): the version
+ * Pre-rendered reports and a deploy in place (docs/serving.md, "Pre-rendered reports"): the version
  * a running API stamps on its sidecars is the one of the code it loaded at start, and a builder
  * thread that loads newer code from disk pre-renders nothing under the old version. A stand-in
  * pre-render module (its version a digest of its own source, as the real one's is of its

@@ -10,9 +10,9 @@ import { makeTempDir } from '../support/temp-dir.ts';
 import { variantSnapshotRow } from '../support/variant-snapshots.ts';
 
 /**
- * Files the history index has not taken yet, read once into memory (docs/api.md, "as_of during
- * a backfill"), against the per-request lake query they replace: real Parquet files written by
- * the snapshot writer, read by DuckDB. SYNTHETIC snapshots.
+ * Files the history index has not taken yet, read once into memory (docs/serving.md, "as_of
+ * from the history index", *Fresh*), against the per-request lake query they replace: real
+ * Parquet files written by the snapshot writer, read by DuckDB. SYNTHETIC snapshots.
  */
 
 const MARKETS = ['us', 'gb'];
