@@ -23,8 +23,8 @@ function leadsOwnSession(): boolean {
  * a priority belongs to each thread: every thread already running is lowered, and threads
  * started later (Temporal's runtime, worker threads, DuckDB's) inherit it from their creator.
  * Where the kernel groups processes by session (autogroup), a nice value only ranks threads
- * within their group, so a process that leads its own session lowers its group too (measured:
- * without that, a worker in its own session still took half the cores from a busy API).
+ * within their group, so a process that leads its own session lowers its group too (without
+ * that, a lowered worker still competed with a busy API: docs/benchmarks/figures-behind-code.md).
  * Throws when the system refuses (some containers do).
  */
 export function lowerCpuPriority(nice: number): void {

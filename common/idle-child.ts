@@ -36,7 +36,7 @@ type ChildMessage<R> =
  * that where the kernel groups scheduling by session (autogroup) its group is lowered too, and it
  * takes only cores that neither the API's requests nor a worker want; its memory is its own. It
  * takes one task at a time and stays up while tasks keep coming (starting a process and its
- * TypeScript loader cost ~0.4 s of CPU), exiting `idleExitMs` after its last. A task's signal asks
+ * TypeScript loader is not free: docs/benchmarks/figures-behind-code.md), exiting `idleExitMs` after its last. A task's signal asks
  * it to stop at its next batch; a child that does not stop in time is killed. A child that dies
  * fails its task; the next task starts a new child.
  */

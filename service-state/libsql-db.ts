@@ -29,7 +29,10 @@ function plain<T>(row: unknown): T {
   return copy as T;
 }
 
-/** Statements kept prepared per connection: preparing costs more than running a quota or key lookup (~7 vs ~3 µs). */
+/**
+ * Statements kept prepared per connection: preparing costs more than running a quota or key
+ * lookup (docs/benchmarks/figures-behind-code.md).
+ */
 const PREPARED_LIMIT = 256;
 
 function runnerOver(db: Database.Database): SqlRunner {

@@ -64,7 +64,7 @@ export interface ParquetWriteOptions {
   /**
    * Write every string column plain, without dictionary pages: for a table whose big strings
    * are all distinct (snapshots' `result_json`), where trying a dictionary per row group only
-   * costs time (measured: 5,000 snapshots written in 0.27 s instead of 0.40 s, 2 % larger).
+   * costs time, for a slightly larger file (docs/benchmarks/figures-behind-code.md).
    */
   plainStrings?: boolean;
   /** zstd level (DuckDB's default is 3). */

@@ -447,7 +447,7 @@ export async function loadScreeningInputsForDates(
   const suffix = randomBytes(4).toString('hex');
   const t = (name: string): string => sqlIdent(`si_${name}_${suffix}`);
   // DuckDB plans an ASOF join as a nested loop when it estimates a small side; for the month-end
-  // caps it misjudges and a 600-listing market took 0.9 s instead of 20 ms (docs/pipelines.md).
+  // caps it misjudges, and the loop is many times slower (docs/benchmarks/figures-behind-code.md).
   await connection.run('SET asof_loop_join_threshold = 0');
   try {
     if (!(await stageSelection(connection, lakeRoot(dataDir), query, query.dates, t))) return [];

@@ -23,7 +23,7 @@ const SNAPSHOT_FILE = /^snapshots\/market=([^/]+)\/year=(\d+)\/[^/]+\.parquet$/;
  * change journal (docs/warehouse.md, "How readers learn of new files"). A resumed backfill asks
  * which files may hold a chunk's tickers: a chunk's tickers are a contiguous slice in ticker
  * order, so only files whose range overlaps it are opened, instead of every file of the market
- * (at 4,300 files, 1.1 s a chunk). Each file's footer is read once per thread, not once per chunk.
+ * (which costs most on a long history of a large market: docs/benchmarks/backfill.md). Each file's footer is read once per thread, not once per chunk.
  * A journal that was replaced or trimmed makes the index list the folders again (a rescan).
  */
 export class SnapshotFileIndex {

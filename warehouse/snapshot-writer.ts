@@ -54,11 +54,11 @@ const SNAPSHOT_PARQUET = { plainStrings: true, zstdLevel: 1 } as const;
 
 /**
  * Snapshot rows staged in DuckDB as they are produced, then published in one go. A chunk adds
- * each row right after screening it, so its ~6–24 kB of JSON dies young instead of living in
- * the JavaScript heap until the write (measured on a month-end chunk: docs/pipelines.md).
+ * each row right after screening it, so its result JSON (kilobytes a row) dies young instead of
+ * living in the JavaScript heap until the write (docs/pipelines.md, docs/benchmarks/figures-behind-code.md).
  * Rows added in file order (ticker, snapshot_date, screened_at — what a chunk produces) are
- * written as staged; otherwise the publish sorts them. Staging uses DuckDB's appender (on
- * 100,000 rows of 1.5 kB JSON: 1.2 s against 3.4 s through an NDJSON file and `read_json`).
+ * written as staged; otherwise the publish sorts them. Staging uses DuckDB's appender, faster
+ * than an NDJSON file read back with `read_json` (docs/warehouse.md has the figures).
  */
 export class SnapshotStage {
   private readonly partitions = new Map<string, [string, string]>();

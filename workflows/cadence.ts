@@ -38,8 +38,8 @@ export function cadenceDates(from: string, to: string, cadence: Cadence): string
  * Listing-dates one backfill chunk screens at most: about 2,000 listings × the 19 dates of a
  * year-end history since 2009 (its first day, 17 year-ends, today).
  * A chunk holds its inputs in memory and publishes its results in one write: a month-end
- * backfill (215 dates) at 2,000 listings a chunk took 8 GiB and a 42 s write
- * (longer than the chunk heartbeat timeout); it gets 166-listing chunks instead.
+ * backfill at 2,000 listings a chunk took too much memory and a write longer than the chunk
+ * heartbeat timeout (docs/pipelines.md has the figures); it gets 166-listing chunks instead.
  */
 export const BACKFILL_CHUNK_BUDGET = 36_000;
 

@@ -202,9 +202,9 @@ const SERVED_ONCE_LIMIT = 16_384;
 /**
  * Whether a pre-rendered report goes into the report cache: on its second request. Cached on
  * the first, every report of spread traffic (each ticker asked once) would live long enough to
- * be promoted and then be evicted as old-generation garbage, which made the event loop's
- * process collect its old generation 16 times as often in a simulation (docs/serving.md,
- * "Pre-rendered reports"); a repeat costs a read and an inflate (~50 µs) until then.
+ * be promoted and then be evicted as old-generation garbage, which drove the event loop's
+ * major collections (docs/serving.md, "Pre-rendered reports", has the simulation's counts); a
+ * repeat costs a read and an inflate until then (docs/benchmarks/api-spread-reads.md).
  */
 function admitPrerendered(service: ScreenService, key: string): boolean {
   if (service.servedOnce.delete(key)) return true;

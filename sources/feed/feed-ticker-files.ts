@@ -111,7 +111,7 @@ function csvProblem(message: string, what: string): { line: number; reason: stri
  * ticker, line` and the `wanted` columns (matched ignoring case; others are ignored). A file
  * that cannot be read or lacks a wanted column is an error and is left out. Returns the files
  * read. The header is read here and the CSV reader told the columns: letting it sniff each
- * file cost 40 ms a file (docs/data/feed-contract.md, "Daily price files").
+ * file was slow (the cost is in docs/data/feed-contract.md, "Daily price files").
  */
 export async function loadTickerFiles(
   connection: DuckDBConnection,
