@@ -1,4 +1,4 @@
-import { readSync, openSync, closeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -177,7 +177,8 @@ describe('merging history index segments', () => {
   });
 
   it('runs builds and merges in one builder process while they keep coming, which exits when idle', async () => {
-    const builder = new HistoryBuilderProcess({ idleExitMs: 300 });
+    // Idle long enough that back-to-back tasks on a loaded machine never see the process leave between them.
+    const builder = new HistoryBuilderProcess({ idleExitMs: 5_000 });
     const signal = new AbortController().signal;
     try {
       await builder.build({ files: files[0]!, dir, id: 'proc-0' }, signal);
@@ -204,7 +205,7 @@ describe('merging history index segments', () => {
       );
       await builder.build({ files: files[2]!, dir, id: 'proc-2' }, signal);
       expect(historyBuilderPids()).toEqual([pid]);
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 30_000;
       while (historyBuilderPids().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(historyBuilderPids()).toEqual([]);
       // The next task starts a new one.
@@ -240,7 +241,10 @@ describe('merging history index segments', () => {
       await builder.build({ files: files[0]!, dir, id: 'kill-0' }, signal);
       const [pid] = historyBuilderPids();
       process.kill(pid!, 'SIGKILL');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Waits until this process has reaped the builder (its /proc entry is gone once the exit is handled), not a fixed pause.
+      for (const deadline = Date.now() + 30_000; existsSync(`/proc/${pid}`) && Date.now() < deadline;)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(existsSync(`/proc/${pid}`)).toBe(false);
       await expect(builder.build({ files: files[1]!, dir, id: 'kill-1' }, signal)).resolves.toMatchObject({ rows: expect.any(Number) });
       expect(historyBuilderPids()).not.toContain(pid);
     } finally {
