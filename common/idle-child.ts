@@ -55,8 +55,20 @@ export class IdleChildProcess<T, R> {
     this.busy = true;
     this.clearIdle();
     try {
+      const reused = this.child !== null && !hasEnded(this.child);
       const child = await this.started();
-      return await this.answer(child, task, id, signal);
+      try {
+        return await this.answer(child, task, id, signal);
+      } catch (error) {
+        // A kept child that died between tasks (killed, out of memory) may not have been seen to end
+        // yet: the task never reached it, so it runs once more on a new child.
+        if (!reused || signal.aborted || !(hasEnded(child) || !child.connected)) throw error;
+        if (this.child === child) {
+          this.child = null;
+          this.ready = null;
+        }
+        return await this.answer(await this.started(), task, id, signal);
+      }
     } finally {
       this.busy = false;
       if (this.child && !hasEnded(this.child))

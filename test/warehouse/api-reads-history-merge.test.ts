@@ -218,6 +218,21 @@ describe('merging history index segments', () => {
     expect(historyBuilderPids()).toEqual([]);
   });
 
+  it('a builder killed just before the next task, not yet seen to end, has that task run on a new process', async () => {
+    const builder = new HistoryBuilderProcess({ idleExitMs: 30_000 });
+    const signal = new AbortController().signal;
+    try {
+      await builder.build({ files: files[0]!, dir, id: 'unseen-0' }, signal);
+      const [pid] = historyBuilderPids();
+      // No wait: this process has not yet handled the child's exit when the next task is sent.
+      process.kill(pid!, 'SIGKILL');
+      await expect(builder.build({ files: files[1]!, dir, id: 'unseen-1' }, signal)).resolves.toMatchObject({ rows: expect.any(Number) });
+      expect(historyBuilderPids()).not.toContain(pid);
+    } finally {
+      await builder.close();
+    }
+  });
+
   it('a task asked to stop while its process starts is never sent: it is refused and writes nothing', async () => {
     const builder = new HistoryBuilderProcess();
     try {
