@@ -59,7 +59,7 @@ describe('faithscreen start (the embedded default)', () => {
   it(
     'when started on an empty warehouse, then the dev server, worker and API come up and the first screen is published; on SIGTERM ' +
       'everything stops and nothing is orphaned',
-    { timeout: 240_000 },
+    { timeout: 360_000 },
     async () => {
       temp = await makeTempDir('faithscreen-start-');
       const [port, devPort, uiPort] = [await freePort(), await freePort(), await freePort()];
@@ -90,7 +90,8 @@ describe('faithscreen start (the embedded default)', () => {
       expect(output).toContain(`${temp.dir}/warehouse.duckdb`);
       expect(await processesMentioning(temp.dir)).not.toEqual([]);
       // The first start is the demo: with an empty warehouse it loads the sample and screens it.
-      const deadline = Date.now() + 120_000;
+      // A bound for a loaded 2-core machine, not a speed target (the first start's figures are benches).
+      const deadline = Date.now() + 180_000;
       while (!output.includes('first universe screen published') && Date.now() < deadline) await sleep(500);
       expect(output).toContain('first universe screen published');
       expect(await withDuckDB(':memory:', {}, (c) => countSnapshots(c, temp!.dir))).toBeGreaterThan(0);
