@@ -41,7 +41,10 @@ describe('real companies screened as of 2024-02-29', () => {
     const finance = (await report('FHB')).shariah_djim.reasons.find((r: Json) => r.code === 'shariah_djim.business.conventional_finance');
     expect(finance.result).toBe('fail');
     expect(finance.filing_ref).toMatch(/^edgar:\d{10}-\d{2}-\d{6} us-gaap:InterestAndDividendIncomeOperating/);
-    expect(finance.value).toBeGreaterThan(0.5);
+    // FY2023 in the 10-K 0001558370-24-001995: InterestAndDividendIncomeOperating 923,579,000 over
+    // itself plus NoninterestIncome 200,815,000 = 923,579,000 / 1,124,394,000 = 0.821402.
+    expect(finance.value).toBeCloseTo(923_579_000 / 1_124_394_000, 6);
+    expect(finance.value).toBeCloseTo(0.821402, 6);
   });
 
   it('when the insurer is screened, then premiums earned make it conventional insurance under every Shariah methodology', async () => {
@@ -109,17 +112,19 @@ describe('real companies screened as of 2024-02-29', () => {
   });
 
   it('when prices are split-adjusted and the filing counts shares before the split, then the market cap is on one split basis', async () => {
-    // Apple on 2020-06-30: Yahoo's close 91.20 (adjusted for the 4-for-1 split of August 2020),
-    // 4,334,335,000 shares on the cover of the 10-Q filed 2020-05-01: about 1.58 trillion USD.
+    // Apple on 2020-06-30: the recorded close 91.199997 (adjusted for the 4-for-1 split of August 2020),
+    // dei:EntityCommonStockSharesOutstanding 4,334,335,000 on the cover of the 10-Q 0000320193-20-000052
+    // (filed 2020-05-01, before the split): 91.199997 × 4 × 4,334,335,000 = 1,581,165,355,987.98 USD.
     const [input] = await withDuckDB(':memory:', {}, (c) =>
       loadScreeningInputs(c, lake.dataDir, { market: 'us', date: '2020-06-30', tickers: ['AAPL'] }),
     );
-    expect(input!.marketCap.spot! / 1e12).toBeCloseTo(1.58, 1);
-    // Walmart's 3-for-1 split of February 2024 falls between its last 10-Q and 2024-02-29.
+    expect(input!.marketCap.spot!).toBeCloseTo(1_581_165_355_987.98, 0);
+    // Walmart's 3-for-1 split of February 2024 falls between its last 10-Q and 2024-02-29: the recorded
+    // close 58.610001 × 3 × 2,692,233,703 shares on the cover of the 10-Q 0000104169-23-000132 (filed
+    // 2023-11-30) = 473,375,460,075.19 USD; without the split factor it would be a third of that.
     const [wmt] = await withDuckDB(':memory:', {}, (c) =>
       loadScreeningInputs(c, lake.dataDir, { market: 'us', date: DATE, tickers: ['WMT'] }),
     );
-    expect(wmt!.marketCap.spot! / 1e9).toBeGreaterThan(420);
-    expect(wmt!.marketCap.spot! / 1e9).toBeLessThan(520);
+    expect(wmt!.marketCap.spot!).toBeCloseTo(473_375_460_075.19, 0);
   });
 });
