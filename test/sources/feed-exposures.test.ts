@@ -64,7 +64,7 @@ describe("feed contract: 'none' exposures and their evidence", () => {
     expect(error).toBeInstanceOf(FeedValidationError);
     expect((error as FeedValidationError).errors.map((e) => `${e.file}:${e.line}: ${e.reason}`)).toEqual([
       "exposures.csv:2: activity 'none' (reviewed: no screened activity) needs revenue_share 0, got '0.2'",
-      "exposures.csv:6: 'evidence' must be one of reported, filing_concept, curated (docs/data/activities.md), got 'guess'",
+      "exposures.csv:6: 'evidence' must be one of reported, filing_concept, retired_concept, filing_dimension, curated (docs/data/activities.md), got 'guess'",
       "exposures.csv:7: 'activity' must be an activity code (docs/data/activities.md), got 'nothing'",
     ]);
   });
