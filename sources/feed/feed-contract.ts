@@ -131,7 +131,11 @@ export const FEED_TABLES: readonly FeedTable[] = [
       ),
       req('revenue_share', 'share', 'share of revenue, 0..1'),
       req('source_ref', 'text', "vendor's reference"),
-      opt('evidence', 'evidence', "what the figure rests on: 'reported', 'filing_concept' or 'curated' (empty = 'reported')"),
+      opt(
+        'evidence',
+        'evidence',
+        "what the figure rests on: 'reported', 'filing_concept', 'retired_concept', 'filing_dimension' or 'curated' (empty = 'reported')",
+      ),
       opt(
         'involvement',
         'involvement',
