@@ -29,7 +29,7 @@ export async function publishSyntheticListings(
       sql`SELECT ${prefix} || lpad(i::VARCHAR, 5, '0') AS ticker,
                  ${rawSql(word(1))} || ' ' || ${rawSql(word(2))} || ' Corp' AS name,
                  'XTST' AS exchange_mic, 'stock' AS kind, 'USD' AS currency, NULL AS sic, NULL AS sic_description,
-                 NULL AS heter_iska, NULL AS operates_on_shabbat, NULL AS jewish_controlled, NULL AS listed_on,
+                 NULL AS heter_iska, NULL AS operates_on_shabbat, NULL AS jewish_controlled, NULL AS domicile, NULL AS listed_on,
                  'synthetic' AS source_ref, 'sample' AS data_source, true AS synthetic
           FROM range(${options.count}) t(i)`,
       'ticker',
