@@ -8,6 +8,7 @@
  */
 import type { ActivityCode, Involvement } from './inputs.ts';
 import { PRIMARY_CLASSES, REVIEWED_CLASSES, type IndustryClass } from './industry-code-table.ts';
+import { involvementOfSic } from './involvement.ts';
 
 export interface IndustryActivity {
   activity: ActivityCode;
@@ -62,15 +63,13 @@ export function isSicCode(sic: string | null): sic is string {
 }
 
 /**
- * How a company of the class would take part in an activity it may carry: manufacturers
- * (2000-3999) make it, wholesalers (5000-5199) distribute it, retailers and restaurants
- * (5200-5999) sell it to consumers; null where the division does not say.
+ * How a company of the class would take part in an activity it may carry: as the division says
+ * for the activity a code names (`involvementOfSic`: manufacturers make it, wholesalers
+ * distribute it), and retailers and restaurants (5200-5999) sell it to consumers; null where the
+ * division does not say.
  */
 export function involvementOfClass(sic: string | null): Involvement | null {
   const code = parseSic(sic);
   if (code === null) return null;
-  if (code >= 2000 && code <= 3999) return 'producer';
-  if (code >= 5000 && code <= 5199) return 'distributor';
-  if (code >= 5200 && code <= 5999) return 'retailer';
-  return null;
+  return involvementOfSic(sic) ?? (code >= 5200 && code <= 5999 ? 'retailer' : null);
 }
