@@ -15,6 +15,7 @@ import { accountRoutes, type AccountPagesDeps } from './routes/account.ts';
 import { attestRoutes } from './routes/attest.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { forensicRoutes } from './routes/forensic.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { opsRoutes, type ReadinessCheck } from './routes/ops.ts';
 import { purificationRoutes } from './routes/purification.ts';
 import { referenceRoutes } from './routes/reference.ts';
@@ -94,6 +95,7 @@ export function createApp(deps: AppDeps): Koa {
     if (deps.forensic) app.use(forensicRoutes(createForensicContext(deps.forensic, context), access).routes());
     if (deps.webhooks) app.use(webhookRoutes(createWebhookContext(deps.webhooks, context.now), access).routes());
     if (deps.purification) app.use(purificationRoutes(context, deps.purification.lake, access).routes());
+    app.use(mcpRoutes(access).routes());
     app.use(methodNotAllowed);
   }
   app.use((ctx) => {

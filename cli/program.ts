@@ -3,6 +3,7 @@ import { registerAccessCommands } from './commands/access.ts';
 import { registerAttestCommands } from './commands/attest.ts';
 import { registerFetchCommand } from './commands/fetch.ts';
 import { registerIngestCommand } from './commands/ingest.ts';
+import { registerMcpCommand } from './commands/mcp.ts';
 import { registerMigrateCommand } from './commands/migrate.ts';
 import { registerPipelineCommands } from './commands/pipelines.ts';
 import { registerProvisionCommand } from './commands/provision.ts';
@@ -28,5 +29,6 @@ export function buildProgram(): Command {
   registerStateCommands(program);
   registerUserCommands(program);
   registerWebhookCommands(program);
+  registerMcpCommand(program);
   return program;
 }
