@@ -19,6 +19,8 @@ COPY attest ./attest
 COPY forensic ./forensic
 COPY service-state ./service-state
 COPY webhooks ./webhooks
+# The framework pages: the MCP server offers them as resources.
+COPY docs/frameworks ./docs/frameworks
 COPY tsconfig.json ./
 RUN mkdir -p /data && chown node:node /data
 USER node
