@@ -21,6 +21,7 @@ import { purificationRoutes } from './routes/purification.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { screenRoutes } from './routes/screen.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { zakatRoutes } from './routes/zakat.ts';
 import { createWebhookContext, type WebhookDeps } from './webhooks-context.ts';
 import { createScreenService, type ScreenDeps } from './screen-service.ts';
 import type { PurificationReads } from '../warehouse/purification-reads.ts';
@@ -37,7 +38,7 @@ export interface AppDeps {
   forensic?: ForensicDeps;
   /** Status-change webhook subscriptions (docs/webhooks.md); they need `screen` too. */
   webhooks?: WebhookDeps;
-  /** `POST /api/purification` (docs/api.md, "Purification"): its lake reads; it needs `screen` too. */
+  /** `POST /api/purification` (docs/api.md, "Purification") and `GET /api/zakat`: their lake reads; they need `screen` too. */
   purification?: { lake: PurificationReads };
   /** Access control (docs/access.md): runs on every /api route after it declared its endpoint tag and cost. */
   accessControl?: Middleware[];
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps): Koa {
     if (deps.forensic) app.use(forensicRoutes(createForensicContext(deps.forensic, context), access).routes());
     if (deps.webhooks) app.use(webhookRoutes(createWebhookContext(deps.webhooks, context.now), access).routes());
     if (deps.purification) app.use(purificationRoutes(context, deps.purification.lake, access).routes());
+    if (deps.purification) app.use(zakatRoutes(context, deps.purification.lake, access).routes());
     app.use(mcpRoutes(access).routes());
     app.use(methodNotAllowed);
   }

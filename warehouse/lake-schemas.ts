@@ -27,12 +27,13 @@ const provenance = [
   c('synthetic', 'BOOLEAN', "true for the generated sample universe: not any real company's data"),
 ];
 
-/** Figures beyond the screening inputs that forensic scores use; optional in every source. */
+/** Figures beyond the screening inputs that forensic scores and zakat use; optional in every source. */
 export const FORENSIC_COLUMNS = [
   c('total_liabilities', 'DOUBLE', 'total liabilities'),
   c('total_equity', 'DOUBLE', "shareholders' equity (may be negative)"),
   c('current_assets', 'DOUBLE', 'current assets'),
   c('current_liabilities', 'DOUBLE', 'current liabilities'),
+  c('inventory', 'DOUBLE', 'inventories, net (goods for sale, work in progress, materials): a zakatable asset'),
   c('retained_earnings', 'DOUBLE', 'retained earnings (accumulated deficit when negative)'),
   c('net_income', 'DOUBLE', "trailing twelve months' net income"),
   c('ebit', 'DOUBLE', "trailing twelve months' operating income (EBIT)"),

@@ -9,6 +9,7 @@ import { isRemovedFileError } from './api-reads/api-reads-files.ts';
 import { lakeRoot, type LakeTable } from './lake-paths.ts';
 import { readTableSql } from './lake-sql.ts';
 import { statusColumn } from './snapshot-schema.ts';
+import { loadZakatInputs, type ZakatLake, type ZakatReadsResult } from './zakat-reads.ts';
 import { rawSql, readSql, sql, sqlDate, sqlIdent, type Sql } from './sql.ts';
 
 /**
@@ -139,7 +140,7 @@ export async function loadHoldingHistory(connection: DuckDBConnection, dataDir: 
 }
 
 /** The purification reads on their own small pool of DuckDB connections, opened on first use. */
-export class PurificationReads {
+export class PurificationReads implements ZakatLake {
   private pool: Promise<ConnectionPool> | null = null;
 
   constructor(readonly dataDir: string) {}
@@ -147,6 +148,11 @@ export class PurificationReads {
   /** The ticker's history in the query's window. */
   history(query: HistoryQuery): Promise<HoldingHistory> {
     return this.read((c) => loadHoldingHistory(c, this.dataDir, query));
+  }
+
+  /** The filing in force and the close of one ticker on `asOf`, for the zakat answer (warehouse/zakat-reads.ts). */
+  zakatInputs(market: string, ticker: string, asOf: string): Promise<ZakatReadsResult> {
+    return this.read((c) => loadZakatInputs(c, this.dataDir, market, ticker, asOf));
   }
 
   /** The dates of the ticker's first and latest snapshots, or null when it has none: for telling a client what history there is. */

@@ -6,6 +6,7 @@ import * as requests from '../schemas/requests.ts';
 import * as responses from '../schemas/responses.ts';
 import * as timeline from '../schemas/timeline.ts';
 import * as webhooks from '../schemas/webhooks.ts';
+import * as zakat from '../schemas/zakat.ts';
 import { API_DESCRIPTION } from './description.ts';
 
 type JsonObject = Record<string, unknown>;
@@ -304,6 +305,28 @@ function purificationPaths(): JsonObject {
   };
 }
 
+/** `GET /api/zakat/{market}/{ticker}` (docs/frameworks/zakat.md). */
+function zakatPaths(screenParams: JsonObject[]): JsonObject {
+  return {
+    '/api/zakat/{market}/{ticker}': {
+      get: op('Zakat on a holding of shares, each figure with its filing', 'screen/history', '2', {
+        description:
+          "long_term (AAOIFI Shari'ah Standard No. 35): the holding's share of the company's cash + receivables + inventory − " +
+          'current liabilities, per share from the filing in force on as_of; trading: the market value. Lunar year 2.5%, solar ' +
+          '2.5775%. A figure the filing lacks, or no close within 7 days when one is needed: 200 with status insufficient_data ' +
+          'naming it (never a guess). Shares and value both or neither, a non-positive or non-decimal amount, an unknown method ' +
+          'or year, a bad as_of: 400. A fund, a repeated parameter: 422. Unknown ticker: 404. Two units: two point-in-time lake ' +
+          'reads (the filing in force and the close).',
+        parameters: [...screenParams, ...parameters(zakat.zakatQuerySchema, 'query')],
+        responses: {
+          ...ok('the zakat due and every figure behind it', zakat.zakatResponseSchema),
+          ...errors(400, 403, 404, 422),
+        },
+      }),
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document, generated from the zod schemas that validate requests. */
 export function buildOpenApi(baseUrl: string): JsonObject {
   const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as {
@@ -403,6 +426,7 @@ export function buildOpenApi(baseUrl: string): JsonObject {
       ...forensicPaths(),
       ...webhookPaths(),
       ...purificationPaths(),
+      ...zakatPaths(screenParams),
     },
     components: {
       schemas: componentSchemas,

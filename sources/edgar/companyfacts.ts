@@ -106,8 +106,13 @@ function rowOf(facts: CompanyFacts, ticker: string, filing: Filing): EdgarFundam
     if (figure?.estimate) sources[`${column}${ESTIMATED_SUFFIX}`] = true;
   }
   for (const [column, alternatives] of Object.entries(INSTANT_CONCEPTS)) {
-    if (column !== 'total_assets')
-      row[column as ForensicColumn] = firstAlternative(alternatives, (c) => instantFigure(facts, c, filing))?.value ?? null;
+    if (column === 'total_assets') continue;
+    const figure = firstAlternative(alternatives, (c) => instantFigure(facts, c, filing));
+    row[column as ForensicColumn] = figure?.value ?? null;
+    // Zakat cites these balance-sheet lines by concept and accession, as the screen cites its own.
+    sources[column] = figure
+      ? describeFigure(figure)
+      : `not reported: no ${alternatives.map((a) => a.map((c) => `us-gaap:${c}`).join(' + ')).join(' or ')} at the period end`;
   }
   for (const [column, alternatives] of Object.entries(DURATION_CONCEPTS)) {
     row[column as ForensicColumn] = firstAlternative(alternatives, (c) => ttmFigure(facts, c, filing))?.value ?? null;

@@ -15,6 +15,7 @@ export const INSTANT_CONCEPTS = {
   total_equity: [['StockholdersEquity'], ['StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest']],
   current_assets: [['AssetsCurrent']],
   current_liabilities: [['LiabilitiesCurrent']],
+  inventory: [['InventoryNet']],
   retained_earnings: [['RetainedEarningsAccumulatedDeficit']],
   ppe_net: [
     ['PropertyPlantAndEquipmentNet'],

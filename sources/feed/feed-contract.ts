@@ -91,6 +91,7 @@ export const FEED_TABLES: readonly FeedTable[] = [
       opt('total_equity', 'number', "shareholders' equity"),
       opt('current_assets', 'non_negative', 'current assets'),
       opt('current_liabilities', 'non_negative', 'current liabilities'),
+      opt('inventory', 'non_negative', 'inventories, net'),
       opt('retained_earnings', 'number', 'retained earnings'),
       opt('net_income', 'number', "trailing twelve months' net income"),
       opt('ebit', 'number', "trailing twelve months' operating income"),

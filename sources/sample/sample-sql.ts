@@ -209,6 +209,7 @@ export function fundamentalsSql(p: SamplePartParams): Sql {
       round(assets * (1 - debt_ratio - liab_extra)) AS total_equity,
       round(cash + ibi + ar + assets * 0.1) AS current_assets,
       round(assets * (debt_ratio + liab_extra) * 0.4) AS current_liabilities,
+      round(assets * 0.06) AS inventory,
       round(assets * (1 - debt_ratio - liab_extra) * 0.6) AS retained_earnings,
       round(revenue * margin_q) AS net_income,
       round(revenue * margin_q / 0.75) AS ebit,
