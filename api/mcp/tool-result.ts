@@ -19,8 +19,16 @@ export function toolResult(response: RestResponse): CallToolResult {
   };
 }
 
+/** Bounds the text of an answer that is not the API's (a proxy's whole error page). */
+const DETAIL_TEXT_MAX = 2_000;
+
 /** A `detail` as one line: its text, or a structured detail's message followed by the rest as JSON. */
 function detailText(detail: unknown): string {
+  const text = fullDetailText(detail);
+  return text.length > DETAIL_TEXT_MAX ? `${text.slice(0, DETAIL_TEXT_MAX)}…` : text;
+}
+
+function fullDetailText(detail: unknown): string {
   if (typeof detail === 'string') return detail;
   if (isObject(detail) && typeof detail.message === 'string') {
     const { message, ...rest } = detail;
