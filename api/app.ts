@@ -18,6 +18,7 @@ import { forensicRoutes } from './routes/forensic.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { opsRoutes, type ReadinessCheck } from './routes/ops.ts';
 import { purificationRoutes } from './routes/purification.ts';
+import { portfolioRoutes } from './routes/portfolio.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { screenRoutes } from './routes/screen.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -97,6 +98,7 @@ export function createApp(deps: AppDeps): Koa {
     if (deps.webhooks) app.use(webhookRoutes(createWebhookContext(deps.webhooks, context.now), access).routes());
     if (deps.purification) app.use(purificationRoutes(context, deps.purification.lake, access).routes());
     if (deps.purification) app.use(zakatRoutes(context, deps.purification.lake, access).routes());
+    if (deps.purification) app.use(portfolioRoutes(context, deps.purification.lake, access).routes());
     app.use(mcpRoutes(access).routes());
     app.use(methodNotAllowed);
   }

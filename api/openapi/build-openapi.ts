@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as attestations from '../schemas/attestations.ts';
 import * as forensic from '../schemas/forensic.ts';
+import * as portfolio from '../schemas/portfolio.ts';
 import * as purification from '../schemas/purification.ts';
 import * as requests from '../schemas/requests.ts';
 import * as responses from '../schemas/responses.ts';
@@ -282,6 +283,45 @@ function webhookPaths(): JsonObject {
   };
 }
 
+/** `POST /api/portfolio` (docs/api.md, "Portfolio"): JSON or a broker's CSV export. */
+function portfolioPaths(): JsonObject {
+  const { PORTFOLIO_HOLDINGS_MAX: max, WEIGHT_TOLERANCE: tolerance } = portfolio;
+  return {
+    '/api/portfolio': {
+      post: op(
+        'Screen a portfolio: per holding, per framework, funds looked through, purification for a period',
+        'screen/batch',
+        `${portfolio.PORTFOLIO_UNITS_PER_STOCK} per stock line, ${portfolio.PORTFOLIO_UNITS_PER_FUND} per fund line; with a period and ` +
+          `shares, ${portfolio.PORTFOLIO_UNITS_PER_PURIFICATION} more per stock and Shariah framework`,
+        {
+          description:
+            `1 to ${max} holdings, each sized by exactly one of shares, value or weight, the same one on every line (weights add ` +
+            `up to 1 ± ${tolerance}). Verdicts are the current snapshots (never re-screened); a fund is looked through to its ` +
+            `latest holdings report. Insufficient data, never screened, a verdict older than the stale window, or the part of ` +
+            `a fund its report does not cover counts as unknown, never compliant. Send text/csv (a broker export, with ` +
+            `market, frameworks, from and to as query parameters) instead of JSON. Bad value, mixed units, weights that do ` +
+            `not add up, a repeated ticker, too many holdings, a bad CSV: 400. Unknown tickers (all named): 404. A fund ` +
+            `without a holdings report, a line given in shares with no recent close: 422. Neither JSON nor CSV: 415.`,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: inputSchema(portfolio.portfolioBodySchema) },
+              'text/csv': {
+                schema: { type: 'string', description: 'a header row (Symbol, Quantity, Market Value, Weight, …) and one position a row' },
+              },
+            },
+          },
+          responses: {
+            ...ok('every holding, each framework and the purification owed', portfolio.portfolioResponseSchema),
+            '415': errorAnswer('the body is neither application/json nor text/csv'),
+            ...errors(400, 404, 413, 422),
+          },
+        },
+      ),
+    },
+  };
+}
+
 /** `POST /api/purification` (docs/api.md, "Purification"; the method in docs/frameworks/README.md). */
 function purificationPaths(): JsonObject {
   return {
@@ -426,6 +466,7 @@ export function buildOpenApi(baseUrl: string): JsonObject {
       ...forensicPaths(),
       ...webhookPaths(),
       ...purificationPaths(),
+      ...portfolioPaths(),
       ...zakatPaths(screenParams),
     },
     components: {
