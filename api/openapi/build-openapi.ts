@@ -292,14 +292,16 @@ function portfolioPaths(): JsonObject {
         'Screen a portfolio: per holding, per framework, funds looked through, purification for a period',
         'screen/batch',
         `${portfolio.PORTFOLIO_UNITS_PER_STOCK} per stock line, ${portfolio.PORTFOLIO_UNITS_PER_FUND} per fund line; with a period and ` +
-          `shares, ${portfolio.PORTFOLIO_UNITS_PER_PURIFICATION} more per stock and Shariah framework`,
+          `shares, ${portfolio.PORTFOLIO_UNITS_PER_PURIFICATION} more per stock and Shariah framework; with zakat, ` +
+          `${portfolio.PORTFOLIO_UNITS_PER_ZAKAT} more per stock`,
         {
           description:
             `1 to ${max} holdings, each sized by exactly one of shares, value or weight, the same one on every line (weights add ` +
             `up to 1 ± ${tolerance}). Verdicts are the current snapshots (never re-screened); a fund is looked through to its ` +
             `latest holdings report. Insufficient data, never screened, a verdict older than the stale window, or the part of ` +
-            `a fund its report does not cover counts as unknown, never compliant. Send text/csv (a broker export, with ` +
-            `market, frameworks, from and to as query parameters) instead of JSON. Bad value, mixed units, weights that do ` +
+            `a fund its report does not cover counts as unknown, never compliant. A period adds the purification owed ` +
+            `(POST /api/purification per stock); zakat adds the zakat due today (GET /api/zakat per stock). Send text/csv (a ` +
+            `broker export, with market, frameworks, from, to and zakat as query parameters) instead of JSON. Bad value, mixed units, weights that do ` +
             `not add up, a repeated ticker, too many holdings, a bad CSV: 400. Unknown tickers (all named): 404. A fund ` +
             `without a holdings report, a line given in shares with no recent close: 422. Neither JSON nor CSV: 415.`,
           requestBody: {

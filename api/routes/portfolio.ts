@@ -23,7 +23,8 @@ interface PortfolioState extends ApiState {
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /**
- * A `text/csv` upload becomes the JSON body it stands for (query: market, frameworks, from, to);
+ * A `text/csv` upload becomes the JSON body it stands for (query: market, frameworks, from, to,
+ * zakat as the method);
  * a body neither JSON nor CSV is a 415 naming both.
  */
 const csvBody: Middleware = async (ctx, next) => {
@@ -32,10 +33,12 @@ const csvBody: Middleware = async (ctx, next) => {
     const frameworks = text(ctx.query.frameworks);
     const from = text(ctx.query.from);
     const to = text(ctx.query.to);
+    const zakat = text(ctx.query.zakat);
     ctx.request.body = {
       holdings: csv.holdings,
       ...(frameworks !== undefined ? { frameworks: frameworks.split(',') } : {}),
       ...(from !== undefined || to !== undefined ? { period: { from, ...(to !== undefined ? { to } : {}) } } : {}),
+      ...(zakat !== undefined ? { zakat: { method: zakat } } : {}),
     };
     (ctx.state as PortfolioState).csv = csv.summary;
   } else if (ctx.request.length > 0 && !ctx.is('application/json')) {
@@ -51,7 +54,7 @@ const csvBody: Middleware = async (ctx, next) => {
  * did not use (frameworks the grant narrowed, purification not computed).
  */
 function declaredUnits(service: ScreenService, ctx: Context): number {
-  const body = ctx.request.body as { holdings?: unknown; frameworks?: unknown; period?: unknown } | undefined;
+  const body = ctx.request.body as { holdings?: unknown; frameworks?: unknown; period?: unknown; zakat?: unknown } | undefined;
   const holdings = body?.holdings;
   if (!Array.isArray(holdings) || holdings.length > PORTFOLIO_HOLDINGS_MAX) return 0;
   const kinds = holdings.map((h: { market?: unknown; ticker?: unknown }) => {
@@ -62,7 +65,7 @@ function declaredUnits(service: ScreenService, ctx: Context): number {
     ? SHARIAH_FRAMEWORK_IDS.filter((id) => (body.frameworks as unknown[]).includes(id))
     : SHARIAH_FRAMEWORK_IDS;
   const bySharesPeriod = body?.period !== undefined && holdings.some((h: { shares?: unknown }) => h?.shares !== undefined);
-  return portfolioUnits(kinds, bySharesPeriod ? named.length : 0);
+  return portfolioUnits(kinds, bySharesPeriod ? named.length : 0, body?.zakat !== undefined);
 }
 
 /** `POST /api/portfolio` (docs/api.md, "Portfolio"): JSON or a broker CSV; parse, check the grant, call the use-case. */
@@ -86,6 +89,7 @@ export function portfolioRoutes(service: ScreenService, lake: PurificationReads,
         holdings: body.holdings.map((h, i) => ({ ...h, ticker: normaliseTicker(h.ticker, `holdings.${i}.ticker`) })),
         frameworks,
         period: range === null ? null : { from: range.from!, to: range.to },
+        zakat: body.zakat ?? null,
       });
       const state = ctx.state as PortfolioState;
       const declared = state.endpoint?.cost ?? 0;

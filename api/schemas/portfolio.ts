@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FRAMEWORK_IDS, SHARIAH_FRAMEWORK_IDS } from '../../engine/index.ts';
+import { ZAKAT_METHODS, ZAKAT_YEARS } from '../../engine/zakat/zakat-due.ts';
 import { dateSchema, marketSchema, tickerSchema } from './requests.ts';
 import { verdictStatusSchema } from './responses.ts';
 
@@ -20,6 +21,8 @@ export const PORTFOLIO_UNITS_PER_STOCK = 1;
 export const PORTFOLIO_UNITS_PER_FUND = 5;
 /** Units per stock line and Shariah framework when a period asks for purification (one history walk each). */
 export const PORTFOLIO_UNITS_PER_PURIFICATION = 2;
+/** Units per stock line when zakat is asked for: what GET /api/zakat costs (two point-in-time reads). */
+export const PORTFOLIO_UNITS_PER_ZAKAT = 2;
 
 export const portfolioHoldingSchema = z
   .object({
@@ -59,6 +62,16 @@ export const portfolioBodySchema = z.object({
     .meta({
       description: `purification owed for the period under each Shariah framework (${SHARIAH_FRAMEWORK_IDS.join(', ')}); needs holdings in shares`,
     }),
+  zakat: z
+    .object({
+      method: z
+        .enum(ZAKAT_METHODS)
+        .default('long_term')
+        .meta({ description: "long_term (AAOIFI SS 35, the company's zakatable assets) or trading" }),
+      year: z.enum(ZAKAT_YEARS).default('lunar').meta({ description: 'lunar (2.5%) or solar (2.5775%)' }),
+    })
+    .optional()
+    .meta({ description: 'zakat due today on each stock held directly (docs/frameworks/zakat.md); needs holdings in shares or value' }),
 });
 
 export type PortfolioBody = z.output<typeof portfolioBodySchema>;
@@ -171,6 +184,36 @@ const purificationSchema = z
   })
   .meta({ id: 'PortfolioPurification', description: 'purification owed for the period, per Shariah framework, per holding' });
 
+const zakatSchema = z
+  .object({
+    as_of: z.string(),
+    method: z.enum(ZAKAT_METHODS),
+    year: z.enum(ZAKAT_YEARS),
+    rate: z.number(),
+    computed: z.boolean(),
+    note: z.string().nullable(),
+    totals: z.array(
+      z.object({
+        currency: z.string(),
+        zakat_due: z.number().nullable().meta({ description: 'null unless every holding in this currency was computed (fail closed)' }),
+        zakat_due_known: z.number(),
+        complete: z.boolean(),
+      }),
+    ),
+    holdings: z.array(
+      z.object({
+        market: z.string(),
+        ticker: z.string(),
+        currency: z.string(),
+        status: z.enum(['computed', 'insufficient_data']),
+        zakat_due: z.number().nullable(),
+        missing: z.array(z.string()).meta({ description: 'each figure lacking (GET /api/zakat shows every figure with its filing)' }),
+        filing: z.string().nullable().meta({ description: 'the filing in force (long_term)' }),
+      }),
+    ),
+  })
+  .meta({ id: 'PortfolioZakat', description: 'zakat due per stock held directly and in total per currency' });
+
 export const portfolioResponseSchema = z
   .object({
     as_of: z.string().meta({ description: 'today (UTC): verdicts are the current snapshots' }),
@@ -185,6 +228,7 @@ export const portfolioResponseSchema = z
     }),
     frameworks: z.record(z.string(), frameworkSummarySchema),
     purification: purificationSchema.nullable(),
+    zakat: zakatSchema.nullable().meta({ description: 'null unless the request asked for zakat' }),
     csv: z
       .object({
         rows: z.number().int(),

@@ -4,7 +4,14 @@ import { latestCloses, PORTFOLIO_PRICE_MAX_AGE_DAYS } from '../../warehouse/port
 import { unprocessable } from '../../common/app-error.ts';
 import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
 import type { PurificationReads } from '../../warehouse/purification-reads.ts';
-import { PORTFOLIO_UNITS_PER_FUND, PORTFOLIO_UNITS_PER_PURIFICATION, PORTFOLIO_UNITS_PER_STOCK } from '../schemas/portfolio.ts';
+import type { ZakatMethod, ZakatYear } from '../../engine/zakat/zakat-due.ts';
+import {
+  PORTFOLIO_UNITS_PER_FUND,
+  PORTFOLIO_UNITS_PER_PURIFICATION,
+  PORTFOLIO_UNITS_PER_STOCK,
+  PORTFOLIO_UNITS_PER_ZAKAT,
+} from '../schemas/portfolio.ts';
+import { portfolioZakat } from './portfolio-zakat.ts';
 import type { ScreenService } from '../screen-service.ts';
 import {
   checkHoldings,
@@ -31,6 +38,7 @@ export interface PortfolioRequest {
   /** Already scoped to the caller's grant. */
   frameworks: readonly FrameworkId[];
   period: Period | null;
+  zakat: { method: ZakatMethod; year: ZakatYear } | null;
 }
 
 export interface PortfolioOutcome {
@@ -39,13 +47,14 @@ export interface PortfolioOutcome {
   units: number;
 }
 
-/** Units a portfolio costs: per line by kind, plus the purification walks (a period, holdings in shares). */
-export function portfolioUnits(kinds: ReadonlyArray<'stock' | 'fund'>, purificationFrameworkCount: number): number {
+/** Units a portfolio costs: per line by kind, plus the purification walks (a period, holdings in shares) and the zakat reads. */
+export function portfolioUnits(kinds: ReadonlyArray<'stock' | 'fund'>, purificationFrameworkCount: number, zakat: boolean): number {
   const stocks = kinds.filter((k) => k === 'stock').length;
   return (
     stocks * PORTFOLIO_UNITS_PER_STOCK +
     (kinds.length - stocks) * PORTFOLIO_UNITS_PER_FUND +
-    stocks * purificationFrameworkCount * PORTFOLIO_UNITS_PER_PURIFICATION
+    stocks * purificationFrameworkCount * PORTFOLIO_UNITS_PER_PURIFICATION +
+    (zakat ? stocks * PORTFOLIO_UNITS_PER_ZAKAT : 0)
   );
 }
 
@@ -183,10 +192,21 @@ export async function screenPortfolio(
           today,
         });
   const purified = purification !== null && purification.computed === true ? purificationFrameworks(request.frameworks).length : 0;
+  const zakat =
+    request.zakat === null
+      ? null
+      : await portfolioZakat(lake, {
+          stocks: resolved.flatMap((r) => (r.kind === 'stock' && r.listing ? [{ ...r.input, listing: r.listing }] : [])),
+          funds: funds.length,
+          unit,
+          ...request.zakat,
+          today,
+        });
   return {
     units: portfolioUnits(
       resolved.map((r) => r.kind),
       purified,
+      zakat?.computed === true,
     ),
     body: {
       as_of: today,
@@ -197,6 +217,7 @@ export async function screenPortfolio(
       coverage: { funds: funds.length, fund_weight: round6(fundWeight), fund_weight_covered: round6(fundCovered) },
       frameworks: Object.fromEntries(request.frameworks.map((id) => [id, frameworkSummary(exposures, id, results)])),
       purification,
+      zakat,
     },
   };
 }

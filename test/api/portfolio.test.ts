@@ -178,7 +178,48 @@ describe('POST /api/portfolio over real HTTP on the sample universe', () => {
     expect(mine).toMatchObject({ ticker: a, amount: single.amount_to_purify, complete: single.complete });
   });
 
-  it('charges 1 unit per stock line and 5 per fund line, plus 2 per stock and Shariah framework with a period; a refused portfolio costs nothing', async () => {
+  it('when zakat is asked for, then each stock held directly owes what GET /api/zakat answers for it, totalled per currency only when every one is computed; a fund is left out and said so', async () => {
+    const stocks = t.fresh.slice(4, 7);
+    const { status, body } = await post({
+      holdings: [...stocks.map((ticker, i) => ({ ticker, shares: 10 * (i + 1) })), { ticker: t.fund.ticker, shares: 5 }],
+      frameworks: ['shariah_aaoifi'],
+      zakat: { method: 'long_term', year: 'solar' },
+    });
+    expect(status).toBe(200);
+    expect(portfolioResponseSchema.safeParse(body).error?.issues ?? []).toEqual([]);
+    expect(body.zakat).toMatchObject({ as_of: TODAY, method: 'long_term', year: 'solar', rate: 0.025775, computed: true });
+    expect(body.zakat.note).toBe('1 fund(s) not included: zakat is computed on the balance sheets of stocks held directly');
+    const single = await Promise.all(
+      stocks.map(async (ticker, i) => {
+        const response = await fetch(`${lake.server.url}/api/zakat/us/${ticker}?shares=${10 * (i + 1)}&year=solar`, {
+          headers: { 'X-API-Key': key.key },
+        });
+        expect(response.status).toBe(200);
+        return (await response.json()) as Json;
+      }),
+    );
+    expect(body.zakat.holdings).toEqual(
+      single.map((z) => ({
+        market: 'us',
+        ticker: z.ticker,
+        currency: z.currency,
+        status: z.status,
+        zakat_due: z.zakat_due,
+        missing: z.missing,
+        filing: z.filing?.source_ref ?? null,
+      })),
+    );
+    const complete = single.every((z) => z.status === 'computed');
+    const known = Math.round(single.reduce((sum, z) => sum + (z.zakat_due ?? 0), 0) * 100) / 100;
+    expect(body.zakat.totals).toEqual([{ currency: 'USD', zakat_due: complete ? known : null, zakat_due_known: known, complete }]);
+    const weighted = await post({ holdings: [{ ticker: stocks[0], weight: 1 }], zakat: {} });
+    expect(weighted.body.zakat).toMatchObject({
+      computed: false,
+      note: 'zakat needs shares or values; these holdings are sized by weight',
+    });
+  });
+
+  it('charges 1 unit per stock line and 5 per fund line, plus 2 per stock and Shariah framework with a period and 2 per stock for zakat; a refused portfolio costs nothing', async () => {
     const payer = await keyFor(access, 'pro');
     const before = await used(payer.keyId);
     expect(
@@ -205,8 +246,23 @@ describe('POST /api/portfolio over real HTTP on the sample universe', () => {
     // Value-sized holdings cannot be purified: the purification units declared are given back.
     expect((await post({ ...body, holdings: [{ ticker: t.fresh[0], value: 5 }] }, payer.key)).status).toBe(200);
     expect(await used(payer.keyId)).toBe(before + 11 + 1);
+    expect(
+      (
+        await post(
+          {
+            holdings: [
+              { ticker: t.fresh[0], value: 5 },
+              { ticker: t.fund.ticker, value: 5 },
+            ],
+            zakat: {},
+          },
+          payer.key,
+        )
+      ).status,
+    ).toBe(200);
+    expect(await used(payer.keyId)).toBe(before + 12 + 1 + 5 + 2);
     expect((await post({ holdings: [{ ticker: 'NOPE9', value: 1 }] }, payer.key)).status).toBe(404);
-    expect(await used(payer.keyId)).toBe(before + 12);
+    expect(await used(payer.keyId)).toBe(before + 20);
   });
 
   describe('every refusal names what is wrong and what is valid', () => {
