@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout } from 'node:timers/promises';
 import type { AccessStore } from './access-store.ts';
 import { AdminError } from './administration.ts';
 import type { AccountUserRecord, AccountUserStore } from './account-user-store.ts';
@@ -39,6 +40,8 @@ export interface AccountAuthOptions {
   scrypt?: ScryptParameters;
   /** The password check (default scrypt's passwordMatches); tests count its calls. */
   passwordMatches?: (password: string, stored: string) => Promise<boolean>;
+  /** How long a refused or failed sign-in keeps its client address busy before it is answered (default 1 s). */
+  failureDelayMs?: number;
 }
 
 /** Who is signed in: what `requireAccountSession` puts on the request (plus the form token). */
@@ -74,6 +77,8 @@ export type PasswordOutcome =
   | { ok: false; reason: 'rate_limited'; message: string; retryAfterSeconds: number };
 
 const HOUR = 3_600_000;
+/** A refused or failed sign-in is answered after this long (docs/access.md, "Sign-in limits"). */
+export const DEFAULT_FAILURE_DELAY_MS = 1_000;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 /** A session's last-seen time is written at most this often (not on every page view). */
 const TOUCH_EVERY_MS = 60_000;
@@ -103,6 +108,8 @@ export class AccountAuth {
   private readonly blockedUntil = new Map<string, number>();
   private readonly scrypt: ScryptParameters;
   private readonly passwordMatches: (password: string, stored: string) => Promise<boolean>;
+  /** How long a refused or failed sign-in keeps its address busy before it is answered. */
+  readonly failureDelayMs: number;
   /** Checked instead when the email has no password, so an unknown email costs the same time as a wrong password. */
   private dummyHash: Promise<string> | undefined;
 
@@ -117,6 +124,7 @@ export class AccountAuth {
     this.signInKey = options.signInKey;
     this.scrypt = options.scrypt ?? DEFAULT_SCRYPT;
     this.passwordMatches = options.passwordMatches ?? scryptMatches;
+    this.failureDelayMs = options.failureDelayMs ?? DEFAULT_FAILURE_DELAY_MS;
   }
 
   /** Computes the stand-in hash now, so that the first unknown email is not slower than a wrong password. */
@@ -215,10 +223,22 @@ export class AccountAuth {
     if (this.inFlight.has(address)) return { ok: false, reason: 'in_flight', retryAfterSeconds: 1 };
     this.inFlight.add(address);
     try {
-      return await this.checkSignIn(normaliseEmail(email), password, address);
+      const outcome = await this.checkSignIn(normaliseEmail(email), password, address);
+      // The address stays busy meanwhile, so a client with many requests in flight gets one
+      // checked per delay and the rest refused before their forms are read.
+      if (!outcome.ok) await this.failureDelay();
+      return outcome;
     } finally {
       this.inFlight.delete(address);
     }
+  }
+
+  /**
+   * Waits the failure delay, spread over up to half as long again at random, so that a flood's
+   * refusals do not all fall due in the same turn of the event loop.
+   */
+  async failureDelay(): Promise<void> {
+    if (this.failureDelayMs > 0) await setTimeout(this.failureDelayMs * (1 + Math.random() / 2));
   }
 
   private async checkSignIn(address: string, password: string, client: string): Promise<SignInOutcome> {

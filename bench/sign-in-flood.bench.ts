@@ -3,10 +3,13 @@
  * API app with its account pages, production scrypt and limits, behind one trusted proxy hop on
  * 127.0.0.1. A separate process keeps SIGN_IN_FLOOD_CONCURRENCY (default 2,000) wrong-password
  * sign-ins in flight from one client address for SIGN_IN_FLOOD_SECONDS (default 15; at most
- * 200,000 requests), while real users sign in one after another from other addresses. The
- * target: every real sign-in completes (303) within 2 s (docs/access.md, "Sign-in limits").
+ * 200,000 requests), while real users sign in one after another from other addresses, from a
+ * process of their own starting SIGN_IN_FLOOD_WARM_UP_SECONDS (default 5) after the flood. The
+ * target: every real sign-in completes (303) within 2 s, before the flood ends (docs/access.md,
+ * "Sign-in limits").
  */
 import { randomBytes } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import pino from 'pino';
@@ -36,6 +39,17 @@ export interface SignInFloodFigures {
   /** Seconds after the flood started that the first real user began. */
   warmUpSeconds: number;
   realStatuses: number[];
+  /** Real sign-ins answered before the flood ended (the others prove nothing about the flood). */
+  realDoneDuringFlood: number;
+  /** The server's longest event-loop delay during the run, ms. */
+  loopDelayMaxMs: number;
+}
+
+interface RealSignIn {
+  startedAtMs: number;
+  ms: number;
+  withPageMs: number;
+  status: number;
 }
 
 /** Serves the app on 127.0.0.1 with the API's listen backlog, so a burst of connections is queued, not dropped. */
@@ -52,27 +66,12 @@ async function listenWithBacklog(app: Koa): Promise<{ url: string; close: () => 
   };
 }
 
-/** A browser's first step: the sign-in page, its form cookie and token. */
+/** A browser's first step: the sign-in page, its form cookie and token (the attacker's, before the flood). */
 async function signInForm(url: string, forwardedFor: string): Promise<{ cookie: string; csrf: string }> {
   const page = await fetch(`${url}/account/sign-in`, { headers: { 'x-forwarded-for': forwardedFor } });
   const cookie = page.headers.getSetCookie()[0]!.split(';')[0]!;
   const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
   return { cookie, csrf };
-}
-
-async function timedSignIn(url: string, email: string, forwardedFor: string): Promise<{ ms: number; withPageMs: number; status: number }> {
-  const pageAsked = performance.now();
-  const { cookie, csrf } = await signInForm(url, forwardedFor);
-  const started = performance.now();
-  const response = await fetch(`${url}/account/sign-in`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': forwardedFor },
-    body: new URLSearchParams({ _csrf: csrf, email, password: PASSWORD }).toString(),
-  });
-  await response.arrayBuffer();
-  const done = performance.now();
-  return { ms: done - started, withPageMs: done - pageAsked, status: response.status };
 }
 
 export async function runSignInFloodBench(
@@ -106,6 +105,8 @@ export async function runSignInFloodBench(
     try {
       const attacker = '198.51.100.66';
       const form = await signInForm(server.url, attacker);
+      const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+      loopDelay.enable();
       const flooding = jsonFromScript<SignInFloodFigures['flood']>(new URL('./sign-in-flood-client.mjs', import.meta.url), {
         url: server.url,
         ...form,
@@ -115,18 +116,26 @@ export async function runSignInFloodBench(
         seconds,
         maxRequests: 200_000,
       });
-      // Once its 2,000 connections are open: measured under the flood's steady pressure.
-      await new Promise((resolve) => setTimeout(resolve, warmUpSeconds * 1000));
-      const realMs: number[] = [];
-      const realWithPageMs: number[] = [];
-      const realStatuses: number[] = [];
-      for (let i = 0; i < realSignIns; i += 1) {
-        const { ms, withPageMs, status } = await timedSignIn(server.url, emails[i]!, `203.0.113.${i + 1}`);
-        realMs.push(ms);
-        realWithPageMs.push(withPageMs);
-        realStatuses.push(status);
-      }
-      return { concurrency, flood: await flooding, realMs, realWithPageMs, realStatuses, warmUpSeconds };
+      // Real users from a process of their own, starting warmUpSeconds after the flood's process.
+      const users = emails.map((email, i) => ({ email, forwardedFor: `203.0.113.${i + 1}` }));
+      const real = await jsonFromScript<RealSignIn[]>(new URL('./sign-in-real-users-client.mjs', import.meta.url), {
+        url: server.url,
+        password: PASSWORD,
+        startAfterMs: warmUpSeconds * 1000,
+        users,
+      });
+      const flood = await flooding;
+      loopDelay.disable();
+      return {
+        concurrency,
+        flood,
+        realMs: real.map((r) => r.ms),
+        realWithPageMs: real.map((r) => r.withPageMs),
+        realStatuses: real.map((r) => r.status),
+        realDoneDuringFlood: real.filter((r) => r.startedAtMs + r.withPageMs < flood.seconds * 1000).length,
+        warmUpSeconds,
+        loopDelayMaxMs: loopDelay.max / 1e6,
+      };
     } finally {
       await server.close();
     }
@@ -147,14 +156,16 @@ export function formatSignInFloodBench(f: SignInFloodFigures): string[] {
     .map(([status, count]) => `${count.toLocaleString('en')} × ${status}`)
     .join(', ');
   const completed = f.realStatuses.filter((s) => s === 303).length;
-  const met = completed === f.realStatuses.length && withPage.max < TARGET_MS;
+  const met = completed === f.realStatuses.length && f.realDoneDuringFlood === f.realStatuses.length && withPage.max < TARGET_MS;
   return [
     `[sign-in flood] ${f.concurrency.toLocaleString('en')} wrong-password sign-ins in flight from one address for ${f.flood.seconds.toFixed(1)} s ` +
       `(separate process, 127.0.0.1): ${f.flood.sent.toLocaleString('en')} sent, answered ${statuses}`,
     `[sign-in flood] real users from other addresses, from ${f.warmUpSeconds} s into the flood: ${completed} of ${f.realStatuses.length} ` +
       `signed in (303); the form's POST median ${post.median.toFixed(0)} ms, max ${post.max.toFixed(0)} ms ` +
       `(${f.realMs.map((ms) => ms.toFixed(0)).join(' / ')}); with the page fetched first median ${withPage.median.toFixed(0)} ms, ` +
-      `max ${withPage.max.toFixed(0)} ms; target: every one within ${TARGET_MS} ms — ${met ? 'met' : 'NOT met'}`,
+      `max ${withPage.max.toFixed(0)} ms; ${f.realDoneDuringFlood} of ${f.realStatuses.length} answered before the flood ended; ` +
+      `target: every one within ${TARGET_MS} ms, during the flood — ${met ? 'met' : 'NOT met'}`,
+    `[sign-in flood] the server's longest event-loop delay: ${f.loopDelayMaxMs.toFixed(0)} ms`,
   ];
 }
 

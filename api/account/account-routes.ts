@@ -56,10 +56,14 @@ export function accountAuthRoutes(http: AccountHttp): Router {
 
   /**
    * A flood from one address is mostly refused here, before its form is read or a page with a
-   * form token is made: the cheapest answer keeps the event loop free for everyone else.
+   * form token is made: the cheapest answer keeps the event loop free for everyone else. It is
+   * answered after the failure delay, so a client keeping thousands of requests in flight has them
+   * waiting, not ready to read: a server loop kept busy by ready connections is slow to take up
+   * new ones, and real users' connections are new (docs/access.md, "Sign-in limits").
    */
   const oneAtATime: Middleware = async (ctx, next) => {
     if (!http.auth.signingIn(clientAddress(ctx, trustedHopsOf(http)))) return next();
+    await http.auth.failureDelay();
     ctx.set('Retry-After', '1');
     sendAccountPage(ctx, signInBusyPage(), 429);
     ctx.state.log?.info({ event: 'account_sign_in_refused', reason: 'in_flight' }, 'account sign-in refused');

@@ -27,6 +27,7 @@ describe('account users, links, sessions and sign-in limits in the real service 
       now: () => clock,
       scrypt: FAST,
       signInKey: KEY,
+      failureDelayMs: 0,
       passwordMatches: async (password, stored) => {
         checks += 1;
         return passwordMatches(password, stored);
@@ -193,6 +194,22 @@ describe('account users, links, sessions and sign-in limits in the real service 
     for (let i = 0; i < 20; i += 1) await auth.signIn(`guess${i}@example.com`, 'whatever it is', '192.0.2.7');
     expect(await auth.signIn('fay@example.com', PASSWORD, '192.0.2.7')).toMatchObject({ ok: false, reason: 'rate_limited' });
     expect((await auth.signIn('fay@example.com', PASSWORD, '192.0.2.8')).ok).toBe(true);
+  });
+
+  it('when a sign-in fails, then it is answered only after the failure delay and its address stays busy until then', async () => {
+    const auth = authOn(db, { failureDelayMs: 800 });
+    await userWithPassword(auth, 'acme', 'gil@example.com');
+    const started = performance.now();
+    const failing = auth.signIn('gil@example.com', 'not the password', '192.0.2.9');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(auth.signingIn('192.0.2.9')).toBe(true);
+    expect(await auth.signIn('gil@example.com', PASSWORD, '192.0.2.9')).toMatchObject({ ok: false, reason: 'in_flight' });
+    expect(await failing).toMatchObject({ ok: false, reason: 'invalid' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(800);
+    expect(auth.signingIn('192.0.2.9')).toBe(false);
+    const succeeded = performance.now();
+    expect((await auth.signIn('gil@example.com', PASSWORD, '192.0.2.9')).ok).toBe(true);
+    expect(performance.now() - succeeded).toBeLessThan(800);
   });
 
   it('when an operator removes a user, then their session ends, their unused link stops working, and the email can be invited again', async () => {

@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_FAILURE_DELAY_MS } from '../../access/account-users.ts';
 import { loadKeyHashSecret } from '../../access/key-hashing.ts';
 import { MAX_WAITING_CHECKS, passwordMatches } from '../../access/password-hashing.ts';
 import { signInKeyFrom } from '../../access/sign-in-limits.ts';
@@ -327,5 +328,21 @@ describe('sign-in under load: the password-check queue is bounded (real scrypt)'
     expect(second.headers.get('retry-after')).toBe('1');
     expect(await second.text()).toContain('Another sign-in from this address is still being checked.');
     expect((await first).status).toBe(303);
+  });
+
+  it('when a sign-in fails, then it is answered after the failure delay and keeps its address busy: a second one meanwhile gets 429 unread', async () => {
+    const email = await user(server, 'slowfail@example.com');
+    const browser = new Browser(server.url, { 'x-forwarded-for': '198.18.1.2' });
+    const csrf = Browser.csrfOf(await (await browser.get('/account/sign-in')).text());
+    const started = performance.now();
+    const wrong = browser.post('/account/sign-in', { _csrf: csrf, email, password: 'not the password at all' });
+    // Well past the password check (tens of ms at the tests' scrypt cost), inside the delay.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const meanwhile = await browser.post('/account/sign-in', { _csrf: csrf, email, password: PASSWORD });
+    expect(meanwhile.status).toBe(429);
+    expect(await meanwhile.text()).toContain('Another sign-in from this address is still being checked.');
+    expect((await wrong).status).toBe(401);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(DEFAULT_FAILURE_DELAY_MS);
+    expect((await browser.post('/account/sign-in', { _csrf: csrf, email, password: PASSWORD })).status).toBe(303);
   });
 });
