@@ -14,6 +14,7 @@ import { requestContext } from './middleware/request-context.ts';
 import { accountRoutes, type AccountPagesDeps } from './routes/account.ts';
 import { attestRoutes } from './routes/attest.ts';
 import { docsRoutes } from './routes/docs.ts';
+import { explainRoutes } from './routes/explain.ts';
 import { forensicRoutes } from './routes/forensic.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { opsRoutes, type ReadinessCheck } from './routes/ops.ts';
@@ -88,6 +89,7 @@ export function createApp(deps: AppDeps): Koa {
     for (const router of [screenRoutes(context, access), referenceRoutes(context, access), docsRoutes(deps.baseUrl ?? '')]) {
       app.use(router.routes());
     }
+    app.use(explainRoutes(context, access).routes());
     if (deps.attest) {
       const limit = deps.attest.verifyRateLimit ?? { limit: 60, windowMs: 60_000 };
       const hops = deps.trustedProxyHops ?? 0;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as attestations from '../schemas/attestations.ts';
+import * as explain from '../schemas/explain.ts';
 import * as forensic from '../schemas/forensic.ts';
 import * as portfolio from '../schemas/portfolio.ts';
 import * as purification from '../schemas/purification.ts';
@@ -408,6 +409,20 @@ export function buildOpenApi(baseUrl: string): JsonObject {
             "dates and from after to: 400; unknown ticker, or `to` before the ticker's first snapshot (named): 404.",
           parameters: [...screenParams, ...parameters(requests.timelineQuerySchema, 'query')],
           responses: { ...ok('the status timeline', timeline.timelineResponseSchema), ...errors(400, 403, 404, 422, 503) },
+        }),
+      },
+      '/api/screen/{market}/{ticker}/explain': {
+        get: op('Why the frameworks disagree on one stock, check by check', 'screen', '1; 2 with as_of (tag screen/history)', {
+          description:
+            'For every pair of Shariah methodologies, and of faith frameworks, whose verdicts differ: the checks that set either ' +
+            'verdict on a topic where the two come out differently, each side with its figure, denominator, averaging window, ' +
+            'limit and margin, in plain words, and what makes them differ (denominator, window, numerator, threshold, a ' +
+            'business rule one side lacks, a missing figure, doubt). Pairs that agree while a check sits near its limit are ' +
+            'listed apart. Reads the current snapshot as the screen does (never re-screens here) or, with as_of, the one in force ' +
+            'then; a backfilled snapshot keeps only deciding checks, so a passing side is recomputed from its ratio and says so. ' +
+            'Bad market, ticker, framework or as_of: 400; unknown ticker or no snapshot at as_of: 404; a repeated parameter: 422.',
+          parameters: [...screenParams, ...parameters(explain.explainQuerySchema, 'query')],
+          responses: { ...ok('the explanation', explain.explainResponseSchema), ...errors(400, 403, 404, 422, 503) },
         }),
       },
       '/api/screen/batch': {

@@ -48,6 +48,17 @@ function frameworkEntry(row: VerdictRow, result: ScreeningResult | null, id: Fra
   return { ...entry, methodology_version: stored?.methodology_version ?? null, reasons: stored?.reasons ?? [] };
 }
 
+/** The snapshot in force on `asOf` (the latest at or before it); 404 naming where the ticker's history starts. */
+export async function snapshotRowAsOf(service: ScreenService, market: string, ticker: string, asOf: string): Promise<VerdictRow> {
+  const lookup = await service.reads.asOf(market, ticker, asOf);
+  if (lookup.found) return lookup.row;
+  if (lookup.firstSnapshotDate === null && !service.reads.listing(market, ticker)) {
+    throw notFound(`ticker '${ticker}' is not listed in market '${market}' and has no compliance history`, 'ticker_not_found');
+  }
+  const first = lookup.firstSnapshotDate === null ? 'it has no snapshots yet' : `its first snapshot is dated ${lookup.firstSnapshotDate}`;
+  throw notFound(`no compliance history for ${market}/${ticker} at or before ${asOf}; ${first}`, 'no_history');
+}
+
 export interface AsOfRequest {
   market: string;
   ticker: string;
@@ -64,15 +75,7 @@ export interface AsOfRequest {
  */
 export async function snapshotAsOf(service: ScreenService, request: AsOfRequest): Promise<Record<string, unknown>> {
   const { market, ticker, asOf } = request;
-  const lookup = await service.reads.asOf(market, ticker, asOf);
-  if (!lookup.found) {
-    if (lookup.firstSnapshotDate === null && !service.reads.listing(market, ticker)) {
-      throw notFound(`ticker '${ticker}' is not listed in market '${market}' and has no compliance history`, 'ticker_not_found');
-    }
-    const first = lookup.firstSnapshotDate === null ? 'it has no snapshots yet' : `its first snapshot is dated ${lookup.firstSnapshotDate}`;
-    throw notFound(`no compliance history for ${market}/${ticker} at or before ${asOf}; ${first}`, 'no_history');
-  }
-  const { row } = lookup;
+  const row = await snapshotRowAsOf(service, market, ticker, asOf);
   const result = request.withReasons ? await loadResult(service, row) : null;
   return {
     ticker,
