@@ -29,7 +29,7 @@ export function registerFrameworkResources(server: McpServer, pages: readonly Fr
     const description =
       page === 'README'
         ? 'How the engine decides: result shape, statuses, proxies and estimates, shared rules of every framework'
-        : `The ${page} framework: its source, rules and thresholds, what is established and what is modelled`;
+        : `${titleOf(text, page)}: its source, rules and thresholds, what is established and what is modelled`;
     server.registerResource(`framework-${page}`, uri, { title: titleOf(text, page), description, mimeType: 'text/markdown' }, () => ({
       contents: [{ uri, mimeType: 'text/markdown', text }],
     }));

@@ -2,6 +2,14 @@ import { z } from 'zod';
 import { PURIFICATION_UNITS_PER_LOT } from '../routes/purification.ts';
 import { TIMELINE_COST } from '../routes/screen.ts';
 import { certIdPathSchema, verificationResultSchema } from '../schemas/attestations.ts';
+import {
+  PORTFOLIO_UNITS_PER_FUND,
+  PORTFOLIO_UNITS_PER_PURIFICATION,
+  PORTFOLIO_UNITS_PER_STOCK,
+  PORTFOLIO_UNITS_PER_ZAKAT,
+  portfolioBodySchema,
+  portfolioResponseSchema,
+} from '../schemas/portfolio.ts';
 import { purificationBodySchema, purificationResponseSchema } from '../schemas/purification.ts';
 import { compareQuerySchema, screenPathSchema, screenQuerySchema, searchQuerySchema, timelineQuerySchema } from '../schemas/requests.ts';
 import {
@@ -12,6 +20,8 @@ import {
   searchResponseSchema,
 } from '../schemas/responses.ts';
 import { timelineResponseSchema } from '../schemas/timeline.ts';
+import { zakatQuerySchema, zakatResponseSchema } from '../schemas/zakat.ts';
+import { ZAKAT_UNITS } from '../routes/zakat.ts';
 import { defineTool, segment, type McpTool } from './tool-specs.ts';
 
 /**
@@ -114,6 +124,38 @@ const purifyHolding = defineTool({
   readOnly: true,
 });
 
+const zakatHolding = defineTool({
+  name: 'zakat_holding',
+  title: 'Zakat on a holding',
+  summary:
+    "The zakat due on a holding of one company's shares: by the company's zakatable assets per share (AAOIFI SS 35, long_term) " +
+    'or on market value (trading), each figure with its filing; insufficient_data naming a missing figure.',
+  route: 'GET /api/zakat/{market}/{ticker}',
+  cost: `${ZAKAT_UNITS} units`,
+  input: screenPathSchema.extend(zakatQuerySchema.shape),
+  response: zakatResponseSchema,
+  request: ({ market, ticker, ...query }) => ({ method: 'GET', path: `/api/zakat/${segment(market)}/${segment(ticker)}`, query }),
+  readOnly: true,
+});
+
+const screenPortfolio = defineTool({
+  name: 'screen_portfolio',
+  title: 'Screen a portfolio',
+  summary:
+    'Screens a portfolio of up to 500 holdings (funds looked through): per holding its verdicts and the reasons that decided them, ' +
+    'per framework the share of value compliant, non-compliant, questionable and unknown; with a period, the purification owed; ' +
+    'with zakat, the zakat due on each stock held.',
+  route: 'POST /api/portfolio',
+  cost:
+    `${PORTFOLIO_UNITS_PER_STOCK} unit per stock line and ${PORTFOLIO_UNITS_PER_FUND} per fund line, plus ` +
+    `${PORTFOLIO_UNITS_PER_PURIFICATION} per stock and Shariah framework purified and ${PORTFOLIO_UNITS_PER_ZAKAT} per stock for zakat; ` +
+    'units the answer did not use are given back',
+  input: portfolioBodySchema,
+  response: portfolioResponseSchema,
+  request: (args) => ({ method: 'POST', path: '/api/portfolio', body: args }),
+  readOnly: true,
+});
+
 const verifyCertificate = defineTool({
   name: 'verify_certificate',
   title: 'Verify a certificate',
@@ -135,5 +177,7 @@ export const TOOLS: readonly McpTool[] = [
   compareTickers,
   statusTimeline,
   purifyHolding,
+  zakatHolding,
+  screenPortfolio,
   verifyCertificate,
 ];

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,8 @@ describe('POST /mcp: the MCP server over streamable HTTP, through the SDK client
       'compare_tickers',
       'status_timeline',
       'purify_holding',
+      'zakat_holding',
+      'screen_portfolio',
       'verify_certificate',
     ]);
     const screen = tools.find((tool) => tool.name === 'screen_ticker')!;
@@ -58,7 +60,8 @@ describe('POST /mcp: the MCP server over streamable HTTP, through the SDK client
     const client = await connect();
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toContain('faithscreen://frameworks/shariah_aaoifi');
-    expect(resources).toHaveLength(11);
+    const pages = (await readdir(FRAMEWORK_DOCS_DIR)).filter((name) => name.endsWith('.md'));
+    expect(resources.map((r) => r.uri).sort()).toEqual(pages.map((name) => `faithscreen://frameworks/${name.slice(0, -3)}`).sort());
     const page = await client.readResource({ uri: 'faithscreen://frameworks/shariah_aaoifi' });
     expect(page.contents[0]).toMatchObject({
       mimeType: 'text/markdown',

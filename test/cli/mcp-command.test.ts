@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeKey } from '../../access/administration.ts';
+import { TOOLS } from '../../api/mcp/tools.ts';
 import { keyFor } from '../support/access.ts';
 import { callTool, serveMcpApi, toolCases, without, type ServedMcpApi } from '../api/support/mcp-fixture.ts';
 
@@ -36,7 +37,7 @@ describe('faithscreen mcp: the MCP server over stdio, spawned and driven by the 
 
   it('when spawned, then it lists every tool and the framework pages, and each tool answers what its REST call answers for the same units', async () => {
     const { client } = await spawnMcp();
-    expect((await client.listTools()).tools).toHaveLength(8);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
     expect((await client.listResources()).resources.map((r) => r.uri)).toContain('faithscreen://frameworks/README');
     for (const call of toolCases(api)) {
       const before = await api.used();

@@ -106,6 +106,10 @@ export function toolCases(api: ServedMcpApi): ToolCase[] {
   const ticker = api.t.fresh[0]!;
   const history = api.t.withHistory;
   const lots = [{ shares: 10, bought_on: '2020-12-31', sold_on: '2021-06-30' }];
+  const portfolio = [
+    { ticker, shares: 10 },
+    { ticker: api.t.fresh[1]!, shares: 5 },
+  ];
   return [
     { tool: 'search_universe', args: { q: ticker, limit: 5 }, path: `/api/universe/search?q=${ticker}&limit=5`, cost: 0 },
     { tool: 'list_frameworks', args: {}, path: '/api/screen/frameworks', cost: 0 },
@@ -129,6 +133,19 @@ export function toolCases(api: ServedMcpApi): ToolCase[] {
       args: { market: 'us', ticker: history, framework: 'shariah_aaoifi', lots },
       path: '/api/purification',
       body: { market: 'us', ticker: history, framework: 'shariah_aaoifi', lots },
+      cost: 2,
+    },
+    {
+      tool: 'zakat_holding',
+      args: { market: 'us', ticker, shares: '120' },
+      path: `/api/zakat/us/${ticker}?shares=120`,
+      cost: 2,
+    },
+    {
+      tool: 'screen_portfolio',
+      args: { holdings: portfolio, frameworks: ['shariah_aaoifi'] },
+      path: '/api/portfolio',
+      body: { holdings: portfolio, frameworks: ['shariah_aaoifi'] },
       cost: 2,
     },
     {
