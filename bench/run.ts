@@ -93,3 +93,8 @@ for (const line of formatApiUniverseBench(await runApiUniverseBench())) console.
 // The worker's lower CPU priority: an API-like process's share of the cores beside a busy worker at nice 0 and 10 (seconds).
 const { runWorkerPriorityBench, formatWorkerPriorityBench } = await import('./worker-priority.bench.ts');
 for (const line of formatWorkerPriorityBench(await runWorkerPriorityBench())) console.log(line);
+
+// POST /api/portfolio: 200 holdings (197 stocks + 3 funds looked through), caches cold, beside POST /api/screen/batch
+// of as many stocks (PORTFOLIO_BENCH_SCALE, default 0.05 of the US sample; under a minute).
+const { runPortfolioBench, formatPortfolioBench } = await import('./portfolio.bench.ts');
+for (const line of formatPortfolioBench(await runPortfolioBench())) console.log(line);
