@@ -10,7 +10,8 @@ export const MCP_SERVER_INFO = { name: 'faithscreen', version: '0.1.0' };
 const INSTRUCTIONS =
   'faithscreen screens listed stocks and funds against faith-based frameworks (AAOIFI and four other Shariah ' +
   'methodologies, Christian and Jewish ones). Find a ticker with search_universe, then screen_ticker for its verdicts ' +
-  'and reasons, status_timeline for since when, and purify_holding for the amount to purify. Framework ids come from ' +
+  'and reasons, status_timeline for since when, purify_holding for the amount to purify, explain_disagreements for why ' +
+  'two methodologies differ, zakat_holding and screen_portfolio for zakat and whole portfolios. Framework ids come from ' +
   'list_frameworks; each framework page is a resource. A verdict of insufficient_data means the evidence is missing, ' +
   'not that the company passes. Every figure carries its filing and date: cite them.';
 

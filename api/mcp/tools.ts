@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PURIFICATION_UNITS_PER_LOT } from '../routes/purification.ts';
 import { TIMELINE_COST } from '../routes/screen.ts';
 import { certIdPathSchema, verificationResultSchema } from '../schemas/attestations.ts';
+import { explainQuerySchema, explainResponseSchema } from '../schemas/explain.ts';
 import {
   PORTFOLIO_UNITS_PER_FUND,
   PORTFOLIO_UNITS_PER_PURIFICATION,
@@ -92,6 +93,24 @@ const compareTickers = defineTool({
   readOnly: true,
 });
 
+const explainDisagreements = defineTool({
+  name: 'explain_disagreements',
+  title: 'Explain why methodologies disagree',
+  summary:
+    "Explains, for one ticker, each pair of methodologies whose verdicts differ: the checks that set either verdict, each side's " +
+    'figure, denominator, window, limit and margin, and what makes them differ; agreements that hang on a near limit are listed apart.',
+  route: 'GET /api/screen/{market}/{ticker}/explain',
+  cost: '1 unit, 2 with as_of',
+  input: screenPathSchema.extend(explainQuerySchema.shape),
+  response: explainResponseSchema,
+  request: ({ market, ticker, ...query }) => ({
+    method: 'GET',
+    path: `/api/screen/${segment(market)}/${segment(ticker)}/explain`,
+    query,
+  }),
+  readOnly: true,
+});
+
 const statusTimeline = defineTool({
   name: 'status_timeline',
   title: 'Status timeline',
@@ -175,6 +194,7 @@ export const TOOLS: readonly McpTool[] = [
   listMarkets,
   screenTicker,
   compareTickers,
+  explainDisagreements,
   statusTimeline,
   purifyHolding,
   zakatHolding,

@@ -39,6 +39,7 @@ describe('POST /mcp: the MCP server over streamable HTTP, through the SDK client
       'list_markets',
       'screen_ticker',
       'compare_tickers',
+      'explain_disagreements',
       'status_timeline',
       'purify_holding',
       'zakat_holding',

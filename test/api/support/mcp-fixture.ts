@@ -127,6 +127,13 @@ export function toolCases(api: ServedMcpApi): ToolCase[] {
       path: `/api/screen/compare?tickers=${ticker},${api.t.fresh[1]}`,
       cost: 1,
     },
+    { tool: 'explain_disagreements', args: { market: 'us', ticker }, path: `/api/screen/us/${ticker}/explain`, cost: 1 },
+    {
+      tool: 'explain_disagreements',
+      args: { market: 'us', ticker: history, as_of: '2020-12-31' },
+      path: `/api/screen/us/${history}/explain?as_of=2020-12-31`,
+      cost: 2,
+    },
     { tool: 'status_timeline', args: { market: 'us', ticker: history }, path: `/api/screen/us/${history}/timeline`, cost: 3 },
     {
       tool: 'purify_holding',
