@@ -13,6 +13,8 @@ const SERVICE_STATE_SUITES = [
   'test/cli/attest-commands.test.ts',
   'test/cli/users-commands.test.ts',
   'test/cli/webhooks-commands.test.ts',
+  'test/service-state/custom-screen-store.test.ts',
+  'test/api/custom-screens-*.test.ts',
 ];
 
 export default defineConfig({

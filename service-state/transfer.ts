@@ -26,6 +26,8 @@ const TABLES = [
   // sign-in failures are not carried over: users sign in again after a move.
   { name: 'account_users', order: 'user_id' },
   { name: 'account_invites', order: 'token_hash' },
+  { name: 'custom_screens', order: 'screen_id' },
+  { name: 'custom_screen_versions', order: 'screen_id, version' },
 ] as const;
 
 /** Column names as the migrations write them; anything else in a file is refused before it reaches SQL. */

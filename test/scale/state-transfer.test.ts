@@ -135,6 +135,8 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
         webhook_attempts: 1,
         account_users: 2,
         account_invites: 2,
+        custom_screens: 0,
+        custom_screen_versions: 0,
       });
       expect(statSync(file).mode & 0o777).toBe(0o600);
 
@@ -154,6 +156,8 @@ describe('moving an embedded deployment to PostgreSQL with state export and impo
         webhook_attempts: 1,
         account_users: 2,
         account_invites: 2,
+        custom_screens: 0,
+        custom_screen_versions: 0,
       });
 
       // The same key authenticates and its usage carried over (7 units charged, plus the spare block returned at close).
