@@ -7,17 +7,19 @@ import { revokeKey } from '../../access/administration.ts';
 import { FRAMEWORK_DOCS_DIR } from '../../api/mcp/framework-resources.ts';
 import { screenPathSchema, screenQuerySchema } from '../../api/schemas/requests.ts';
 import { keyFor } from '../support/access.ts';
+import { listen } from '../support/http.ts';
+import { createTestApi } from './support/lake-fixture.ts';
 import { callTool, serveMcpApi, toolCases, without, type ServedMcpApi } from './support/mcp-fixture.ts';
 
 describe('POST /mcp: the MCP server over streamable HTTP, through the SDK client, against the running app', () => {
   let api: ServedMcpApi;
   const open: Client[] = [];
 
-  /** An SDK client connected to /mcp with `apiKey` in X-API-Key (none when null). */
-  const connect = async (apiKey: string | null = api.key.key) => {
+  /** An SDK client connected to `url`/mcp with `apiKey` in X-API-Key (none when null). */
+  const connect = async (apiKey: string | null = api.key.key, url = api.url) => {
     const client = new Client({ name: 'mcp-http-test', version: '1.0.0' });
     const headers: Record<string, string> = apiKey === null ? {} : { 'X-API-Key': apiKey };
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }));
     open.push(client);
     return client;
   };
@@ -130,6 +132,22 @@ describe('POST /mcp: the MCP server over streamable HTTP, through the SDK client
     const refused = await callTool(client, 'screen_ticker', { market: 'us', ticker: api.t.fresh[0] });
     expect(refused).toMatchObject({ isError: true, structured: { status: 429, detail: { message: expect.stringContaining('quota') } } });
     expect((await callTool(client, 'search_universe', { q: api.t.fresh[0] })).isError).toBe(false);
+  });
+
+  it('when the API runs without access control, then /mcp needs no key and the tools answer', async () => {
+    const unguarded = await createTestApi(api.dataDir);
+    const server = await listen(unguarded.app);
+    try {
+      const client = await connect(null, server.url);
+      const screen = await callTool(client, 'screen_ticker', { market: 'us', ticker: api.t.fresh[0] });
+      expect(screen.isError, screen.text).toBe(false);
+      expect(screen.structured.ticker).toBe(api.t.fresh[0]);
+    } finally {
+      await server.close();
+      await unguarded.reads.close();
+      await unguarded.forensic.close();
+      await unguarded.purification.close();
+    }
   });
 
   it('when a client asks for an event stream or to end a session, then 405: the endpoint keeps no sessions', async () => {

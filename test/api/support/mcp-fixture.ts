@@ -20,6 +20,7 @@ export type Json = Record<string, any>;
 /** The API an MCP test talks to: the sample lake, real access control, attestations and purification, on an ephemeral port. */
 export interface ServedMcpApi {
   url: string;
+  dataDir: string;
   t: FixtureTickers;
   access: AccessSetup;
   /** A live Pro key and its id, and a certificate minted with it. */
@@ -63,6 +64,7 @@ export async function serveMcpApi(): Promise<ServedMcpApi> {
   if (minted.status !== 200) throw new Error(`minting a certificate answered ${minted.status}: ${JSON.stringify(minted.body)}`);
   return {
     url: server.url,
+    dataDir: temp.dir,
     t,
     access,
     key,
