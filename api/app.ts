@@ -12,6 +12,7 @@ import { clientAddress } from './client-address.ts';
 import { ipRateLimit } from './middleware/ip-rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { accountRoutes, type AccountPagesDeps } from './routes/account.ts';
+import { accountPortfolioRoutes } from './routes/account-portfolio.ts';
 import { attestRoutes } from './routes/attest.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { explainRoutes } from './routes/explain.ts';
@@ -101,6 +102,8 @@ export function createApp(deps: AppDeps): Koa {
     if (deps.purification) app.use(purificationRoutes(context, deps.purification.lake, access).routes());
     if (deps.purification) app.use(zakatRoutes(context, deps.purification.lake, access).routes());
     if (deps.purification) app.use(portfolioRoutes(context, deps.purification.lake, access).routes());
+    if (deps.purification && deps.account && deps.accountPages)
+      app.use(accountPortfolioRoutes({ http: deps.account, service: context, lake: deps.purification.lake }).routes());
     app.use(mcpRoutes(access).routes());
     app.use(methodNotAllowed);
   }
