@@ -116,17 +116,6 @@ describe('the API follows the lake through its change journal (a running API, fo
     expect(none.status).toBe(400);
   });
 
-  it('when the lake is still, then following it makes no pass over its files (no work that grows with history)', async () => {
-    await reads.sync();
-    const before = reads.stats();
-    // Three polls' worth at the production interval, plus the explicit ones below.
-    await new Promise((resolve) => setTimeout(resolve, 1_600));
-    for (let i = 0; i < 5; i += 1) await reads.sync();
-    const after = reads.stats();
-    expect(after.historyIndex?.unindexedRefreshes).toBe(before.historyIndex?.unindexedRefreshes);
-    expect(after.lakeScans).toBe(before.lakeScans);
-  });
-
   it('when a snapshot file is published, then the running API serves it without a restart, having read that one file and scanned nothing', async () => {
     const before = reads.stats();
     expect((await get(`/api/screen/us/${late}`)).status).toBe(503);

@@ -42,8 +42,6 @@ export interface HistoryIndexStats {
   segments: number;
   rows: number;
   unindexedFiles: number;
-  /** Passes over every known lake file to find what no segment holds: one per change, none while the lake is still. */
-  unindexedRefreshes: number;
   lookups: number;
   builds: number;
   /** Merges of segments into one. */
@@ -118,7 +116,6 @@ export class HistoryIndex {
   /** Segments replaced since the manifest was last saved: their files go once it no longer names them. */
   private retiredIds: string[] = [];
   private lookups = 0;
-  private unindexedRefreshes = 0;
   private builds = 0;
   private merges = 0;
   private builderMaxRssMiB = 0;
@@ -193,7 +190,6 @@ export class HistoryIndex {
       segments: this.segments.length,
       rows: this.segments.reduce((n, s) => n + s.rows, 0),
       unindexedFiles: this.unindexedCount,
-      unindexedRefreshes: this.unindexedRefreshes,
       lookups: this.lookups,
       builds: this.builds,
       merges: this.merges,
@@ -274,7 +270,6 @@ export class HistoryIndex {
 
   /** Recomputes which known files no segment holds; a covered file gone or changed without a compaction invalidates the index. */
   private refreshUnindexed(): void {
-    this.unindexedRefreshes += 1;
     const known = new Map(this.options.known());
     for (const [file, signature] of this.covered) {
       const now = known.get(file);

@@ -724,9 +724,8 @@ export class ApiReads {
       for (const [file, signature] of files) this.snapshotFiles.set(file, signature);
       this.snapshotFilesLoaded += files.length;
       this.history.clear();
-      // Only on a change: the index's pass covers every lake file, so an idle poll must not make it.
-      this.historyIndex?.changed();
     }
+    this.historyIndex?.changed();
     // Backfill files of past dates change history only: the sidecar plan (a pass over every ticker) stays.
     if (changed > 0 || !this.sidecarsPlanned) this.afterSnapshotChange();
     this.lastSyncAt = new Date().toISOString();
