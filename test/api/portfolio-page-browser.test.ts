@@ -196,4 +196,22 @@ describe('/account/portfolio in real Chromium over the real API', () => {
     expect(real.status).toBe(200);
     expect(await real.text()).toContain('id="result"');
   });
+
+  it('415 for a post that is not a form, 413 for a form larger than the CSV limit allows', async () => {
+    const client = await signedInClient();
+    const cookie = [...client.cookies].map(([n, v]) => `${n}=${v}`).join('; ');
+    const json = await fetch(`${url}/account/portfolio`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ csv: 'Symbol,Shares' }),
+    });
+    expect(json.status).toBe(415);
+    expect(((await json.json()) as Json).detail).toBe('send the form as application/x-www-form-urlencoded (an HTML form post)');
+    const form = await (await client.get('/account/portfolio')).text();
+    const big = await client.post('/account/portfolio', {
+      _csrf: Browser.csrfOf(form),
+      csv: `Symbol,Shares\n${'AAPL,1\n'.repeat(30_000)}`,
+    });
+    expect(big.status).toBe(413);
+  });
 });
