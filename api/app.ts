@@ -14,6 +14,7 @@ import { requestContext } from './middleware/request-context.ts';
 import { accountRoutes, type AccountPagesDeps } from './routes/account.ts';
 import { accountPortfolioRoutes } from './routes/account-portfolio.ts';
 import { attestRoutes } from './routes/attest.ts';
+import { customScreenRoutes } from './routes/custom-screens.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { explainRoutes } from './routes/explain.ts';
 import { forensicRoutes } from './routes/forensic.ts';
@@ -28,6 +29,8 @@ import { zakatRoutes } from './routes/zakat.ts';
 import { createWebhookContext, type WebhookDeps } from './webhooks-context.ts';
 import { createScreenService, type ScreenDeps } from './screen-service.ts';
 import type { PurificationReads } from '../warehouse/purification-reads.ts';
+import { CustomScreenStore } from '../service-state/custom-screen-store.ts';
+import type { ServiceDb } from '../service-state/db.ts';
 
 export interface AppDeps {
   logger: Logger;
@@ -43,6 +46,8 @@ export interface AppDeps {
   webhooks?: WebhookDeps;
   /** `POST /api/purification` (docs/api.md, "Purification") and `GET /api/zakat`: their lake reads; they need `screen` too. */
   purification?: { lake: PurificationReads };
+  /** An account's custom screens (docs/custom-screens.md), in the service state; they need `screen` and access control too. */
+  customScreens?: { db: ServiceDb };
   /** Access control (docs/access.md): runs on every /api route after it declared its endpoint tag and cost. */
   accessControl?: Middleware[];
   /** Account users' sign-in pages under /account (docs/access.md, "Account users and sign-in"). */
@@ -86,11 +91,13 @@ export function createApp(deps: AppDeps): Koa {
   if (deps.screen) {
     const context = createScreenService({ logger: deps.logger, ...deps.screen });
     const access = deps.accessControl ?? [];
+    const customScreens = deps.customScreens ? { store: new CustomScreenStore(deps.customScreens.db), now: context.now } : undefined;
     app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '64kb', encoding: 'utf-8', onError: bodyError }));
     for (const router of [screenRoutes(context, access), referenceRoutes(context, access), docsRoutes(deps.baseUrl ?? '')]) {
       app.use(router.routes());
     }
     app.use(explainRoutes(context, access).routes());
+    if (customScreens) app.use(customScreenRoutes(customScreens, access).routes());
     if (deps.attest) {
       const limit = deps.attest.verifyRateLimit ?? { limit: 60, windowMs: 60_000 };
       const hops = deps.trustedProxyHops ?? 0;

@@ -103,6 +103,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
     },
     forensic: { lake: forensic },
     webhooks: webhookDepsOf(config, serviceDb),
+    customScreens: { db: serviceDb },
     purification: { lake: purification },
     baseUrl: config.baseUrl,
     trustedProxyHops: config.TRUST_PROXY ? config.TRUST_PROXY_HOPS : 0,

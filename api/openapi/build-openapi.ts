@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as attestations from '../schemas/attestations.ts';
+import * as customScreens from '../schemas/custom-screens.ts';
 import * as explain from '../schemas/explain.ts';
 import * as forensic from '../schemas/forensic.ts';
 import * as portfolio from '../schemas/portfolio.ts';
@@ -216,6 +217,71 @@ function forensicPaths(): JsonObject {
           `ranking.note), ranked by closeness in total assets. ${resolution}`,
         parameters: [...path, ...parameters(forensic.forensicPeersQuerySchema, 'query')],
         responses: { ...ok('the company, its ranked peers and their scores', forensic.forensicPeersResponseSchema), ...answers },
+      }),
+    },
+  };
+}
+
+/** An account's custom screens (docs/custom-screens.md): a base framework plus the account's own layer, versioned. */
+function customScreenPaths(): JsonObject {
+  const slug = parameters(customScreens.customScreenSlugPathSchema, 'path');
+  const unknown = errorAnswer("no custom screen of this slug in the key's account (another account's screen answers the same)");
+  const badDefinition = errorAnswer(
+    "bad value: unknown base or activity, a threshold on a metric the base does not check or looser than the base's own " +
+      "(`detail` names the base's limit), a bad slug, ticker or effective date; `detail` names it and what is valid",
+  );
+  const screen = (description: string, status = '200') => ({
+    [status]: { description, content: { 'application/json': { schema: ref(customScreens.customScreenSchema) } } },
+  });
+  return {
+    '/api/screens': {
+      post: op('Create a custom screen: a base framework plus extra exclusions and stricter limits (version 1)', 'screen', '1', {
+        description:
+          'Ask for it afterwards as `framework=custom:<slug>`. The layer only adds checks: extra excluded activities, ' +
+          "excluded tickers, and limits stricter than the base's own; allowed tickers skip the layer's rules, never the base's. " +
+          `At most ${customScreens.CUSTOM_SCREENS_PER_ACCOUNT} screens per account.`,
+        requestBody: jsonBody(customScreens.createCustomScreenBodySchema),
+        responses: {
+          ...screen('the screen with its first version', '201'),
+          '400': badDefinition,
+          '409': errorAnswer(
+            `the account already has a screen of this slug, or ${customScreens.CUSTOM_SCREENS_PER_ACCOUNT} screens; delete one first`,
+          ),
+          ...errors(413, 422),
+        },
+      }),
+      get: op("List the account's custom screens (latest version of each)", 'screen', '0', {
+        responses: ok('the screens, by slug', customScreens.customScreenListSchema),
+      }),
+    },
+    '/api/screens/{slug}': {
+      get: op('One custom screen with every version', 'screen', '0', {
+        parameters: slug,
+        responses: { ...screen('the screen, versions oldest first'), '400': errorAnswer('bad slug'), '404': unknown },
+      }),
+      put: op('Change a custom screen: the body is the whole next version, with its effective date', 'screen', '1', {
+        parameters: slug,
+        requestBody: jsonBody(customScreens.updateCustomScreenBodySchema),
+        responses: {
+          ...screen('the screen with its new version'),
+          '400': badDefinition,
+          '404': unknown,
+          '409': errorAnswer(`the screen has ${customScreens.CUSTOM_SCREEN_VERSIONS_MAX} versions; create a new screen`),
+          ...errors(413, 422),
+        },
+      }),
+      delete: op('Delete a custom screen and its versions', 'screen', '0', {
+        parameters: slug,
+        responses: {
+          '200': {
+            description: 'deleted',
+            content: {
+              'application/json': { schema: { type: 'object', properties: { slug: { type: 'string' }, deleted: { const: true } } } },
+            },
+          },
+          '400': errorAnswer('bad slug'),
+          '404': unknown,
+        },
       }),
     },
   };
@@ -482,6 +548,7 @@ export function buildOpenApi(baseUrl: string): JsonObject {
       ...attestationPaths(screenParams),
       ...forensicPaths(),
       ...webhookPaths(),
+      ...customScreenPaths(),
       ...purificationPaths(),
       ...portfolioPaths(),
       ...zakatPaths(screenParams),
