@@ -9,13 +9,12 @@ import { requireCsrf } from '../account/csrf.ts';
 import { portfolioPage, type PortfolioPageModel } from '../pages/account-portfolio-page.ts';
 import { sendAccountPage, type PageUser } from '../pages/account-layout.ts';
 import { readTextBody } from '../read-text-body.ts';
-import { portfolioBodySchema } from '../schemas/portfolio.ts';
+import { PORTFOLIO_CSV_LIMIT_BYTES, portfolioBodySchema } from '../schemas/portfolio.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { holdingsFromCsv } from '../use-cases/portfolio-csv.ts';
 import { checkHoldingCount } from '../use-cases/portfolio-holdings.ts';
 import { screenPortfolio } from '../use-cases/screen-portfolio.ts';
 import { checkMarket, normaliseTicker, parseRequest } from '../validation.ts';
-import { PORTFOLIO_CSV_LIMIT_BYTES } from './portfolio.ts';
 
 function pageUser(ctx: Context): PageUser {
   const user = signedInUser(ctx);

@@ -6,15 +6,12 @@ import type { ApiState } from '../../common/grants.ts';
 import type { PurificationReads } from '../../warehouse/purification-reads.ts';
 import { assertMarketGranted, declareEndpoint, grantOf, scopeFrameworks } from '../access-scope.ts';
 import { readTextBody } from '../read-text-body.ts';
-import { PORTFOLIO_HOLDINGS_MAX, portfolioBodySchema } from '../schemas/portfolio.ts';
+import { PORTFOLIO_CSV_LIMIT_BYTES, PORTFOLIO_HOLDINGS_MAX, portfolioBodySchema } from '../schemas/portfolio.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { holdingsFromCsv, type CsvHoldings } from '../use-cases/portfolio-csv.ts';
 import { checkHoldingCount } from '../use-cases/portfolio-holdings.ts';
 import { portfolioUnits, screenPortfolio } from '../use-cases/screen-portfolio.ts';
 import { checkDateRange, checkMarket, normaliseTicker, parseFrameworks, parseRequest } from '../validation.ts';
-
-/** The largest CSV upload: about 1,500 broker rows, well above the holdings limit. */
-export const PORTFOLIO_CSV_LIMIT_BYTES = 64 * 1024;
 
 interface PortfolioState extends ApiState {
   csv?: CsvHoldings['summary'];

@@ -13,6 +13,8 @@ import { verdictStatusSchema } from './responses.ts';
 export const PORTFOLIO_HOLDINGS_MAX = 500;
 /** How far weights may add up from 1 (one percentage point: rounded broker percentages). */
 export const WEIGHT_TOLERANCE = 0.01;
+/** The largest CSV upload: about 1,500 broker rows, well above the holdings limit. */
+export const PORTFOLIO_CSV_LIMIT_BYTES = 64 * 1024;
 /** Holdings of a fund's latest report read for its look-through. */
 export const FUND_LOOK_THROUGH_MAX = 1_000;
 /** Units per stock line. */
