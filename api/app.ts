@@ -93,7 +93,7 @@ export function createApp(deps: AppDeps): Koa {
     const access = deps.accessControl ?? [];
     const customScreens = deps.customScreens ? { store: new CustomScreenStore(deps.customScreens.db), now: context.now } : undefined;
     app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '64kb', encoding: 'utf-8', onError: bodyError }));
-    for (const router of [screenRoutes(context, access), referenceRoutes(context, access), docsRoutes(deps.baseUrl ?? '')]) {
+    for (const router of [screenRoutes(context, access, customScreens), referenceRoutes(context, access), docsRoutes(deps.baseUrl ?? '')]) {
       app.use(router.routes());
     }
     app.use(explainRoutes(context, access).routes());

@@ -17,6 +17,8 @@ import { screenBatch } from '../use-cases/screen-batch.ts';
 import { screenEtf } from '../use-cases/screen-etf.ts';
 import { screenResponseJson, serveScreen } from '../use-cases/screen-ticker.ts';
 import { snapshotAsOf } from '../use-cases/snapshot-as-of.ts';
+import type { CustomScreenContext } from '../use-cases/manage-custom-screens.ts';
+import { customSlugOf, screenCustom } from '../use-cases/screen-custom.ts';
 import { statusTimeline } from '../use-cases/status-timeline.ts';
 import { checkAsOf, checkDateRange, checkMarket, normaliseTicker, parseFlag, parseFrameworks, parseRequest } from '../validation.ts';
 import { AppError, badRequest } from '../../common/app-error.ts';
@@ -52,7 +54,7 @@ export const TIMELINE_COST = 3;
  * `access` (access control, when configured) runs next; handlers only parse, call one
  * use-case and send its result.
  */
-export function screenRoutes(service: ScreenService, access: Middleware[]): Router {
+export function screenRoutes(service: ScreenService, access: Middleware[], customScreens?: CustomScreenContext): Router {
   const router = new Router({ prefix: '/api/screen' });
   const refreshSlots = new RefreshSlots(service.maxRefreshesPerKey);
 
@@ -119,6 +121,14 @@ export function screenRoutes(service: ScreenService, access: Middleware[]): Rout
     const ticker = normaliseTicker(ctx.params.ticker!);
     const query = parseRequest(screenQuerySchema, ctx.query, 'query');
     assertMarketGranted(market, grantOf(ctx));
+    const customSlug = customSlugOf(query.framework);
+    if (customSlug !== null) {
+      if (query.force_refresh !== undefined)
+        throw badRequest('force_refresh: not available with a custom screen; re-screen with the base framework first', 'invalid_value');
+      const asOf = query.as_of === undefined ? null : checkAsOf(query.as_of, service.now());
+      ctx.body = await screenCustom(service, customScreens, { market, ticker, slug: customSlug, asOf, grant: grantOf(ctx) });
+      return;
+    }
     const frameworks = scopeFrameworks(parseFrameworks(query.framework), grantOf(ctx));
     if (query.as_of !== undefined) {
       const withReasons = parseFlag(query.reasons);

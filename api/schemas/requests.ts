@@ -34,7 +34,11 @@ export const screenQuerySchema = z.object({
     .string()
     .max(400)
     .optional()
-    .meta({ description: `comma-separated framework ids (response filter only): ${FRAMEWORK_IDS.join(', ')}` }),
+    .meta({
+      description:
+        `comma-separated framework ids (response filter only): ${FRAMEWORK_IDS.join(', ')}; ` +
+        "or, alone, custom:<slug> for one of the key's account's custom screens (docs/custom-screens.md)",
+    }),
   as_of: dateSchema.optional().meta({ description: 'YYYY-MM-DD from 2009-01-01 to today: the point-in-time verdict from history' }),
   force_refresh: booleanText.optional().meta({ description: 'true re-screens from source data, bypassing the cache' }),
   reasons: booleanText.optional().meta({

@@ -1,0 +1,107 @@
+import { applyCustomScreen } from '../../engine/custom-screen/apply-custom-screen.ts';
+import type { CustomScreenVersion } from '../../engine/custom-screen/custom-screen-types.ts';
+import { utcDay } from '../../engine/dates.ts';
+import { badRequest } from '../../common/app-error.ts';
+import type { Grant } from '../../common/grants.ts';
+import type { CustomScreenRecord } from '../../service-state/custom-screen-store.ts';
+import { scopeFrameworks } from '../access-scope.ts';
+import type { ScreenService } from '../screen-service.ts';
+import { checkSlug } from './check-custom-screen.ts';
+import { screenNotFound, screenOwner, type CustomScreenContext } from './manage-custom-screens.ts';
+import { SYNTHETIC_NOTICE } from './screen-report.ts';
+import { loadResult, serveScreen } from './screen-ticker.ts';
+import { snapshotRowAsOf } from './snapshot-as-of.ts';
+
+const CUSTOM_PREFIX = 'custom:';
+
+/**
+ * The slug of a `framework=custom:<slug>` request, or null for the built-in frameworks. A custom
+ * screen is asked for alone: its answer carries its base's verdict and reasons already.
+ */
+export function customSlugOf(framework: string | undefined): string | null {
+  if (framework === undefined || !framework.includes(CUSTOM_PREFIX)) return null;
+  const ids = framework.split(',').map((id) => id.trim());
+  if (ids.length !== 1)
+    throw badRequest(
+      `framework: ask for one custom screen alone (framework=custom:<slug>); its answer carries its base's verdict and reasons`,
+      'unknown_framework',
+    );
+  return checkSlug(ids[0]!.slice(CUSTOM_PREFIX.length), 'framework');
+}
+
+/** The version in force on `date`: the newest of those effective on or before it (versions are dated in order). */
+export function versionOn(record: CustomScreenRecord, date: string): CustomScreenVersion | null {
+  const inForce = record.versions.filter((v) => v.effectiveFrom <= date).at(-1);
+  return inForce === undefined
+    ? null
+    : { slug: record.slug, version: inForce.version, effectiveFrom: inForce.effectiveFrom, definition: inForce.definition };
+}
+
+export interface CustomScreenRequest {
+  market: string;
+  ticker: string;
+  slug: string;
+  /** A past date (checked), or null for the current verdict. */
+  asOf: string | null;
+  grant: Grant | undefined;
+}
+
+/** The account's screen; 404 for a screen the account has not got (another account's included). */
+export async function loadCustomScreen(screens: CustomScreenContext | undefined, slug: string, grant: Grant | undefined) {
+  if (screens === undefined) throw badRequest('framework: custom screens are not served by this deployment', 'unknown_framework');
+  const { account } = screenOwner(grant);
+  const record = await screens.store.get(account, slug);
+  if (record === undefined) throw screenNotFound(slug);
+  return record;
+}
+
+/**
+ * `GET /api/screen/{market}/{ticker}?framework=custom:<slug>`: the custom verdict on the current
+ * snapshot (served by the cache policy, under the version in force today) or on the snapshot in
+ * force on `asOf` (under the version in force that day). Computed from the stored result.
+ */
+export async function screenCustom(service: ScreenService, screens: CustomScreenContext | undefined, request: CustomScreenRequest) {
+  const { market, ticker, slug } = request;
+  const record = await loadCustomScreen(screens, slug, request.grant);
+  const version = versionOn(record, request.asOf ?? utcDay(service.now()));
+  const base = (version ?? versionOn(record, '9999-12-31')!).definition.base;
+  // The layer shows the base's verdict and reasons: a key must be granted the base to see them.
+  scopeFrameworks([base], request.grant);
+  const live = request.asOf === null ? await serveScreen(service, { market, ticker, forceRefresh: false }) : null;
+  const row = live?.row ?? (await snapshotRowAsOf(service, market, ticker, request.asOf!));
+  const result = await loadResult(service, row);
+  const id = `custom:${slug}`;
+  const verdict = applyCustomScreen(result, base, slug, version, `${market}/${ticker}`);
+  const provenance = {
+    data_source: result.provenance.data_source,
+    synthetic: result.provenance.synthetic,
+    ...(result.provenance.synthetic ? { notice: SYNTHETIC_NOTICE } : {}),
+    filing: result.provenance.filing,
+    screening_date: result.screening_date,
+    snapshot_date: row.snapshotDate,
+    screened_at: row.screenedAt,
+    snapshot_source: row.source,
+  };
+  // The shapes of the built-in frameworks' answers: a report around the live snapshot, a frameworks map as of a date.
+  if (live === null)
+    return {
+      ticker,
+      market,
+      as_of: request.asOf,
+      snapshot_date: row.snapshotDate,
+      screened_at: row.screenedAt,
+      source: row.source,
+      era: row.era,
+      frameworks: { [id]: verdict },
+      provenance,
+      historical: true,
+    };
+  return {
+    ticker,
+    market,
+    report: { ticker, company_name: live.companyName || result.company_name, [id]: verdict, frameworks_returned: [id], provenance },
+    from_cache: live.fromCache,
+    cache_age_days: live.cacheAgeDays,
+    stale: live.stale,
+  };
+}
