@@ -98,3 +98,7 @@ for (const line of formatWorkerPriorityBench(await runWorkerPriorityBench())) co
 // of as many stocks (PORTFOLIO_BENCH_SCALE, default 0.05 of the US sample; under a minute).
 const { runPortfolioBench, formatPortfolioBench } = await import('./portfolio.bench.ts');
 for (const line of formatPortfolioBench(await runPortfolioBench())) console.log(line);
+
+// Custom screens at read time: applyCustomScreen per verdict beside parsing a stored result and re-screening (seconds).
+const { runCustomScreenBench, formatCustomScreenBench } = await import('./custom-screen.bench.ts');
+for (const line of formatCustomScreenBench(runCustomScreenBench())) console.log(line);

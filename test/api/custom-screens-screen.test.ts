@@ -141,6 +141,22 @@ describe('framework=custom:<slug> on GET /api/screen, live and as_of, over real 
     expect(bad.body.detail).toMatch(/framework: 'Bad_Slug' is not a valid slug/);
   });
 
+  it('when batch, compare or timeline are asked for a custom screen, then 400 names the valid framework ids', async () => {
+    const [a, b] = t.fresh;
+    const answers = [
+      await api.call('/api/screen/batch', owner.key, {
+        method: 'POST',
+        body: { tickers: [{ market: 'us', ticker: a }], frameworks: ['custom:tight-debt'] },
+      }),
+      await api.call(`/api/screen/compare?market=us&tickers=${a},${b}&framework=custom:tight-debt`, owner.key),
+      await api.call(`/api/screen/us/${a}/timeline?framework=custom:tight-debt`, owner.key),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.detail).toMatch(/unknown framework id\(s\) custom:tight-debt; valid ids: shariah_aaoifi/);
+    }
+  });
+
   it('when the ticker has no history at the date, then 404 as for any framework', async () => {
     const answer = await screen(t.withHistory, 'framework=custom:dated&as_of=2010-01-01');
     expect(answer.status).toBe(404);
