@@ -12,7 +12,8 @@ const INSTRUCTIONS =
   'methodologies, Christian and Jewish ones). Find a ticker with search_universe, then screen_ticker for its verdicts ' +
   'and reasons, status_timeline for since when, purify_holding for the amount to purify, explain_disagreements for why ' +
   'two methodologies differ, zakat_holding and screen_portfolio for zakat and whole portfolios. Framework ids come from ' +
-  'list_frameworks; each framework page is a resource. A verdict of insufficient_data means the evidence is missing, ' +
+  "list_frameworks; the account's own screens (a base plus its exclusions) from list_custom_screens, asked for as " +
+  'framework custom:<slug>; each framework page is a resource. A verdict of insufficient_data means the evidence is missing, ' +
   'not that the company passes. Every figure carries its filing and date: cite them.';
 
 /** An MCP server whose every tool is one REST call made through `call` (with the caller's key). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PURIFICATION_UNITS_PER_LOT } from '../routes/purification.ts';
 import { TIMELINE_COST } from '../routes/screen.ts';
 import { certIdPathSchema, verificationResultSchema } from '../schemas/attestations.ts';
+import { customScreenListSchema, customScreenSchema, customScreenSlugPathSchema } from '../schemas/custom-screens.ts';
 import { explainQuerySchema, explainResponseSchema } from '../schemas/explain.ts';
 import {
   PORTFOLIO_UNITS_PER_FUND,
@@ -63,6 +64,32 @@ const listMarkets = defineTool({
   input: z.object({}),
   response: marketsResponseSchema,
   request: () => ({ method: 'GET', path: '/api/markets' }),
+  readOnly: true,
+});
+
+const listCustomScreens = defineTool({
+  name: 'list_custom_screens',
+  title: "List the account's custom screens",
+  summary:
+    "Lists your account's own screens (a base framework plus your exclusions and stricter limits), each asked for by " +
+    'framework=custom:<slug> in screen_ticker.',
+  route: 'GET /api/screens',
+  cost: 'nothing',
+  input: z.object({}),
+  response: customScreenListSchema,
+  request: () => ({ method: 'GET', path: '/api/screens' }),
+  readOnly: true,
+});
+
+const getCustomScreen = defineTool({
+  name: 'get_custom_screen',
+  title: 'A custom screen and its versions',
+  summary: "One of your account's custom screens with every version and the day each took effect.",
+  route: 'GET /api/screens/{slug}',
+  cost: 'nothing',
+  input: customScreenSlugPathSchema,
+  response: customScreenSchema,
+  request: (args) => ({ method: 'GET', path: `/api/screens/${segment(args.slug)}` }),
   readOnly: true,
 });
 
@@ -192,6 +219,8 @@ export const TOOLS: readonly McpTool[] = [
   searchUniverse,
   listFrameworks,
   listMarkets,
+  listCustomScreens,
+  getCustomScreen,
   screenTicker,
   compareTickers,
   explainDisagreements,

@@ -9,7 +9,7 @@ import { screenPathSchema, screenQuerySchema } from '../../api/schemas/requests.
 import { keyFor } from '../support/access.ts';
 import { listen } from '../support/http.ts';
 import { createTestApi } from './support/lake-fixture.ts';
-import { callTool, serveMcpApi, toolCases, without, type ServedMcpApi } from './support/mcp-fixture.ts';
+import { CUSTOM_SLUG, callTool, serveMcpApi, toolCases, without, type Json, type ServedMcpApi } from './support/mcp-fixture.ts';
 
 describe('POST /mcp: the MCP server over streamable HTTP, through the SDK client, against the running app', () => {
   let api: ServedMcpApi;
@@ -39,6 +39,8 @@ describe('POST /mcp: the MCP server over streamable HTTP, through the SDK client
       'search_universe',
       'list_frameworks',
       'list_markets',
+      'list_custom_screens',
+      'get_custom_screen',
       'screen_ticker',
       'compare_tickers',
       'explain_disagreements',
@@ -86,6 +88,22 @@ describe('POST /mcp: the MCP server over streamable HTTP, through the SDK client
       expect(JSON.parse(tool.text)).toEqual(tool.structured);
       expect({ tool: call.tool, toolUnits, restUnits }).toEqual({ tool: call.tool, toolUnits: call.cost, restUnits: call.cost });
     }
+  });
+
+  it('when the account’s custom screen is asked for, then screen_ticker answers it with the ticker it excludes non-compliant', async () => {
+    const client = await connect();
+    const { structured } = await callTool(client, 'list_custom_screens');
+    expect(structured.screens.map((screen: Json) => screen.framework)).toEqual([`custom:${CUSTOM_SLUG}`]);
+    const excluded = await callTool(client, 'screen_ticker', { market: 'us', ticker: api.t.fresh[1], framework: `custom:${CUSTOM_SLUG}` });
+    expect(excluded.structured.report.frameworks_returned).toEqual([`custom:${CUSTOM_SLUG}`]);
+    const verdict = excluded.structured.report[`custom:${CUSTOM_SLUG}`];
+    expect(verdict.status).toBe('non_compliant');
+    expect(verdict.reasons.map((reason: Json) => reason.message)).toContain(
+      `custom:${CUSTOM_SLUG} v1: us/${api.t.fresh[1]} is on the screen's excluded list.`,
+    );
+    const other = await keyFor(api.access, 'pro');
+    const elsewhere = await callTool(await connect(other.key), 'get_custom_screen', { slug: CUSTOM_SLUG });
+    expect(elsewhere).toMatchObject({ isError: true, structured: { status: 404 } });
   });
 
   it('when the REST call is refused, then the tool error carries its status and detail, and costs nothing, as the REST call', async () => {

@@ -14,6 +14,9 @@ import { testServiceState } from '../../support/service-state.ts';
 import { makeTempDir } from '../../support/temp-dir.ts';
 import { buildLake, type FixtureTickers } from './lake-fixture.ts';
 
+/** The fixture account's custom screen: AAOIFI, plus the second fresh ticker excluded. */
+export const CUSTOM_SLUG = 'aaoifi-plus';
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
 export type Json = Record<string, any>;
 
@@ -47,6 +50,7 @@ export async function serveMcpApi(): Promise<ServedMcpApi> {
     screen: { reads, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
     attest: { db, dataDir: temp.dir, verifyRateLimit: { limit: 1_000, windowMs: 60_000 } },
     purification: { lake: purification },
+    customScreens: { db },
     accessControl: access.middleware,
     baseUrl: 'http://127.0.0.1',
   });
@@ -60,6 +64,9 @@ export async function serveMcpApi(): Promise<ServedMcpApi> {
     });
     return { status: response.status, body: (await response.json()) as Json };
   };
+  const screen = { slug: CUSTOM_SLUG, base: 'shariah_aaoifi', exclude_tickers: [`us/${t.fresh[1]}`], effective_from: '2019-01-01' };
+  const created = await rest('/api/screens', screen);
+  if (created.status !== 201) throw new Error(`creating a custom screen answered ${created.status}: ${JSON.stringify(created.body)}`);
   const minted = await rest(`/api/attest/us/${t.fresh[0]}?standard=shariah_aaoifi`, {});
   if (minted.status !== 200) throw new Error(`minting a certificate answered ${minted.status}: ${JSON.stringify(minted.body)}`);
   return {
@@ -116,6 +123,20 @@ export function toolCases(api: ServedMcpApi): ToolCase[] {
     { tool: 'search_universe', args: { q: ticker, limit: 5 }, path: `/api/universe/search?q=${ticker}&limit=5`, cost: 0 },
     { tool: 'list_frameworks', args: {}, path: '/api/screen/frameworks', cost: 0 },
     { tool: 'list_markets', args: {}, path: '/api/markets', cost: 0 },
+    { tool: 'list_custom_screens', args: {}, path: '/api/screens', cost: 0 },
+    { tool: 'get_custom_screen', args: { slug: CUSTOM_SLUG }, path: `/api/screens/${CUSTOM_SLUG}`, cost: 0 },
+    {
+      tool: 'screen_ticker',
+      args: { market: 'us', ticker: api.t.fresh[1], framework: `custom:${CUSTOM_SLUG}` },
+      path: `/api/screen/us/${api.t.fresh[1]}?framework=custom:${CUSTOM_SLUG}`,
+      cost: 1,
+    },
+    {
+      tool: 'screen_ticker',
+      args: { market: 'us', ticker: history, as_of: '2020-12-31', framework: `custom:${CUSTOM_SLUG}` },
+      path: `/api/screen/us/${history}?as_of=2020-12-31&framework=custom:${CUSTOM_SLUG}`,
+      cost: 2,
+    },
     { tool: 'screen_ticker', args: { market: 'us', ticker }, path: `/api/screen/us/${ticker}`, cost: 1 },
     {
       tool: 'screen_ticker',
