@@ -19,6 +19,7 @@ import { screenResponseJson, serveScreen } from '../use-cases/screen-ticker.ts';
 import { snapshotAsOf } from '../use-cases/snapshot-as-of.ts';
 import type { CustomScreenContext } from '../use-cases/manage-custom-screens.ts';
 import { customSlugOf, screenCustom } from '../use-cases/screen-custom.ts';
+import { screenCustomBatch } from '../use-cases/screen-custom-batch.ts';
 import { statusTimeline } from '../use-cases/status-timeline.ts';
 import { checkAsOf, checkDateRange, checkMarket, normaliseTicker, parseFlag, parseFrameworks, parseRequest } from '../validation.ts';
 import { AppError, badRequest } from '../../common/app-error.ts';
@@ -85,6 +86,15 @@ export function screenRoutes(service: ScreenService, access: Middleware[], custo
     ...access,
     async (ctx) => {
       const body = parseRequest(batchEnvelopeSchema, ctx.request.body, 'body');
+      const customSlug = customSlugOf(body.frameworks?.join(','));
+      if (customSlug !== null) {
+        if (body.force_refresh !== undefined)
+          throw badRequest('force_refresh: not available with a custom screen; re-screen with the base framework first', 'invalid_value');
+        const answer = await screenCustomBatch(service, customScreens, { items: body.tickers, slug: customSlug, grant: grantOf(ctx) });
+        (ctx.state as ApiState).itemsNotServed = answer.failed;
+        ctx.body = answer;
+        return;
+      }
       const frameworks = scopeFrameworks(parseFrameworks(body.frameworks, 'frameworks'), grantOf(ctx));
       const outcome = await screenBatch(service, {
         items: body.tickers,

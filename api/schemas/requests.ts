@@ -72,7 +72,10 @@ export const batchBodySchema = z.object({
     .min(1, 'send at least one ticker')
     .max(BATCH_MAX, `a batch takes at most ${BATCH_MAX} tickers`)
     .meta({ description: `1 to ${BATCH_MAX} {market, ticker} objects; each is validated on its own` }),
-  frameworks: z.array(z.string()).optional().meta({ description: 'framework ids to return; omit for all 10' }),
+  frameworks: z
+    .array(z.string())
+    .optional()
+    .meta({ description: "framework ids to return; omit for all 10; or, alone, custom:<slug> for one of the account's custom screens" }),
   force_refresh: z.boolean().optional(),
 });
 

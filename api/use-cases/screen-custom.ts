@@ -1,5 +1,5 @@
 import { applyCustomScreen } from '../../engine/custom-screen/apply-custom-screen.ts';
-import type { CustomScreenVersion } from '../../engine/custom-screen/custom-screen-types.ts';
+import type { CustomScreenBase, CustomScreenVersion } from '../../engine/custom-screen/custom-screen-types.ts';
 import { utcDay } from '../../engine/dates.ts';
 import { badRequest } from '../../common/app-error.ts';
 import type { Grant } from '../../common/grants.ts';
@@ -55,23 +55,35 @@ export async function loadCustomScreen(screens: CustomScreenContext | undefined,
   return record;
 }
 
+/** The version of a screen a request is answered under, and its base. */
+export interface AppliedScreen {
+  slug: string;
+  version: CustomScreenVersion | null;
+  base: CustomScreenBase;
+}
+
 /**
- * `GET /api/screen/{market}/{ticker}?framework=custom:<slug>`: the custom verdict on the current
- * snapshot (served by the cache policy, under the version in force today) or on the snapshot in
- * force on `asOf` (under the version in force that day). Computed from the stored result.
+ * The version in force on `date` and its base (the latest version's when none is in force yet);
+ * 403 when the key is not granted the base: the layer shows the base's verdict and reasons.
  */
-export async function screenCustom(service: ScreenService, screens: CustomScreenContext | undefined, request: CustomScreenRequest) {
-  const { market, ticker, slug } = request;
-  const record = await loadCustomScreen(screens, slug, request.grant);
-  const version = versionOn(record, request.asOf ?? utcDay(service.now()));
+export function screenInForce(record: CustomScreenRecord, date: string, grant: Grant | undefined): AppliedScreen {
+  const version = versionOn(record, date);
   const base = (version ?? versionOn(record, '9999-12-31')!).definition.base;
-  // The layer shows the base's verdict and reasons: a key must be granted the base to see them.
-  scopeFrameworks([base], request.grant);
-  const live = request.asOf === null ? await serveScreen(service, { market, ticker, forceRefresh: false }) : null;
-  const row = live?.row ?? (await snapshotRowAsOf(service, market, ticker, request.asOf!));
+  scopeFrameworks([base], grant);
+  return { slug: record.slug, version, base };
+}
+
+/**
+ * The custom verdict of one ticker on its current snapshot (served by the cache policy) or on
+ * the snapshot in force on `asOf`, in the shapes of the built-in frameworks' answers: a report
+ * around the live snapshot, a frameworks map as of a date. Computed from the stored result.
+ */
+export async function customAnswer(service: ScreenService, applied: AppliedScreen, market: string, ticker: string, asOf: string | null) {
+  const live = asOf === null ? await serveScreen(service, { market, ticker, forceRefresh: false }) : null;
+  const row = live?.row ?? (await snapshotRowAsOf(service, market, ticker, asOf!));
   const result = await loadResult(service, row);
-  const id = `custom:${slug}`;
-  const verdict = applyCustomScreen(result, base, slug, version, `${market}/${ticker}`);
+  const id = `custom:${applied.slug}`;
+  const verdict = applyCustomScreen(result, applied.base, applied.slug, applied.version, `${market}/${ticker}`);
   const provenance = {
     data_source: result.provenance.data_source,
     synthetic: result.provenance.synthetic,
@@ -82,12 +94,11 @@ export async function screenCustom(service: ScreenService, screens: CustomScreen
     screened_at: row.screenedAt,
     snapshot_source: row.source,
   };
-  // The shapes of the built-in frameworks' answers: a report around the live snapshot, a frameworks map as of a date.
   if (live === null)
     return {
       ticker,
       market,
-      as_of: request.asOf,
+      as_of: asOf,
       snapshot_date: row.snapshotDate,
       screened_at: row.screenedAt,
       source: row.source,
@@ -104,4 +115,15 @@ export async function screenCustom(service: ScreenService, screens: CustomScreen
     cache_age_days: live.cacheAgeDays,
     stale: live.stale,
   };
+}
+
+/**
+ * `GET /api/screen/{market}/{ticker}?framework=custom:<slug>`: the custom verdict on the current
+ * snapshot under the version in force today, or on the snapshot in force on `asOf` under the
+ * version in force that day.
+ */
+export async function screenCustom(service: ScreenService, screens: CustomScreenContext | undefined, request: CustomScreenRequest) {
+  const record = await loadCustomScreen(screens, request.slug, request.grant);
+  const applied = screenInForce(record, request.asOf ?? utcDay(service.now()), request.grant);
+  return customAnswer(service, applied, request.market, request.ticker, request.asOf);
 }

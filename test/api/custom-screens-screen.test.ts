@@ -141,13 +141,44 @@ describe('framework=custom:<slug> on GET /api/screen, live and as_of, over real 
     expect(bad.body.detail).toMatch(/framework: 'Bad_Slug' is not a valid slug/);
   });
 
-  it('when batch, compare or timeline are asked for a custom screen, then 400 names the valid framework ids', async () => {
+  it('when a batch asks for a custom screen, then each ticker gets its custom verdict, a failing item its own error, and only answered items are charged', async () => {
+    const other = t.fresh.find((ticker) => ticker !== target.ticker)!;
+    await api.access.meter.returnSpare();
+    const before = await meterUsed(api.access, owner.keyId);
+    const items = [
+      { market: 'us', ticker: target.ticker },
+      { market: 'us', ticker: other },
+      { market: 'us', ticker: 'NOPE1' },
+      { market: 'xx', ticker: 'AAA' },
+    ];
+    const answer = await api.call('/api/screen/batch', owner.key, {
+      method: 'POST',
+      body: { tickers: items, frameworks: ['custom:tight-debt'] },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ requested: 4, succeeded: 2, failed: 2 });
+    expect(answer.body.results.map((r: Json) => [r.ticker, r.report['custom:tight-debt'].custom_screen.version])).toEqual([
+      [target.ticker, 1],
+      [other, 1],
+    ]);
+    expect(answer.body.results[0].report['custom:tight-debt'].status).toBe('non_compliant');
+    expect(answer.body.errors.map((e: Json) => [e.index, e.status])).toEqual([
+      [2, 404],
+      [3, 400],
+    ]);
+    await api.access.meter.returnSpare();
+    expect((await meterUsed(api.access, owner.keyId)) - before).toBe(2);
+    const stranger = await api.newKey();
+    const hidden = await api.call('/api/screen/batch', stranger.key, {
+      method: 'POST',
+      body: { tickers: items, frameworks: ['custom:tight-debt'] },
+    });
+    expect(hidden.status).toBe(404);
+  });
+
+  it('when compare or timeline are asked for a custom screen, then 400 names the valid framework ids', async () => {
     const [a, b] = t.fresh;
     const answers = [
-      await api.call('/api/screen/batch', owner.key, {
-        method: 'POST',
-        body: { tickers: [{ market: 'us', ticker: a }], frameworks: ['custom:tight-debt'] },
-      }),
       await api.call(`/api/screen/compare?market=us&tickers=${a},${b}&framework=custom:tight-debt`, owner.key),
       await api.call(`/api/screen/us/${a}/timeline?framework=custom:tight-debt`, owner.key),
     ];
