@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { loopbackBaseUrl } from '../../api/mcp/http-endpoint.ts';
@@ -47,5 +48,11 @@ describe('the MCP server’s pieces', () => {
     const screen = TOOLS.find((tool) => tool.name === 'screen_ticker')!;
     expect(screen.request({ market: 'us', ticker: 'BRK.B' }).path).toBe('/api/screen/us/BRK.B');
     expect(screen.request({ market: 'us', ticker: '../x' }).path).toBe('/api/screen/us/..%2Fx');
+  });
+
+  it('when docs/mcp.md lists the tools, then its table names every tool the server offers, in order', async () => {
+    const page = await readFile(new URL('../../docs/mcp.md', import.meta.url), 'utf8');
+    const documented = [...page.matchAll(/^\| `([a-z_]+)` \|/gm)].map(([, name]) => name);
+    expect(documented).toEqual(TOOLS.map((tool) => tool.name));
   });
 });
