@@ -1,10 +1,11 @@
 import type { Context, Middleware } from 'koa';
 import { UNSCOPED_KEY_FRAMEWORKS, type ApiState, type EndpointDeclaration, type Grant } from '../common/grants.ts';
-import { forbidden, tooManyRequests, unauthorized } from '../common/app-error.ts';
+import { forbidden, tooManyRequests, unauthorized, type AppError } from '../common/app-error.ts';
 import type { AccessStore, AccountRecord, KeyRecord } from './access-store.ts';
 import { claimedKeyId } from './api-key-format.ts';
 import { apiKeyMatches } from './key-hashing.ts';
 import { meterIdOf, type Charge, type QuotaMeter } from './meter.ts';
+import type { WindowReport } from './quota-windows.ts';
 import { DEFAULT_WEIGHTS } from './tiers.ts';
 
 export interface AccessControlOptions {
@@ -117,6 +118,25 @@ export function unitsFor(endpoint: EndpointDeclaration, key: KeyRecord): number 
   return Math.ceil((endpoint.cost * weight) / base);
 }
 
+/**
+ * The 429 of a charge the windows refuse, naming whose allowance (`the key's` or `the account's`),
+ * how much of it is used and when it resets; the account pages show the same words.
+ */
+export function quotaExhausted(units: number, whose: string, windows: WindowReport[], upgradeUrl: string): AppError {
+  const which = windows
+    .filter((w) => w.exhausted)
+    .map((w) => `${w.window} quota (${w.used} of ${w.limit} units used, resets at ${w.resets_at})`)
+    .join(' and ');
+  return tooManyRequests(
+    {
+      message: `quota exhausted: this request costs ${units} unit(s) and ${whose} ${which} cannot cover it`,
+      limits: windows,
+      upgrade_url: upgradeUrl,
+    },
+    'quota_exhausted',
+  );
+}
+
 async function chargeOrRefuse(
   options: AccessControlOptions,
   key: KeyRecord,
@@ -126,18 +146,9 @@ async function chargeOrRefuse(
   if (units <= 0) return null;
   const outcome = await options.meter.charge(key, account.tier, units, (options.now ?? Date.now)());
   if (outcome.ok) return outcome.charge;
-  const exhausted = outcome.windows.filter((w) => w.exhausted);
-  const which = exhausted.map((w) => `${w.window} quota (${w.used} of ${w.limit} units used, resets at ${w.resets_at})`).join(' and ');
   // Self-serve keys share their account's allowance (docs/access.md, "Quotas and windows").
   const whose = meterIdOf(key, account.tier) === key.keyId ? "the key's" : "the account's";
-  throw tooManyRequests(
-    {
-      message: `quota exhausted: this request costs ${units} unit(s) and ${whose} ${which} cannot cover it`,
-      limits: outcome.windows,
-      upgrade_url: options.upgradeUrl,
-    },
-    'quota_exhausted',
-  );
+  throw quotaExhausted(units, whose, outcome.windows, options.upgradeUrl);
 }
 
 /**

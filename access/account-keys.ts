@@ -34,6 +34,8 @@ export interface KeyUsage {
 export interface AccountKeys {
   account: AccountRecord;
   keys: KeyUsage[];
+  /** What the account's own pages spent of its allowance (a portfolio screened while signed in), charted like a key's. */
+  pages: Omit<KeyUsage, 'key' | 'windows'>;
 }
 
 /** The UTC days of the chart, oldest first, ending with `nowMs`'s day. */
@@ -60,7 +62,13 @@ export async function accountKeys(store: AccessStore, accountName: string, nowMs
       days: days.map((day) => ({ day, units: perDay.get(`${key.keyId} ${day}`) ?? 0 })),
     });
   }
-  return { account, keys };
+  const pageDays = new Map((await history.pageDaysOf(account.name, days[0]!)).map((row) => [row.day, row.units]));
+  const pagesUsed = await history.pageLastUsedOf(account.name);
+  const pages = {
+    lastUsedAt: pagesUsed === undefined ? null : new Date(pagesUsed).toISOString(),
+    days: days.map((day) => ({ day, units: pageDays.get(day) ?? 0 })),
+  };
+  return { account, keys, pages };
 }
 
 /** Why an account cannot create a key itself: words for the page, never an operator's CLI advice. */

@@ -24,13 +24,32 @@ export interface UsageDay {
 /** The UTC calendar day (YYYY-MM-DD) of an instant. */
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
+/**
+ * The usage id under which an account's own pages spend (a portfolio screened on
+ * /account/portfolio): no key is involved, so the meter tallies the units under this id and they
+ * are written to the account's page history, which the account page shows beside its keys.
+ * Key ids (`key_` and 12 letters or digits) never hold a colon, so the two never meet.
+ */
+export const ACCOUNT_PAGES_USAGE = 'account-pages';
+const PAGES_PREFIX = `${ACCOUNT_PAGES_USAGE}:`;
+export const accountPagesUsageId = (account: string): string => `${PAGES_PREFIX}${account}`;
+
+const KEY_HISTORY = { table: 'key_usage_days', column: 'key_id' } as const;
+const PAGE_HISTORY = { table: 'account_page_usage_days', column: 'account' } as const;
+
+/** The table and id column a usage id writes to: a key's history, or its account's page history. */
+function rowOf(usageId: string): { table: string; column: string; id: string } {
+  return usageId.startsWith(PAGES_PREFIX) ? { ...PAGE_HISTORY, id: usageId.slice(PAGES_PREFIX.length) } : { ...KEY_HISTORY, id: usageId };
+}
+
 // "Last used" only moves forward: deltas of several processes arrive in any order.
-const ADD_SQL = `INSERT INTO key_usage_days (key_id, day, units, last_used_at_ms) VALUES (?, ?, ?, ?)
-ON CONFLICT (key_id, day) DO UPDATE SET
-  units = key_usage_days.units + excluded.units,
-  last_used_at_ms = CASE WHEN excluded.last_used_at_ms > key_usage_days.last_used_at_ms THEN excluded.last_used_at_ms ELSE key_usage_days.last_used_at_ms END`;
+const addSql = (table: string, column: string) => `INSERT INTO ${table} (${column}, day, units, last_used_at_ms) VALUES (?, ?, ?, ?)
+ON CONFLICT (${column}, day) DO UPDATE SET
+  units = ${table}.units + excluded.units,
+  last_used_at_ms = CASE WHEN excluded.last_used_at_ms > ${table}.last_used_at_ms THEN excluded.last_used_at_ms ELSE ${table}.last_used_at_ms END`;
 // Never below zero: a refund whose charge another process has not written yet must not go negative.
-const REFUND_SQL = `UPDATE key_usage_days SET units = CASE WHEN units + ? > 0 THEN units + ? ELSE 0 END WHERE key_id = ? AND day = ?`;
+const refundSql = (table: string, column: string) =>
+  `UPDATE ${table} SET units = CASE WHEN units + ? > 0 THEN units + ? ELSE 0 END WHERE ${column} = ? AND day = ?`;
 
 /**
  * Days of usage history kept (docs/access.md, "Account pages"): the page charts 30, and 400 cover
@@ -45,13 +64,16 @@ export class UsageHistory {
 
   constructor(private readonly db: ServiceDb) {}
 
-  /** Removes days before `day` (YYYY-MM-DD) except each key's newest one; returns how many rows went. */
+  /** Removes days before `day` (YYYY-MM-DD) except each key's (and each account's pages') newest one; returns how many rows went. */
   async trimBefore(day: string): Promise<number> {
-    return this.db.run(
-      `DELETE FROM key_usage_days WHERE day < ?
-       AND (key_id, day) NOT IN (SELECT key_id, MAX(day) FROM key_usage_days GROUP BY key_id)`,
-      [day],
-    );
+    let removed = 0;
+    for (const { table, column } of [KEY_HISTORY, PAGE_HISTORY])
+      removed += await this.db.run(
+        `DELETE FROM ${table} WHERE day < ?
+         AND (${column}, day) NOT IN (SELECT ${column}, MAX(day) FROM ${table} GROUP BY ${column})`,
+        [day],
+      );
+    return removed;
   }
 
   /** Adds `deltas`, then, the first time a newer day is written, trims what is older than the retention. */
@@ -68,8 +90,9 @@ export class UsageHistory {
     if (deltas.length === 0) return;
     await this.db.transaction(async (tx) => {
       for (const d of deltas) {
-        if (d.lastUsedAtMs > 0) await tx.run(ADD_SQL, [d.keyId, d.day, Math.max(0, d.units), d.lastUsedAtMs]);
-        if (d.units < 0) await tx.run(REFUND_SQL, [d.units, d.units, d.keyId, d.day]);
+        const { table, column, id } = rowOf(d.keyId);
+        if (d.lastUsedAtMs > 0) await tx.run(addSql(table, column), [id, d.day, Math.max(0, d.units), d.lastUsedAtMs]);
+        if (d.units < 0) await tx.run(refundSql(table, column), [d.units, d.units, id, d.day]);
       }
     });
   }
@@ -92,6 +115,24 @@ export class UsageHistory {
       [account],
     );
     return new Map(rows.map((row) => [row.key_id, Number(row.last_used_at_ms)]));
+  }
+
+  /** Every day from `fromDay` (inclusive) the pages of `account` spent on, oldest first. */
+  async pageDaysOf(account: string, fromDay: string): Promise<Array<{ day: string; units: number }>> {
+    const rows = await this.db.all<{ day: string; units: number | string }>(
+      'SELECT day, units FROM account_page_usage_days WHERE account = ? AND day >= ? ORDER BY day',
+      [account, fromDay],
+    );
+    return rows.map((row) => ({ day: row.day, units: Number(row.units) }));
+  }
+
+  /** When the pages of `account` were last charged for, in ms; undefined when never. */
+  async pageLastUsedOf(account: string): Promise<number | undefined> {
+    const row = await this.db.get<{ last_used_at_ms: number | string | null }>(
+      'SELECT MAX(last_used_at_ms) AS last_used_at_ms FROM account_page_usage_days WHERE account = ?',
+      [account],
+    );
+    return row?.last_used_at_ms === null || row?.last_used_at_ms === undefined ? undefined : Number(row.last_used_at_ms);
   }
 }
 

@@ -13,6 +13,7 @@ import { ipRateLimit } from './middleware/ip-rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { accountRoutes, type AccountPagesDeps } from './routes/account.ts';
 import { accountPortfolioRoutes } from './routes/account-portfolio.ts';
+import { AccountPageSpending } from '../access/account-page-spend.ts';
 import { attestRoutes } from './routes/attest.ts';
 import { customScreenRoutes } from './routes/custom-screens.ts';
 import { docsRoutes } from './routes/docs.ts';
@@ -109,8 +110,11 @@ export function createApp(deps: AppDeps): Koa {
     if (deps.purification) app.use(purificationRoutes(context, deps.purification.lake, access).routes());
     if (deps.purification) app.use(zakatRoutes(context, deps.purification.lake, access).routes());
     if (deps.purification) app.use(portfolioRoutes(context, deps.purification.lake, access).routes());
-    if (deps.purification && deps.account && deps.accountPages)
-      app.use(accountPortfolioRoutes({ http: deps.account, service: context, lake: deps.purification.lake }).routes());
+    if (deps.purification && deps.account && deps.accountPages?.meter) {
+      const { store, meter, now } = deps.accountPages;
+      const spending = new AccountPageSpending(store, meter, now);
+      app.use(accountPortfolioRoutes({ http: deps.account, service: context, lake: deps.purification.lake, spending }).routes());
+    }
     app.use(mcpRoutes(access).routes());
     app.use(methodNotAllowed);
   }

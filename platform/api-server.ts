@@ -93,6 +93,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
       hashSecret: access.hashSecret,
       contact: config.UPGRADE_CONTACT,
       webhooks: new WebhookStore(serviceDb),
+      meter: access.meter,
     },
     attest: { db: serviceDb, dataDir: config.dataDir },
     account: {

@@ -16,6 +16,7 @@ const TABLES = [
   { name: 'quota_windows', order: 'key_id, "window"' },
   { name: 'account_quota_windows', order: 'account, "window"' },
   { name: 'key_usage_days', order: 'key_id, day' },
+  { name: 'account_page_usage_days', order: 'account, day' },
   { name: 'signing_keys', order: 'created_at, key_id' },
   { name: 'certificates', order: 'cert_id' },
   { name: 'revocations', order: 'cert_id' },

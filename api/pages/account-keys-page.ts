@@ -123,6 +123,20 @@ ${revoke}
   );
 }
 
+/** What the account's own pages spent (a portfolio screened while signed in): the account's allowance, with no key. */
+function pagesSection(pages: AccountKeys['pages']): string {
+  if (pages.lastUsedAt === null) return '';
+  return (
+    `<section class="key" id="account-pages" aria-labelledby="account-pages-title">
+<h2 id="account-pages-title">Account pages</h2>
+<p class="lead">Portfolios screened on <a href="/account/portfolio">the portfolio page</a> spend the account's ` +
+    `allowance as the API would; no key is involved.</p>
+<table><tr><th scope="row">Last used</th><td class="last-used">${h(when(pages.lastUsedAt))}</td></tr></table>
+${renderUsageChart('chart-account-pages', pages.days)}
+</section>`
+  );
+}
+
 function createSection(model: KeysPageModel): string {
   const { account } = model.view;
   if (account.tier === 'free')
@@ -185,7 +199,8 @@ ${createSection(model)}
     `endpoint's cost). Usage may show up to 50 units more for about a second while a running API holds them ` +
     `in reserve. The chart shows units spent per UTC day.</p></section>
 <h2>Keys</h2>
-${list}`;
+${list}
+${pagesSection(model.view.pages)}`;
   return { title: 'API keys', main: body, user: model.user, script: model.created ? COPY_KEY_SCRIPT : undefined };
 }
 

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
+import type { AccountPageSpending } from '../../access/account-page-spend.ts';
 import { AppError } from '../../common/app-error.ts';
 import { UNSCOPED_KEY_FRAMEWORKS } from '../../common/grants.ts';
 import type { PurificationReads } from '../../warehouse/purification-reads.ts';
@@ -13,7 +14,7 @@ import { PORTFOLIO_CSV_LIMIT_BYTES, portfolioBodySchema } from '../schemas/portf
 import type { ScreenService } from '../screen-service.ts';
 import { holdingsFromCsv } from '../use-cases/portfolio-csv.ts';
 import { checkHoldingCount } from '../use-cases/portfolio-holdings.ts';
-import { screenPortfolio } from '../use-cases/screen-portfolio.ts';
+import { portfolioUnits, screenPortfolio } from '../use-cases/screen-portfolio.ts';
 import { checkMarket, normaliseTicker, parseRequest } from '../validation.ts';
 
 function pageUser(ctx: Context): PageUser {
@@ -32,27 +33,50 @@ const portfolioFormBody: Middleware = async (ctx, next) => {
   await next();
 };
 
-/** The portfolio of a pasted CSV, screened by the use-case the API route calls, for every framework an unscoped key sees. */
-async function screenCsv(service: ScreenService, lake: PurificationReads, csv: string, market: string): Promise<Record<string, unknown>> {
+/**
+ * The portfolio of a pasted CSV, screened by the use-case the API route calls, for every framework
+ * an unscoped key sees. It spends what `POST /api/portfolio` charges for the same holdings (no
+ * period, no zakat: a unit per stock line, five per fund line) from the account's allowance:
+ * charged before the screen, all given back when it is refused, the rest when it is worth less.
+ * A CSV that cannot be read is refused before anything is charged.
+ */
+async function screenCsv(deps: AccountPortfolioDeps, account: string, csv: string, market: string): Promise<Record<string, unknown>> {
   const read = holdingsFromCsv(csv, checkMarket(market));
   checkHoldingCount(read.holdings.length);
   const body = parseRequest(portfolioBodySchema, { holdings: read.holdings }, 'body');
-  const outcome = await screenPortfolio(service, lake, {
-    holdings: body.holdings.map((h, i) => ({ ...h, ticker: normaliseTicker(h.ticker, `holdings.${i}.ticker`) })),
-    frameworks: UNSCOPED_KEY_FRAMEWORKS,
-    period: null,
-    zakat: null,
+  const holdings = body.holdings.map((h, i) => ({ ...h, ticker: normaliseTicker(h.ticker, `holdings.${i}.ticker`) }));
+  const kinds = holdings.map((h) =>
+    deps.service.reads.listing(h.market, h.ticker)?.kind === 'fund' ? ('fund' as const) : ('stock' as const),
+  );
+  return deps.spending.spend(account, portfolioUnits(kinds, 0, false), 'portfolio screen', async () => {
+    const outcome = await screenPortfolio(deps.service, deps.lake, {
+      holdings,
+      frameworks: UNSCOPED_KEY_FRAMEWORKS,
+      period: null,
+      zakat: null,
+    });
+    return { value: { ...outcome.body, csv: read.summary }, units: outcome.units };
   });
-  return { ...outcome.body, csv: read.summary };
+}
+
+export interface AccountPortfolioDeps {
+  http: AccountHttp;
+  service: ScreenService;
+  lake: PurificationReads;
+  /** The account's allowance, spent one screen at a time. */
+  spending: AccountPageSpending;
 }
 
 /**
  * /account/portfolio (docs/access.md, "Account pages"): a signed-in user pastes or chooses a
  * broker CSV and sees the screen of it with a chart. A refused portfolio shows what was wrong
- * above the form, with the status the API would answer. The page charges no units: it screens
- * from the current verdicts only (no re-screens, no purification, no zakat), within the API's limits.
+ * above the form, with the status the API would answer. The page spends the account's allowance
+ * as the API would for the same holdings, so signing in is no way around the quota; it screens
+ * from the current verdicts only (no re-screens, no purification, no zakat), within the API's
+ * limits. A spent allowance is the API's 429 with its words; the free and partner tiers have no
+ * account allowance to spend (403); one screen per account runs at a time (a second is a 429).
  */
-export function accountPortfolioRoutes(deps: { http: AccountHttp; service: ScreenService; lake: PurificationReads }): Router {
+export function accountPortfolioRoutes(deps: AccountPortfolioDeps): Router {
   const router = new Router();
   const signedIn = requireAccountSession(deps.http);
   router.get('/account/portfolio', signedIn, (ctx) => {
@@ -62,7 +86,7 @@ export function accountPortfolioRoutes(deps: { http: AccountHttp; service: Scree
     const form = ctx.request.body as Record<string, string | undefined>;
     const model: PortfolioPageModel = { user: pageUser(ctx), csv: form.csv ?? '', market: form.market ?? 'us' };
     try {
-      model.result = await screenCsv(deps.service, deps.lake, model.csv, model.market);
+      model.result = await screenCsv(deps, model.user.accountId, model.csv, model.market);
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
       model.error = typeof error.detail === 'string' ? error.detail : error.detail.message;

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { accountKeys, createOwnKey, ownKey, revokeOwnKey, type CreateRefusal } from '../../access/account-keys.ts';
 import type { AccessStore } from '../../access/access-store.ts';
+import type { QuotaMeter } from '../../access/meter.ts';
 import type { AccountHttp } from '../account/account-http.ts';
 import { accountFormBody, loadAccountSession, requireAccountSession, signedInUser } from '../account/account-session.ts';
 import { requireCsrf } from '../account/csrf.ts';
@@ -20,6 +21,8 @@ export interface AccountPagesDeps {
   http?: AccountHttp | undefined;
   /** The account's webhook subscriptions: listed and deleted on /account/webhooks, offered for ending when a key is revoked. */
   webhooks?: WebhookStore | undefined;
+  /** The process's quota meter: what /account/portfolio spends of the account's allowance; without it that page is not served. */
+  meter?: QuotaMeter | undefined;
   now?: () => number;
 }
 

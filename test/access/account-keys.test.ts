@@ -15,7 +15,7 @@ import { QuotaMeter } from '../../access/meter.ts';
 import { openAccess, type AccessSetup } from '../../access/open-access.ts';
 import { openServiceDb } from '../../service-state/db.ts';
 import { DAY_MS, type Tier } from '../../access/tiers.ts';
-import { USAGE_RETENTION_DAYS, UsageHistory } from '../../access/usage-history.ts';
+import { accountPagesUsageId, USAGE_RETENTION_DAYS, UsageHistory } from '../../access/usage-history.ts';
 import { apiKeyMatches } from '../../access/key-hashing.ts';
 import { testServiceState } from '../support/service-state.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
@@ -108,6 +108,35 @@ describe('usage history kept by the meter', () => {
     // daysOf lists by key id, then day.
     expect(kept).toEqual(expected.sort((a, b) => (a.keyId === b.keyId ? (a.day < b.day ? -1 : 1) : a.keyId < b.keyId ? -1 : 1)));
     expect((await history.lastUsedOf(acme.name)).get(idle)).toBe(T0 - (USAGE_RETENTION_DAYS + 20) * DAY_MS);
+  });
+
+  it("when the account's pages spend with no key, then their days are the account's own: charted apart from its keys, refunded, trimmed", async () => {
+    const acme = await account('pro');
+    const keyId = await proKey(acme.name);
+    const history = new UsageHistory(access.store.db);
+    const pages = accountPagesUsageId(acme.name);
+    const dayAgo = (days: number) => new Date(T0 - days * DAY_MS).toISOString().slice(0, 10);
+    await history.add([
+      { keyId: pages, day: dayAgo(USAGE_RETENTION_DAYS + 5), units: 3, lastUsedAtMs: T0 - (USAGE_RETENTION_DAYS + 5) * DAY_MS },
+      { keyId: pages, day: dayAgo(1), units: 9, lastUsedAtMs: T0 - DAY_MS },
+      { keyId: pages, day: dayAgo(0), units: 5, lastUsedAtMs: T0 },
+    ]);
+    await history.add([{ keyId: pages, day: dayAgo(0), units: -7, lastUsedAtMs: 0 }]);
+    await charge(keyId, 2, T0);
+    await access.meter.returnSpare(); // writes a new day: the page day beyond the retention goes
+
+    expect(await history.pageDaysOf(acme.name, '2000-01-01')).toEqual([
+      { day: dayAgo(1), units: 9 },
+      { day: dayAgo(0), units: 0 },
+    ]);
+    const view = (await accountKeys(access.store, acme.name, T0))!;
+    expect(view.pages.lastUsedAt).toBe(new Date(T0).toISOString());
+    expect(view.pages.days.slice(-2)).toEqual([
+      { day: dayAgo(1), units: 9 },
+      { day: dayAgo(0), units: 0 },
+    ]);
+    expect(view.keys.map((k) => k.days.at(-1)!.units)).toEqual([2]);
+    expect((await accountKeys(access.store, (await account('pro')).name, T0))!.pages.lastUsedAt).toBeNull();
   });
 
   it('when calls fall on several days, then the chart has 30 days ending today with each day in its place', async () => {

@@ -47,7 +47,12 @@ function usage(record: KeyRecord, perDay: Record<string, number> = {}): KeyUsage
 }
 
 function model(view: Partial<AccountKeys> = {}, extra: Partial<KeysPageModel> = {}): KeysPageModel {
-  return { view: { account: ACCOUNT, keys: [usage(key())], ...view }, user: USER, contact: 'sales@faithscreen.test', ...extra };
+  return {
+    view: { account: ACCOUNT, keys: [usage(key())], pages: { lastUsedAt: null, days: [] }, ...view },
+    user: USER,
+    contact: 'sales@faithscreen.test',
+    ...extra,
+  };
 }
 
 describe('renderUsageChart', () => {

@@ -82,7 +82,7 @@ describe('/account/portfolio in real Chromium over the real API', () => {
     await createAccount(access.store, 'acme', 'pro');
     api = await createTestApi(temp.dir, undefined, access.middleware, {
       account: { auth, csrfKey: csrfKeyFrom(access.hashSecret), trustProxy: false },
-      accountPages: { store: access.store, hashSecret: access.hashSecret, contact: 'sales@faithscreen.test' },
+      accountPages: { store: access.store, hashSecret: access.hashSecret, contact: 'sales@faithscreen.test', meter: access.meter },
     });
     const port = await freePort();
     server = api.app.listen(port, '127.0.0.1');
