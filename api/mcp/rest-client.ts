@@ -40,18 +40,25 @@ export function restUrl(baseUrl: string, request: RestRequest): string {
   return url.toString();
 }
 
-/** A RestCall over HTTP to `baseUrl`. A transport failure is thrown; any HTTP status is returned. */
+/** A RestCall over HTTP to `baseUrl`. A transport failure is thrown, naming the URL; any HTTP status is returned. */
 export function restClient(options: RestClientOptions): RestCall {
   return async (request) => {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'faithscreen-mcp', ...options.headers };
     if (options.apiKey !== null) headers['x-api-key'] = options.apiKey;
     if (request.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(restUrl(options.baseUrl, request), {
-      method: request.method,
-      headers,
-      ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
-      signal: AbortSignal.timeout(options.timeoutMs ?? 120_000),
-    });
+    let response: Response;
+    try {
+      response = await fetch(restUrl(options.baseUrl, request), {
+        method: request.method,
+        headers,
+        ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 120_000),
+      });
+    } catch (error) {
+      // The tool error the assistant sees: where it tried and why, not a bare "fetch failed".
+      const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
+      throw new Error(`the faithscreen API at ${options.baseUrl} did not answer (${cause}); check that it runs and its URL`);
+    }
     const text = await response.text();
     return { status: response.status, body: parseBody(text) };
   };

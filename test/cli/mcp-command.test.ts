@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeKey } from '../../access/administration.ts';
 import { TOOLS } from '../../api/mcp/tools.ts';
 import { keyFor } from '../support/access.ts';
+import { freePort } from '../support/http.ts';
 import { callTool, serveMcpApi, toolCases, without, type ServedMcpApi } from '../api/support/mcp-fixture.ts';
 
 const BIN = new URL('../../bin/faithscreen.js', import.meta.url).pathname;
@@ -15,8 +16,8 @@ describe('faithscreen mcp: the MCP server over stdio, spawned and driven by the 
   const open: Client[] = [];
 
   /** Spawns `faithscreen mcp` with `apiKey` in FAITHSCREEN_API_KEY (unset when null) and connects; its stderr is collected. */
-  const spawnMcp = async (apiKey: string | null = api.key.key) => {
-    const env: Record<string, string> = { FAITHSCREEN_API_URL: api.url };
+  const spawnMcp = async (apiKey: string | null = api.key.key, apiUrl = api.url) => {
+    const env: Record<string, string> = { FAITHSCREEN_API_URL: apiUrl };
     if (apiKey !== null) env.FAITHSCREEN_API_KEY = apiKey;
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env, stderr: 'pipe' });
     const stderr: string[] = [];
@@ -75,6 +76,15 @@ describe('faithscreen mcp: the MCP server over stdio, spawned and driven by the 
     });
     expect((await callTool(keyless.client, 'search_universe', { q: api.t.fresh[0] })).isError).toBe(false);
   }, 60_000);
+
+  it('when nothing answers at the API URL, then a tool error names the URL and the cause', async () => {
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    const { client } = await spawnMcp(api.key.key, nowhere);
+    const tool = await callTool(client, 'search_universe', { q: 'A' });
+    expect(tool.isError).toBe(true);
+    expect(tool.text).toContain(`the faithscreen API at ${nowhere} did not answer (`);
+    expect(tool.text).toMatch(/ECONNREFUSED/);
+  });
 
   it('when the API URL is not an http URL, then it exits 2 naming the setting', async () => {
     const outcome = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
