@@ -90,6 +90,7 @@ export function accountPortfolioRoutes(deps: AccountPortfolioDeps): Router {
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
       model.error = typeof error.detail === 'string' ? error.detail : error.detail.message;
+      if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.retryAfterSeconds));
       return sendAccountPage(ctx, portfolioPage(model), error.status);
     }
     sendAccountPage(ctx, portfolioPage(model));

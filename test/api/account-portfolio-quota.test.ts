@@ -165,6 +165,7 @@ describe("/account/portfolio spends the account's allowance as POST /api/portfol
     await reached;
     const second = await post();
     expect(second.status).toBe(429);
+    expect(second.headers.get('retry-after')).toBe('1');
     const html = await second.text();
     expect(html).toContain('a portfolio screen of this account is already running; wait for it to finish, then send again');
     expect(html).not.toContain('id="result"');
