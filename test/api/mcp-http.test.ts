@@ -120,6 +120,16 @@ describe('POST /mcp: the MCP server over streamable HTTP, through the SDK client
     expect(await api.used()).toBe(before);
   });
 
+  it('when an argument breaks the route’s schema, then the tool error gives the schema’s message and no REST call is charged', async () => {
+    const client = await connect();
+    const before = await api.used();
+    const malformed = await callTool(client, 'screen_ticker', { market: 'us', ticker: api.t.fresh[0], as_of: '2020/01/01' });
+    expect(malformed.isError).toBe(true);
+    expect(malformed.text).toContain('Input validation error');
+    expect(malformed.text).toContain('expected a date YYYY-MM-DD');
+    expect(await api.used()).toBe(before);
+  });
+
   it('when the key is not provisioned for a framework, then the tool answers the 403 naming it', async () => {
     const scoped = await keyFor(api.access, 'pro', { frameworks: ['shariah_aaoifi'] });
     const client = await connect(scoped.key);
