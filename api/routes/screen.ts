@@ -18,7 +18,8 @@ import { screenEtf } from '../use-cases/screen-etf.ts';
 import { screenResponseJson, serveScreen } from '../use-cases/screen-ticker.ts';
 import { snapshotAsOf } from '../use-cases/snapshot-as-of.ts';
 import type { CustomScreenContext } from '../use-cases/manage-custom-screens.ts';
-import { customSlugOf, screenCustom } from '../use-cases/screen-custom.ts';
+import { customSlugOf, loadCustomScreen, screenCustom, screenInForce } from '../use-cases/screen-custom.ts';
+import { utcDay } from '../../engine/dates.ts';
 import { screenCustomBatch } from '../use-cases/screen-custom-batch.ts';
 import { statusTimeline } from '../use-cases/status-timeline.ts';
 import { checkAsOf, checkDateRange, checkMarket, normaliseTicker, parseFlag, parseFrameworks, parseRequest } from '../validation.ts';
@@ -75,6 +76,18 @@ export function screenRoutes(service: ScreenService, access: Middleware[], custo
     async (ctx) => {
       const query = parseRequest(compareQuerySchema, ctx.query, 'query');
       assertMarketGranted(query.market, grantOf(ctx));
+      const customSlug = customSlugOf(query.framework);
+      if (customSlug !== null) {
+        const record = await loadCustomScreen(customScreens, customSlug, grantOf(ctx));
+        const custom = screenInForce(record, utcDay(service.now()), grantOf(ctx));
+        ctx.body = await compareTickers(service, {
+          market: query.market,
+          tickers: parseCompareTickers(query.tickers),
+          frameworks: [],
+          custom,
+        });
+        return;
+      }
       const frameworks = scopeFrameworks(parseFrameworks(query.framework), grantOf(ctx));
       ctx.body = await compareTickers(service, { market: query.market, tickers: parseCompareTickers(query.tickers), frameworks });
     },

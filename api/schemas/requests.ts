@@ -93,7 +93,9 @@ export const etfBodySchema = z.object({
 export const compareQuerySchema = z.object({
   tickers: z.string().min(1).max(100).meta({ description: '2 to 4 comma-separated tickers of one market', example: 'AAPL,MSFT' }),
   market: marketSchema.default('us'),
-  framework: z.string().max(400).optional().meta({ description: 'comma-separated framework ids (response filter only)' }),
+  framework: z.string().max(400).optional().meta({
+    description: "comma-separated framework ids (response filter only); or, alone, custom:<slug> for one of the account's custom screens",
+  }),
 });
 
 export const searchQuerySchema = z.object({

@@ -1,13 +1,17 @@
+import { applyCustomScreen } from '../../engine/custom-screen/apply-custom-screen.ts';
 import type { FrameworkId, RatioKey, VerdictStatus } from '../../engine/index.ts';
 import { badRequest } from '../../common/app-error.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { normaliseTicker } from '../validation.ts';
+import type { AppliedScreen } from './screen-custom.ts';
 import { loadResults, serveScreen } from './screen-ticker.ts';
 
 export interface CompareRequest {
   market: string;
   tickers: readonly string[];
   frameworks: readonly FrameworkId[];
+  /** Compare under one of the account's custom screens instead (computed from the stored results). */
+  custom?: AppliedScreen;
 }
 
 /** `AAA,bbb` → `['AAA', 'BBB']`; 2 to 4 distinct valid tickers, else 400. */
@@ -39,9 +43,19 @@ export async function compareTickers(service: ScreenService, request: CompareReq
     outcomes.map((o) => o.row),
   );
   const frameworks: Record<string, Record<string, VerdictStatus | boolean>> = {};
-  const differences: Array<{ framework: FrameworkId; statuses: Record<string, VerdictStatus> }> = [];
-  for (const id of request.frameworks) {
-    const statuses = Object.fromEntries(outcomes.map((o) => [o.ticker, o.row.statuses[id]])) as Record<string, VerdictStatus>;
+  const differences: Array<{ framework: string; statuses: Record<string, VerdictStatus> }> = [];
+  const custom = request.custom;
+  const columns: Array<{ id: string; status: (i: number) => VerdictStatus }> = custom
+    ? [
+        {
+          id: `custom:${custom.slug}`,
+          status: (i) =>
+            applyCustomScreen(results[i]!, custom.base, custom.slug, custom.version, `${request.market}/${outcomes[i]!.ticker}`).status,
+        },
+      ]
+    : request.frameworks.map((id) => ({ id, status: (i) => outcomes[i]!.row.statuses[id] }));
+  for (const { id, status } of columns) {
+    const statuses = Object.fromEntries(outcomes.map((o, i) => [o.ticker, status(i)])) as Record<string, VerdictStatus>;
     const agree = new Set(Object.values(statuses)).size === 1;
     frameworks[id] = { ...statuses, agree };
     if (!agree) differences.push({ framework: id, statuses });
@@ -53,7 +67,17 @@ export async function compareTickers(service: ScreenService, request: CompareReq
   return {
     market: request.market,
     tickers: outcomes.map((o) => o.ticker),
-    frameworks_returned: request.frameworks,
+    frameworks_returned: columns.map((c) => c.id),
+    ...(custom
+      ? {
+          custom_screen: {
+            slug: custom.slug,
+            base: custom.base,
+            version: custom.version?.version ?? null,
+            effective_from: custom.version?.effectiveFrom ?? null,
+          },
+        }
+      : {}),
     companies: Object.fromEntries(
       outcomes.map((o, i) => [
         o.ticker,
@@ -65,7 +89,9 @@ export async function compareTickers(service: ScreenService, request: CompareReq
           stale: o.stale,
           currency: results[i]!.market_cap.currency,
           market_cap: results[i]!.market_cap.spot,
-          purification_per_share: request.frameworks.some((id) => id.startsWith('shariah_')) ? results[i]!.purification_per_share : null,
+          purification_per_share: [...request.frameworks, custom?.base ?? ''].some((id) => id.startsWith('shariah_'))
+            ? results[i]!.purification_per_share
+            : null,
           synthetic: results[i]!.provenance.synthetic,
         },
       ]),

@@ -176,16 +176,24 @@ describe('framework=custom:<slug> on GET /api/screen, live and as_of, over real 
     expect(hidden.status).toBe(404);
   });
 
-  it('when compare or timeline are asked for a custom screen, then 400 names the valid framework ids', async () => {
-    const [a, b] = t.fresh;
-    const answers = [
-      await api.call(`/api/screen/compare?market=us&tickers=${a},${b}&framework=custom:tight-debt`, owner.key),
-      await api.call(`/api/screen/us/${a}/timeline?framework=custom:tight-debt`, owner.key),
-    ];
-    for (const answer of answers) {
-      expect(answer.status).toBe(400);
-      expect(answer.body.detail).toMatch(/unknown framework id\(s\) custom:tight-debt; valid ids: shariah_aaoifi/);
-    }
+  it("when compare is asked for a custom screen, then each ticker's custom status is side by side and the version is named", async () => {
+    const other = t.fresh.find((ticker) => ticker !== target.ticker)!;
+    const path = `/api/screen/compare?market=us&tickers=${target.ticker},${other}&framework=custom:tight-debt`;
+    const single = (await screen(other, 'framework=custom:tight-debt')).body.report['custom:tight-debt'].status as string;
+    const answer = await api.call(path, owner.key);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      frameworks_returned: ['custom:tight-debt'],
+      custom_screen: { slug: 'tight-debt', base: 'shariah_aaoifi', version: 1 },
+      frameworks: { 'custom:tight-debt': { [target.ticker]: 'non_compliant', [other]: single, agree: single === 'non_compliant' } },
+    });
+    expect((await api.call(path, (await api.newKey()).key)).status).toBe(404);
+  });
+
+  it('when timeline is asked for a custom screen, then 400 names the valid framework ids', async () => {
+    const answer = await api.call(`/api/screen/us/${t.fresh[0]}/timeline?framework=custom:tight-debt`, owner.key);
+    expect(answer.status).toBe(400);
+    expect(answer.body.detail).toMatch(/unknown framework id\(s\) custom:tight-debt; valid ids: shariah_aaoifi/);
   });
 
   it('when the ticker has no history at the date, then 404 as for any framework', async () => {
