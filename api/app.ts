@@ -16,6 +16,7 @@ import { accountPortfolioRoutes } from './routes/account-portfolio.ts';
 import { AccountPageSpending } from '../access/account-page-spend.ts';
 import { attestRoutes } from './routes/attest.ts';
 import { customScreenRoutes } from './routes/custom-screens.ts';
+import { accountScreenRoutes } from './routes/account-screens.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { explainRoutes } from './routes/explain.ts';
 import { forensicRoutes } from './routes/forensic.ts';
@@ -93,6 +94,8 @@ export function createApp(deps: AppDeps): Koa {
     const context = createScreenService({ logger: deps.logger, ...deps.screen });
     const access = deps.accessControl ?? [];
     const customScreens = deps.customScreens ? { store: new CustomScreenStore(deps.customScreens.db), now: context.now } : undefined;
+    // Before the API's JSON body parser: the page's forms are parsed by the account pages' own.
+    if (customScreens && deps.account) app.use(accountScreenRoutes({ http: deps.account, screens: customScreens }).routes());
     app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '64kb', encoding: 'utf-8', onError: bodyError }));
     for (const router of [screenRoutes(context, access, customScreens), referenceRoutes(context, access), docsRoutes(deps.baseUrl ?? '')]) {
       app.use(router.routes());

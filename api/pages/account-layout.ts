@@ -92,7 +92,7 @@ function siteHeader(user: PageUser | undefined): string {
   return (
     `<header class="site"><a class="brand" href="/account">faithscreen</a>
 <nav aria-label="Account"><a href="/account">Account</a><a href="/account/api-keys">API keys</a><a href="/account/webhooks">Webhooks</a><a ` +
-    `href="/account/portfolio">Portfolio</a><a ` +
+    `href="/account/screens">Screens</a><a href="/account/portfolio">Portfolio</a><a ` +
     `href="/account/upgrade">Upgrade</a><a href="/account/password">Password</a>
 <form method="post" action="/account/sign-out">${csrfField(user.csrfToken)}<button type="submit" ` +
     `class="link" id="sign-out">Sign out</button></form></nav></header>`
