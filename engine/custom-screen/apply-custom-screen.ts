@@ -4,11 +4,14 @@
  * reasons. The layer only adds checks, so its verdict is never more favourable than the base's.
  * Every reason says where it comes from (`origin`), and the result names the version applied.
  */
+import type { ActivityCode } from '../inputs.ts';
 import type { FrameworkResult, Reason, ScreeningResult, VerdictStatus } from '../result-types.ts';
 import { combineReasons } from '../status.ts';
 import { activityRuleReason } from './activity-rules.ts';
 import type { CustomFrameworkResult, CustomReason, CustomScreenBase, CustomScreenVersion } from './custom-screen-types.ts';
 import { thresholdRuleReason } from './threshold-rules.ts';
+
+const ACTIVITY_METRIC = 'activity.';
 
 /** Most decisive first, as `combineReasons` decides: a failure, then missing data, then doubt. */
 const DECISIVENESS: Record<VerdictStatus, number> = { non_compliant: 3, insufficient_data: 2, questionable: 1, compliant: 0 };
@@ -41,7 +44,17 @@ function layerReasons(result: ScreeningResult, base: FrameworkResult, version: C
     ];
   return [
     ...definition.activities.map((rule) => activityRuleReason(result, rule, slug, layer)),
-    ...Object.entries(definition.thresholds).map(([metric, limit]) => thresholdRuleReason(base.reasons, metric, limit, slug, layer)),
+    ...Object.entries(definition.thresholds).map(([metric, limit]) =>
+      // A stricter revenue-share limit reads the activity's evidence as an extra exclusion does: an unreported activity has no base reason to re-compare.
+      metric.startsWith(ACTIVITY_METRIC)
+        ? activityRuleReason(
+            result,
+            { activity: metric.slice(ACTIVITY_METRIC.length) as ActivityCode, maxRevenueShare: limit, excludedInvolvements: [] },
+            slug,
+            layer,
+          )
+        : thresholdRuleReason(base.reasons, metric, limit, slug, layer),
+    ),
   ];
 }
 

@@ -133,6 +133,20 @@ describe('a custom layer over a stored verdict', () => {
     expect(out.status).toBe('non_compliant');
   });
 
+  it("when an exclusion table's revenue limit is tightened, then a share the base allows fails, and an activity none reports passes on the evidence", () => {
+    const stored = screenCompany(
+      inputWith({ exposures: [{ activity: 'alcohol', revenueShare: 0.03, asOf: '2025-03-31', sourceRef: 'vendor-1' }] }),
+    );
+    expect(stored.frameworks.christian_bri?.status).not.toBe('non_compliant');
+    const tighter = versionOf({ base: 'christian_bri', thresholds: { 'activity.alcohol': 0.02, 'activity.gambling': 0.01 } });
+    const out = applyCustomScreen(stored, 'christian_bri', 'mandate', tighter, 'us/BASE');
+    expect(customReasons(out).map((r) => [r.metric, r.result])).toEqual([
+      ['activity.alcohol', 'fail'],
+      ['activity.gambling', 'pass'],
+    ]);
+    expect(out.status).toBe('non_compliant');
+  });
+
   it('when a ticker is excluded, then it fails; when allowed, then only the base decides', () => {
     const stored = reported(0.5);
     const rules = { activities: [{ activity: 'coffee' as const, maxRevenueShare: 0, excludedInvolvements: [] }] };
