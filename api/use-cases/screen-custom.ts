@@ -68,7 +68,7 @@ export interface AppliedScreen {
  */
 export function screenInForce(record: CustomScreenRecord, date: string, grant: Grant | undefined): AppliedScreen {
   const version = versionOn(record, date);
-  const base = (version ?? versionOn(record, '9999-12-31')!).definition.base;
+  const base = (version?.definition ?? record.versions.at(-1)!.definition).base;
   scopeFrameworks([base], grant);
   return { slug: record.slug, version, base };
 }
