@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CUSTOM_SCREENS_PER_ACCOUNT } from '../../api/schemas/custom-screens.ts';
+import { CUSTOM_SCREEN_VERSIONS_MAX, CUSTOM_SCREENS_PER_ACCOUNT } from '../../api/schemas/custom-screens.ts';
 import { meterUsed } from '../support/access.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { serveCustomScreensApi, type CustomScreensApi } from './support/custom-screens-server.ts';
@@ -165,6 +165,30 @@ describe('custom screens over real HTTP: create, version, read, delete, scoped t
     expectError(await create(owner.key, { ...MANDATE, slug: 'x7', effective_from: '2026-02-30' }), 400, /not a calendar date/);
     expectError(await create(owner.key, { ...MANDATE, slug: 'x8', extra: true }), 422, /extra/);
     expectError(await create(owner.key, { slug: 'x9' }), 422, /body.base/);
+  });
+
+  it('when an involvement, a description or an effective date is out of bounds, then 400 names what is valid', async () => {
+    const bad = [
+      [
+        { exclude_activities: [{ activity: 'coffee', excluded_involvements: ['grower'] }] },
+        /excluded_involvements: unknown grower; valid: producer/,
+      ],
+      [{ description: 'x'.repeat(501) }, /description: 501 characters; at most 500/],
+      [{ effective_from: '2001-01-01' }, /effective_from: 2001-01-01 is outside 2009-01-01 to /],
+      [{ exclude_tickers: Array.from({ length: 501 }, (_, i) => `us/T${i}`) }, /exclude_tickers: 501 given; at most 500/],
+      [{ exclude_activities: [{ activity: 'coffee' }, { activity: 'coffee' }] }, /'coffee' is listed twice/],
+    ] as const;
+    for (const [change, detail] of bad) expectError(await create(owner.key, { ...MANDATE, slug: 'bounds', ...change }), 400, detail);
+    expect((await api.call('/api/screens/bounds', owner.key)).status).toBe(404);
+  });
+
+  it(`when a screen has ${CUSTOM_SCREEN_VERSIONS_MAX} versions, then another PUT is 409 and the screen keeps its versions`, async () => {
+    const busy = await api.newKey();
+    expect((await create(busy.key, { slug: 'busy', base: 'lds_mormon' })).status).toBe(201);
+    for (let v = 2; v <= CUSTOM_SCREEN_VERSIONS_MAX; v++)
+      expect((await api.call('/api/screens/busy', busy.key, { method: 'PUT', body: { base: 'lds_mormon' } })).status).toBe(200);
+    expectError(await api.call('/api/screens/busy', busy.key, { method: 'PUT', body: { base: 'lds_mormon' } }), 409, /has 100 versions/);
+    expect((await api.call('/api/screens/busy', busy.key)).body.versions).toHaveLength(CUSTOM_SCREEN_VERSIONS_MAX);
   });
 
   it("when a PUT dates a version before the current one's, then 400 says versions take effect in order", async () => {
