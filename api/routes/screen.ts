@@ -127,12 +127,23 @@ export function screenRoutes(service: ScreenService, access: Middleware[], custo
     async (ctx) => {
       const body = parseRequest(etfBodySchema, ctx.request.body, 'body');
       assertMarketGranted(body.market, grantOf(ctx));
+      const customSlug = customSlugOf(body.framework);
+      if (body.framework !== undefined && customSlug === null)
+        throw badRequest(
+          `framework: '${body.framework}' is not a custom screen; give custom:<slug>, or omit it for every framework`,
+          'unknown_framework',
+        );
+      const custom =
+        customSlug === null
+          ? undefined
+          : screenInForce(await loadCustomScreen(customScreens, customSlug, grantOf(ctx)), utcDay(service.now()), grantOf(ctx));
       const frameworks = scopeFrameworks(null, grantOf(ctx));
       ctx.body = await screenEtf(service, {
         etfTicker: normaliseTicker(body.etf_ticker, 'etf_ticker'),
         market: body.market,
         maxHoldings: body.max_holdings,
         frameworks,
+        ...(custom ? { custom } : {}),
       });
     },
   );

@@ -88,6 +88,10 @@ export const etfBodySchema = z.object({
   etf_ticker: tickerSchema,
   market: marketSchema.default('us'),
   max_holdings: z.number().int().min(1).max(50).default(15).meta({ description: 'top holdings by weight, 1 to 50' }),
+  framework: z
+    .string()
+    .optional()
+    .meta({ description: "custom:<slug>: the holdings under one of the account's custom screens instead of every framework" }),
 });
 
 export const compareQuerySchema = z.object({

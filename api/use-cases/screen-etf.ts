@@ -1,12 +1,17 @@
+import { applyCustomScreen } from '../../engine/custom-screen/apply-custom-screen.ts';
 import type { FrameworkId, VerdictStatus } from '../../engine/index.ts';
 import { notFound } from '../../common/app-error.ts';
 import type { ScreenService } from '../screen-service.ts';
+import type { AppliedScreen } from './screen-custom.ts';
+import { loadResults } from './screen-ticker.ts';
 
 export interface EtfRequest {
   etfTicker: string;
   market: string;
   maxHoldings: number;
   frameworks: readonly FrameworkId[];
+  /** Answer under one of the account's custom screens instead (computed from the holdings' stored results). */
+  custom?: AppliedScreen;
 }
 
 interface FrameworkStats {
@@ -38,19 +43,36 @@ const round = (value: number) => Math.round(value * 1e6) / 1e6;
 export async function screenEtf(service: ScreenService, request: EtfRequest): Promise<Record<string, unknown>> {
   const fund = await service.reads.fundHoldings(request.market, request.etfTicker, request.maxHoldings);
   if (!fund) throw notFound(`no fund '${request.etfTicker}' with holdings in market '${request.market}'`, 'fund_not_found');
+  const rows = fund.holdings.map((holding) => service.reads.current(holding.market, holding.ticker));
+  const custom = request.custom;
+  const ids: string[] = custom ? [`custom:${custom.slug}`] : [...request.frameworks];
+  // Under a custom screen each screened holding's verdict is computed from its stored result, read together.
+  const screened = rows.filter((row) => row !== undefined);
+  const results = custom ? await loadResults(service, screened) : [];
+  const customStatus = new Map(
+    custom
+      ? screened.map((row, i) => [
+          row,
+          applyCustomScreen(results[i]!, custom.base, custom.slug, custom.version, `${row.market}/${row.ticker}`).status,
+        ])
+      : [],
+  );
   const stats = Object.fromEntries(
-    request.frameworks.map((id) => [
+    ids.map((id) => [
       id,
       { pass: 0, fail: 0, questionable: 0, unknown: 0, pass_weight: 0, fail_weight: 0, questionable_weight: 0, unknown_weight: 0 },
     ]),
-  ) as Record<FrameworkId, FrameworkStats>;
-  const holdings = fund.holdings.map((holding) => {
-    const row = service.reads.current(holding.market, holding.ticker);
-    const verdicts = row ? Object.fromEntries(request.frameworks.map((id) => [id, row.statuses[id]])) : null;
-    for (const id of request.frameworks) {
-      const bucket = row ? BUCKET[row.statuses[id]] : 'unknown';
-      stats[id][bucket] += 1;
-      stats[id][`${bucket}_weight`] = round(stats[id][`${bucket}_weight`] + holding.weight);
+  ) as Record<string, FrameworkStats>;
+  const statusOf = (row: NonNullable<(typeof rows)[number]>, id: string): VerdictStatus =>
+    custom ? customStatus.get(row)! : row.statuses[id as FrameworkId];
+  const holdings = fund.holdings.map((holding, i) => {
+    const row = rows[i];
+    const verdicts = row ? Object.fromEntries(ids.map((id) => [id, statusOf(row, id)])) : null;
+    for (const id of ids) {
+      const bucket = row ? BUCKET[statusOf(row, id)] : 'unknown';
+      const tally = stats[id]!;
+      tally[bucket] += 1;
+      tally[`${bucket}_weight`] = round(tally[`${bucket}_weight`] + holding.weight);
     }
     return {
       market: holding.market,
@@ -69,7 +91,8 @@ export async function screenEtf(service: ScreenService, request: EtfRequest): Pr
     holdings_in_report: fund.totalHoldings,
     holdings_screened: holdings.length,
     covered_weight: round(holdings.reduce((sum, h) => sum + h.weight, 0)),
-    frameworks_returned: request.frameworks,
+    frameworks_returned: ids,
+    ...(custom ? { custom_screen: { slug: custom.slug, base: custom.base, version: custom.version?.version ?? null } } : {}),
     holdings,
     framework_stats: stats,
   };

@@ -190,6 +190,27 @@ describe('framework=custom:<slug> on GET /api/screen, live and as_of, over real 
     expect((await api.call(path, (await api.newKey()).key)).status).toBe(404);
   });
 
+  it('when an ETF is screened under a custom screen, then each holding has its custom verdict and the stats count them', async () => {
+    const plain = await api.call('/api/screen/etf', owner.key, { method: 'POST', body: { etf_ticker: t.fund.ticker, market: 'us' } });
+    expect(plain.status).toBe(200);
+    const screened = (plain.body.holdings as Json[]).find((h) => h.snapshot_date !== null)!;
+    expect(screened).toBeDefined();
+    await create({ slug: 'etf-ex', base: 'shariah_aaoifi', exclude_tickers: [`${screened.market}/${screened.ticker}`] });
+    const body = { etf_ticker: t.fund.ticker, market: 'us', framework: 'custom:etf-ex' };
+    const answer = await api.call('/api/screen/etf', owner.key, { method: 'POST', body });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ frameworks_returned: ['custom:etf-ex'], custom_screen: { slug: 'etf-ex', version: 1 } });
+    const holding = (answer.body.holdings as Json[]).find((h) => h.ticker === screened.ticker)!;
+    expect(holding.verdicts).toEqual({ 'custom:etf-ex': 'non_compliant' });
+    const stats = answer.body.framework_stats['custom:etf-ex'];
+    expect(stats.pass + stats.fail + stats.questionable + stats.unknown).toBe(answer.body.holdings_screened);
+    expect(stats.fail).toBeGreaterThanOrEqual(1);
+    const notCustom = await api.call('/api/screen/etf', owner.key, { method: 'POST', body: { ...body, framework: 'shariah_aaoifi' } });
+    expect(notCustom.status).toBe(400);
+    expect(notCustom.body.detail).toMatch(/'shariah_aaoifi' is not a custom screen/);
+    expect((await api.call('/api/screen/etf', (await api.newKey()).key, { method: 'POST', body })).status).toBe(404);
+  });
+
   it('when timeline is asked for a custom screen, then 400 names the valid framework ids', async () => {
     const answer = await api.call(`/api/screen/us/${t.fresh[0]}/timeline?framework=custom:tight-debt`, owner.key);
     expect(answer.status).toBe(400);
