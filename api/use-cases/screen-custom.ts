@@ -1,6 +1,7 @@
 import { applyCustomScreen } from '../../engine/custom-screen/apply-custom-screen.ts';
 import type { CustomScreenBase, CustomScreenVersion } from '../../engine/custom-screen/custom-screen-types.ts';
 import { utcDay } from '../../engine/dates.ts';
+import { ENGINE_REVISION_DATE } from '../../engine/index.ts';
 import { badRequest } from '../../common/app-error.ts';
 import type { Grant } from '../../common/grants.ts';
 import type { CustomScreenRecord } from '../../service-state/custom-screen-store.ts';
@@ -10,7 +11,7 @@ import { checkSlug } from './check-custom-screen.ts';
 import { screenNotFound, screenOwner, type CustomScreenContext } from './manage-custom-screens.ts';
 import { SYNTHETIC_NOTICE } from './screen-report.ts';
 import { loadResult, serveScreen } from './screen-ticker.ts';
-import { snapshotRowAsOf } from './snapshot-as-of.ts';
+import { LEGACY_WARNING, snapshotRowAsOf } from './snapshot-as-of.ts';
 
 const CUSTOM_PREFIX = 'custom:';
 
@@ -103,6 +104,7 @@ export async function customAnswer(service: ScreenService, applied: AppliedScree
       screened_at: row.screenedAt,
       source: row.source,
       era: row.era,
+      ...(row.era === 'legacy' ? { data_quality: { warning: LEGACY_WARNING, engine_current_since: ENGINE_REVISION_DATE } } : {}),
       frameworks: { [id]: verdict },
       provenance,
       historical: true,

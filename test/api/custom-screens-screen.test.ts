@@ -90,6 +90,8 @@ describe('framework=custom:<slug> on GET /api/screen, live and as_of, over real 
       historical: true,
       snapshot_date: '2015-06-30',
       source: 'backfill',
+      era: 'legacy',
+      data_quality: { engine_current_since: '2026-07-04' },
     });
     expect(early.body.frameworks[`custom:${slug}`].custom_screen).toMatchObject({ version: 1, effective_from: '2015-01-01' });
     const late = await screen(t.withHistory, `framework=custom:${slug}&as_of=2021-01-01`);
