@@ -1,5 +1,6 @@
 import { FRAMEWORK_IDS } from '../engine/frameworks.ts';
 import type { LakeTable } from './lake-paths.ts';
+import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
 
 /**
  * The column layout of every lake table: the contract of the Parquet files and of the catalog's
@@ -182,19 +183,7 @@ export const FUND_HOLDINGS_SCHEMA: TableSchema = {
 /** The 10 framework ids, in the order their status columns appear in snapshots. */
 export const SNAPSHOT_FRAMEWORKS = FRAMEWORK_IDS;
 
-/** Ratio columns of a snapshot (doubles, null when not computable). */
-export const SNAPSHOT_RATIOS = [
-  'debt_to_market_cap',
-  'cash_to_market_cap',
-  'receivables_to_market_cap',
-  'debt_to_assets',
-  'cash_to_assets',
-  'receivables_cash_to_assets',
-  'non_permissible_income_share',
-  'market_cap',
-  'avg_market_cap_24m',
-  'avg_market_cap_36m',
-] as const;
+export { SNAPSHOT_RATIOS };
 
 export const SNAPSHOTS_SCHEMA: TableSchema = {
   table: 'snapshots',

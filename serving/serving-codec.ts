@@ -1,0 +1,114 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
+import { FRAMEWORK_IDS, type FrameworkId } from '../engine/frameworks.ts';
+import type { VerdictStatus } from '../engine/result-types.ts';
+import type { ServingRow, ServingSnapshot } from './serving-types.ts';
+
+/** One letter per status, in `FRAMEWORK_IDS` order: ten bytes a row instead of ten columns. */
+const STATUS_LETTERS: Record<VerdictStatus, string> = {
+  compliant: 'c',
+  non_compliant: 'n',
+  questionable: 'q',
+  insufficient_data: 'i',
+};
+const STATUS_OF_LETTER = new Map(Object.entries(STATUS_LETTERS).map(([status, letter]) => [letter, status as VerdictStatus]));
+
+export function packStatuses(statuses: Record<FrameworkId, VerdictStatus>): string {
+  return FRAMEWORK_IDS.map((id) => {
+    const letter = STATUS_LETTERS[statuses[id]] as string | undefined;
+    if (letter === undefined)
+      throw new Error(`serving store: ${id} status '${String(statuses[id])}' is not one of ${Object.keys(STATUS_LETTERS).join(', ')}`);
+    return letter;
+  }).join('');
+}
+
+export function unpackStatuses(packed: string): Record<FrameworkId, VerdictStatus> {
+  if (packed.length !== FRAMEWORK_IDS.length)
+    throw new Error(`serving store: statuses '${packed}' are not ${FRAMEWORK_IDS.length} letters`);
+  const out = {} as Record<FrameworkId, VerdictStatus>;
+  FRAMEWORK_IDS.forEach((id, i) => {
+    const status = STATUS_OF_LETTER.get(packed[i]!);
+    if (status === undefined) throw new Error(`serving store: unknown status letter '${packed[i]}'`);
+    out[id] = status;
+  });
+  return out;
+}
+
+/** The columns of a row as both engines store them, in `ROW_COLUMNS` order (result last). */
+export const ROW_COLUMNS = [
+  'market',
+  'ticker',
+  'snapshot_date',
+  'screened_at',
+  'source',
+  'statuses',
+  ...SNAPSHOT_RATIOS,
+  'synthetic',
+  'data_source',
+] as const;
+
+/** Level 1: results are written on every publish (a backfill writes millions); most of the size goes at any level. */
+export function deflateResult(json: Uint8Array): Buffer {
+  return deflateRawSync(json, { level: 1 });
+}
+
+export function inflateResult(stored: Uint8Array): Buffer {
+  return inflateRawSync(stored);
+}
+
+/** The values of a snapshot's columns, `ROW_COLUMNS` then the deflated result. */
+export function rowValues(snapshot: ServingSnapshot): Array<string | number | null | Buffer> {
+  return [
+    snapshot.market,
+    snapshot.ticker,
+    snapshot.snapshotDate,
+    snapshot.screenedAt,
+    snapshot.source,
+    packStatuses(snapshot.statuses),
+    ...SNAPSHOT_RATIOS.map((r) => snapshot.ratios[r]),
+    snapshot.synthetic ? 1 : 0,
+    snapshot.dataSource,
+    deflateResult(snapshot.result),
+  ];
+}
+
+/** A row read back by either engine (column names as `ROW_COLUMNS`). */
+export function rowOf(record: Record<string, unknown>): ServingRow {
+  const ratios = {} as ServingRow['ratios'];
+  for (const r of SNAPSHOT_RATIOS) {
+    const value = record[r];
+    ratios[r] = value === null || value === undefined ? null : Number(value);
+  }
+  return {
+    market: String(record.market),
+    ticker: String(record.ticker),
+    snapshotDate: String(record.snapshot_date),
+    screenedAt: String(record.screened_at),
+    source: String(record.source),
+    statuses: unpackStatuses(String(record.statuses)),
+    ratios,
+    synthetic: record.synthetic === true || Number(record.synthetic) === 1,
+    dataSource: String(record.data_source),
+  };
+}
+
+/** The newest row of each ticker in a batch and its earliest day: what the current table takes. */
+export function newestPerTicker(snapshots: readonly ServingRow[]): Array<{ newest: ServingRow; firstDate: string }> {
+  const byTicker = new Map<string, { newest: ServingRow; firstDate: string }>();
+  for (const row of snapshots) {
+    const key = `${row.market}\u0000${row.ticker}`;
+    const seen = byTicker.get(key);
+    if (seen === undefined) {
+      byTicker.set(key, { newest: row, firstDate: row.snapshotDate });
+      continue;
+    }
+    if (row.snapshotDate < seen.firstDate) seen.firstDate = row.snapshotDate;
+    if (newer(row, seen.newest)) seen.newest = row;
+  }
+  return [...byTicker.values()];
+}
+
+/** Whether `a` supersedes `b`: a later day, or the same day screened later (or at once: a retry). */
+export function newer(a: ServingRow, b: ServingRow): boolean {
+  return a.snapshotDate > b.snapshotDate || (a.snapshotDate === b.snapshotDate && a.screenedAt >= b.screenedAt);
+}

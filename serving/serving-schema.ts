@@ -1,0 +1,61 @@
+import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
+
+/**
+ * The serving store's schema, one migration list per engine (applied in version order, recorded
+ * in `serving_migrations`; never edit an applied one). docs/serving.md, "The serving store".
+ *
+ * - `serving_snapshots`: the newest screen of each (market, ticker, day), its statuses as ten
+ *   letters, its ratio columns and its stored result (deflated). Keyed by (market, ticker,
+ *   snapshot_date): as_of, a day and a ticker's history are ordered reads of that key; one day of
+ *   a market reads the (market, snapshot_date) index.
+ * - `serving_current`: which day is each ticker's newest, and its first.
+ * - `serving_meta`: what the store knows about itself.
+ * - `serving_files`: the lake files whose rows the store holds, so a start or a rebuild copies
+ *   only the others (resumable), and a file published by hand is still served.
+ */
+export interface ServingMigration {
+  version: number;
+  name: string;
+  sqlite: string;
+  postgres: string;
+}
+
+const ratioColumns = (type: string) => SNAPSHOT_RATIOS.map((r) => `  ${r} ${type},`).join('\n');
+
+const snapshots = (real: string, blob: string, bool: string, rowid: string) => `
+CREATE TABLE serving_snapshots (
+  ${rowid}
+  market TEXT NOT NULL,
+  ticker TEXT NOT NULL,
+  snapshot_date TEXT NOT NULL,
+  screened_at TEXT NOT NULL,
+  source TEXT NOT NULL,
+  statuses TEXT NOT NULL,
+${ratioColumns(real)}
+  synthetic ${bool} NOT NULL,
+  data_source TEXT NOT NULL,
+  result ${blob} NOT NULL
+);
+CREATE UNIQUE INDEX serving_snapshots_key ON serving_snapshots (market, ticker, snapshot_date);
+CREATE INDEX serving_snapshots_day ON serving_snapshots (market, snapshot_date);
+CREATE TABLE serving_current (
+  market TEXT NOT NULL,
+  ticker TEXT NOT NULL,
+  snapshot_date TEXT NOT NULL,
+  screened_at TEXT NOT NULL,
+  first_date TEXT NOT NULL,
+  PRIMARY KEY (market, ticker)
+);
+CREATE TABLE serving_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE serving_files (path TEXT PRIMARY KEY, signature TEXT NOT NULL);
+`;
+
+export const SERVING_MIGRATIONS: readonly ServingMigration[] = [
+  {
+    version: 1,
+    name: 'snapshots, current and meta',
+    // SQLite: a rowid table (results are too large a row for WITHOUT ROWID) with a unique key index.
+    sqlite: snapshots('REAL', 'BLOB', 'INTEGER', 'id INTEGER PRIMARY KEY,'),
+    postgres: snapshots('DOUBLE PRECISION', 'BYTEA', 'SMALLINT', 'id BIGSERIAL PRIMARY KEY,'),
+  },
+];

@@ -1,0 +1,48 @@
+import { ROW_COLUMNS } from './serving-codec.ts';
+
+/**
+ * The statements both engines run, with `?` placeholders (the PostgreSQL store numbers them).
+ * Upserts keep the newer screen of a day and the newer day of a ticker, so a retried or
+ * out-of-order write never goes back in time.
+ */
+const columns = ROW_COLUMNS.join(', ');
+const qualified = ROW_COLUMNS.map((c) => `h.${c}`).join(', ');
+
+export const INSERT_SNAPSHOT = `INSERT INTO serving_snapshots (${columns}, result) VALUES (${[...ROW_COLUMNS, 'result'].map(() => '?').join(', ')})
+ON CONFLICT (market, ticker, snapshot_date) DO UPDATE SET ${[...ROW_COLUMNS.slice(3), 'result'].map((c) => `${c} = excluded.${c}`).join(', ')}
+WHERE excluded.screened_at >= serving_snapshots.screened_at`;
+
+const newerThanCurrent = `(excluded.snapshot_date > serving_current.snapshot_date OR (excluded.snapshot_date = serving_current.snapshot_date AND excluded.screened_at >= serving_current.screened_at))`;
+
+export const UPSERT_CURRENT = `INSERT INTO serving_current (market, ticker, snapshot_date, screened_at, first_date) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (market, ticker) DO UPDATE SET
+  first_date = CASE WHEN excluded.first_date < serving_current.first_date THEN excluded.first_date ELSE serving_current.first_date END,
+  snapshot_date = CASE WHEN ${newerThanCurrent} THEN excluded.snapshot_date ELSE serving_current.snapshot_date END,
+  screened_at = CASE WHEN ${newerThanCurrent} THEN excluded.screened_at ELSE serving_current.screened_at END`;
+
+export const SELECT_CURRENT = `SELECT ${qualified} FROM serving_current c
+JOIN serving_snapshots h ON h.market = c.market AND h.ticker = c.ticker AND h.snapshot_date = c.snapshot_date
+WHERE c.market = ? AND c.ticker = ?`;
+
+export const SELECT_FIRST_DATE = `SELECT first_date FROM serving_current WHERE market = ? AND ticker = ?`;
+
+export const SELECT_AS_OF = `SELECT ${columns} FROM serving_snapshots
+WHERE market = ? AND ticker = ? AND snapshot_date <= ? ORDER BY snapshot_date DESC LIMIT 1`;
+
+export const SELECT_ON_DAY = `SELECT ${columns} FROM serving_snapshots WHERE market = ? AND ticker = ? AND snapshot_date = ?`;
+
+export const SELECT_HISTORY = `SELECT ${columns} FROM serving_snapshots WHERE market = ? AND ticker = ? ORDER BY snapshot_date`;
+
+export const SELECT_MARKET_DAY = `SELECT ${columns} FROM serving_snapshots WHERE market = ? AND snapshot_date = ?`;
+
+export const SELECT_RESULT = `SELECT result FROM serving_snapshots WHERE market = ? AND ticker = ? AND snapshot_date = ?`;
+
+export const SELECT_META = `SELECT value FROM serving_meta WHERE key = ?`;
+
+export const UPSERT_META = `INSERT INTO serving_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
+
+export const UPSERT_FILE = `INSERT INTO serving_files (path, signature) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET signature = excluded.signature`;
+
+export const DELETE_FILE = `DELETE FROM serving_files WHERE path = ?`;
+
+export const SELECT_FILES = `SELECT path, signature FROM serving_files`;

@@ -1,0 +1,84 @@
+import type { SnapshotRatio } from '../common/snapshot-ratios.ts';
+import type { FrameworkId } from '../engine/frameworks.ts';
+import type { VerdictStatus } from '../engine/result-types.ts';
+
+/**
+ * What the serving store holds per snapshot (docs/serving.md, "The serving store"): the newest
+ * screen of each (market, ticker, day), its statuses and ratio columns, and its stored result.
+ * Dates are `YYYY-MM-DD`; `screenedAt` is an ISO 8601 timestamp in UTC without zone.
+ */
+export interface ServingRow {
+  market: string;
+  ticker: string;
+  snapshotDate: string;
+  screenedAt: string;
+  /** Which run wrote it: `nightly`, `backfill`, `refresh`. */
+  source: string;
+  statuses: Record<FrameworkId, VerdictStatus>;
+  /** Ratio columns (0..1, may exceed 1) and market caps (listing currency). */
+  ratios: Record<SnapshotRatio, number | null>;
+  synthetic: boolean;
+  dataSource: string;
+}
+
+/** One snapshot to write: the row and its stored result JSON (UTF-8, as the lake's `result_json` holds it). */
+export interface ServingSnapshot extends ServingRow {
+  result: Uint8Array;
+}
+
+export interface TickerKey {
+  market: string;
+  ticker: string;
+}
+
+export interface SnapshotKey extends TickerKey {
+  snapshotDate: string;
+}
+
+/** A lake file whose rows the store holds: its path relative to the lake root and its change signature (size and mtime). */
+export interface HeldFile {
+  path: string;
+  signature: string;
+}
+
+/** The newest snapshot on or before a day, and the ticker's first day (null when it has none). */
+export interface ServingLookup {
+  row: ServingRow | undefined;
+  firstSnapshotDate: string | null;
+}
+
+/**
+ * The serving store: one interface, two engines (SQLite in `DATA_DIR/serving.db`, PostgreSQL at
+ * `DATABASE_URL`). Every read is a keyed read; writes are idempotent upserts, so a retried
+ * publish leaves one row per (market, ticker, day).
+ */
+export interface ServingStore {
+  readonly engine: 'sqlite' | 'postgres';
+  /** Where the store lives, for messages (never a password). */
+  readonly location: string;
+  /**
+   * Upserts snapshots in one transaction: a day's newer screen replaces the older, never the
+   * reverse. With `file`, records in the same transaction that the store holds that lake file's rows.
+   */
+  write(snapshots: readonly ServingSnapshot[], file?: HeldFile): Promise<void>;
+  /** The lake files whose rows the store holds, by path (relative to the lake root). */
+  heldFiles(): Promise<Map<string, string>>;
+  /** Records files as held without writing rows (a compaction's merged file holds rows already held). */
+  holdFiles(files: readonly HeldFile[], released: readonly string[]): Promise<void>;
+  /** The ticker's newest snapshot. */
+  current(market: string, ticker: string): Promise<ServingRow | undefined>;
+  /** The newest snapshot on or before `date`. */
+  asOf(market: string, ticker: string, date: string): Promise<ServingLookup>;
+  /** The snapshot of exactly `date`. */
+  onDay(market: string, ticker: string, date: string): Promise<ServingRow | undefined>;
+  /** Every snapshot of a ticker, oldest first. */
+  history(market: string, ticker: string): Promise<ServingRow[]>;
+  /** Every ticker's snapshot of one day in a market, in ticker order. */
+  marketOn(market: string, date: string): Promise<ServingRow[]>;
+  /** Stored results (UTF-8 JSON), in order; null where the store has no such snapshot. */
+  results(keys: readonly SnapshotKey[]): Promise<Array<Buffer | null>>;
+  /** A value the store keeps about itself (what a rebuild has copied so far). */
+  meta(key: string): Promise<string | undefined>;
+  setMeta(key: string, value: string): Promise<void>;
+  close(): Promise<void>;
+}

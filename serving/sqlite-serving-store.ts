@@ -1,0 +1,162 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'libsql';
+import { inflateResult, newestPerTicker, rowOf, rowValues } from './serving-codec.ts';
+import { SERVING_MIGRATIONS } from './serving-schema.ts';
+import {
+  INSERT_SNAPSHOT,
+  SELECT_AS_OF,
+  DELETE_FILE,
+  SELECT_CURRENT,
+  SELECT_FILES,
+  SELECT_FIRST_DATE,
+  SELECT_HISTORY,
+  SELECT_MARKET_DAY,
+  SELECT_META,
+  SELECT_ON_DAY,
+  SELECT_RESULT,
+  UPSERT_CURRENT,
+  UPSERT_FILE,
+  UPSERT_META,
+} from './serving-sql.ts';
+import type { HeldFile, ServingLookup, ServingRow, ServingSnapshot, ServingStore, SnapshotKey } from './serving-types.ts';
+import { byTicker } from './serving-order.ts';
+
+export function sqliteServingPath(dataDir: string): string {
+  return path.join(dataDir, 'serving.db');
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * The embedded serving store: a SQLite file through libsql (docs/serving.md, "The serving
+ * store"). WAL, so the API's reads never wait for a publish; `synchronous=NORMAL`, so a publish
+ * costs no fsync per transaction: the lake is the source of truth, and a power cut that loses
+ * the last commits is mended by `faithscreen serving rebuild`. Reads are synchronous point reads
+ * of a few tens of microseconds, run on the caller's thread.
+ */
+export class SqliteServingStore implements ServingStore {
+  readonly engine = 'sqlite' as const;
+  readonly location: string;
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(file: string) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    this.location = file;
+    this.db = new Database(file);
+    // A publish from another process holds the write lock for one transaction (milliseconds).
+    this.db.exec('PRAGMA busy_timeout = 30000');
+    this.db.exec('PRAGMA journal_mode = WAL');
+    this.db.exec('PRAGMA synchronous = NORMAL');
+    this.migrate();
+  }
+
+  private statement(sql: string): Database.Statement {
+    let found = this.statements.get(sql);
+    if (found === undefined) this.statements.set(sql, (found = this.db.prepare(sql)));
+    return found;
+  }
+
+  private migrate(): void {
+    this.transaction(() => {
+      this.db.exec(
+        'CREATE TABLE IF NOT EXISTS serving_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+      );
+      const applied = new Set((this.db.prepare('SELECT version FROM serving_migrations').all() as Row[]).map((r) => Number(r.version)));
+      for (const migration of SERVING_MIGRATIONS) {
+        if (applied.has(migration.version)) continue;
+        this.db.exec(migration.sqlite);
+        this.db
+          .prepare('INSERT INTO serving_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+          .run(migration.version, migration.name, new Date().toISOString());
+      }
+    });
+  }
+
+  async write(snapshots: readonly ServingSnapshot[], file?: HeldFile): Promise<void> {
+    if (snapshots.length === 0 && file === undefined) return;
+    const insert = this.statement(INSERT_SNAPSHOT);
+    const current = this.statement(UPSERT_CURRENT);
+    const values = snapshots.map(rowValues);
+    this.transaction(() => {
+      for (const row of values) insert.run(...row);
+      for (const { newest, firstDate } of newestPerTicker(snapshots))
+        current.run(newest.market, newest.ticker, newest.snapshotDate, newest.screenedAt, firstDate);
+      if (file !== undefined) this.statement(UPSERT_FILE).run(file.path, file.signature);
+    });
+  }
+
+  private one(sql: string, params: readonly unknown[]): ServingRow | undefined {
+    const record = this.statement(sql).get(...params) as Row | undefined;
+    return record === undefined ? undefined : rowOf(record);
+  }
+
+  async current(market: string, ticker: string): Promise<ServingRow | undefined> {
+    return this.one(SELECT_CURRENT, [market, ticker]);
+  }
+
+  async asOf(market: string, ticker: string, date: string): Promise<ServingLookup> {
+    const row = this.one(SELECT_AS_OF, [market, ticker, date]);
+    if (row !== undefined) return { row, firstSnapshotDate: null };
+    const first = this.statement(SELECT_FIRST_DATE).get(market, ticker) as Row | undefined;
+    return { row: undefined, firstSnapshotDate: first === undefined ? null : String(first.first_date) };
+  }
+
+  async onDay(market: string, ticker: string, date: string): Promise<ServingRow | undefined> {
+    return this.one(SELECT_ON_DAY, [market, ticker, date]);
+  }
+
+  async history(market: string, ticker: string): Promise<ServingRow[]> {
+    return (this.statement(SELECT_HISTORY).all(market, ticker) as Row[]).map(rowOf);
+  }
+
+  async marketOn(market: string, date: string): Promise<ServingRow[]> {
+    return byTicker((this.statement(SELECT_MARKET_DAY).all(market, date) as Row[]).map(rowOf));
+  }
+
+  async results(keys: readonly SnapshotKey[]): Promise<Array<Buffer | null>> {
+    const select = this.statement(SELECT_RESULT);
+    return keys.map((key) => {
+      const record = select.get(key.market, key.ticker, key.snapshotDate) as Row | undefined;
+      return record === undefined ? null : inflateResult(record.result as Uint8Array);
+    });
+  }
+
+  async heldFiles(): Promise<Map<string, string>> {
+    return new Map((this.statement(SELECT_FILES).all() as Row[]).map((r) => [String(r.path), String(r.signature)]));
+  }
+
+  async holdFiles(files: readonly HeldFile[], released: readonly string[]): Promise<void> {
+    this.transaction(() => {
+      for (const file of files) this.statement(UPSERT_FILE).run(file.path, file.signature);
+      for (const gone of released) this.statement(DELETE_FILE).run(gone);
+    });
+  }
+
+  /** Runs `work` in one write transaction (BEGIN IMMEDIATE: the write lock from the start). */
+  private transaction(work: () => void): void {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      work();
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  async meta(key: string): Promise<string | undefined> {
+    const record = this.statement(SELECT_META).get(key) as Row | undefined;
+    return record === undefined ? undefined : String(record.value);
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    this.statement(UPSERT_META).run(key, value);
+  }
+
+  async close(): Promise<void> {
+    this.statements.clear();
+    this.db.close();
+  }
+}

@@ -1,0 +1,103 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SNAPSHOT_RATIOS } from '../../common/snapshot-ratios.ts';
+import { FRAMEWORK_IDS } from '../../engine/frameworks.ts';
+import type { VerdictStatus } from '../../engine/result-types.ts';
+import { openServingStore } from '../../serving/open-serving-store.ts';
+import type { ServingSnapshot, ServingStore } from '../../serving/serving-types.ts';
+import { testServiceState } from '../support/service-state.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
+
+function snapshot(ticker: string, snapshotDate: string, screenedAt: string, status: VerdictStatus = 'compliant'): ServingSnapshot {
+  const statuses = Object.fromEntries(FRAMEWORK_IDS.map((id) => [id, status])) as ServingSnapshot['statuses'];
+  const ratios = Object.fromEntries(SNAPSHOT_RATIOS.map((r, i) => [r, i === 0 ? null : i / 100])) as ServingSnapshot['ratios'];
+  return {
+    market: 'us',
+    ticker,
+    snapshotDate,
+    screenedAt,
+    source: 'backfill',
+    statuses,
+    ratios,
+    synthetic: true,
+    dataSource: 'synthetic-sample',
+    result: Buffer.from(JSON.stringify({ ticker, snapshotDate, screenedAt })),
+  };
+}
+
+describe('serving store', () => {
+  let store: ServingStore;
+  let cleanup: () => Promise<void>;
+
+  beforeEach(async () => {
+    const temp = await makeTempDir();
+    cleanup = temp.cleanup;
+    store = await openServingStore(await testServiceState(temp.dir));
+  });
+  afterEach(async () => {
+    await store.close();
+    await cleanup();
+  });
+
+  it('answers as_of, a day, a history and the current row from what was written', async () => {
+    await store.write([
+      snapshot('AAA', '2020-01-31', '2020-02-01T01:00:00.000'),
+      snapshot('AAA', '2020-02-29', '2020-03-01T01:00:00.000', 'non_compliant'),
+      snapshot('AAA', '2020-03-31', '2020-04-01T01:00:00.000', 'questionable'),
+      snapshot('BBB', '2020-02-29', '2020-03-01T01:00:00.000'),
+    ]);
+    const asOf = await store.asOf('us', 'AAA', '2020-03-15');
+    expect(asOf.row?.snapshotDate).toBe('2020-02-29');
+    expect(asOf.row?.statuses.shariah_aaoifi).toBe('non_compliant');
+    expect(asOf.row?.ratios.debt_to_market_cap).toBeNull();
+    expect(asOf.row?.ratios.cash_to_market_cap).toBe(0.01);
+    expect(asOf.row?.synthetic).toBe(true);
+    expect(await store.asOf('us', 'AAA', '2019-12-31')).toEqual({ row: undefined, firstSnapshotDate: '2020-01-31' });
+    expect(await store.asOf('us', 'ZZZ', '2020-03-15')).toEqual({ row: undefined, firstSnapshotDate: null });
+    expect((await store.current('us', 'AAA'))?.snapshotDate).toBe('2020-03-31');
+    expect((await store.history('us', 'AAA')).map((r) => r.snapshotDate)).toEqual(['2020-01-31', '2020-02-29', '2020-03-31']);
+    expect((await store.marketOn('us', '2020-02-29')).map((r) => r.ticker)).toEqual(['AAA', 'BBB']);
+    expect(await store.onDay('us', 'AAA', '2020-03-01')).toBeUndefined();
+    const [json, missing] = await store.results([
+      { market: 'us', ticker: 'AAA', snapshotDate: '2020-02-29' },
+      { market: 'us', ticker: 'AAA', snapshotDate: '2020-02-28' },
+    ]);
+    expect(JSON.parse(json!.toString('utf8'))).toEqual({
+      ticker: 'AAA',
+      snapshotDate: '2020-02-29',
+      screenedAt: '2020-03-01T01:00:00.000',
+    });
+    expect(missing).toBeNull();
+  });
+
+  it('keeps the newer screen of a day and the newer day of a ticker whatever order writes come in', async () => {
+    await store.write([snapshot('AAA', '2020-03-31', '2020-04-01T02:00:00.000', 'questionable')]);
+    // An older backfill of an earlier day, and an earlier screen of the same day, written after.
+    await store.write([
+      snapshot('AAA', '2020-01-31', '2020-05-01T00:00:00.000'),
+      snapshot('AAA', '2020-03-31', '2020-04-01T01:00:00.000', 'non_compliant'),
+    ]);
+    const current = await store.current('us', 'AAA');
+    expect(current?.snapshotDate).toBe('2020-03-31');
+    expect(current?.statuses.shariah_aaoifi).toBe('questionable');
+    expect((await store.asOf('us', 'AAA', '2019-01-01')).firstSnapshotDate).toBe('2020-01-31');
+    // A retry of the same write changes nothing.
+    await store.write([snapshot('AAA', '2020-03-31', '2020-04-01T02:00:00.000', 'questionable')]);
+    expect(await store.history('us', 'AAA')).toHaveLength(2);
+  });
+
+  it('records the lake files it holds with the rows, and releases replaced ones', async () => {
+    await store.write([snapshot('AAA', '2020-01-31', '2020-02-01T01:00:00.000')], { path: 'snapshots/a.parquet', signature: '10:1' });
+    await store.holdFiles([{ path: 'snapshots/merged.parquet', signature: '20:2' }], ['snapshots/a.parquet']);
+    expect([...(await store.heldFiles())]).toEqual([['snapshots/merged.parquet', '20:2']]);
+    await store.setMeta('built', 'yes');
+    expect(await store.meta('built')).toBe('yes');
+    expect(await store.meta('absent')).toBeUndefined();
+  });
+
+  it('refuses a status it cannot store instead of storing a wrong one', async () => {
+    const bad = snapshot('AAA', '2020-01-31', '2020-02-01T01:00:00.000');
+    (bad.statuses as Record<string, string>).shariah_aaoifi = 'maybe';
+    await expect(store.write([bad])).rejects.toThrow();
+    expect(await store.current('us', 'AAA')).toBeUndefined();
+  });
+});
