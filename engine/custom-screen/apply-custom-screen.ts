@@ -8,7 +8,8 @@ import type { ActivityCode } from '../inputs.ts';
 import type { FrameworkResult, Reason, ScreeningResult, VerdictStatus } from '../result-types.ts';
 import { combineReasons } from '../status.ts';
 import { activityRuleReason } from './activity-rules.ts';
-import type { CustomFrameworkResult, CustomReason, CustomScreenBase, CustomScreenVersion } from './custom-screen-types.ts';
+import type { CustomFrameworkResult, CustomReason, CustomScreenBase, CustomScreenVersion, ReasonsKept } from './custom-screen-types.ts';
+import { restoredThresholdReason } from './restored-base-checks.ts';
 import { thresholdRuleReason } from './threshold-rules.ts';
 
 const ACTIVITY_METRIC = 'activity.';
@@ -21,7 +22,14 @@ function worse(a: VerdictStatus, b: VerdictStatus): VerdictStatus {
 }
 
 /** The layer's own reasons for `ticker` (`market/TICKER`). */
-function layerReasons(result: ScreeningResult, base: FrameworkResult, version: CustomScreenVersion, ticker: string): Reason[] {
+function layerReasons(
+  result: ScreeningResult,
+  baseId: CustomScreenBase,
+  base: FrameworkResult,
+  version: CustomScreenVersion,
+  ticker: string,
+  kept: ReasonsKept,
+): Reason[] {
   const { slug, definition } = version;
   const layer = `custom:${slug} v${version.version}`;
   if (definition.excludedTickers.includes(ticker))
@@ -53,14 +61,17 @@ function layerReasons(result: ScreeningResult, base: FrameworkResult, version: C
             slug,
             layer,
           )
-        : thresholdRuleReason(base.reasons, metric, limit, slug, layer),
+        : kept === 'deciding'
+          ? restoredThresholdReason(result, baseId, base, metric, limit, slug, layer)
+          : thresholdRuleReason(base.reasons, metric, limit, slug, layer),
     ),
   ];
 }
 
 /**
  * The verdict of `custom:<slug>` on `result` under `version` (null: no version in force on the
- * date asked, which is never a clean verdict). `ticker` is `market/TICKER`.
+ * date asked, which is never a clean verdict). `ticker` is `market/TICKER`; `kept` says whether
+ * the stored result kept every reason or only the deciding ones (a backfill snapshot).
  */
 export function applyCustomScreen(
   result: ScreeningResult,
@@ -68,6 +79,7 @@ export function applyCustomScreen(
   slug: string,
   version: CustomScreenVersion | null,
   ticker: string,
+  kept: ReasonsKept = 'all',
 ): CustomFrameworkResult {
   const base = result.frameworks[baseId];
   const tag =
@@ -91,7 +103,7 @@ export function applyCustomScreen(
               message: `No version of custom:${slug} was in force on ${result.screening_date}.`,
             },
           ]
-        : layerReasons(result, base, version, ticker);
+        : layerReasons(result, baseId, base, version, ticker, kept);
   const baseStatus = base?.status ?? 'insufficient_data';
   return {
     id: `custom:${slug}`,

@@ -53,6 +53,12 @@ export interface CustomScreenVersion {
   definition: CustomScreenDefinition;
 }
 
+/**
+ * What a snapshot's stored result keeps of each verdict's reasons: `all` (a nightly or refresh
+ * snapshot), or only those that `decided` it (a backfill snapshot: passing checks dropped).
+ */
+export type ReasonsKept = 'all' | 'deciding';
+
 /** Which layer a reason comes from: the base framework's stored verdict, or the account's custom layer. */
 export type ReasonOrigin = 'base' | 'custom';
 

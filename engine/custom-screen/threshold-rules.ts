@@ -3,6 +3,12 @@ import { shareWithin } from '../exact.ts';
 import { formatPercent } from '../format.ts';
 import type { Reason } from '../result-types.ts';
 
+/** How a stricter limit's reason opens: the layer, the limit and the base's own (ratios in 0..1). */
+export function limitHead(layer: string, metric: string, operator: '<' | '<=', limit: number, baseThreshold: number | undefined): string {
+  const baseLimit = baseThreshold === undefined ? 'limit' : formatPercent(baseThreshold);
+  return `${layer}: ${metric} ${operator} ${formatPercent(limit)} (stricter than the base's ${baseLimit})`;
+}
+
 /**
  * The layer's reason for a stricter `limit` on `metric`, from the base's stored reasons on that
  * metric. The base's own reason stays beside it: both are shown, and the stricter decides.
@@ -10,8 +16,7 @@ import type { Reason } from '../result-types.ts';
 export function thresholdRuleReason(baseReasons: readonly Reason[], metric: string, limit: number, slug: string, layer: string): Reason {
   const stored = baseReasons.find((r) => r.metric === metric);
   const operator = stored?.operator === '<' ? '<' : '<=';
-  const baseLimit = stored?.threshold === undefined ? 'limit' : formatPercent(stored.threshold);
-  const head = `${layer}: ${metric} ${operator} ${formatPercent(limit)} (stricter than the base's ${baseLimit})`;
+  const head = limitHead(layer, metric, operator, limit, stored?.threshold);
   const base: Reason = {
     code: `custom.${slug}.${metric}`,
     result: 'insufficient_data',
