@@ -15,6 +15,8 @@ const SERVICE_STATE_SUITES = [
   'test/cli/webhooks-commands.test.ts',
   'test/service-state/custom-screen-store.test.ts',
   'test/api/custom-screens-*.test.ts',
+  'test/serving/serving-store.test.ts',
+  'test/serving/serving-store-writes.test.ts',
 ];
 
 export default defineConfig({

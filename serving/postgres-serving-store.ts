@@ -1,5 +1,254 @@
-import type { ServingStore } from './serving-types.ts';
+import pg, { type Pool, type PoolClient } from 'pg';
+import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
+import { numbered, redactedUrl } from '../service-state/postgres-db.ts';
+import { inflateResult, newer, newestPerTicker, ROW_COLUMNS, rowOf, rowValues } from './serving-codec.ts';
+import { byTicker } from './serving-order.ts';
+import { SERVING_MIGRATIONS } from './serving-schema.ts';
+import {
+  DELETE_FILE,
+  INSERT_SNAPSHOT,
+  SELECT_AS_OF,
+  SELECT_CURRENT,
+  SELECT_FILES,
+  SELECT_FIRST_DATE,
+  SELECT_HISTORY,
+  SELECT_MARKET_DAY,
+  SELECT_META,
+  SELECT_ON_DAY,
+  UPSERT_CURRENT,
+  UPSERT_FILE,
+  UPSERT_META,
+} from './serving-sql.ts';
+import type { HeldFile, ServingLookup, ServingRow, ServingSnapshot, ServingStore, SnapshotKey } from './serving-types.ts';
 
-export async function openPostgresServingStore(databaseUrl: string): Promise<ServingStore> {
-  throw new Error(`serving store on PostgreSQL (${databaseUrl.replace(/\/\/[^@]*@/, '//')}) not built yet`);
+type Row = Record<string, unknown>;
+
+/** The PostgreSQL array type of each stored column (the rest are text). */
+const ARRAY_TYPES: Record<string, string> = {
+  ...Object.fromEntries(SNAPSHOT_RATIOS.map((r) => [r, 'float8[]'])),
+  synthetic: 'int2[]',
+  result: 'bytea[]',
+};
+const SNAPSHOT_TYPES = [...ROW_COLUMNS, 'result'].map((c) => ARRAY_TYPES[c] ?? 'text[]');
+const CURRENT_TYPES = ['text[]', 'text[]', 'text[]', 'text[]', 'text[]'];
+
+/**
+ * A shared one-row upsert made a many-row one: its `VALUES (?, …)` becomes `SELECT * FROM
+ * unnest($1::type[], …)`, one array per column, so a batch is one statement and its ON CONFLICT
+ * rule stays the one both engines run.
+ */
+export function unnestUpsert(sql: string, types: readonly string[]): string {
+  const values = /VALUES \((\?(?:, \?)*)\)/.exec(sql);
+  if (values === null || values[1]!.split(',').length !== types.length)
+    throw new Error(`serving store: cannot make a bulk upsert of ${sql.slice(0, 60)}…`);
+  const arrays = types.map((type, i) => `$${i + 1}::${type}`).join(', ');
+  return sql.replace(values[0], `SELECT * FROM unnest(${arrays})`);
+}
+
+const BULK_SNAPSHOTS = unnestUpsert(INSERT_SNAPSHOT, SNAPSHOT_TYPES);
+const BULK_CURRENT = unnestUpsert(UPSERT_CURRENT, CURRENT_TYPES);
+
+const SELECT_RESULTS = `SELECT k.i, s.result
+FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS k(market, ticker, snapshot_date, i)
+JOIN serving_snapshots s ON s.market = k.market AND s.ticker = k.ticker AND s.snapshot_date = k.snapshot_date`;
+
+/** Rows per statement: a backfill's call (about 1,500 rows) is one; a larger call is split in the same transaction. */
+const BATCH_ROWS = 5_000;
+
+const MIGRATION_LOCK = 'faithscreen:serving-migrations';
+
+/**
+ * The newest screen of each (market, ticker, day) in a batch: PostgreSQL refuses one statement
+ * that upserts the same key twice, and the later screen is what a row-by-row write would have
+ * kept (the later of two equal screens, as a retry). In code-unit order of the key: every
+ * writer locks rows in that order, so two concurrent writes never deadlock.
+ */
+export function newestPerDay(snapshots: readonly ServingSnapshot[]): ServingSnapshot[] {
+  const byDay = new Map<string, ServingSnapshot>();
+  for (const snapshot of snapshots) {
+    const key = `${snapshot.market}\u0000${snapshot.ticker}\u0000${snapshot.snapshotDate}`;
+    const seen = byDay.get(key);
+    if (seen === undefined || newer(snapshot, seen)) byDay.set(key, snapshot);
+  }
+  return [...byDay.keys()].sort().map((key) => byDay.get(key)!);
+}
+
+/** Columns of rows as arrays, one a column: what `unnest` takes. */
+function columnsOf(rows: ReadonlyArray<readonly unknown[]>, width: number): unknown[][] {
+  const columns = Array.from({ length: width }, () => new Array<unknown>(rows.length));
+  rows.forEach((row, i) => row.forEach((value, j) => (columns[j]![i] = value)));
+  return columns;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    client.release();
+    return result;
+  } catch (error) {
+    // A connection whose rollback failed is not given back to the pool.
+    await client.query('ROLLBACK').then(
+      () => client.release(),
+      (rollbackError: Error) => client.release(rollbackError),
+    );
+    throw error;
+  }
+}
+
+/** Applies pending migrations in one transaction; the advisory lock makes replicas starting together take turns. */
+async function migrate(pool: Pool): Promise<void> {
+  await inTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [MIGRATION_LOCK]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS serving_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
+    const applied = new Set((await client.query<Row>('SELECT version FROM serving_migrations')).rows.map((r) => Number(r.version)));
+    for (const migration of [...SERVING_MIGRATIONS].sort((a, b) => a.version - b.version)) {
+      if (applied.has(migration.version)) continue;
+      await client.query(migration.postgres);
+      await client.query('INSERT INTO serving_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      ]);
+    }
+  });
+}
+
+export interface PostgresServingOptions {
+  /** Connections in this process's pool (default 10). */
+  poolSize?: number;
+}
+
+/** Opens the serving store at `databaseUrl` (creating its tables and applying pending migrations). */
+export async function openPostgresServingStore(databaseUrl: string, options: PostgresServingOptions = {}): Promise<ServingStore> {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.poolSize ?? 10,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 10_000,
+    application_name: 'faithscreen-serving',
+  });
+  // An idle connection dropped by the server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const location = redactedUrl(databaseUrl);
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await pool.end();
+    throw new Error(`the serving store at ${location} could not be opened: ${(error as Error).message}`, { cause: error });
+  }
+  return new PostgresServingStore(pool, location);
+}
+
+/**
+ * The shared serving store: PostgreSQL at `DATABASE_URL`, so every API replica on every host
+ * reads the same verdicts (docs/serving.md, "The serving store"). Reads run the statements the
+ * SQLite store runs; a write is one transaction of one `unnest` upsert per table.
+ */
+class PostgresServingStore implements ServingStore {
+  readonly engine = 'postgres' as const;
+  private closed = false;
+
+  constructor(
+    private readonly pool: Pool,
+    readonly location: string,
+  ) {}
+
+  async write(snapshots: readonly ServingSnapshot[], file?: HeldFile): Promise<void> {
+    if (snapshots.length === 0 && file === undefined) return;
+    const rows = newestPerDay(snapshots);
+    // Encoded (and statuses checked) before the transaction: a bad row writes nothing.
+    const snapshotColumns = chunks(rows.map(rowValues), BATCH_ROWS).map((batch) => columnsOf(batch, SNAPSHOT_TYPES.length));
+    const currentRows = newestPerTicker(rows).map(({ newest, firstDate }) => [
+      newest.market,
+      newest.ticker,
+      newest.snapshotDate,
+      newest.screenedAt,
+      firstDate,
+    ]);
+    const currentColumns = chunks(currentRows, BATCH_ROWS).map((batch) => columnsOf(batch, CURRENT_TYPES.length));
+    await inTransaction(this.pool, async (client) => {
+      for (const columns of snapshotColumns) await client.query(BULK_SNAPSHOTS, columns);
+      for (const columns of currentColumns) await client.query(BULK_CURRENT, columns);
+      if (file !== undefined) await client.query(numbered(UPSERT_FILE), [file.path, file.signature]);
+    });
+  }
+
+  private async all(sql: string, params: readonly unknown[]): Promise<Row[]> {
+    return (await this.pool.query<Row>(numbered(sql), [...params])).rows;
+  }
+
+  private async one(sql: string, params: readonly unknown[]): Promise<ServingRow | undefined> {
+    const record = (await this.all(sql, params))[0];
+    return record === undefined ? undefined : rowOf(record);
+  }
+
+  async current(market: string, ticker: string): Promise<ServingRow | undefined> {
+    return this.one(SELECT_CURRENT, [market, ticker]);
+  }
+
+  async asOf(market: string, ticker: string, date: string): Promise<ServingLookup> {
+    const row = await this.one(SELECT_AS_OF, [market, ticker, date]);
+    if (row !== undefined) return { row, firstSnapshotDate: null };
+    const first = (await this.all(SELECT_FIRST_DATE, [market, ticker]))[0];
+    return { row: undefined, firstSnapshotDate: first === undefined ? null : String(first.first_date) };
+  }
+
+  async onDay(market: string, ticker: string, date: string): Promise<ServingRow | undefined> {
+    return this.one(SELECT_ON_DAY, [market, ticker, date]);
+  }
+
+  async history(market: string, ticker: string): Promise<ServingRow[]> {
+    return (await this.all(SELECT_HISTORY, [market, ticker])).map(rowOf);
+  }
+
+  async marketOn(market: string, date: string): Promise<ServingRow[]> {
+    return byTicker((await this.all(SELECT_MARKET_DAY, [market, date])).map(rowOf));
+  }
+
+  async results(keys: readonly SnapshotKey[]): Promise<Array<Buffer | null>> {
+    const out: Array<Buffer | null> = keys.map(() => null);
+    if (keys.length === 0) return out;
+    const found = await this.all(SELECT_RESULTS, [keys.map((k) => k.market), keys.map((k) => k.ticker), keys.map((k) => k.snapshotDate)]);
+    for (const record of found) out[Number(record.i) - 1] = inflateResult(record.result as Buffer);
+    return out;
+  }
+
+  async heldFiles(): Promise<Map<string, string>> {
+    return new Map((await this.all(SELECT_FILES, [])).map((r) => [String(r.path), String(r.signature)]));
+  }
+
+  async holdFiles(files: readonly HeldFile[], released: readonly string[]): Promise<void> {
+    // In path order, as rows are written in key order: two callers never wait on each other in a cycle.
+    const held = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    await inTransaction(this.pool, async (client) => {
+      for (const file of held) await client.query(numbered(UPSERT_FILE), [file.path, file.signature]);
+      for (const gone of [...released].sort()) await client.query(numbered(DELETE_FILE), [gone]);
+    });
+  }
+
+  async meta(key: string): Promise<string | undefined> {
+    const record = (await this.all(SELECT_META, [key]))[0];
+    return record === undefined ? undefined : String(record.value);
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.pool.query(numbered(UPSERT_META), [key, value]);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
 }
