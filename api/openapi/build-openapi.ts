@@ -472,9 +472,17 @@ export function buildOpenApi(baseUrl: string): JsonObject {
             'consecutive snapshots dated from `from` to `to`, each with the checks that decided it and their values; ' +
             "`flips`, the status at `to` and `since` when it holds, and each limit's latest margin. Read from the " +
             "lake's point-in-time history (docs/api.md, Status timeline). Malformed, non-calendar, pre-2009 or future " +
-            "dates and from after to: 400; unknown ticker, or `to` before the ticker's first snapshot (named): 404.",
+            "dates and from after to: 400; unknown ticker, or `to` before the ticker's first snapshot (named): 404. " +
+            "`framework=custom:<slug>` (alone): the timeline of one of the account's custom screens, each snapshot judged from " +
+            "its stored result under the version in force today (`custom_screen`), the base's status beside each change and " +
+            "each reason's `origin`; what a backfilled snapshot did not keep is insufficient_data (docs/custom-screens.md, " +
+            "Timeline). Another account's screen or an unknown slug: 404; no version in force today: 409.",
           parameters: [...screenParams, ...parameters(requests.timelineQuerySchema, 'query')],
-          responses: { ...ok('the status timeline', timeline.timelineResponseSchema), ...errors(400, 403, 404, 422, 503) },
+          responses: {
+            ...ok('the status timeline', timeline.timelineResponseSchema),
+            ...errors(400, 403, 404, 422, 503),
+            '409': errorAnswer('framework=custom:<slug> whose first version takes effect after today (the detail names the date)'),
+          },
         }),
       },
       '/api/screen/{market}/{ticker}/explain': {

@@ -18,7 +18,8 @@ import { screenEtf } from '../use-cases/screen-etf.ts';
 import { screenResponseJson, serveScreen } from '../use-cases/screen-ticker.ts';
 import { snapshotAsOf } from '../use-cases/snapshot-as-of.ts';
 import type { CustomScreenContext } from '../use-cases/manage-custom-screens.ts';
-import { customSlugOf, loadCustomScreen, screenCustom, screenInForce } from '../use-cases/screen-custom.ts';
+import { customSlugOf, loadCustomScreen, notInForceToday, screenCustom, screenInForce } from '../use-cases/screen-custom.ts';
+import { customTimeline } from '../use-cases/custom-timeline.ts';
 import { utcDay } from '../../engine/dates.ts';
 import { screenCustomBatch } from '../use-cases/screen-custom-batch.ts';
 import { statusTimeline } from '../use-cases/status-timeline.ts';
@@ -200,6 +201,16 @@ export function screenRoutes(service: ScreenService, access: Middleware[], custo
       const ticker = normaliseTicker(ctx.params.ticker!);
       const query = parseRequest(timelineQuerySchema, ctx.query, 'query');
       assertMarketGranted(market, grantOf(ctx));
+      const customSlug = customSlugOf(query.framework);
+      if (customSlug !== null) {
+        const range = checkDateRange(query.from, query.to, service.now());
+        const today = utcDay(service.now());
+        const record = await loadCustomScreen(customScreens, customSlug, grantOf(ctx));
+        const applied = screenInForce(record, today, grantOf(ctx));
+        if (applied.version === null) throw notInForceToday(record);
+        ctx.body = await customTimeline(service, { market, ticker, ...range, applied, today });
+        return;
+      }
       const frameworks = scopeFrameworks(parseFrameworks(query.framework), grantOf(ctx));
       const range = checkDateRange(query.from, query.to, service.now());
       ctx.body = await statusTimeline(service, { market, ticker, frameworks, ...range });

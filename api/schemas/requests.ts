@@ -53,7 +53,11 @@ export const timelineQuerySchema = z.object({
     .string()
     .max(400)
     .optional()
-    .meta({ description: `comma-separated framework ids (response filter only): ${FRAMEWORK_IDS.join(', ')}` }),
+    .meta({
+      description:
+        `comma-separated framework ids (response filter only): ${FRAMEWORK_IDS.join(', ')}; ` +
+        "or custom:<slug> alone, one of the account's custom screens (its version in force today judges every snapshot)",
+    }),
   from: dateSchema
     .optional()
     .meta({ description: "YYYY-MM-DD from 2009-01-01 to today: first day of the range (default: the ticker's first snapshot)" }),

@@ -63,6 +63,10 @@ export const reasonSchema = z
       .enum(['reviewed', 'vendor', 'filing', 'industry_code', 'none'])
       .optional()
       .meta({ description: 'business-activity reasons: what the absence of a screened activity rests on' }),
+    origin: z
+      .enum(['base', 'custom'])
+      .optional()
+      .meta({ description: "custom screens only: a reason of the base framework's stored verdict, or of the account's custom layer" }),
     inputs: z
       .array(z.object({ name: z.string(), value: nullableNumber, source: z.string().optional() }))
       .optional()

@@ -33,6 +33,18 @@ const statusChangeSchema = z
     }),
     source: z.string().meta({ description: 'run that wrote the later snapshot: nightly, backfill or refresh' }),
     reasons_kept: reasonsKept,
+    base_status: verdictStatusSchema
+      .optional()
+      .meta({ description: "custom screens only: the base framework's own status at the later snapshot" }),
+    previous_base_status: verdictStatusSchema
+      .optional()
+      .meta({ description: "custom screens only: the base's status at the earlier snapshot" }),
+    custom_screen_version: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .meta({ description: 'custom screens only: the version of the screen both snapshots were judged under (the one in force today)' }),
   })
   .meta({ id: 'StatusChange' });
 
@@ -46,6 +58,10 @@ const marginSchema = z
     within_limit: z.boolean().nullable().meta({ description: 'value <operator> threshold, compared exactly' }),
     margin: z.number().meta({ description: 'signed distance from value to threshold: positive inside the limit, negative beyond it' }),
     near_limit: z.boolean(),
+    origin: z
+      .enum(['base', 'custom'])
+      .optional()
+      .meta({ description: "custom screens only: the base's limit or the custom layer's stricter one" }),
   })
   .meta({ id: 'LimitMargin', description: "one numeric limit's latest margin (ratios are 0..1, not money)" });
 
@@ -60,9 +76,23 @@ export const timelineResponseSchema = z
     latest_snapshot: z
       .strictObject({ date: z.string(), screened_at: z.string(), source: z.string(), reasons_kept: reasonsKept })
       .meta({ description: 'the newest snapshot dated on or before `to`: the one current_status and margins come from' }),
+    custom_screen: z
+      .strictObject({
+        slug: z.string(),
+        base: z.string(),
+        version: z.number().int(),
+        effective_from: z.string(),
+        applied_as_of: z.string().meta({ description: 'today (UTC): the version in force that day is applied to every snapshot' }),
+      })
+      .optional()
+      .meta({ description: 'with framework=custom:<slug> only: the version of the screen every snapshot was judged under' }),
     frameworks: z.record(
       z.string(),
       z.strictObject({
+        base: z.string().optional().meta({ description: 'custom screens only: the base framework' }),
+        base_status: verdictStatusSchema
+          .optional()
+          .meta({ description: "custom screens only: the base's own status at the newest snapshot" }),
         current_status: verdictStatusSchema.meta({ description: 'the status at the newest snapshot dated on or before `to`' }),
         since: z.string().meta({
           description:

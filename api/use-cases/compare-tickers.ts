@@ -5,6 +5,7 @@ import type { ScreenService } from '../screen-service.ts';
 import { normaliseTicker } from '../validation.ts';
 import type { AppliedScreen } from './screen-custom.ts';
 import { loadResults, serveScreen } from './screen-ticker.ts';
+import { reasonsKept } from './snapshot-as-of.ts';
 
 export interface CompareRequest {
   market: string;
@@ -50,7 +51,14 @@ export async function compareTickers(service: ScreenService, request: CompareReq
         {
           id: `custom:${custom.slug}`,
           status: (i) =>
-            applyCustomScreen(results[i]!, custom.base, custom.slug, custom.version, `${request.market}/${outcomes[i]!.ticker}`).status,
+            applyCustomScreen(
+              results[i]!,
+              custom.base,
+              custom.slug,
+              custom.version,
+              `${request.market}/${outcomes[i]!.ticker}`,
+              reasonsKept(outcomes[i]!.row),
+            ).status,
         },
       ]
     : request.frameworks.map((id) => ({ id, status: (i) => outcomes[i]!.row.statuses[id] }));

@@ -2,7 +2,7 @@ import { applyCustomScreen } from '../../engine/custom-screen/apply-custom-scree
 import type { CustomScreenBase, CustomScreenVersion } from '../../engine/custom-screen/custom-screen-types.ts';
 import { utcDay } from '../../engine/dates.ts';
 import { ENGINE_REVISION_DATE } from '../../engine/index.ts';
-import { badRequest } from '../../common/app-error.ts';
+import { badRequest, conflict } from '../../common/app-error.ts';
 import type { Grant } from '../../common/grants.ts';
 import type { CustomScreenRecord } from '../../service-state/custom-screen-store.ts';
 import { scopeFrameworks } from '../access-scope.ts';
@@ -11,7 +11,7 @@ import { checkSlug } from './check-custom-screen.ts';
 import { screenNotFound, screenOwner, type CustomScreenContext } from './manage-custom-screens.ts';
 import { SYNTHETIC_NOTICE } from './screen-report.ts';
 import { loadResult, serveScreen } from './screen-ticker.ts';
-import { LEGACY_WARNING, snapshotRowAsOf } from './snapshot-as-of.ts';
+import { LEGACY_WARNING, reasonsKept, snapshotRowAsOf } from './snapshot-as-of.ts';
 
 const CUSTOM_PREFIX = 'custom:';
 
@@ -74,6 +74,16 @@ export function screenInForce(record: CustomScreenRecord, date: string, grant: G
   return { slug: record.slug, version, base };
 }
 
+/** 409 for a history asked under today's version of a screen whose first version takes effect later. */
+export function notInForceToday(record: CustomScreenRecord) {
+  const first = record.versions[0]!.effectiveFrom;
+  return conflict(
+    `framework: no version of custom:${record.slug} is in force today (its first takes effect on ${first}); a timeline applies ` +
+      `the version in force today to every snapshot: ask again from ${first}, or give the screen a version effective today`,
+    'screen_not_in_force',
+  );
+}
+
 /**
  * The custom verdict of one ticker on its current snapshot (served by the cache policy) or on
  * the snapshot in force on `asOf`, in the shapes of the built-in frameworks' answers: a report
@@ -84,7 +94,7 @@ export async function customAnswer(service: ScreenService, applied: AppliedScree
   const row = live?.row ?? (await snapshotRowAsOf(service, market, ticker, asOf!));
   const result = await loadResult(service, row);
   const id = `custom:${applied.slug}`;
-  const verdict = applyCustomScreen(result, applied.base, applied.slug, applied.version, `${market}/${ticker}`);
+  const verdict = applyCustomScreen(result, applied.base, applied.slug, applied.version, `${market}/${ticker}`, reasonsKept(row));
   const provenance = {
     data_source: result.provenance.data_source,
     synthetic: result.provenance.synthetic,

@@ -4,6 +4,7 @@ import { notFound } from '../../common/app-error.ts';
 import type { ScreenService } from '../screen-service.ts';
 import type { AppliedScreen } from './screen-custom.ts';
 import { loadResults } from './screen-ticker.ts';
+import { reasonsKept } from './snapshot-as-of.ts';
 
 export interface EtfRequest {
   etfTicker: string;
@@ -53,7 +54,7 @@ export async function screenEtf(service: ScreenService, request: EtfRequest): Pr
     custom
       ? screened.map((row, i) => [
           row,
-          applyCustomScreen(results[i]!, custom.base, custom.slug, custom.version, `${row.market}/${row.ticker}`).status,
+          applyCustomScreen(results[i]!, custom.base, custom.slug, custom.version, `${row.market}/${row.ticker}`, reasonsKept(row)).status,
         ])
       : [],
   );

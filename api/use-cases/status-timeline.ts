@@ -5,6 +5,7 @@ import {
   type Reason,
   type ScreeningResult,
   type StatusChange,
+  type VerdictStatus,
 } from '../../engine/index.ts';
 import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
 import { notFound } from '../../common/app-error.ts';
@@ -34,20 +35,19 @@ function reasonsOf(result: ScreeningResult | undefined, id: FrameworkId): readon
 }
 
 /**
- * The checks that set the new status, as stored with the later snapshot. Reaching compliant is
- * decided by the checks that had kept the old status and now pass: those same checks, with
+ * The checks that set the new status `to`, from the later snapshot's reasons. Reaching compliant
+ * is decided by the checks that had kept the old status and now pass: those same checks, with
  * their new values (a backfill snapshot does not store passing checks, so there it is empty).
  */
-function changeReasons(change: FoundChange, after: ScreeningResult | undefined, cleared: readonly Reason[]): Reason[] {
-  const stored = reasonsOf(after, change.framework);
-  if (change.to !== 'compliant') return decidingReasons(change.to, stored);
+export function settingReasons(to: VerdictStatus, after: readonly Reason[], cleared: readonly Reason[]): Reason[] {
+  if (to !== 'compliant') return decidingReasons(to, after);
   const codes = new Set(cleared.map((reason) => reason.code));
-  return stored.filter((reason) => codes.has(reason.code));
+  return after.filter((reason) => codes.has(reason.code));
 }
 
-/** Each numeric limit's latest margin, from the newest snapshot of the range. */
-function marginsOf(result: ScreeningResult | undefined, id: FrameworkId): Array<Record<string, unknown>> {
-  return reasonsOf(result, id)
+/** Each numeric limit's margin among `reasons` (the newest snapshot's of the range). */
+export function marginsOf(reasons: readonly Reason[]): Array<Record<string, unknown>> {
+  return reasons
     .filter((reason) => typeof reason.margin === 'number')
     .map((reason) => ({
       code: reason.code,
@@ -69,7 +69,7 @@ function sinceOf(rows: readonly VerdictRow[], newest: number, id: FrameworkId): 
 }
 
 /** 404 for a ticker without history, naming its first snapshot when the range ends before it. */
-function assertHistory(service: ScreenService, request: TimelineRequest, rows: readonly VerdictRow[]): void {
+export function assertHistory(service: ScreenService, request: Omit<TimelineRequest, 'frameworks'>, rows: readonly VerdictRow[]): void {
   const { market, ticker, to } = request;
   if (rows.length === 0) {
     if (!service.reads.listing(market, ticker))
@@ -93,12 +93,8 @@ function assertHistory(service: ScreenService, request: TimelineRequest, rows: r
  * range's first day counts. 404 for an unknown ticker or a range before its history.
  */
 export async function statusTimeline(service: ScreenService, request: TimelineRequest): Promise<Record<string, unknown>> {
-  const { market, ticker, frameworks, to } = request;
-  const history = await service.reads.tickerHistory(market, ticker);
-  assertHistory(service, request, history);
-  const rows = history.filter((row) => row.snapshotDate <= to);
-  const first = rows[0]!.snapshotDate;
-  const from = request.from ?? first;
+  const { frameworks } = request;
+  const { rows, from } = await historyInRange(service, request);
   const newest = rows.length - 1;
 
   const found: FoundChange[] = [];
@@ -129,7 +125,7 @@ export async function statusTimeline(service: ScreenService, request: TimelineRe
           previous_date: change.before.snapshotDate,
           from: change.from,
           to: change.to,
-          reasons: changeReasons(change, resultOf(change.at), cleared),
+          reasons: settingReasons(change.to, reasonsOf(resultOf(change.at), id), cleared),
           cleared,
           // A flip may come from a new rule text rather than new figures: both versions say which.
           methodology_version: versions[1],
@@ -145,17 +141,37 @@ export async function statusTimeline(service: ScreenService, request: TimelineRe
         since: sinceOf(rows, newest, id),
         flips: changes.length,
         changes,
-        margins: marginsOf(resultOf(latest), id),
+        margins: marginsOf(reasonsOf(resultOf(latest), id)),
       },
     ] as const;
   });
 
+  return timelineAnswer(request, rows, from, {}, Object.fromEntries(byFramework));
+}
+
+/** The ticker's snapshots dated on or before `to`, oldest first, and the range's first day (`from`, or the first snapshot's). */
+export async function historyInRange(service: ScreenService, request: Omit<TimelineRequest, 'frameworks'>) {
+  const history = await service.reads.tickerHistory(request.market, request.ticker);
+  assertHistory(service, request, history);
+  const rows = history.filter((row) => row.snapshotDate <= request.to);
+  return { rows, from: request.from ?? rows[0]!.snapshotDate };
+}
+
+/** A timeline's answer around its frameworks' entries: the range, the newest snapshot and the data's provenance. */
+export function timelineAnswer(
+  request: Omit<TimelineRequest, 'frameworks'>,
+  rows: readonly VerdictRow[],
+  from: string,
+  extra: Record<string, unknown>,
+  frameworks: Record<string, unknown>,
+): Record<string, unknown> {
+  const latest = rows.at(-1)!;
   return {
-    ticker,
-    market,
+    ticker: request.ticker,
+    market: request.market,
     from,
-    to,
-    first_snapshot_date: first,
+    to: request.to,
+    first_snapshot_date: rows[0]!.snapshotDate,
     snapshots_in_range: rows.filter((row) => row.snapshotDate >= from).length,
     latest_snapshot: {
       date: latest.snapshotDate,
@@ -163,7 +179,8 @@ export async function statusTimeline(service: ScreenService, request: TimelineRe
       source: latest.source,
       reasons_kept: reasonsKept(latest),
     },
-    frameworks: Object.fromEntries(byFramework),
+    ...extra,
+    frameworks,
     provenance: {
       data_source: latest.dataSource,
       synthetic: latest.synthetic,

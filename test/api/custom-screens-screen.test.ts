@@ -213,12 +213,6 @@ describe('framework=custom:<slug> on GET /api/screen, live and as_of, over real 
     expect((await api.call('/api/screen/etf', (await api.newKey()).key, { method: 'POST', body })).status).toBe(404);
   });
 
-  it('when timeline is asked for a custom screen, then 400 names the valid framework ids', async () => {
-    const answer = await api.call(`/api/screen/us/${t.fresh[0]}/timeline?framework=custom:tight-debt`, owner.key);
-    expect(answer.status).toBe(400);
-    expect(answer.body.detail).toMatch(/unknown framework id\(s\) custom:tight-debt; valid ids: shariah_aaoifi/);
-  });
-
   it('when the ticker has no history at the date, then 404 as for any framework', async () => {
     const answer = await screen(t.withHistory, 'framework=custom:dated&as_of=2010-01-01');
     expect(answer.status).toBe(404);
