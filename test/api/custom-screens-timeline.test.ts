@@ -150,6 +150,20 @@ describe('GET /api/screen/{market}/{ticker}/timeline?framework=custom:<slug> ove
     expect(served.changes[0].cleared).toEqual([]);
   });
 
+  it('when the range is only the newest snapshot, then since still reaches back to where the custom status began', async () => {
+    const { ticker } = debtRise;
+    expect((await create({ slug: 'never-this', base: 'shariah_aaoifi', exclude_tickers: [`us/${ticker}`] })).status).toBe(201);
+    const answer = await timeline(ticker, `framework=custom:never-this&from=${TODAY}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ from: TODAY, snapshots_in_range: 1, first_snapshot_date: BACKFILL_DATES[0] });
+    expect(answer.body.frameworks['custom:never-this']).toMatchObject({
+      current_status: 'non_compliant',
+      since: BACKFILL_DATES[0],
+      flips: 0,
+      changes: [],
+    });
+  });
+
   it('when another account asks for the screen by its slug, or the slug is unknown, then 404 as for any custom screen', async () => {
     const stranger = await api.newKey();
     const hidden = await timeline(debtRise.ticker, 'framework=custom:tight-debt', stranger.key);
