@@ -4,24 +4,17 @@
  * base's own checks. Allowed tickers skip the layer's rules, never the base's.
  * Shares and limits are ratios in 0..1; dates are `YYYY-MM-DD`; tickers are `market/TICKER`.
  */
-import type { FrameworkId } from '../frameworks.ts';
+import { FRAMEWORK_IDS, type FrameworkId } from '../frameworks.ts';
 import type { ActivityCode, Involvement } from '../inputs.ts';
 import type { ComparisonOperator, FrameworkResult, Reason } from '../result-types.ts';
 
-/** The frameworks a custom screen may build on: every methodology but the service's own consensus. */
-export const CUSTOM_SCREEN_BASES = [
-  'shariah_aaoifi',
-  'shariah_djim',
-  'shariah_sp',
-  'shariah_ftse',
-  'shariah_msci',
-  'christian_bri',
-  'catholic_usccb',
-  'jewish_halakhic',
-  'lds_mormon',
-] as const satisfies readonly FrameworkId[];
+/** A framework a custom screen may build on: every methodology but the service's own consensus (a blend, not a rulebook). */
+export type CustomScreenBase = Exclude<FrameworkId, 'service_consensus'>;
 
-export type CustomScreenBase = (typeof CUSTOM_SCREEN_BASES)[number];
+/** The frameworks a custom screen may build on, in the API's order (`FRAMEWORK_IDS`). */
+export const CUSTOM_SCREEN_BASES: readonly CustomScreenBase[] = FRAMEWORK_IDS.filter(
+  (id): id is CustomScreenBase => id !== 'service_consensus',
+);
 
 /** One extra excluded activity: excluded above `maxRevenueShare`, and at any share for the involvements named. */
 export interface CustomActivityRule {
