@@ -1,4 +1,5 @@
-import pg, { type Pool, type PoolClient } from 'pg';
+import { createHash } from 'node:crypto';
+import pg, { type Pool, type PoolClient, type QueryConfig } from 'pg';
 import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
 import { numbered, redactedUrl } from '../service-state/postgres-db.ts';
 import { inflateResult, newer, newestPerTicker, ROW_COLUMNS, rowOf, rowValues } from './serving-codec.ts';
@@ -51,6 +52,23 @@ const BULK_CURRENT = unnestUpsert(UPSERT_CURRENT, CURRENT_TYPES);
 const SELECT_RESULTS = `SELECT k.i, s.result
 FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS k(market, ticker, snapshot_date, i)
 JOIN serving_snapshots s ON s.market = k.market AND s.ticker = k.ticker AND s.snapshot_date = k.snapshot_date`;
+
+const statements = new Map<string, { name: string; text: string }>();
+
+/**
+ * A statement as a named prepared statement: each connection parses and plans it once, which
+ * halves a point read's time (a pooler in front must keep prepared statements, as PgBouncer
+ * does from 1.21 with `max_prepared_statements`).
+ */
+function prepared(sql: string, values: readonly unknown[]): QueryConfig<unknown[]> {
+  let statement = statements.get(sql);
+  if (statement === undefined) {
+    const text = numbered(sql);
+    statement = { name: `serving_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`, text };
+    statements.set(sql, statement);
+  }
+  return { ...statement, values: [...values] };
+}
 
 /** Rows per statement: a backfill's call (about 1,500 rows) is one; a larger call is split in the same transaction. */
 const BATCH_ROWS = 5_000;
@@ -178,14 +196,14 @@ class PostgresServingStore implements ServingStore {
     ]);
     const currentColumns = chunks(currentRows, BATCH_ROWS).map((batch) => columnsOf(batch, CURRENT_TYPES.length));
     await inTransaction(this.pool, async (client) => {
-      for (const columns of snapshotColumns) await client.query(BULK_SNAPSHOTS, columns);
-      for (const columns of currentColumns) await client.query(BULK_CURRENT, columns);
-      if (file !== undefined) await client.query(numbered(UPSERT_FILE), [file.path, file.signature]);
+      for (const columns of snapshotColumns) await client.query(prepared(BULK_SNAPSHOTS, columns));
+      for (const columns of currentColumns) await client.query(prepared(BULK_CURRENT, columns));
+      if (file !== undefined) await client.query(prepared(UPSERT_FILE, [file.path, file.signature]));
     });
   }
 
   private async all(sql: string, params: readonly unknown[]): Promise<Row[]> {
-    return (await this.pool.query<Row>(numbered(sql), [...params])).rows;
+    return (await this.pool.query<Row>(prepared(sql, params))).rows;
   }
 
   private async one(sql: string, params: readonly unknown[]): Promise<ServingRow | undefined> {
@@ -232,8 +250,8 @@ class PostgresServingStore implements ServingStore {
     // In path order, as rows are written in key order: two callers never wait on each other in a cycle.
     const held = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     await inTransaction(this.pool, async (client) => {
-      for (const file of held) await client.query(numbered(UPSERT_FILE), [file.path, file.signature]);
-      for (const gone of [...released].sort()) await client.query(numbered(DELETE_FILE), [gone]);
+      for (const file of held) await client.query(prepared(UPSERT_FILE, [file.path, file.signature]));
+      for (const gone of [...released].sort()) await client.query(prepared(DELETE_FILE, [gone]));
     });
   }
 
@@ -243,7 +261,7 @@ class PostgresServingStore implements ServingStore {
   }
 
   async setMeta(key: string, value: string): Promise<void> {
-    await this.pool.query(numbered(UPSERT_META), [key, value]);
+    await this.pool.query(prepared(UPSERT_META, [key, value]));
   }
 
   async close(): Promise<void> {
