@@ -102,3 +102,8 @@ for (const line of formatPortfolioBench(await runPortfolioBench())) console.log(
 // Custom screens at read time: applyCustomScreen per verdict beside parsing a stored result and re-screening (seconds).
 const { runCustomScreenBench, formatCustomScreenBench } = await import('./custom-screen.bench.ts');
 for (const line of formatCustomScreenBench(runCustomScreenBench())) console.log(line);
+
+// The serving store's embedded engine: SQLite (libsql) against LMDB on the same synthetic month-end history, bulk write, size,
+// cold reads and reads beside a writing process (SERVING_BENCH_TICKERS × SERVING_BENCH_DATES, default 2 M rows; about 5 minutes).
+const { runServingEnginesBench, formatServingEnginesBench } = await import('./serving-engines.bench.ts');
+for (const line of formatServingEnginesBench(await runServingEnginesBench())) console.log(line);
