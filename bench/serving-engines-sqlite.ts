@@ -47,6 +47,14 @@ function toRow(row: unknown): BenchRow | undefined {
   };
 }
 
+/** Extra pragmas to try, `;`-separated (SERVING_BENCH_SQLITE_PRAGMAS, e.g. `cache_size=-65536`), for every connection. */
+export function sqlitePragmas(): string[] {
+  return (process.env.SERVING_BENCH_SQLITE_PRAGMAS ?? '')
+    .split(';')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+}
+
 export function sqliteFile(dir: string): string {
   return path.join(dir, 'serving.db');
 }
@@ -56,6 +64,7 @@ export function openSqliteStore(dir: string): BenchStore {
   db.exec('PRAGMA busy_timeout = 10000');
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
+  for (const pragma of sqlitePragmas()) db.exec(`PRAGMA ${pragma}`);
   db.exec(SCHEMA);
   const upsert = db.prepare(UPSERT);
   const asOf = db.prepare(`${SELECT} WHERE market = ? AND ticker = ? AND snapshot_date <= ? ORDER BY snapshot_date DESC LIMIT 1`);
