@@ -1,7 +1,6 @@
 import { applyCustomScreen } from '../../engine/custom-screen/apply-custom-screen.ts';
 import type { CustomScreenBase, CustomScreenVersion } from '../../engine/custom-screen/custom-screen-types.ts';
 import { utcDay } from '../../engine/dates.ts';
-import { ENGINE_REVISION_DATE } from '../../engine/index.ts';
 import { badRequest, conflict } from '../../common/app-error.ts';
 import type { Grant } from '../../common/grants.ts';
 import type { CustomScreenRecord } from '../../service-state/custom-screen-store.ts';
@@ -11,7 +10,7 @@ import { checkSlug } from './check-custom-screen.ts';
 import { screenNotFound, screenOwner, type CustomScreenContext } from './manage-custom-screens.ts';
 import { SYNTHETIC_NOTICE } from './screen-report.ts';
 import { loadResult, serveScreen } from './screen-ticker.ts';
-import { LEGACY_WARNING, reasonsKept, snapshotRowAsOf } from './snapshot-as-of.ts';
+import { asOfEnvelope, reasonsKept, snapshotRowAsOf } from './snapshot-as-of.ts';
 
 const CUSTOM_PREFIX = 'custom:';
 
@@ -79,7 +78,7 @@ export function notInForceToday(record: CustomScreenRecord) {
   const first = record.versions[0]!.effectiveFrom;
   return conflict(
     `framework: no version of custom:${record.slug} is in force today (its first takes effect on ${first}); a timeline applies ` +
-      `the version in force today to every snapshot: ask again from ${first}, or give the screen a version effective today`,
+      `the version in force today to every snapshot: ask again on or after ${first}, or give the screen a version effective today`,
     'screen_not_in_force',
   );
 }
@@ -105,20 +104,7 @@ export async function customAnswer(service: ScreenService, applied: AppliedScree
     screened_at: row.screenedAt,
     snapshot_source: row.source,
   };
-  if (live === null)
-    return {
-      ticker,
-      market,
-      as_of: asOf,
-      snapshot_date: row.snapshotDate,
-      screened_at: row.screenedAt,
-      source: row.source,
-      era: row.era,
-      ...(row.era === 'legacy' ? { data_quality: { warning: LEGACY_WARNING, engine_current_since: ENGINE_REVISION_DATE } } : {}),
-      frameworks: { [id]: verdict },
-      provenance,
-      historical: true,
-    };
+  if (live === null) return asOfEnvelope({ market, ticker, asOf: asOf! }, row, { frameworks: { [id]: verdict }, provenance });
   return {
     ticker,
     market,

@@ -6,7 +6,7 @@ import type { ScreenService } from '../screen-service.ts';
 import { SYNTHETIC_NOTICE } from './screen-report.ts';
 import { loadResult } from './screen-ticker.ts';
 
-export const LEGACY_WARNING =
+const LEGACY_WARNING =
   `Legacy-era snapshot: dated before the screening-engine revision of ${ENGINE_REVISION_DATE}. Verdicts ` +
   `of this era may carry defects of earlier engine revisions; compare with a current verdict before relying on it.`;
 
@@ -77,15 +77,7 @@ export async function snapshotAsOf(service: ScreenService, request: AsOfRequest)
   const { market, ticker, asOf } = request;
   const row = await snapshotRowAsOf(service, market, ticker, asOf);
   const result = request.withReasons ? await loadResult(service, row) : null;
-  return {
-    ticker,
-    market,
-    as_of: asOf,
-    snapshot_date: row.snapshotDate,
-    screened_at: row.screenedAt,
-    source: row.source,
-    era: row.era,
-    ...(row.era === 'legacy' ? { data_quality: { warning: LEGACY_WARNING, engine_current_since: ENGINE_REVISION_DATE } } : {}),
+  return asOfEnvelope({ market, ticker, asOf }, row, {
     ...(result ? { reasons_kept: reasonsKept(row) } : {}),
     frameworks: Object.fromEntries(request.frameworks.map((id) => [id, frameworkEntry(row, result, id)])),
     market_cap: { spot: row.ratios.market_cap, avg_24m: row.ratios.avg_market_cap_24m, avg_36m: row.ratios.avg_market_cap_36m },
@@ -95,6 +87,29 @@ export async function snapshotAsOf(service: ScreenService, request: AsOfRequest)
       ...(row.synthetic ? { notice: SYNTHETIC_NOTICE } : {}),
       ...(result ? { filing: result.provenance.filing } : {}),
     },
+  });
+}
+
+/**
+ * An as_of answer around its `parts` (frameworks, provenance, …): the date asked, the snapshot
+ * that answered it and its era, a legacy-era one with its data-quality warning; always historical.
+ * Built-in frameworks and custom screens answer in this one envelope.
+ */
+export function asOfEnvelope(
+  asked: { market: string; ticker: string; asOf: string },
+  row: VerdictRow,
+  parts: Record<string, unknown>,
+): Record<string, unknown> {
+  return {
+    ticker: asked.ticker,
+    market: asked.market,
+    as_of: asked.asOf,
+    snapshot_date: row.snapshotDate,
+    screened_at: row.screenedAt,
+    source: row.source,
+    era: row.era,
+    ...(row.era === 'legacy' ? { data_quality: { warning: LEGACY_WARNING, engine_current_since: ENGINE_REVISION_DATE } } : {}),
+    ...parts,
     historical: true,
   };
 }
