@@ -112,7 +112,7 @@ export function createApp(deps: AppDeps): Koa {
     if (deps.webhooks) app.use(webhookRoutes(createWebhookContext(deps.webhooks, context.now), access).routes());
     if (deps.purification) app.use(purificationRoutes(context, deps.purification.lake, access).routes());
     if (deps.purification) app.use(zakatRoutes(context, deps.purification.lake, access).routes());
-    if (deps.purification) app.use(portfolioRoutes(context, deps.purification.lake, access).routes());
+    if (deps.purification) app.use(portfolioRoutes(context, deps.purification.lake, access, customScreens).routes());
     if (deps.purification && deps.account && deps.accountPages?.meter) {
       const { store, meter, now } = deps.accountPages;
       const spending = new AccountPageSpending(store, meter, now);

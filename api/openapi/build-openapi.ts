@@ -370,7 +370,9 @@ function portfolioPaths(): JsonObject {
             `(POST /api/purification per stock); zakat adds the zakat due today (GET /api/zakat per stock). Send text/csv (a ` +
             `broker export, with market, frameworks, from, to and zakat as query parameters) instead of JSON. Bad value, mixed units, weights that do ` +
             `not add up, a repeated ticker, too many holdings, a bad CSV: 400. Unknown tickers (all named): 404. A fund ` +
-            `without a holdings report, a line given in shares with no recent close: 422. Neither JSON nor CSV: 415.`,
+            `without a holdings report, a line given in shares with no recent close: 422. Neither JSON nor CSV: 415. ` +
+            `"frameworks": ["custom:<slug>"] (alone, no period): every company judged under one of the account's custom ` +
+            `screens (its version in force today, named in custom_screen); another account's screen: 404.`,
           requestBody: {
             required: true,
             content: {

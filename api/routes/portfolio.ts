@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { SHARIAH_FRAMEWORK_IDS } from '../../engine/index.ts';
-import { AppError } from '../../common/app-error.ts';
+import { AppError, badRequest } from '../../common/app-error.ts';
 import type { ApiState } from '../../common/grants.ts';
 import type { PurificationReads } from '../../warehouse/purification-reads.ts';
 import { assertMarketGranted, declareEndpoint, grantOf, scopeFrameworks } from '../access-scope.ts';
@@ -12,6 +12,9 @@ import { holdingsFromCsv, type CsvHoldings } from '../use-cases/portfolio-csv.ts
 import { checkHoldingCount } from '../use-cases/portfolio-holdings.ts';
 import { portfolioUnits, screenPortfolio } from '../use-cases/screen-portfolio.ts';
 import { checkDateRange, checkMarket, normaliseTicker, parseFrameworks, parseRequest } from '../validation.ts';
+import type { CustomScreenContext } from '../use-cases/manage-custom-screens.ts';
+import { customSlugOf, loadCustomScreen, screenInForce } from '../use-cases/screen-custom.ts';
+import { utcDay } from '../../engine/dates.ts';
 
 interface PortfolioState extends ApiState {
   csv?: CsvHoldings['summary'];
@@ -66,7 +69,12 @@ function declaredUnits(service: ScreenService, ctx: Context): number {
 }
 
 /** `POST /api/portfolio` (docs/api.md, "Portfolio"): JSON or a broker CSV; parse, check the grant, call the use-case. */
-export function portfolioRoutes(service: ScreenService, lake: PurificationReads, access: Middleware[]): Router {
+export function portfolioRoutes(
+  service: ScreenService,
+  lake: PurificationReads,
+  access: Middleware[],
+  customScreens?: CustomScreenContext,
+): Router {
   const router = new Router({ prefix: '/api' });
   router.post(
     '/portfolio',
@@ -80,11 +88,22 @@ export function portfolioRoutes(service: ScreenService, lake: PurificationReads,
       const body = parseRequest(portfolioBodySchema, ctx.request.body, 'body');
       const grant = grantOf(ctx);
       for (const market of new Set(body.holdings.map((h) => h.market))) assertMarketGranted(market, grant);
-      const frameworks = scopeFrameworks(parseFrameworks(body.frameworks, 'frameworks'), grant);
+      const customSlug = customSlugOf(body.frameworks?.join(','));
+      if (customSlug !== null && body.period !== undefined)
+        throw badRequest(
+          "period: purification under a custom screen is its base framework's; ask for the base framework with the period",
+          'invalid_value',
+        );
+      const custom =
+        customSlug === null
+          ? undefined
+          : screenInForce(await loadCustomScreen(customScreens, customSlug, grant), utcDay(service.now()), grant);
+      const frameworks = custom ? [] : scopeFrameworks(parseFrameworks(body.frameworks, 'frameworks'), grant);
       const range = body.period ? checkDateRange(body.period.from, body.period.to, service.now()) : null;
       const outcome = await screenPortfolio(service, lake, {
         holdings: body.holdings.map((h, i) => ({ ...h, ticker: normaliseTicker(h.ticker, `holdings.${i}.ticker`) })),
         frameworks,
+        ...(custom ? { custom } : {}),
         period: range === null ? null : { from: range.from!, to: range.to },
         zakat: body.zakat ?? null,
       });

@@ -54,7 +54,11 @@ export const portfolioBodySchema = z.object({
   frameworks: z
     .array(z.string())
     .optional()
-    .meta({ description: `framework ids; omit for all: ${FRAMEWORK_IDS.join(', ')}` }),
+    .meta({
+      description:
+        `framework ids; omit for all: ${FRAMEWORK_IDS.join(', ')}; or ["custom:<slug>"] alone, one of the account's ` +
+        'custom screens (its version in force today; no period with it)',
+    }),
   period: z
     .object({
       from: dateSchema.meta({ description: 'YYYY-MM-DD from 2009-01-01 to today: first day held' }),
@@ -222,6 +226,10 @@ export const portfolioResponseSchema = z
     sized_by: z.enum(['shares', 'value', 'weight']),
     total_value: z.number().nullable().meta({ description: 'with shares or value: the sum of values; null with weights' }),
     frameworks_returned: z.array(z.string()),
+    custom_screen: z
+      .object({ slug: z.string(), base: z.string(), version: z.number().int().nullable(), effective_from: z.string().nullable() })
+      .optional()
+      .meta({ description: 'with frameworks: ["custom:<slug>"] only: the version in force today that judged every company' }),
     holdings: z.array(holdingResultSchema),
     coverage: z.object({
       funds: z.number().int(),

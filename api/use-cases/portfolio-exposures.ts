@@ -1,4 +1,10 @@
-import { decidingReasons as reasonsThatSet, type FrameworkId, type Reason, type ScreeningResult } from '../../engine/index.ts';
+import {
+  decidingReasons as reasonsThatSet,
+  type FrameworkId,
+  type Reason,
+  type ScreeningResult,
+  type VerdictStatus,
+} from '../../engine/index.ts';
 import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
 
 /** How a piece of the portfolio counts in a framework: insufficient data, no verdict or an expired one are all unknown. */
@@ -20,17 +26,30 @@ export const EXPOSURES_LISTED = 100;
 
 export const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
 
-/** Fail closed: no verdict, an expired one or insufficient data is unknown, never compliant. */
-export function countedAs(exposure: Pick<Exposure, 'row' | 'expired'>, framework: FrameworkId): Counted {
-  if (!exposure.row || exposure.expired) return 'unknown';
-  const status = exposure.row.statuses[framework];
-  return status === 'insufficient_data' || status === undefined ? 'unknown' : status;
+/** One framework's verdicts on snapshots: a built-in framework's as stored, or a custom screen's computed from them. */
+export interface Verdicts {
+  /** The verdict's status on `row`; undefined when the snapshot has none. */
+  status(row: VerdictRow): VerdictStatus | undefined;
+  /** The reasons that set it (none for compliant, or when the snapshot's result was not read). */
+  deciding(row: VerdictRow): Reason[];
 }
 
-/** The reasons that set the framework's verdict in `result` (none for compliant, or when not loaded). */
-export function decidingReasons(result: ScreeningResult | undefined, framework: FrameworkId): Reason[] {
-  const verdict = result?.frameworks[framework];
-  return verdict ? reasonsThatSet(verdict.status, verdict.reasons) : [];
+/** A built-in framework's verdicts: statuses from the rows, reasons from the results read into `results` (read when asked). */
+export function storedVerdicts(framework: FrameworkId, results: ReadonlyMap<VerdictRow, ScreeningResult>): Verdicts {
+  return {
+    status: (row) => row.statuses[framework],
+    deciding: (row) => {
+      const verdict = results.get(row)?.frameworks[framework];
+      return verdict ? reasonsThatSet(verdict.status, verdict.reasons) : [];
+    },
+  };
+}
+
+/** Fail closed: no verdict, an expired one or insufficient data is unknown, never compliant. */
+export function countedAs(exposure: Pick<Exposure, 'row' | 'expired'>, verdicts: Verdicts): Counted {
+  if (!exposure.row || exposure.expired) return 'unknown';
+  const status = verdicts.status(exposure.row);
+  return status === 'insufficient_data' || status === undefined ? 'unknown' : status;
 }
 
 /** A deciding reason as the response carries it. */
@@ -47,12 +66,12 @@ export function reasonJson(r: Reason): Record<string, unknown> {
 }
 
 /** Why an exposure is not compliant, in words. */
-function whyOf(exposure: Exposure, framework: FrameworkId, results: ReadonlyMap<VerdictRow, ScreeningResult>): string[] {
+function whyOf(exposure: Exposure, verdicts: Verdicts): string[] {
   if (exposure.ticker === null) return [`the part of fund ${exposure.via} its latest holdings report does not cover`];
   if (!exposure.row) return ['never screened: no verdict'];
   if (exposure.expired) return [`the newest verdict, of ${exposure.row.snapshotDate}, is older than the stale window`];
-  const reasons = decidingReasons(results.get(exposure.row), framework).map((r) => r.message);
-  return reasons.length > 0 ? reasons : [`${exposure.row.statuses[framework]} on ${exposure.row.snapshotDate}`];
+  const reasons = verdicts.deciding(exposure.row).map((r) => r.message);
+  return reasons.length > 0 ? reasons : [`${verdicts.status(exposure.row)} on ${exposure.row.snapshotDate}`];
 }
 
 /** Exposures to the same company (directly and through funds) as one, weights added. */
@@ -72,23 +91,19 @@ function byCompany(exposures: readonly Exposure[]): Exposure[] {
 }
 
 /** Per framework: shares of value by status, the failing exposures with why, and the undecided ones. */
-export function frameworkSummary(
-  exposures: readonly Exposure[],
-  framework: FrameworkId,
-  results: ReadonlyMap<VerdictRow, ScreeningResult>,
-): Record<string, unknown> {
+export function frameworkSummary(exposures: readonly Exposure[], verdicts: Verdicts): Record<string, unknown> {
   const shares: Record<Counted, number> = { compliant: 0, non_compliant: 0, questionable: 0, unknown: 0 };
-  for (const e of exposures) shares[countedAs(e, framework)] += e.weight;
+  for (const e of exposures) shares[countedAs(e, verdicts)] += e.weight;
   const companies = byCompany(exposures);
   const json = (e: Exposure) => ({
     market: e.market,
     ticker: e.ticker,
     via: e.via,
     weight: round6(e.weight),
-    status: e.row && !e.expired ? e.row.statuses[framework] : 'unknown',
-    why: whyOf(e, framework, results),
+    status: e.row && !e.expired ? verdicts.status(e.row) : 'unknown',
+    why: whyOf(e, verdicts),
   });
-  const { failing, notDecided } = notCompliant(companies, framework);
+  const { failing, notDecided } = notCompliant(companies, verdicts);
   return {
     compliant: round6(shares.compliant),
     non_compliant: round6(shares.non_compliant),
@@ -101,19 +116,19 @@ export function frameworkSummary(
   };
 }
 
-function notCompliant(companies: readonly Exposure[], framework: FrameworkId): { failing: Exposure[]; notDecided: Exposure[] } {
+function notCompliant(companies: readonly Exposure[], verdicts: Verdicts): { failing: Exposure[]; notDecided: Exposure[] } {
   return {
-    failing: companies.filter((e) => countedAs(e, framework) === 'non_compliant'),
-    notDecided: companies.filter((e) => ['questionable', 'unknown'].includes(countedAs(e, framework))),
+    failing: companies.filter((e) => countedAs(e, verdicts) === 'non_compliant'),
+    notDecided: companies.filter((e) => ['questionable', 'unknown'].includes(countedAs(e, verdicts))),
   };
 }
 
 /** The snapshots whose reasons the summaries print: the companies listed under each framework. */
-export function rowsNeedingReasons(exposures: readonly Exposure[], frameworks: readonly FrameworkId[]): VerdictRow[] {
+export function rowsNeedingReasons(exposures: readonly Exposure[], frameworks: readonly Verdicts[]): VerdictRow[] {
   const companies = byCompany(exposures);
   const rows = new Set<VerdictRow>();
-  for (const id of frameworks) {
-    const { failing, notDecided } = notCompliant(companies, id);
+  for (const verdicts of frameworks) {
+    const { failing, notDecided } = notCompliant(companies, verdicts);
     for (const e of [...failing.slice(0, EXPOSURES_LISTED), ...notDecided.slice(0, EXPOSURES_LISTED)])
       if (e.row && !e.expired) rows.add(e.row);
   }

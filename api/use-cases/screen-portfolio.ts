@@ -23,20 +23,25 @@ import {
 } from './portfolio-holdings.ts';
 import {
   countedAs,
-  decidingReasons,
   frameworkSummary,
   reasonJson,
   round6,
   rowsNeedingReasons,
+  storedVerdicts,
   type Exposure,
+  type Verdicts,
 } from './portfolio-exposures.ts';
+import { customVerdicts } from './portfolio-custom.ts';
+import type { AppliedScreen } from './screen-custom.ts';
 import { purificationFrameworks, purifyPortfolio, type Period } from './portfolio-purification.ts';
 import { loadResults } from './screen-ticker.ts';
 
 export interface PortfolioRequest {
   holdings: readonly HoldingInput[];
-  /** Already scoped to the caller's grant. */
+  /** Already scoped to the caller's grant; empty under a custom screen. */
   frameworks: readonly FrameworkId[];
+  /** A custom screen (its version in force today) asked for alone instead of `frameworks`. */
+  custom?: AppliedScreen;
   period: Period | null;
   zakat: { method: ZakatMethod; year: ZakatYear } | null;
 }
@@ -130,7 +135,14 @@ export async function screenPortfolio(
     exposures.push(...inFund.map((e) => ({ ...e, weight: e.weight * weight })));
   });
 
-  const needed = rowsNeedingReasons(exposures, request.frameworks).filter((row) => !results.has(row));
+  const custom = request.custom;
+  const columns: Array<{ id: string; verdicts: Verdicts }> = custom
+    ? [{ id: `custom:${custom.slug}`, verdicts: await customVerdicts(service, custom, exposures, results) }]
+    : request.frameworks.map((id) => ({ id, verdicts: storedVerdicts(id, results) }));
+  const needed = rowsNeedingReasons(
+    exposures,
+    columns.map((c) => c.verdicts),
+  ).filter((row) => !results.has(row));
   (await loadResults(service, needed)).forEach((result, i) => results.set(needed[i]!, result));
 
   const holdings = resolved.map((r, i) => {
@@ -149,11 +161,13 @@ export async function screenPortfolio(
       weight: round6(weights[i]!),
       snapshot_date: row?.snapshotDate ?? null,
       expired: expired(row),
-      verdicts: row ? Object.fromEntries(request.frameworks.map((id) => [id, row.statuses[id]])) : null,
+      verdicts: row ? Object.fromEntries(columns.map(({ id, verdicts }) => [id, verdicts.status(row)])) : null,
       counted_as:
-        r.kind === 'fund' ? {} : Object.fromEntries(request.frameworks.map((id) => [id, countedAs({ row, expired: expired(row) }, id)])),
+        r.kind === 'fund'
+          ? {}
+          : Object.fromEntries(columns.map(({ id, verdicts }) => [id, countedAs({ row, expired: expired(row) }, verdicts)])),
       deciding_reasons: Object.fromEntries(
-        request.frameworks.map((id) => [id, decidingReasons(row && !expired(row) ? results.get(row) : undefined, id).map(reasonJson)]),
+        columns.map(({ id, verdicts }) => [id, (row && !expired(row) ? verdicts.deciding(row) : []).map(reasonJson)]),
       ),
       look_through: r.fund
         ? {
@@ -166,8 +180,8 @@ export async function screenPortfolio(
         : null,
       frameworks: inFund
         ? Object.fromEntries(
-            request.frameworks.map((id) => {
-              const { compliant, non_compliant, questionable, unknown } = frameworkSummary(inFund, id, results);
+            columns.map(({ id, verdicts }) => {
+              const { compliant, non_compliant, questionable, unknown } = frameworkSummary(inFund, verdicts);
               return [id, { compliant, non_compliant, questionable, unknown }];
             }),
           )
@@ -212,10 +226,20 @@ export async function screenPortfolio(
       as_of: today,
       sized_by: unit,
       total_value: totalValue === null ? null : round6(totalValue),
-      frameworks_returned: request.frameworks,
+      frameworks_returned: columns.map((c) => c.id),
+      ...(custom
+        ? {
+            custom_screen: {
+              slug: custom.slug,
+              base: custom.base,
+              version: custom.version?.version ?? null,
+              effective_from: custom.version?.effectiveFrom ?? null,
+            },
+          }
+        : {}),
       holdings,
       coverage: { funds: funds.length, fund_weight: round6(fundWeight), fund_weight_covered: round6(fundCovered) },
-      frameworks: Object.fromEntries(request.frameworks.map((id) => [id, frameworkSummary(exposures, id, results)])),
+      frameworks: Object.fromEntries(columns.map(({ id, verdicts }) => [id, frameworkSummary(exposures, verdicts)])),
       purification,
       zakat,
     },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portfolioResponseSchema } from '../../api/schemas/portfolio.ts';
 import { meterUsed } from '../support/access.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { buildLake, TODAY, type FixtureTickers } from './support/lake-fixture.ts';
@@ -211,6 +212,63 @@ describe('framework=custom:<slug> on GET /api/screen, live and as_of, over real 
     expect(notCustom.status).toBe(400);
     expect(notCustom.body.detail).toMatch(/'shariah_aaoifi' is not a custom screen/);
     expect((await api.call('/api/screen/etf', (await api.newKey()).key, { method: 'POST', body })).status).toBe(404);
+  });
+
+  it('when a portfolio is screened under a custom screen, then each company has its custom verdict, the shares count them, and only stock lines are charged', async () => {
+    const other = t.fresh.find((ticker) => ticker !== target.ticker)!;
+    const body = {
+      holdings: [
+        { market: 'us', ticker: target.ticker, weight: 0.6 },
+        { market: 'us', ticker: other, weight: 0.4 },
+      ],
+      frameworks: ['custom:tight-debt'],
+    };
+    const single = (await screen(other, 'framework=custom:tight-debt')).body.report['custom:tight-debt'].status as string;
+    await api.access.meter.returnSpare();
+    const before = await meterUsed(api.access, owner.keyId);
+    const answer = await api.call('/api/portfolio', owner.key, { method: 'POST', body });
+    expect(answer.status).toBe(200);
+    expect(portfolioResponseSchema.safeParse(answer.body).error?.issues ?? []).toEqual([]);
+    expect(answer.body).toMatchObject({
+      frameworks_returned: ['custom:tight-debt'],
+      custom_screen: { slug: 'tight-debt', base: 'shariah_aaoifi', version: 1, effective_from: TODAY },
+    });
+    const [held, beside] = answer.body.holdings as Json[];
+    expect(held!.verdicts).toEqual({ 'custom:tight-debt': 'non_compliant' });
+    expect(beside!.verdicts).toEqual({ 'custom:tight-debt': single });
+    expect(held!.deciding_reasons['custom:tight-debt']).toEqual([
+      expect.objectContaining({ code: 'custom.tight-debt.debt_to_market_cap_spot', result: 'fail' }),
+    ]);
+    const summary = answer.body.frameworks['custom:tight-debt'];
+    expect(summary.non_compliant).toBeGreaterThanOrEqual(0.6);
+    expect(summary.failing[0]).toMatchObject({ ticker: target.ticker, status: 'non_compliant' });
+    expect(summary.failing[0].why[0]).toMatch(/^custom:tight-debt v1: debt_to_market_cap_spot/);
+    await api.access.meter.returnSpare();
+    expect((await meterUsed(api.access, owner.keyId)) - before).toBe(2);
+
+    const period = await api.call('/api/portfolio', owner.key, {
+      method: 'POST',
+      body: {
+        ...body,
+        holdings: body.holdings.map(({ market, ticker }) => ({ market, ticker, shares: 10 })),
+        period: { from: '2024-01-01' },
+      },
+    });
+    expect(period.status).toBe(400);
+    expect(period.body.detail).toMatch(/period: purification under a custom screen is its base framework's/);
+    const mixed = await api.call('/api/portfolio', owner.key, {
+      method: 'POST',
+      body: { ...body, frameworks: ['custom:tight-debt', 'shariah_sp'] },
+    });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.detail).toMatch(/ask for one custom screen alone/);
+    expect((await api.call('/api/portfolio', (await api.newKey()).key, { method: 'POST', body })).status).toBe(404);
+  });
+
+  it('when explain is asked for a custom screen, then 400 names the valid framework ids', async () => {
+    const answer = await api.call(`/api/screen/us/${target.ticker}/explain?framework=custom:tight-debt`, owner.key);
+    expect(answer.status).toBe(400);
+    expect(answer.body.detail).toMatch(/unknown framework id\(s\) custom:tight-debt; valid ids: shariah_aaoifi/);
   });
 
   it('when the ticker has no history at the date, then 404 as for any framework', async () => {

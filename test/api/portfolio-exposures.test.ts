@@ -4,6 +4,7 @@ import {
   countedAs,
   frameworkSummary,
   rowsNeedingReasons,
+  storedVerdicts,
   type Exposure,
 } from '../../api/use-cases/portfolio-exposures.ts';
 import type { ScreeningResult } from '../../engine/index.ts';
@@ -36,10 +37,11 @@ const held = (ticker: string, weight: number, r: VerdictRow | undefined, via: st
 
 describe('the portfolio split by status, counted fail closed', () => {
   it('counts insufficient data, no verdict and an expired verdict as unknown, never compliant', () => {
-    expect(countedAs({ row: row('A', 'insufficient_data'), expired: false }, 'shariah_aaoifi')).toBe('unknown');
-    expect(countedAs({ row: undefined, expired: false }, 'shariah_aaoifi')).toBe('unknown');
-    expect(countedAs({ row: row('A', 'compliant'), expired: true }, 'shariah_aaoifi')).toBe('unknown');
-    expect(countedAs({ row: row('A', 'questionable'), expired: false }, 'shariah_aaoifi')).toBe('questionable');
+    const aaoifi = storedVerdicts('shariah_aaoifi', new Map());
+    expect(countedAs({ row: row('A', 'insufficient_data'), expired: false }, aaoifi)).toBe('unknown');
+    expect(countedAs({ row: undefined, expired: false }, aaoifi)).toBe('unknown');
+    expect(countedAs({ row: row('A', 'compliant'), expired: true }, aaoifi)).toBe('unknown');
+    expect(countedAs({ row: row('A', 'questionable'), expired: false }, aaoifi)).toBe('questionable');
   });
 
   it('adds a company held directly and through a fund into one failing entry with its deciding reasons, and lists the uncovered part of a fund as unknown', () => {
@@ -62,7 +64,7 @@ describe('the portfolio split by status, counted fail closed', () => {
         },
       },
     } as unknown as ScreeningResult;
-    const summary = frameworkSummary(exposures, 'shariah_aaoifi', new Map([[bad, result]]));
+    const summary = frameworkSummary(exposures, storedVerdicts('shariah_aaoifi', new Map([[bad, result]])));
     expect(summary).toMatchObject({
       compliant: 0.3,
       non_compliant: 0.3,
@@ -89,11 +91,11 @@ describe('the portfolio split by status, counted fail closed', () => {
 
   it('lists at most 100 failing companies, heaviest first, and reads reasons only for those listed', () => {
     const exposures = Array.from({ length: 150 }, (_, i) => held(`T${i}`, (i + 1) / 11_325, row(`T${i}`, 'non_compliant')));
-    const summary = frameworkSummary(exposures, 'shariah_aaoifi', new Map());
+    const summary = frameworkSummary(exposures, storedVerdicts('shariah_aaoifi', new Map()));
     expect(summary.failing_count).toBe(150);
     expect((summary.failing as Array<{ ticker: string }>).length).toBe(EXPOSURES_LISTED);
     expect((summary.failing as Array<{ ticker: string }>)[0]!.ticker).toBe('T149');
-    const needed = rowsNeedingReasons(exposures, ['shariah_aaoifi']).map((r) => r.ticker);
+    const needed = rowsNeedingReasons(exposures, [storedVerdicts('shariah_aaoifi', new Map())]).map((r) => r.ticker);
     expect(needed).toHaveLength(EXPOSURES_LISTED);
     expect(needed).not.toContain('T0');
   });

@@ -5,6 +5,7 @@ import { createMetrics } from '../../../api/metrics.ts';
 import { unavailableRefresher } from '../../../api/refresher.ts';
 import { openServiceDb, type ServiceDb } from '../../../service-state/db.ts';
 import { openApiReads } from '../../../warehouse/api-reads/api-reads.ts';
+import { PurificationReads } from '../../../warehouse/purification-reads.ts';
 import { keyFor, openTestAccess } from '../../support/access.ts';
 import { listen } from '../../support/http.ts';
 import { testServiceState } from '../../support/service-state.ts';
@@ -27,13 +28,14 @@ export interface CustomScreensApi {
 }
 
 /**
- * The real Koa app over `dataDir` (its lake, possibly empty) with real access control and the
- * custom-screen endpoints on the test's service state (libsql or PostgreSQL), on an ephemeral port.
+ * The real Koa app over `dataDir` (its lake, possibly empty) with real access control, the
+ * portfolio endpoint and the custom-screen endpoints on the test's service state (libsql or PostgreSQL), on an ephemeral port.
  */
 export async function serveCustomScreensApi(dataDir: string): Promise<CustomScreensApi> {
   const access = await openTestAccess(dataDir);
   const reads = await openApiReads({ dataDir, followIntervalMs: 0 });
   const db = await openServiceDb(await testServiceState(dataDir));
+  const purification = new PurificationReads(dataDir);
   const app = createApp({
     logger: pino({ level: 'silent' }),
     metrics: createMetrics(),
@@ -41,6 +43,7 @@ export async function serveCustomScreensApi(dataDir: string): Promise<CustomScre
     screen: { reads, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 } },
     accessControl: access.middleware,
     customScreens: { db },
+    purification: { lake: purification },
     baseUrl: 'http://127.0.0.1',
   });
   const server = await listen(app);
@@ -63,6 +66,7 @@ export async function serveCustomScreensApi(dataDir: string): Promise<CustomScre
     async close() {
       await server.close();
       await reads.close();
+      await purification.close();
       await db.close();
       await access.close();
     },
