@@ -196,7 +196,6 @@ export async function runApiSpreadBench(
       dataDir,
       followIntervalMs: 0,
       checkpoint: false,
-      historyIndex: false,
       prerenderReports: PRERENDER_REPORTS,
       sidecars: { dir },
     });

@@ -72,10 +72,6 @@ for (const line of formatSignInFloodBench(await runSignInFloodBench())) console.
 const { runApiHistoryBench, formatApiHistoryBench } = await import('./api-history.bench.ts');
 for (const line of formatApiHistoryBench(await runApiHistoryBench())) console.log(line);
 
-// Loading a whole-universe history index segment's directory on the event loop, format 1 (JSON and a map) against format 2 (a ticker table).
-const { runHistoryDirectoryBench, formatHistoryDirectoryBench } = await import('./history-directory.bench.ts');
-for (const line of formatHistoryDirectoryBench(runHistoryDirectoryBench())) console.log(line);
-
 // Status timeline over 73 quarter ends of a small synthetic US sample, beside as_of with reasons (about a minute).
 const { runTimelineBench, formatTimelineBench } = await import('./timeline.bench.ts');
 for (const line of formatTimelineBench(await runTimelineBench())) console.log(line);

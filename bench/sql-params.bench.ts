@@ -15,7 +15,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ConnectionPool } from '../warehouse/api-reads/api-reads-lake.ts';
-import { historyRowSql, resultJsonBatchSql, snapshotPartitionDir } from '../warehouse/api-reads/api-reads-sql.ts';
+import { resultJsonBatchSql, snapshotPartitionDir } from '../warehouse/api-reads/api-reads-sql.ts';
 import { writeSnapshots } from '../warehouse/snapshot-writer.ts';
 import { inlineSql, readPrepared, readSql, type Sql } from '../warehouse/sql.ts';
 import { syntheticRows } from './api-history.bench.ts';
@@ -103,10 +103,6 @@ export async function runSqlParamsBench(): Promise<SqlParamsFigures> {
         snapshots,
         calls,
         statements: [
-          {
-            name: 'as_of row (historyRowSql)',
-            ways: await measure(connection, calls, (i) => historyRowSql(files, ticker(i), dates[i % dates.length]!, false)),
-          },
           {
             name: 'result_json batch of 8 (resultJsonBatchSql)',
             ways: await measure(connection, calls, (i) =>

@@ -8,6 +8,7 @@ import { registerMigrateCommand } from './commands/migrate.ts';
 import { registerPipelineCommands } from './commands/pipelines.ts';
 import { registerProvisionCommand } from './commands/provision.ts';
 import { registerServeCommands } from './commands/serve.ts';
+import { registerServingCommands } from './commands/serving.ts';
 import { registerStateCommands } from './commands/state.ts';
 import { registerUserCommands } from './commands/users.ts';
 import { registerWebhookCommands } from './commands/webhooks.ts';
@@ -30,5 +31,6 @@ export function buildProgram(): Command {
   registerUserCommands(program);
   registerWebhookCommands(program);
   registerMcpCommand(program);
+  registerServingCommands(program);
   return program;
 }

@@ -57,11 +57,24 @@ export const API_LISTEN_BACKLOG = 4_096;
 /** Starts the Koa API on HOST:PORT and returns its URL and a graceful close. */
 export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   const { config, logger } = deps;
+  let reported = 0;
   const reads = await openApiReads({
     dataDir: config.dataDir,
     prerenderReports: PRERENDER_REPORTS,
     onError: (err) => logger.error({ err }, 'lake scan failed'),
+    // The first start after an upgrade copies the lake into the serving store: say how far it is.
+    onServingProgress: (done, total, rows) => {
+      if (done < total && performance.now() - reported < 5_000) return;
+      reported = performance.now();
+      logger.info({ files: done, of: total, snapshots: rows }, 'serving store: copying lake files it does not hold');
+    },
   });
+  const sync = reads.stats().servingSync;
+  if (sync && sync.filesCopied > 0)
+    logger.info(
+      { files: sync.filesCopied, snapshots: sync.rowsCopied, seconds: Math.round(sync.ms / 100) / 10 },
+      'serving store: built from the lake',
+    );
   const forensic = new ForensicReads(config.dataDir);
   const purification = new PurificationReads(config.dataDir);
   const client = new Client({ connection: deps.temporal, namespace: config.TEMPORAL_NAMESPACE });

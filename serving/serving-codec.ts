@@ -47,9 +47,13 @@ export const ROW_COLUMNS = [
   'data_source',
 ] as const;
 
-/** Level 1: results are written on every publish (a backfill writes millions); most of the size goes at any level. */
+/**
+ * Level 1 with a 1 kB window: results are written on every publish (a backfill writes millions),
+ * a result is a few kilobytes, and a larger window or level saves almost nothing on one while its
+ * setup costs more than the compression (docs/serving.md, "The serving store").
+ */
 export function deflateResult(json: Uint8Array): Buffer {
-  return deflateRawSync(json, { level: 1 });
+  return deflateRawSync(json, { level: 1, windowBits: 10, memLevel: 4 });
 }
 
 export function inflateResult(stored: Uint8Array): Buffer {

@@ -12,7 +12,9 @@ export const INSERT_SNAPSHOT = `INSERT INTO serving_snapshots (${columns}, resul
 ON CONFLICT (market, ticker, snapshot_date) DO UPDATE SET ${[...ROW_COLUMNS.slice(3), 'result'].map((c) => `${c} = excluded.${c}`).join(', ')}
 WHERE excluded.screened_at >= serving_snapshots.screened_at`;
 
-const newerThanCurrent = `(excluded.snapshot_date > serving_current.snapshot_date OR (excluded.snapshot_date = serving_current.snapshot_date AND excluded.screened_at >= serving_current.screened_at))`;
+const newerThanCurrent =
+  '(excluded.snapshot_date > serving_current.snapshot_date OR ' +
+  '(excluded.snapshot_date = serving_current.snapshot_date AND excluded.screened_at >= serving_current.screened_at))';
 
 export const UPSERT_CURRENT = `INSERT INTO serving_current (market, ticker, snapshot_date, screened_at, first_date) VALUES (?, ?, ?, ?, ?)
 ON CONFLICT (market, ticker) DO UPDATE SET

@@ -10,6 +10,7 @@ import { castColumnsSql, copyToParquetSql } from './lake-sql.ts';
 import { publishFile } from './publish.ts';
 import { listValue } from '@duckdb/node-api';
 import { rawSql, readSql, runSql, sql } from './sql.ts';
+import { recordCompaction } from './serving-feed.ts';
 
 export interface CompactionOptions {
   /** Compact a partition only when it has at least this many files (default 8). */
@@ -84,6 +85,7 @@ async function compactPartition(connection: DuckDBConnection, dir: string, optio
   const rows = (await readSql(connection, sql`SELECT count(*)::INTEGER AS n FROM read_parquet(${target})`)).getRowObjectsJS()[0]?.n;
   const replaced = old.map((name) => path.join(dir, name)).filter((file) => file !== target);
   const relative = (file: string) => path.relative(lakeRoot(options.dataDir), file);
+  await recordCompaction(connection, options.dataDir, target, replaced);
   await announceLakeChange(options.dataDir, {
     op: 'replace',
     table: 'snapshots',

@@ -5,6 +5,7 @@ import { lakeRoot, partitionDir, partitionFile, type LakeTable } from './lake-pa
 import { TABLE_SCHEMAS } from './lake-schemas.ts';
 import { castColumnsSql, copyToParquetSql, type ParquetWriteOptions } from './lake-sql.ts';
 import { publishFile } from './publish.ts';
+import { feedServingStore } from './serving-feed.ts';
 import { rawSql, runSql, sql, type Sql } from './sql.ts';
 
 /** One Parquet file to publish: its table, partition values (outermost first) and deterministic name. */
@@ -33,7 +34,8 @@ export function lakeFilePath(dataDir: string, target: LakeFileTarget): string {
  * zstd Parquet file, atomically, sorted by `orderBy`, or in the relation's own order when
  * `orderBy` is null (DuckDB keeps insertion order: a caller that staged its rows sorted saves
  * a sort of wide rows). Returns the path relative to `dataDir`. A retry with the same target
- * replaces the earlier file. The file is announced in the lake's change journal once it is in place.
+ * replaces the earlier file. A snapshot file's rows are written to the serving store once it is in
+ * place (docs/serving.md, "The serving store"); then the file is announced in the lake's change journal.
  */
 export async function publishLakeFile(
   connection: DuckDBConnection,
@@ -49,6 +51,7 @@ export async function publishLakeFile(
   await publishFile(finalPath, async (temp) => {
     await runSql(connection, copyToParquetSql(query, temp, parquet));
   });
+  if (target.table === 'snapshots') await feedServingStore(connection, dataDir, finalPath);
   await announceLakeChange(dataDir, { op: 'add', table: target.table, files: [path.relative(lakeRoot(dataDir), finalPath)] });
   return path.relative(dataDir, finalPath);
 }

@@ -49,8 +49,6 @@ function childPidsRunning(module: string): number[] {
   }
 }
 
-/** Pids of this process's history index builders (child processes running the index's task module). */
-export const historyBuilderPids = () => childPidsRunning('api-reads-history-tasks');
 
 /** Pids of this process's result sidecar builders (child processes running the sidecar build module). */
 export const sidecarBuilderPids = () => childPidsRunning('api-reads-sidecar-build');

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehouse/api-reads/api-reads.ts';
 import { checkpointPath } from '../../warehouse/api-reads/api-reads-checkpoint.ts';
 import { saveLakeCheckpoint } from '../../warehouse/api-reads/api-reads-lake-checkpoint.ts';
-import { scanTableFiles } from '../../warehouse/api-reads/api-reads-lake.ts';
+import { scanTableFiles } from '../../warehouse/lake-files.ts';
 import type { SnapshotRow } from '../../warehouse/snapshot-schema.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
@@ -27,7 +27,7 @@ const row = (market: string, ticker: string, date: string, screenedAt: string, v
 const each = (tickers: string[], make: (market: string, ticker: string) => SnapshotRow) =>
   MARKETS.flatMap((m) => tickers.map((t) => make(m, t)));
 
-const QUIET: Partial<ApiReadsOptions> = { sidecars: false, historyIndex: false, followIntervalMs: 0 };
+const QUIET: Partial<ApiReadsOptions> = { sidecars: false, followIntervalMs: 0 };
 
 /** Every ticker's current row and first day, as the reads serve them. */
 function currents(reads: ApiReads): unknown[] {
@@ -177,8 +177,8 @@ describe('the lake copy of the current verdicts, saved by maintenance', () => {
     const expected = await oracle(temp.dir);
     // Following the lake (as a running API does) makes each save its own copy on close, to the same path.
     const [a, b] = await Promise.all([
-      openApiReads({ dataDir: temp.dir, sidecars: false, historyIndex: false, followIntervalMs: 60_000 }),
-      openApiReads({ dataDir: temp.dir, sidecars: false, historyIndex: false, followIntervalMs: 60_000 }),
+      openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 60_000 }),
+      openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 60_000 }),
     ]);
     expect([a.stats().startedFrom, b.stats().startedFrom]).toEqual(['lake-checkpoint', 'lake-checkpoint']);
     expect([currents(a), currents(b)]).toEqual([expected, expected]);

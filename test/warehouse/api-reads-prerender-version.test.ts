@@ -40,7 +40,6 @@ describe('the pre-render version of a running API', () => {
       dataDir: temp.dir,
       followIntervalMs: 0,
       checkpoint: false,
-      historyIndex: false,
       prerenderReports: option,
       sidecars: { dir: path.join(temp.dir, folder) },
     });

@@ -194,7 +194,7 @@ describe('lakeMaintenance workflow on a real Temporal dev server', () => {
       // verdicts of its own begins from it, reads no file, and holds what the catalog's current view holds.
       expect(result.currentVerdicts).toMatchObject({ snapshots: Number(baseline.current) });
       await rm(checkpointPath(lake.dir, 'api'), { force: true });
-      const fresh = await openApiReads({ dataDir: lake.dir, sidecars: false, historyIndex: false, followIntervalMs: 0 });
+      const fresh = await openApiReads({ dataDir: lake.dir, sidecars: false, followIntervalMs: 0 });
       try {
         expect(fresh.stats()).toMatchObject({
           startedFrom: 'lake-checkpoint',

@@ -22,7 +22,6 @@ export async function saveLakeCheckpoint(dataDir: string): Promise<LakeCheckpoin
     dataDir,
     checkpoint: 'lake',
     sidecars: false,
-    historyIndex: false,
     followIntervalMs: 0,
     onError: (error) => errors.push(error),
   });

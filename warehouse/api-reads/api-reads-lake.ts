@@ -1,38 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance, DuckDBResult } from '@duckdb/node-api';
 import type { RawSnapshot } from './api-reads-store.ts';
-import { INDEX_COLUMNS, currentPickSql, currentRowsSql, listingsSql, snapshotIndexSql } from './api-reads-sql.ts';
+import { INDEX_COLUMNS, currentPickSql, currentRowsSql, listingsSql } from './api-reads-sql.ts';
 import type { Listing } from './api-reads-types.ts';
 import { openDuckDB } from '../duckdb.ts';
-import { lakeRoot, type LakeTable } from '../lake-paths.ts';
-import { SEED_PARTITION, SNAPSHOT_RATIOS } from '../lake-schemas.ts';
-import { rawSql, readSql, runSql, sql, streamPrepared, streamSql, type Sql } from '../sql.ts';
-
-/** Published Parquet files of a table with a change signature (mtime and size), seed files excluded. */
-export async function scanTableFiles(dataDir: string, table: LakeTable): Promise<Map<string, string>> {
-  const root = path.join(lakeRoot(dataDir), table);
-  const files = new Map<string, string>();
-  if (!existsSync(root)) return files;
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  await Promise.all(
-    entries
-      .filter((e) => e.isFile() && e.name.endsWith('.parquet') && !e.name.startsWith('.'))
-      .map(async (e) => {
-        const file = path.join(e.parentPath, e.name);
-        if (file.includes(`=${SEED_PARTITION}${path.sep}`)) return;
-        try {
-          const info = await stat(file);
-          files.set(file, `${info.mtimeMs}:${info.size}`);
-        } catch {
-          // removed between readdir and stat: the next scan no longer lists it
-        }
-      }),
-  );
-  return files;
-}
+import { SNAPSHOT_RATIOS } from '../lake-schemas.ts';
+import { rawSql, readSql, runSql, sql, streamSql } from '../sql.ts';
 
 /**
  * A few reusable DuckDB connections on one in-memory instance with a bounded memory budget. At
@@ -149,24 +122,6 @@ export async function streamCurrent(
   } finally {
     await connection.run(`DROP TABLE IF EXISTS ${picks}`);
   }
-}
-
-/** Every row of one snapshot file, as a one-off streamed query (not kept prepared: each file is read once). */
-export async function fileRows(pool: ConnectionPool, file: string): Promise<RawSnapshot[]> {
-  return pool.use(async (connection) => {
-    const out: RawSnapshot[] = [];
-    await streamRows(await streamSql(connection, snapshotIndexSql([file])), false, (raw) => out.push(raw));
-    return out;
-  });
-}
-
-/** The rows of a history query (`historyRowSql`, `dayRowsSql`): hot, so through a kept prepared statement. */
-export async function queryRows(pool: ConnectionPool, query: Sql): Promise<RawSnapshot[]> {
-  return pool.use(async (connection) => {
-    const out: RawSnapshot[] = [];
-    await streamRows(await streamPrepared(connection, query), false, (raw) => out.push(raw));
-    return out;
-  });
 }
 
 /** Every listing of the universe. */

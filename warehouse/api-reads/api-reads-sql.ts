@@ -4,7 +4,7 @@ import { STATUS_CODES } from './api-reads-store.ts';
 import { lakeRoot } from '../lake-paths.ts';
 import { readTableSql } from '../lake-sql.ts';
 import { SEED_PARTITION, SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../lake-schemas.ts';
-import { inlineSql, joinSql, rawSql, sql, sqlDate, sqlIdent, sqlValueList, type Sql } from '../sql.ts';
+import { inlineSql, joinSql, rawSql, sql, sqlIdent, sqlValueList, type Sql } from '../sql.ts';
 
 /** Every SQL statement the API's reads run. Values reach DuckDB as bound parameters. */
 
@@ -87,37 +87,6 @@ export function currentRowsSql(picks: string, files: readonly string[]): Sql {
     JOIN ${rawSql(sqlIdent(picks))} p ON i.file = p.file AND i.market = p.market AND i.ticker = p.ticker
      AND i.day = (p.newest >> 42)::INTEGER AND i.at_ms = (p.newest & ${rawSql(String(KEY_MS_MASK))})::DOUBLE
     QUALIFY row_number() OVER (PARTITION BY i.market, i.ticker) = 1`;
-}
-
-/**
- * The newest snapshot of one ticker in `files` dated on or before `date` (or exactly on it). DuckDB
- * plans with the bound ticker as a constant, so the Parquet reader still skips row groups by their
- * ticker statistics.
- */
-export function historyRowSql(files: readonly string[], ticker: string, date: string, exactDay: boolean): Sql {
-  const where = sql`ticker = ${ticker} AND CAST(snapshot_date AS DATE) ${rawSql(exactDay ? '=' : '<=')} ${sqlDate(date)}`;
-  return sql`
-    SELECT * FROM (${snapshotIndexSql(files, where)})
-    ORDER BY day DESC, at_ms DESC LIMIT 1`;
-}
-
-/**
- * Every snapshot of one ticker in `files`, the newest of each day, oldest first. The bound ticker
- * is planned as a constant, so row groups of other tickers are skipped by their statistics.
- */
-export function tickerHistorySql(files: readonly string[], ticker: string): Sql {
-  return sql`
-    SELECT * FROM (${snapshotIndexSql(files, sql`ticker = ${ticker}`)})
-    QUALIFY row_number() OVER (PARTITION BY day ORDER BY at_ms DESC) = 1
-    ORDER BY day`;
-}
-
-/** Each ticker's newest snapshot dated exactly `date` in `files`, in ticker order. */
-export function dayRowsSql(files: readonly string[], date: string): Sql {
-  return sql`
-    SELECT * FROM (${snapshotIndexSql(files, sql`CAST(snapshot_date AS DATE) = ${sqlDate(date)}`)})
-    QUALIFY row_number() OVER (PARTITION BY ticker ORDER BY at_ms DESC) = 1
-    ORDER BY ticker`;
 }
 
 /**

@@ -3,23 +3,25 @@ import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { isRemovedFileError, lakeFile, SnapshotFileSet } from './api-reads-files.ts';
 import { loadCheckpoint, saveCheckpoint } from './api-reads-checkpoint.ts';
-import { ConnectionPool, fileRows, loadListings, queryRows, scanTableFiles } from './api-reads-lake.ts';
-import { newerSnapshot, UnindexedRows } from './api-reads-unindexed-rows.ts';
+import { ConnectionPool, loadListings } from './api-reads-lake.ts';
+import { scanTableFiles } from '../lake-files.ts';
 import { CurrentLoader } from './api-reads-loader.ts';
 import { PointReadQueue, type PointReadLimits, type RowKey } from './api-reads-queue.ts';
-import { HistoryIndex, type HistoryIndexStats } from './api-reads-history-index.ts';
 import { ResultSidecars, type SidecarWant } from './api-reads-results.ts';
 import type { SidecarRow } from './api-reads-sidecar-row.ts';
 import type { PrerenderOption } from './api-reads-sidecar-build.ts';
 import { storedResultBytes, type StoredResult } from './api-reads-stored-result.ts';
 import { dayNumber } from '../../engine/dates.ts';
-import { CurrentStore, dayString, packStatuses, verdictRowOfRaw, type RawSnapshot } from './api-reads-store.ts';
-import { dayRowsSql, fundHoldingsDir, fundHoldingsSql, historyRowSql, snapshotPartitionDir, tickerHistorySql } from './api-reads-sql.ts';
+import { CurrentStore, dayString, packStatuses } from './api-reads-store.ts';
+import { fundHoldingsDir, fundHoldingsSql, snapshotPartitionDir } from './api-reads-sql.ts';
 import type { AsOfLookup, FundHoldings, Listing, VerdictRow } from './api-reads-types.ts';
 import type { RefreshedScreen } from '../snapshot-schema.ts';
 import { UniverseIndex } from './api-reads-universe.ts';
 import { UniverseBuilder } from './api-reads-universe-builder.ts';
 import { LakeJournalReader, type LakeChange } from '../lake-journal.ts';
+import { syncServingFromLake, type ServingSyncResult } from '../serving-feed.ts';
+import { openServingStore, servingTargetOf } from '../../serving/open-serving-store.ts';
+import type { ServingRow, ServingStore } from '../../serving/serving-types.ts';
 import { lakeRoot } from '../lake-paths.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../lake-schemas.ts';
 import { MethodologyTexts } from '../methodology-texts-lake.ts';
@@ -56,11 +58,12 @@ export interface ApiReadsOptions {
    */
   checkpoint?: boolean | 'lake';
   /**
-   * The history index that answers as_of without a lake query (docs/serving.md, "as_of from the
-   * history index"); default on, under `DATA_DIR/api-cache/history`. Off, every older snapshot
-   * is read from the Parquet files.
+   * The serving store older snapshots are read from (docs/serving.md, "The serving store"); by
+   * default the one the configuration places for `dataDir`, opened here and closed with the reads.
    */
-  historyIndex?: boolean | { dir: string; maxSegments?: number };
+  serving?: ServingStore;
+  /** Hears how far the start's copy of lake files the store does not hold has got. */
+  onServingProgress?: (done: number, total: number, rows: number) => void;
 }
 
 /** Figures of what the API has loaded. */
@@ -81,14 +84,14 @@ export interface ApiReadsStats {
   startedFrom: 'api-checkpoint' | 'lake-checkpoint' | 'lake-files' | null;
   /** Byte offset of the change journal read so far: the lake generation the reads have seen. */
   generation: number;
-  /** Queries of older snapshots (as_of, a day's verdicts) run over the lake. */
-  historyQueries: number;
+  /** Reads of older snapshots (as_of, a day's verdicts, a history) from the serving store. */
+  historyReads: number;
   /** Snapshot files whose current rows are readable from a point-read sidecar. */
   sidecarFiles: number;
   /** Queries of `result_json` run over the Parquet files (the fallback path), each for every waiting row of one file. */
   resultQueries: number;
-  /** The history index's figures (null when it is off). */
-  historyIndex: HistoryIndexStats | null;
+  /** What the start's copy of lake files into the serving store did (null before the start). */
+  servingSync: ServingSyncResult | null;
   lastSyncAt: string | null;
 }
 
@@ -106,17 +109,17 @@ export class ApiReads {
   private listingFiles = new Map<string, string>();
   private readonly known = new Map<string, string>();
   private readonly journal: LakeJournalReader;
-  /** History answers of the current generation (cleared when snapshots change). */
-  private readonly history = new Map<string, RawSnapshot | null>();
-  /** Files of history rows handed out, for their `result_json`. */
-  private readonly historyFiles = new WeakMap<VerdictRow, string>();
+  /** Rows handed out from the serving store: their stored result is read there too. */
+  private readonly fromServing = new WeakSet<VerdictRow>();
+  private servingStore: ServingStore | null = null;
+  private servingSync: ServingSyncResult | null = null;
   private syncing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private lastSyncAt: string | null = null;
   private lakeScans = 0;
   private sidecarsPlanned = false;
   private snapshotFilesLoaded = 0;
-  private historyQueries = 0;
+  private historyReads = 0;
   private currentRebuilds = 0;
   private startedFrom: ApiReadsStats['startedFrom'] = null;
   private universeRebuilds = 0;
@@ -127,14 +130,8 @@ export class ApiReads {
   private readonly loader = new CurrentLoader();
   private readonly universeBuilder = new UniverseBuilder();
   /** Set once the start is done: from then on the universe is rebuilt in a worker thread, not on the event loop. */
-  private serving = false;
+  private following = false;
   private readonly sidecars: ResultSidecars | null;
-  private readonly historyIndex: HistoryIndex | null;
-  /** Files a publish added that the history index has not taken yet, each read once (not per as_of). */
-  private readonly unindexedRows = new UnindexedRows({
-    readFile: (file) => fileRows(this.pool, file),
-    signatureOf: (file) => this.snapshotFiles.signatureOf(file),
-  });
   /** The methodology texts stored results reference (docs/warehouse.md, "Methodology texts"). */
   private readonly texts: MethodologyTexts;
 
@@ -159,21 +156,11 @@ export class ApiReads {
             ...(options.onError ? { onError: options.onError } : {}),
             ...(options.prerenderReports === undefined ? {} : { prerender: options.prerenderReports }),
           });
-    const index = options.historyIndex ?? true;
-    this.historyIndex =
-      index === false
-        ? null
-        : new HistoryIndex({
-            dir: index === true ? path.join(options.dataDir, 'api-cache', 'history') : index.dir,
-            known: () => this.snapshotFiles.entries(),
-            ...(index !== true && index.maxSegments !== undefined ? { maxSegments: index.maxSegments } : {}),
-            ...(options.onError ? { onError: options.onError } : {}),
-          });
   }
 
-  /** Resolves when the history index holds every file the reads know (as_of works before, from the lake). */
-  async whenHistoryIndexed(): Promise<void> {
-    await this.historyIndex?.whenIdle();
+  private get serving(): ServingStore {
+    if (this.servingStore === null) throw new Error('the API reads are not started');
+    return this.servingStore;
   }
 
   /** Resolves when the point-read sidecars of the current rows are built (reads work before, through the queue). */
@@ -206,6 +193,7 @@ export class ApiReads {
    * lake's folders for anything not announced; saves a new checkpoint when something was read.
    */
   async start(): Promise<void> {
+    this.servingStore = this.options.serving ?? (await openServingStore(servingTargetOf(this.options.dataDir)));
     const checkpoint = this.options.checkpoint === false ? null : await loadCheckpoint(this.options.dataDir);
     this.startedFrom = checkpoint ? `${checkpoint.kind}-checkpoint` : 'lake-files';
     // Without saved verdicts every file is read: the load thread starts (tsx, DuckDB) while the folders are listed.
@@ -227,10 +215,9 @@ export class ApiReads {
     const lakeCopy = this.options.checkpoint === 'lake';
     if (lakeCopy || (this.options.checkpoint !== false && (!checkpoint || this.snapshotFilesLoaded > 0 || loaded > 0)))
       this.startSave = this.saveCheckpoint();
-    this.serving = true;
-    // Not after the result sidecars: both builders are processes of their own, and while a backfill publishes,
-    // every minute without the index sends as_of to a lake query per request (docs/serving.md, "as_of from the history index").
-    this.historyIndex?.start();
+    // Lake files the store does not hold (an upgrade, a store on a new engine, files written by hand).
+    this.servingSync = await syncServingFromLake(this.options.dataDir, this.serving, this.options.onServingProgress);
+    this.following = true;
   }
 
   /** Saves the current verdicts and what they were read from (errors go to `onError`: a checkpoint is an optimisation). */
@@ -267,37 +254,11 @@ export class ApiReads {
     return id === undefined ? undefined : this.store.decode(id, market, ticker);
   }
 
-  private rowOf(raw: RawSnapshot): VerdictRow {
-    const row = verdictRowOfRaw(raw);
-    if (raw.file !== null) this.historyFiles.set(row, raw.file);
-    return row;
-  }
-
-  /** One older snapshot from the lake's partitions of years `from`..`to`; remembered for this generation. */
-  private async historyRow(
-    market: string,
-    ticker: string,
-    date: string,
-    from: number,
-    to: number,
-    exactDay: boolean,
-  ): Promise<RawSnapshot | undefined> {
-    if (from > to) return undefined;
-    const key = `${market}/${ticker}|${date}|${from}-${to}|${exactDay}`;
-    const known = this.history.get(key);
-    if (known !== undefined) return known ?? undefined;
-    const generation = this.journal.generation;
-    const raw = await this.withRemovedFileRetry(async () => {
-      const files = this.snapshotFiles.filesOf(market, from, to);
-      if (files.length === 0) return undefined;
-      this.historyQueries += 1;
-      return (await queryRows(this.pool, historyRowSql(files, ticker, date, exactDay)))[0];
-    });
-    if (generation === this.journal.generation) {
-      if (this.history.size >= 10_000) this.history.delete(this.history.keys().next().value!);
-      this.history.set(key, raw ?? null);
-    }
-    return raw;
+  /** A row of the serving store as the reads return it; its stored result is read there too. */
+  private servedRow(row: ServingRow): VerdictRow {
+    const out: VerdictRow = { ...row, era: eraOf(row.snapshotDate) };
+    this.fromServing.add(out);
+    return out;
   }
 
   /** Runs a lake read again after following the journal when compaction removed a file it listed. */
@@ -313,54 +274,19 @@ export class ApiReads {
   }
 
   /**
-   * An older snapshot from the history index, with the files it has not indexed yet read from
-   * memory (`UnindexedRows`: each read once) or, those it cannot hold, from the lake: null when
-   * there is none, undefined when the index cannot answer (the lake query then does).
-   */
-  private async indexedRow(market: string, ticker: string, date: string, exactDay: boolean): Promise<RawSnapshot | null | undefined> {
-    const found = await this.historyIndex?.lookup(market, ticker, dayNumber(date), exactDay);
-    if (!found) return undefined;
-    let raw = found.raw;
-    const held =
-      found.unindexed.length > 0 ? await this.unindexedRows.lookup(found.unindexed, market, ticker, dayNumber(date), exactDay) : null;
-    if (held?.raw && newerSnapshot(held.raw, raw)) raw = held.raw;
-    if (held && held.unread.length > 0) {
-      let fromLake: RawSnapshot | undefined;
-      try {
-        this.historyQueries += 1;
-        fromLake = (await queryRows(this.pool, historyRowSql(held.unread, ticker, date, exactDay)))[0];
-      } catch (error) {
-        // A file compacted away since the lookup: the lake query follows the journal and reads again.
-        if (isRemovedFileError(error)) return undefined;
-        throw error;
-      }
-      if (fromLake && newerSnapshot(fromLake, raw)) raw = fromLake;
-    }
-    return raw ?? null;
-  }
-
-  /**
    * The newest snapshot dated on or before `date` (`YYYY-MM-DD`): the current one from memory,
-   * an older one from the history index, or (until it is built) the lake's (market, year)
-   * partitions, newest first.
+   * an older one with one keyed read of the serving store.
    */
   async asOf(market: string, ticker: string, date: string): Promise<AsOfLookup> {
     const id = this.store.latest(market, ticker);
     if (id === undefined) return { found: false, firstSnapshotDate: null };
     const day = dayNumber(date);
     if (this.store.dayOf(id) <= day) return { found: true, row: this.store.decode(id, market, ticker) };
-    const first = this.store.firstDay(market, ticker)!;
-    if (day < first) return { found: false, firstSnapshotDate: dayString(first) };
-    const indexed = await this.indexedRow(market, ticker, date, false);
-    if (indexed !== undefined)
-      return indexed ? { found: true, row: this.rowOf(indexed) } : { found: false, firstSnapshotDate: dayString(first) };
-    const year = Number(date.slice(0, 4));
-    // The year's partition, the year before (a month or year end), then all older years at once.
-    const raw =
-      (await this.historyRow(market, ticker, date, year, year, false)) ??
-      (await this.historyRow(market, ticker, date, year - 1, year - 1, false)) ??
-      (await this.historyRow(market, ticker, date, this.snapshotFiles.firstYear(market), year - 2, false));
-    return raw ? { found: true, row: this.rowOf(raw) } : { found: false, firstSnapshotDate: dayString(first) };
+    const first = dayString(this.store.firstDay(market, ticker)!);
+    if (date < first) return { found: false, firstSnapshotDate: first };
+    this.historyReads += 1;
+    const { row } = await this.serving.asOf(market, ticker, date);
+    return row ? { found: true, row: this.servedRow(row) } : { found: false, firstSnapshotDate: first };
   }
 
   /** The newest snapshot dated exactly `date` (`YYYY-MM-DD`): a same-day re-screen supersedes the earlier one. */
@@ -370,52 +296,37 @@ export class ApiReads {
     const day = dayNumber(date);
     if (this.store.dayOf(id) === day) return this.store.decode(id, market, ticker);
     if (this.store.dayOf(id) < day || day < this.store.firstDay(market, ticker)!) return undefined;
-    const indexed = await this.indexedRow(market, ticker, date, true);
-    if (indexed !== undefined) return indexed ? this.rowOf(indexed) : undefined;
-    const year = Number(date.slice(0, 4));
-    const raw = await this.historyRow(market, ticker, date, year, year, true);
-    return raw ? this.rowOf(raw) : undefined;
+    this.historyReads += 1;
+    const row = await this.serving.onDay(market, ticker, date);
+    return row ? this.servedRow(row) : undefined;
   }
 
   /**
    * Every snapshot of a ticker, the newest of each day, oldest first (empty when it has none):
-   * one query over its market's partitions from its first year to its current one, ticker bound
-   * as a parameter. The current snapshot comes from memory, so a refresh the API published
-   * moments ago is included before the journal announces it.
+   * one ordered read of the serving store. The current snapshot comes from memory, so a refresh
+   * the API ran moments ago is included.
    */
   async tickerHistory(market: string, ticker: string): Promise<VerdictRow[]> {
     const id = this.store.latest(market, ticker);
     if (id === undefined) return [];
-    const firstYear = Number(dayString(this.store.firstDay(market, ticker)!).slice(0, 4));
-    const lastYear = Number(dayString(this.store.dayOf(id)).slice(0, 4));
-    const raws = await this.withRemovedFileRetry(async () => {
-      const files = this.snapshotFiles.filesOf(market, firstYear, lastYear);
-      if (files.length === 0) return [];
-      this.historyQueries += 1;
-      return queryRows(this.pool, tickerHistorySql(files, ticker));
-    });
-    const rows = raws.map((raw) => this.rowOf(raw));
+    this.historyReads += 1;
+    const rows = (await this.serving.history(market, ticker)).map((row) => this.servedRow(row));
     const current = this.store.decode(id, market, ticker);
     const newest = rows.at(-1);
     if (!newest || newest.snapshotDate < current.snapshotDate) rows.push(current);
-    else if (newest.snapshotDate === current.snapshotDate && newest.screenedAt < current.screenedAt) rows[rows.length - 1] = current;
+    else if (newest.snapshotDate === current.snapshotDate && newest.screenedAt <= current.screenedAt) rows[rows.length - 1] = current;
     return rows;
   }
 
-  /** Current verdict of every ticker of a market, or each ticker's snapshot of one day (newest of that day, read from the lake). */
+  /** Current verdict of every ticker of a market, or each ticker's snapshot of one day (newest of that day, from the serving store). */
   async verdicts(market: string, date: string | null): Promise<VerdictRow[]> {
     const tickers = [...this.store.tickers(market)].sort();
     const current = tickers.map((ticker) => this.store.decode(this.store.latest(market, ticker)!, market, ticker));
     if (date === null) return current;
-    const year = Number(date.slice(0, 4));
-    const fromLake = await this.withRemovedFileRetry(async () => {
-      const files = this.snapshotFiles.filesOf(market, year, year);
-      if (files.length === 0) return [];
-      this.historyQueries += 1;
-      return queryRows(this.pool, dayRowsSql(files, date));
-    });
-    // Snapshots a refresh published moments ago may not be announced yet: memory has them.
-    const byTicker = new Map(fromLake.map((raw) => [raw.ticker, this.rowOf(raw)]));
+    this.historyReads += 1;
+    const stored = await this.serving.marketOn(market, date);
+    // A refresh the API ran moments ago is in memory first.
+    const byTicker = new Map(stored.map((row) => [row.ticker, this.servedRow(row)]));
     for (const row of current) {
       const seen = byTicker.get(row.ticker);
       if (row.snapshotDate === date && (!seen || seen.screenedAt < row.screenedAt)) byTicker.set(row.ticker, row);
@@ -492,10 +403,15 @@ export class ApiReads {
     const out = new Array<StoredResult | null>(rows.length).fill(null);
     const byFile = new Map<string, number[]>();
     const pending: Array<Promise<void>> = [];
+    const served: number[] = [];
     rows.forEach((row, i) => {
       const remembered = this.known.get(knownKey(row));
       if (remembered !== undefined) {
         out[i] = Buffer.from(remembered);
+        return;
+      }
+      if (this.fromServing.has(row)) {
+        served.push(i);
         return;
       }
       const file = this.fileOf(row);
@@ -511,6 +427,7 @@ export class ApiReads {
       if (list) list.push(i);
       else byFile.set(target, [i]);
     });
+    if (served.length > 0) pending.push(this.readServedResults(rows, served, out));
     for (const [file, indexes] of byFile) {
       pending.push(
         this.queue
@@ -531,6 +448,13 @@ export class ApiReads {
       const row = rows[i]!;
       throw new Error(`result_json of ${row.market}/${row.ticker} ${row.snapshotDate} ${row.screenedAt} not found in the lake`);
     });
+  }
+
+  /** Stored results of rows the serving store handed out, read there (methodology texts expanded as from the lake). */
+  private async readServedResults(rows: readonly VerdictRow[], indexes: readonly number[], out: Array<StoredResult | null>): Promise<void> {
+    const found = await this.serving.results(indexes.map((i) => rows[i]!));
+    const expanded = await this.texts.expandAll(found.map((json) => json?.toString('utf8') ?? ''));
+    indexes.forEach((i, n) => (out[i] = found[n] === null ? null : Buffer.from(expanded[n]!)));
   }
 
   /** A fund's latest holdings, heaviest first, at most `limit`; undefined when the fund has none. */
@@ -554,7 +478,6 @@ export class ApiReads {
     const row = verdictRowOf(snapshot);
     if (this.known.size >= 1_000) this.known.delete(this.known.keys().next().value!);
     this.known.set(knownKey(row), JSON.stringify(snapshot.result));
-    this.history.clear();
     this.store.add({
       market: row.market,
       ticker: row.ticker,
@@ -581,10 +504,10 @@ export class ApiReads {
       universeRebuilds: this.universeRebuilds,
       startedFrom: this.startedFrom,
       generation: this.journal.generation,
-      historyQueries: this.historyQueries,
+      historyReads: this.historyReads,
       sidecarFiles: this.sidecars?.size ?? 0,
       resultQueries: this.queue.queriesRun,
-      historyIndex: this.historyIndex?.stats() ?? null,
+      servingSync: this.servingSync,
       lastSyncAt: this.lastSyncAt,
     };
   }
@@ -600,15 +523,13 @@ export class ApiReads {
     return Promise.all([
       saved.then(() => this.loader.close()),
       this.sidecars?.close(),
-      this.historyIndex?.close(),
+      this.options.serving ? undefined : this.servingStore?.close(),
       this.universeBuilder.close(),
     ]).then(() => undefined);
   }
 
   /** Parquet file holding the row's `result_json` (null when known only in memory). */
   private fileOf(row: VerdictRow): string | null {
-    const fromHistory = this.historyFiles.get(row);
-    if (fromHistory !== undefined) return fromHistory;
     const id = this.store.latest(row.market, row.ticker);
     if (
       id === undefined ||
@@ -649,8 +570,6 @@ export class ApiReads {
     const vanished = new Set([...this.snapshotFiles.entries()].map(([file]) => file).filter((file) => !snapshots.has(file)));
     if (vanished.size === 0) return;
     for (const file of vanished) this.snapshotFiles.delete(file);
-    // The history index drops what it held of vanished files (it rebuilds rather than answer from them).
-    this.historyIndex?.changed();
     if (this.currentRowsIn(vanished)) {
       // Files removed without a journal entry (by hand) held current rows: rebuild aside, then swap.
       const store = new CurrentStore();
@@ -710,8 +629,6 @@ export class ApiReads {
     this.store.moveFiles(removed, target);
     for (const file of removed) this.snapshotFiles.delete(file);
     added.forEach((file, i) => this.snapshotFiles.set(file, signatures[i] ?? 'gone'));
-    this.historyIndex?.replace(removed, target);
-    this.historyIndex?.changed();
     return true;
   }
 
@@ -723,9 +640,7 @@ export class ApiReads {
     if (files.length > 0) {
       for (const [file, signature] of files) this.snapshotFiles.set(file, signature);
       this.snapshotFilesLoaded += files.length;
-      this.history.clear();
     }
-    this.historyIndex?.changed();
     // Backfill files of past dates change history only: the sidecar plan (a pass over every ticker) stays.
     if (changed > 0 || !this.sidecarsPlanned) this.afterSnapshotChange();
     this.lastSyncAt = new Date().toISOString();
@@ -737,7 +652,6 @@ export class ApiReads {
   }
 
   private afterSnapshotChange(): void {
-    this.history.clear();
     this.sidecars?.plan(this.currentRowsByFile());
     this.sidecarsPlanned = true;
   }
@@ -745,7 +659,7 @@ export class ApiReads {
   /** Before the reads serve (the start), on the event loop (nothing waits on it); after, in a worker thread, swapped in one step. */
   private async reloadUniverse(listings: Map<string, string>): Promise<void> {
     if (listings.size === 0) this.universe = new UniverseIndex([]);
-    else if (this.serving) {
+    else if (this.following) {
       this.universe = await this.universeBuilder.build(this.options.dataDir);
       this.universeRebuilds += 1;
     } else this.universe = new UniverseIndex(await loadListings(this.pool, this.options.dataDir));

@@ -1,0 +1,63 @@
+import type { Command } from 'commander';
+import { getConfig } from '../../platform/config.ts';
+import { openServingStore, servingTargetOf } from '../../serving/open-serving-store.ts';
+import { checkServingAgainstLake } from '../../warehouse/serving-check.ts';
+import { syncServingFromLake } from '../../warehouse/serving-feed.ts';
+
+/** How often a rebuild reports its progress on stderr. */
+const PROGRESS_EVERY_MS = 2_000;
+
+/** `serving rebuild|check`: the serving store against the lake (docs/serving.md, "The serving store"). */
+export function registerServingCommands(program: Command): void {
+  const serving = program
+    .command('serving')
+    .description(
+      'the serving store the API reads verdicts from (DATABASE_URL, else DATA_DIR/serving.db): rebuild it from the lake, check it',
+    );
+  serving
+    .command('rebuild')
+    .description('copy every lake snapshot file the store does not hold into it, with progress; resumable (stop it and run it again)')
+    .action(async () => {
+      const config = getConfig();
+      const store = await openServingStore(servingTargetOf(config.dataDir));
+      let last = 0;
+      try {
+        const result = await syncServingFromLake(config.dataDir, store, (done, total, rows) => {
+          if (done < total && performance.now() - last < PROGRESS_EVERY_MS) return;
+          last = performance.now();
+          process.stderr.write(`serving rebuild: ${done}/${total} files, ${rows} snapshots copied\n`);
+        });
+        process.stdout.write(`${JSON.stringify({ ...result, ms: Math.round(result.ms), store: store.location })}\n`);
+      } finally {
+        await store.close();
+      }
+    });
+  serving
+    .command('check')
+    .description(
+      "compare the store with the lake on a sample of days (each market's first and last, and more at random); exit 1 on a difference",
+    )
+    .option(
+      '--days <n>',
+      'days drawn at random besides each market’s first and last',
+      (v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 0 || n > 10_000) throw new Error(`--days: '${v}' is not a whole number from 0 to 10000`);
+        return n;
+      },
+      8,
+    )
+    .action(async (options: { days: number }) => {
+      const config = getConfig();
+      const store = await openServingStore(servingTargetOf(config.dataDir));
+      try {
+        const result = await checkServingAgainstLake(config.dataDir, store, options.days);
+        process.stdout.write(
+          `${JSON.stringify({ days: result.days.length, snapshotsCompared: result.snapshotsCompared, mismatches: result.mismatches.slice(0, 20), mismatchCount: result.mismatches.length })}\n`,
+        );
+        if (result.mismatches.length > 0) process.exitCode = 1;
+      } finally {
+        await store.close();
+      }
+    });
+}

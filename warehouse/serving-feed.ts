@@ -1,0 +1,142 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { listValue } from '@duckdb/node-api';
+import { sharedServingStore, servingTargetOf } from '../serving/open-serving-store.ts';
+import type { HeldFile, ServingSnapshot, ServingStore } from '../serving/serving-types.ts';
+import { withDuckDB } from './duckdb.ts';
+import { scanTableFiles } from './lake-files.ts';
+import { lakeRoot } from './lake-paths.ts';
+import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from './lake-schemas.ts';
+import type { SnapshotFramework, SnapshotStatus } from './snapshot-schema.ts';
+import { rawSql, readSql, sql, sqlIdent } from './sql.ts';
+
+/**
+ * The lake's feed of the serving store (docs/serving.md, "The serving store"): every snapshot
+ * file published is copied into the store before it is announced, in the same call, so a
+ * retried publish rewrites the same rows and a file is never served by the lake alone.
+ */
+
+const HIVE_TYPES = rawSql(`{'market': 'VARCHAR', 'year': 'INTEGER'}`);
+
+function fileRowsSql(file: string) {
+  const statuses = SNAPSHOT_FRAMEWORKS.map((id) => sqlIdent(`${id}_status`)).join(', ');
+  const ratios = SNAPSHOT_RATIOS.map((r) => `CAST(${sqlIdent(r)} AS DOUBLE) AS ${sqlIdent(r)}`).join(', ');
+  return sql`
+    SELECT CAST(market AS VARCHAR) AS market, ticker,
+           strftime(CAST(snapshot_date AS DATE), '%Y-%m-%d') AS snapshot_date,
+           strftime(CAST(screened_at AS TIMESTAMP), '%Y-%m-%dT%H:%M:%S.%g') AS screened_at,
+           source, ${rawSql(statuses)}, ${rawSql(ratios)},
+           coalesce(synthetic, false) AS synthetic, coalesce(data_source, 'unknown') AS data_source, result_json
+    FROM read_parquet(${listValue([file])}, hive_partitioning = true, union_by_name = true, hive_types = ${HIVE_TYPES})`;
+}
+
+function snapshotOf(record: Record<string, unknown>): ServingSnapshot {
+  const statuses = {} as Record<SnapshotFramework, SnapshotStatus>;
+  for (const id of SNAPSHOT_FRAMEWORKS) statuses[id] = record[`${id}_status`] as SnapshotStatus;
+  const ratios = {} as ServingSnapshot['ratios'];
+  for (const r of SNAPSHOT_RATIOS) ratios[r] = record[r] === null ? null : Number(record[r]);
+  return {
+    market: String(record.market),
+    ticker: String(record.ticker),
+    snapshotDate: String(record.snapshot_date),
+    screenedAt: String(record.screened_at),
+    source: String(record.source),
+    statuses,
+    ratios,
+    synthetic: record.synthetic === true,
+    dataSource: String(record.data_source),
+    result: Buffer.from(String(record.result_json), 'utf8'),
+  };
+}
+
+/** A lake file's identity in the store: its path under the lake root and its size and mtime. */
+export async function heldFileOf(dataDir: string, file: string): Promise<HeldFile> {
+  const info = await stat(file);
+  return { path: path.relative(lakeRoot(dataDir), file), signature: `${info.mtimeMs}:${info.size}` };
+}
+
+/** Copies one published snapshot file's rows into the store and records the file as held; returns the rows copied. */
+export async function copySnapshotFile(connection: DuckDBConnection, dataDir: string, file: string, store: ServingStore): Promise<number> {
+  const held = await heldFileOf(dataDir, file);
+  const rows = (await readSql(connection, fileRowsSql(file))).getRowObjectsJS().map(snapshotOf);
+  await store.write(rows, held);
+  return rows.length;
+}
+
+/** `copySnapshotFile` into the store the configuration places for `dataDir` (what publishers call). */
+export async function feedServingStore(connection: DuckDBConnection, dataDir: string, file: string): Promise<number> {
+  return copySnapshotFile(connection, dataDir, file, await sharedServingStore(servingTargetOf(dataDir)));
+}
+
+/**
+ * A compaction merged `replaced` into `merged` (the same rows): the store then holds the merged
+ * file, with no row written when it held every replaced file, else by copying the merged file.
+ */
+export async function recordCompaction(
+  connection: DuckDBConnection,
+  dataDir: string,
+  merged: string,
+  replaced: readonly string[],
+): Promise<void> {
+  const store = await sharedServingStore(servingTargetOf(dataDir));
+  const held = await store.heldFiles();
+  const relative = replaced.map((file) => path.relative(lakeRoot(dataDir), file));
+  if (!relative.every((file) => held.has(file))) await copySnapshotFile(connection, dataDir, merged, store);
+  await store.holdFiles([await heldFileOf(dataDir, merged)], relative);
+}
+
+/** What bringing the store up to the lake did. */
+export interface ServingSyncResult {
+  /** Snapshot files of the lake, and those copied because the store did not hold them. */
+  lakeFiles: number;
+  filesCopied: number;
+  rowsCopied: number;
+  /** Files the store held that the lake no longer has (removed by hand): released, their rows kept. */
+  filesReleased: number;
+  ms: number;
+}
+
+/**
+ * Copies every snapshot file of the lake the store does not hold (or holds at another size or
+ * mtime) into it, one transaction per file, so an interrupted run resumes where it stopped:
+ * the first start after an upgrade, a store on a new engine, files published by hand, and
+ * `faithscreen serving rebuild`. `onProgress` hears after each file.
+ */
+export async function syncServingFromLake(
+  dataDir: string,
+  store: ServingStore,
+  onProgress?: (done: number, total: number, rows: number) => void,
+): Promise<ServingSyncResult> {
+  const started = performance.now();
+  const [lake, held] = await Promise.all([scanTableFiles(dataDir, 'snapshots'), store.heldFiles()]);
+  const root = lakeRoot(dataDir);
+  const missing = [...lake].filter(([file, signature]) => held.get(path.relative(root, file)) !== signature).map(([file]) => file);
+  const lakePaths = new Set([...lake.keys()].map((file) => path.relative(root, file)));
+  const gone = [...held.keys()].filter((file) => !lakePaths.has(file));
+  let rows = 0;
+  if (missing.length > 0)
+    await withDuckDB(':memory:', { threads: 1 }, async (connection) => {
+      for (const [i, file] of missing.sort().entries()) {
+        try {
+          rows += await copySnapshotFile(connection, dataDir, file, store);
+        } catch (error) {
+          // Compacted away since the listing: its rows are in the merged file, copied too.
+          if (!isMissingFileError(error)) throw error;
+        }
+        onProgress?.(i + 1, missing.length, rows);
+      }
+    });
+  if (gone.length > 0) await store.holdFiles([], gone);
+  return {
+    lakeFiles: lake.size,
+    filesCopied: missing.length,
+    rowsCopied: rows,
+    filesReleased: gone.length,
+    ms: performance.now() - started,
+  };
+}
+
+function isMissingFileError(error: unknown): boolean {
+  return /No such file or directory|ENOENT|No files found that match the pattern/.test((error as Error)?.message ?? '');
+}
