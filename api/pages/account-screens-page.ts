@@ -1,11 +1,15 @@
-import { CUSTOM_SCREEN_BASES } from '../../engine/custom-screen/custom-screen-types.ts';
-import type { CustomScreenRecord } from '../../service-state/custom-screen-store.ts';
+import { baseThresholds } from '../../engine/custom-screen/base-thresholds.ts';
+import { CUSTOM_SCREEN_BASES, type CustomScreenDefinition } from '../../engine/custom-screen/custom-screen-types.ts';
+import { formatPercent } from '../../engine/format.ts';
+import type { CustomScreenRecord, CustomScreenVersionRecord } from '../../service-state/custom-screen-store.ts';
 import { csrfField, h, messageBox, type AccountPage, type PageUser } from './account-layout.ts';
 
 /** What /account/screens shows. */
 export interface ScreensPageModel {
   screens: CustomScreenRecord[];
   user: PageUser;
+  /** Today (`YYYY-MM-DD`, UTC): which version is in force. */
+  today: string;
   limit: number;
   /** A screen just created or deleted (its slug), checked against the account's screens, never echoed. */
   created?: string;
@@ -16,12 +20,48 @@ export interface ScreensPageModel {
 
 const codes = (items: readonly string[]) => (items.length === 0 ? 'none' : items.map((i) => `<code>${h(i)}</code>`).join(', '));
 
-function screenSection(screen: CustomScreenRecord, csrfToken: string): string {
+/** A version's stricter limits as percentages, each beside the base's own limit on the version's effective date. */
+function limitsOf(d: CustomScreenDefinition, effectiveFrom: string): string[] {
+  const base = baseThresholds(d.base, effectiveFrom);
+  return Object.entries(d.thresholds).map(([metric, limit]) => {
+    const own = base.get(metric);
+    return `${metric} ≤ ${formatPercent(limit)}${own ? ` (base: ${formatPercent(own.threshold)})` : ''}`;
+  });
+}
+
+/** Which version is in force today: the newest effective on or before it; later ones are scheduled, earlier ones superseded. */
+function stateOf(v: CustomScreenVersionRecord, inForce: number | null): string {
+  if (v.version === inForce) return 'in force';
+  return inForce === null || v.version > inForce ? 'scheduled' : 'superseded';
+}
+
+/** Every version of a screen, oldest first, with its effective date, state and rules. */
+function versionsTable(screen: CustomScreenRecord, today: string): string {
+  const inForce = screen.versions.filter((v) => v.effectiveFrom <= today).at(-1)?.version ?? null;
+  const rows = screen.versions.map((v) => {
+    const d = v.definition;
+    const excluded = [
+      `${d.activities.length} activities`,
+      `${d.excludedTickers.length} tickers excluded`,
+      `${d.allowedTickers.length} allowed`,
+    ];
+    return `<tr data-version="${v.version}"><td>${v.version}</td><td>${h(v.effectiveFrom)}</td><td>${stateOf(v, inForce)}</td>
+<td><code>${h(d.base)}</code></td><td>${codes(limitsOf(d, v.effectiveFrom))}</td><td>${h(excluded.join(', '))}</td></tr>`;
+  });
+  return `<table class="versions" id="screen-${h(screen.slug)}-versions">
+<caption>Versions (a verdict names the one it was computed under)</caption>
+<thead><tr><th scope="col">Version</th><th scope="col">Effective from</th><th scope="col">Today</th><th scope="col">Base</th>
+<th scope="col">Stricter limits</th><th scope="col">Exclusions</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody>
+</table>`;
+}
+
+function screenSection(screen: CustomScreenRecord, csrfToken: string, today: string): string {
   const current = screen.versions.at(-1)!;
   const d = current.definition;
   const id = `screen-${screen.slug}`;
   const activities = d.activities.map((a) => `${a.activity} (at most ${Number((a.maxRevenueShare * 100).toPrecision(6))}%)`);
-  const thresholds = Object.entries(d.thresholds).map(([metric, limit]) => `${metric} ≤ ${limit}`);
+  const thresholds = limitsOf(d, current.effectiveFrom);
   return `<section class="key" id="${h(id)}" data-slug="${h(screen.slug)}" aria-labelledby="${h(id)}-title">
 <h2 id="${h(id)}-title"><code>custom:${h(screen.slug)}</code></h2>
 <table>
@@ -33,6 +73,7 @@ function screenSection(screen: CustomScreenRecord, csrfToken: string): string {
 <tr><th scope="row">Stricter limits</th><td>${codes(thresholds)}</td></tr>
 ${d.description ? `<tr><th scope="row">Description</th><td>${h(d.description)}</td></tr>` : ''}
 </table>
+${versionsTable(screen, today)}
 <form method="post" action="/account/screens/${h(screen.slug)}/delete">${csrfField(csrfToken)}
 <button class="danger" type="submit">Delete custom:${h(screen.slug)}</button></form>
 </section>`;
@@ -58,7 +99,10 @@ ${model.error ? messageBox('error', model.error.detail) : ''}
 </form>`;
 }
 
-/** /account/screens: the account's custom screens (latest version of each), a create form and a delete button per screen. */
+/**
+ * /account/screens: the account's custom screens (the latest version's rules, then every version with its effective
+ * date and whether it is in force today), a create form and a delete button per screen.
+ */
 export function screensPage(model: ScreensPageModel): AccountPage {
   const notice = model.created
     ? `<p class="notice good" role="status" id="created-notice">Screen <code>custom:${h(model.created)}</code> is created.</p>`
@@ -68,7 +112,7 @@ export function screensPage(model: ScreensPageModel): AccountPage {
   const list =
     model.screens.length === 0
       ? '<p id="no-screens">This account has no custom screens yet.</p>'
-      : model.screens.map((s) => screenSection(s, model.user.csrfToken)).join('\n');
+      : model.screens.map((s) => screenSection(s, model.user.csrfToken, model.today)).join('\n');
   const main =
     `<h1>Custom screens</h1>
 <p class="lead">Screens of account <strong>${h(model.user.accountId)}</strong>: a base framework plus your own exclusions, ` +

@@ -9,6 +9,7 @@ import { sendAccountPage, type PageUser } from '../pages/account-layout.ts';
 import { screenNotFoundPage, screensPage, type ScreensPageModel } from '../pages/account-screens-page.ts';
 import { CUSTOM_SCREEN_SLUG_PATTERN, CUSTOM_SCREENS_PER_ACCOUNT, createCustomScreenBodySchema } from '../schemas/custom-screens.ts';
 import { createCustomScreen, type CustomScreenContext } from '../use-cases/manage-custom-screens.ts';
+import { utcDay } from '../../engine/dates.ts';
 import { parseRequest } from '../validation.ts';
 
 function pageUser(ctx: Context): PageUser {
@@ -37,7 +38,8 @@ export function accountScreenRoutes(deps: { http: AccountHttp; screens: CustomSc
   const show = async (ctx: Context, status: number, extra: Partial<ScreensPageModel> = {}) => {
     const user = pageUser(ctx);
     const list = await screens.store.list(user.accountId);
-    sendAccountPage(ctx, screensPage({ screens: list, user, limit: CUSTOM_SCREENS_PER_ACCOUNT, ...extra }), status);
+    const today = utcDay(screens.now());
+    sendAccountPage(ctx, screensPage({ screens: list, user, today, limit: CUSTOM_SCREENS_PER_ACCOUNT, ...extra }), status);
   };
   const own = async (ctx: Context, field: 'created' | 'deleted') => {
     const asked = ctx.query[field];

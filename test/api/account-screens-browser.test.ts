@@ -125,6 +125,61 @@ describe('the account page lists, creates and deletes custom screens (real Chrom
     ]);
   }, 120_000);
 
+  it('when a screen has several versions, then the page shows the latest rules as percentages beside the base, and every version with its effective date and state', async () => {
+    const definition = {
+      base: 'shariah_aaoifi' as const,
+      description: '',
+      activities: [],
+      excludedTickers: ['us/XOM'],
+      allowedTickers: [],
+      thresholds: { debt_to_market_cap_spot: 0.25 },
+    };
+    const version = (effectiveFrom: string, debt: number) => ({
+      effectiveFrom,
+      createdAt: new Date().toISOString(),
+      createdByKey: null,
+      definition: { ...definition, thresholds: { debt_to_market_cap_spot: debt } },
+    });
+    const nextYear = `${Number(new Date().toISOString().slice(0, 4)) + 1}-01-01`;
+    expect(await store.create('acme', 'versioned', 'scr-versioned', version('2020-01-01', 0.25), 20)).toBe('created');
+    expect(await store.addVersion('acme', 'versioned', version('2024-07-01', 0.2), 100)).toBe(2);
+    expect(await store.addVersion('acme', 'versioned', version(nextYear, 0.15), 100)).toBe(3);
+
+    const page = await signedInPage('acme', '/account/screens');
+    const latest = await page.textContent('#screen-versioned table:not(.versions)');
+    expect(latest).toContain(`3, effective from ${nextYear}`);
+    expect(latest).toContain('debt_to_market_cap_spot ≤ 15.00% (base: 30.00%)');
+    const rows = await page.$$eval('#screen-versioned-versions tbody tr', (trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td: { textContent: string | null }) => td.textContent?.trim() ?? '')),
+    );
+    expect(rows).toEqual([
+      [
+        '1',
+        '2020-01-01',
+        'superseded',
+        'shariah_aaoifi',
+        'debt_to_market_cap_spot ≤ 25.00% (base: 30.00%)',
+        '0 activities, 1 tickers excluded, 0 allowed',
+      ],
+      [
+        '2',
+        '2024-07-01',
+        'in force',
+        'shariah_aaoifi',
+        'debt_to_market_cap_spot ≤ 20.00% (base: 30.00%)',
+        '0 activities, 1 tickers excluded, 0 allowed',
+      ],
+      [
+        '3',
+        nextYear,
+        'scheduled',
+        'shariah_aaoifi',
+        'debt_to_market_cap_spot ≤ 15.00% (base: 30.00%)',
+        '0 activities, 1 tickers excluded, 0 allowed',
+      ],
+    ]);
+  }, 120_000);
+
   it("when the form names an unknown activity, then the page answers 400 with the API's own words and keeps what was typed", async () => {
     const page = await signedInPage('acme', '/account/screens');
     await page.fill('#slug', 'odd-one');
