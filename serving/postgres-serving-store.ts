@@ -10,6 +10,7 @@ import {
   INSERT_SNAPSHOT,
   SELECT_AS_OF,
   SELECT_CURRENT,
+  SELECT_FILE,
   SELECT_FILES,
   SELECT_FIRST_DATE,
   SELECT_HISTORY,
@@ -244,6 +245,11 @@ class PostgresServingStore implements ServingStore {
 
   async heldFiles(): Promise<Map<string, string>> {
     return new Map((await this.all(SELECT_FILES, [])).map((r) => [String(r.path), String(r.signature)]));
+  }
+
+  async heldSignature(path: string): Promise<string | undefined> {
+    const record = (await this.all(SELECT_FILE, [path]))[0];
+    return record === undefined ? undefined : String(record.signature);
   }
 
   async holdFiles(files: readonly HeldFile[], released: readonly string[]): Promise<void> {

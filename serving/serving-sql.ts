@@ -48,3 +48,5 @@ export const UPSERT_FILE = `INSERT INTO serving_files (path, signature) VALUES (
 export const DELETE_FILE = `DELETE FROM serving_files WHERE path = ?`;
 
 export const SELECT_FILES = `SELECT path, signature FROM serving_files`;
+
+export const SELECT_FILE = `SELECT signature FROM serving_files WHERE path = ?`;

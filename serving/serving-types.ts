@@ -63,6 +63,8 @@ export interface ServingStore {
   write(snapshots: readonly ServingSnapshot[], file?: HeldFile): Promise<void>;
   /** The lake files whose rows the store holds, by path (relative to the lake root). */
   heldFiles(): Promise<Map<string, string>>;
+  /** The signature the store holds one lake file at (undefined: it does not hold it). */
+  heldSignature(path: string): Promise<string | undefined>;
   /** Records files as held without writing rows (a compaction's merged file holds rows already held). */
   holdFiles(files: readonly HeldFile[], released: readonly string[]): Promise<void>;
   /** The ticker's newest snapshot. */

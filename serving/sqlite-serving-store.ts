@@ -8,6 +8,7 @@ import {
   SELECT_AS_OF,
   DELETE_FILE,
   SELECT_CURRENT,
+  SELECT_FILE,
   SELECT_FILES,
   SELECT_FIRST_DATE,
   SELECT_HISTORY,
@@ -125,6 +126,11 @@ export class SqliteServingStore implements ServingStore {
 
   async heldFiles(): Promise<Map<string, string>> {
     return new Map((this.statement(SELECT_FILES).all() as Row[]).map((r) => [String(r.path), String(r.signature)]));
+  }
+
+  async heldSignature(path: string): Promise<string | undefined> {
+    const record = this.statement(SELECT_FILE).get(path) as Row | undefined;
+    return record === undefined ? undefined : String(record.signature);
   }
 
   async holdFiles(files: readonly HeldFile[], released: readonly string[]): Promise<void> {

@@ -140,3 +140,19 @@ export async function syncServingFromLake(
 function isMissingFileError(error: unknown): boolean {
   return /No such file or directory|ENOENT|No files found that match the pattern/.test((error as Error)?.message ?? '');
 }
+
+/**
+ * Copies a file the change journal announced when the store does not hold it at `signature`
+ * (a writer on another engine's store, one that could not reach it): one keyed read when it
+ * does, which is every file faithscreen's writers published. Returns the rows copied.
+ */
+export async function copyIfNotHeld(
+  withConnection: <T>(work: (connection: DuckDBConnection) => Promise<T>) => Promise<T>,
+  dataDir: string,
+  file: string,
+  signature: string,
+  store: ServingStore,
+): Promise<number> {
+  if ((await store.heldSignature(path.relative(lakeRoot(dataDir), file))) === signature) return 0;
+  return withConnection((connection) => copySnapshotFile(connection, dataDir, file, store));
+}

@@ -8,6 +8,7 @@ import { openServingStore } from '../../serving/open-serving-store.ts';
 import { openApiReads, type ApiReads } from '../../warehouse/api-reads/api-reads.ts';
 import { dayString } from '../../warehouse/api-reads/api-reads-store.ts';
 import { compactSnapshots } from '../../warehouse/compaction.ts';
+import { announceLakeChange } from '../../warehouse/lake-journal.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { checkServingAgainstLake } from '../../warehouse/serving-check.ts';
 import type { SnapshotRow } from '../../warehouse/snapshot-schema.ts';
@@ -255,5 +256,20 @@ describe('older snapshots from the serving store', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('copies a file the journal announces that the store does not hold before serving it (a writer on another store)', async () => {
+    const dir = `${temp.dir}/lake/snapshots/market=gb/year=2011`;
+    await withDuckDB(':memory:', {}, async (connection) => {
+      await connection.run(
+        `COPY (SELECT * REPLACE ('2011-04-15'::DATE AS snapshot_date, '2011-04-15 03:00:00'::TIMESTAMP AS screened_at)
+               FROM read_parquet('${dir}/*.parquet') WHERE ticker = 'T02' LIMIT 1) TO '${dir}/other-store.parquet' (FORMAT parquet)`,
+      );
+    });
+    await announceLakeChange(temp.dir, { op: 'add', table: 'snapshots', files: ['snapshots/market=gb/year=2011/other-store.parquet'] });
+    const copied = reads.stats().servingCopies;
+    await reads.sync();
+    expect(reads.stats().servingCopies).toBe(copied + 1);
+    expect(await reads.asOf('gb', 'T02', '2011-04-20')).toMatchObject({ found: true, row: { snapshotDate: '2011-04-15' } });
   });
 });

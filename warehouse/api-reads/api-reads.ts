@@ -19,7 +19,7 @@ import type { RefreshedScreen } from '../snapshot-schema.ts';
 import { UniverseIndex } from './api-reads-universe.ts';
 import { UniverseBuilder } from './api-reads-universe-builder.ts';
 import { LakeJournalReader, type LakeChange } from '../lake-journal.ts';
-import { syncServingFromLake, type ServingSyncResult } from '../serving-feed.ts';
+import { copyIfNotHeld, syncServingFromLake, type ServingSyncResult } from '../serving-feed.ts';
 import { openServingStore, servingTargetOf } from '../../serving/open-serving-store.ts';
 import type { ServingRow, ServingStore } from '../../serving/serving-types.ts';
 import { lakeRoot } from '../lake-paths.ts';
@@ -92,6 +92,8 @@ export interface ApiReadsStats {
   resultQueries: number;
   /** What the start's copy of lake files into the serving store did (null before the start). */
   servingSync: ServingSyncResult | null;
+  /** Rows copied into the serving store since start from announced files it did not hold. */
+  servingCopies: number;
   lastSyncAt: string | null;
 }
 
@@ -120,6 +122,8 @@ export class ApiReads {
   private sidecarsPlanned = false;
   private snapshotFilesLoaded = 0;
   private historyReads = 0;
+  /** Rows copied into the serving store from files the journal announced that it did not hold. */
+  private servingCopies = 0;
   private currentRebuilds = 0;
   private startedFrom: ApiReadsStats['startedFrom'] = null;
   private universeRebuilds = 0;
@@ -508,6 +512,7 @@ export class ApiReads {
       sidecarFiles: this.sidecars?.size ?? 0,
       resultQueries: this.queue.queriesRun,
       servingSync: this.servingSync,
+      servingCopies: this.servingCopies,
       lastSyncAt: this.lastSyncAt,
     };
   }
@@ -610,6 +615,9 @@ export class ApiReads {
         if (signature !== null && this.snapshotFiles.signatureOf(file) !== signature) fresh.set(file, signature);
       }
     }
+    // A file the store does not hold yet (published to another engine's store) is copied before it is served.
+    for (const [file, signature] of fresh)
+      this.servingCopies += await copyIfNotHeld((work) => this.pool.use(work), this.options.dataDir, file, signature, this.serving);
     // Side by side: new listings do not delay new verdicts.
     await Promise.all([
       listingsChanged ? scanTableFiles(this.options.dataDir, 'listings').then((files) => this.reloadUniverse(files)) : null,
