@@ -20,8 +20,8 @@ export const CONFIG_NOTES: Record<string, ConfigVariableNotes> = {
   DATABASE_URL: {
     meaning:
       '`postgresql://user:password@host:5432/db`: keep the service state (accounts, keys, quota usage, certificates, ' +
-      'revocations) in PostgreSQL, shared by several API replicas; unset = `DATA_DIR/service.db` ' +
-      '(docs/operations.md). Never logged',
+      'revocations) and the serving store of verdicts in PostgreSQL, shared by several API replicas; unset = ' +
+      '`DATA_DIR/service.db` and `DATA_DIR/serving.db` (docs/operations.md, docs/serving.md). Never logged',
   },
   HOST: {
     meaning: 'API listen address (`0.0.0.0` in containers)',
