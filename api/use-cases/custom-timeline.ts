@@ -63,7 +63,9 @@ export async function customTimeline(service: ScreenService, request: CustomTime
 
   const version = applied.version?.version ?? null;
   const changes = [];
-  for (let i = Math.max(1, firstInRange); firstInRange !== -1 && i <= newest; i += 1) {
+  // No snapshot dated in the range (from after the newest): no change in it.
+  const firstCompared = firstInRange === -1 ? rows.length : Math.max(1, firstInRange);
+  for (let i = firstCompared; i <= newest; i += 1) {
     const [before, at] = [verdictAt(i - 1), verdictAt(i)];
     if (before.status === at.status) continue;
     const cleared = decidingReasons(before.status, before.reasons);
