@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey } from '../../access/administration.ts';
 import { timelineResponseSchema } from '../../api/schemas/timeline.ts';
 import type { ScreeningResult, VerdictStatus } from '../../engine/index.ts';
 import { ingestSource } from '../../sources/ingest.ts';
@@ -172,6 +173,13 @@ describe('GET /api/screen/{market}/{ticker}/timeline?framework=custom:<slug> ove
     const unknown = await timeline(debtRise.ticker, 'framework=custom:never-made');
     expect(unknown.status).toBe(404);
     expect(unknown.body.detail).toMatch(/no custom screen 'never-made' in this account/);
+  });
+
+  it("when the key is not granted the screen's base framework, then 403 names it", async () => {
+    const narrow = await createKey(api.access.store, api.access.hashSecret, { account: owner.account, frameworks: ['christian_bri'] });
+    const answer = await timeline(debtRise.ticker, 'framework=custom:tight-debt', narrow.key);
+    expect(answer.status).toBe(403);
+    expect(answer.body.detail).toMatch(/not provisioned for framework\(s\) shariah_aaoifi/);
   });
 
   it('when no version of the screen is in force today, then 409 says when the first takes effect', async () => {
