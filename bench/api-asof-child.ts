@@ -1,8 +1,14 @@
 /**
- * One API role over a lake, in a process of its own (bench/api-asof.bench.ts): its memory and
- * CPU time are its own. Argument 1: the data dir; argument 2: `index` (the history index on) or
- * `lake` (off: as_of queries the Parquet files). Prints one JSON line when it serves, then answers
- * `cpu` on stdin with its CPU time and `exit` with its final figures.
+ * One API role of this checkout over a lake, in a process of its own (bench/api-asof.bench.ts):
+ * its memory and CPU time are its own. Older snapshots come from the serving store
+ * (docs/serving.md, "The serving store"), which the start first brings up to the lake (copying
+ * the files it does not hold: none when the store was written at publish, every file after an
+ * upgrade). Arguments: the data dir, the path of the sample as_of the bare route answers, and
+ * the (market, ticker, day) lookups to time without HTTP. Prints one JSON line when it serves,
+ * then answers `cpu` on stdin with its CPU time and `exit` with its final figures.
+ *
+ * The baseline checkout's own child (its `bench/api-asof-child.ts`, mode `index`) speaks the
+ * same lines, so the bench drives both the same way.
  */
 import { createServer } from 'node:http';
 import os from 'node:os';
@@ -15,7 +21,7 @@ import { openApiReads } from '../warehouse/api-reads/api-reads.ts';
 import { listen } from '../test/support/http.ts';
 import { openBenchAccess } from './bench-access.ts';
 
-const [dataDir, mode, sample, lookupsJson] = process.argv.slice(2) as [string, 'index' | 'lake', string, string];
+const [dataDir, sample, lookupsJson] = process.argv.slice(2) as [string, string, string];
 /** (market, ticker, day) triples for the lookup alone, without HTTP. */
 const lookups = JSON.parse(lookupsJson) as Array<[string, string, string]>;
 const rssMiB = () => process.memoryUsage().rss / 2 ** 20;
@@ -25,10 +31,10 @@ const cpuMs = () => {
 };
 
 const started = performance.now();
-const reads = await openApiReads({ dataDir, historyIndex: mode === 'index' });
+const reads = await openApiReads({ dataDir });
 const readySeconds = (performance.now() - started) / 1000;
 const rssAtReadyMiB = rssMiB();
-await Promise.all([reads.whenSidecarsBuilt(), reads.whenHistoryIndexed()]);
+await reads.whenSidecarsBuilt();
 const builtSeconds = (performance.now() - started) / 1000;
 global.gc?.();
 
@@ -69,6 +75,7 @@ await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
 const address = bare.address();
 const bareUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
+const sync = reads.stats().servingSync;
 console.log(
   JSON.stringify({
     url: api.url,
@@ -80,19 +87,19 @@ console.log(
     rssBuiltMiB: rssMiB(),
     sampleBytes: body.length,
     lookup,
+    servingSync: sync && { lakeFiles: sync.lakeFiles, filesCopied: sync.filesCopied, rowsCopied: sync.rowsCopied, ms: sync.ms },
   }),
 );
 for await (const line of createInterface({ input: process.stdin })) {
   if (line === 'cpu') console.log(JSON.stringify({ cpuMs: cpuMs(), rssMiB: rssMiB() }));
   if (line === 'exit') break;
 }
-const stats = reads.stats();
 console.log(
   JSON.stringify({
     rssMiB: rssMiB(),
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
-    historyQueries: stats.historyQueries,
-    historyIndex: stats.historyIndex,
+    historyQueries: reads.stats().historyReads,
+    historyIndex: null,
   }),
 );
 bare.close();

@@ -1,21 +1,30 @@
 /**
  * as_of benchmark (`npx tsx bench/api-asof.bench.ts`): GET /api/screen/{market}/{ticker}?as_of=…
- * spread over many tickers and random days of the whole history, with the history index
- * (docs/serving.md, "as_of from the history index") and without it (every older snapshot read from
- * the Parquet files), beside a bare node `http` route answering the same body, at 500, 1,000
- * and 2,000 req/s. Open loop: the paced generator (bench/paced-load.ts) in a process of its own;
- * the API in another (bench/api-asof-child.ts), so its RSS and CPU time are its own.
+ * spread over many tickers and random days of the whole history, served by **this checkout**
+ * (older snapshots from the serving store, docs/serving.md "The serving store") and, when
+ * ASOF_BENCH_BASELINE names the root of an older checkout, by **that checkout** (its history
+ * index), in the same run on the same lake, each beside a bare node `http` route answering the
+ * same body, at ASOF_BENCH_RATES (default 500 and 1,000 req/s). Open loop: the paced generator
+ * (bench/paced-load.ts) in a process of its own; each API in another (this checkout's
+ * bench/api-asof-child.ts, the baseline's own api-asof-child.ts in mode `index`), so its RSS
+ * and CPU time are its own.
  *
  * Data: **synthetic** month-end snapshots from 2009-01-31 (the generator of
  * bench/api-history.bench.ts: real Parquet files, one per market and date, not screened by the
- * engine) for ASOF_BENCH_TICKERS tickers (default 20,000) over 20 markets. ASOF_BENCH_SIZES picks
- * fractions of the history (default `0.25,1`, the quarter being the newest dates). Each size:
- * a first start (no checkpoint, no index: time to ready and to a built index), then a restart
- * with the index (loads) and one without it (loads at ASOF_BENCH_LAKE_RATES, default 500 req/s:
- * above, the lake path only queues).
+ * engine, published through the lake writer, which also writes this checkout's serving store)
+ * for ASOF_BENCH_TICKERS tickers (default 20,000) over 20 markets. ASOF_BENCH_SIZES picks
+ * fractions of the history (default `1`, all of it; a fraction is the newest dates). The
+ * baseline runs on a copy of the lake without the store (its `api-cache/` apart). Each size:
+ * - this checkout's first start (no saved verdicts; the store already holds every file);
+ * - the baseline's first start (no saved verdicts, no index: ready, then the index built);
+ * - a restart of each: as_of alone without HTTP, then the paced loads;
+ * - each one's event-loop delay over ASOF_BENCH_IDLE_SECONDS (default 10) with nothing
+ *   published (bench/api-idle-loop-child.ts);
+ * - this checkout's first start after an upgrade: serving.db deleted, so the start copies every
+ *   lake file into the store (the store's build time).
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import { cp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,13 +34,16 @@ import { MARKET_KEYS } from '../common/markets.ts';
 import { dayNumber } from '../engine/dates.ts';
 import { dayString } from '../warehouse/api-reads/api-reads-store.ts';
 import { growHistory } from './api-history.bench.ts';
+import { formatApiAsOfBench, type AsOfRun, type AsOfSizeFigures, type AsOfStart, type IdleLoop, type Loaded } from './api-asof-format.ts';
 import { describeMachine } from './machine.ts';
-import { pacedLoadInProcess, type PacedLoadFigures } from './paced-load.ts';
+import { pacedLoadInProcess } from './paced-load.ts';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
+export { formatApiAsOfBench } from './api-asof-format.ts';
+
+const CODE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MARKETS = MARKET_KEYS.slice(0, 20);
-export const ASOF_RATES = [500, 1_000, 2_000];
 
+/** The first line a child prints once it serves. */
 interface Served {
   url: string;
   bareUrl: string;
@@ -40,41 +52,26 @@ interface Served {
   builtSeconds: number;
   rssAtReadyMiB: number;
   rssBuiltMiB: number;
-  /** `ApiReads.asOf` alone, sequential calls without HTTP. */
-  lookup: { count: number; p50Ms: number; p99Ms: number; cpuMsPer1000: number };
+  lookup: AsOfStart['lookup'];
+  servingSync?: AsOfStart['servingSync'];
 }
 
-export interface AsOfRun {
-  ratePerSecond: number;
-  asOf: PacedLoadFigures;
-  /** CPU time of the API process (all threads) per 1,000 as_of requests, ms. */
-  cpuMsPer1000: number;
-  bare: PacedLoadFigures;
+/** Which code serves: this checkout's child, or the baseline's own child in its history-index mode. */
+interface Checkout {
+  root: string;
+  args(dataDir: string, sample: string, lookups: Array<[string, string, string]>): string[];
 }
 
-export interface AsOfStart {
-  readySeconds: number;
-  /** From start until the index (and the result sidecars) are built. */
-  builtSeconds: number;
-  rssAtReadyMiB: number;
-  rssBuiltMiB: number;
-  maxRssMiB: number;
-  /** Peak RSS of the history index's builder process (its memory, not the API's); 0 when nothing was built. */
-  builderMaxRssMiB: number;
-  lookup: Served['lookup'];
-}
+const THIS_CHECKOUT: Checkout = {
+  root: CODE_ROOT,
+  args: (dataDir, sample, lookups) => [path.join(CODE_ROOT, 'bench', 'api-asof-child.ts'), dataDir, sample, JSON.stringify(lookups)],
+};
 
-export interface AsOfSizeFigures {
-  fraction: number;
-  dates: number;
-  snapshots: number;
-  files: number;
-  writeSeconds: number;
-  indexBytes: number | null;
-  firstStart: AsOfStart;
-  /** Null with ASOF_BENCH_FIRST_START_ONLY=1. */
-  indexed: { start: AsOfStart; runs: AsOfRun[]; historyQueries: number } | null;
-  lake: { start: AsOfStart; runs: AsOfRun[]; historyQueries: number } | null;
+function baselineCheckout(root: string): Checkout {
+  return {
+    root,
+    args: (dataDir, sample, lookups) => [path.join(root, 'bench', 'api-asof-child.ts'), dataDir, 'index', sample, JSON.stringify(lookups)],
+  };
 }
 
 /** A child API process and a line reader over its stdout. */
@@ -85,15 +82,9 @@ class Child {
     this.lines = createInterface({ input: process.stdout })[Symbol.asyncIterator]();
   }
 
-  static start(dataDir: string, mode: 'index' | 'lake', sample: string, lookups: Array<[string, string, string]>): Child {
+  static start(checkout: Checkout, args: string[]): Child {
     return new Child(
-      spawn(
-        process.execPath,
-        ['--expose-gc', '--import', 'tsx', path.join(HERE, 'api-asof-child.ts'), dataDir, mode, sample, JSON.stringify(lookups)],
-        {
-          stdio: ['pipe', 'pipe', 'inherit'],
-        },
-      ),
+      spawn(process.execPath, ['--expose-gc', '--import', 'tsx', ...args], { cwd: checkout.root, stdio: ['pipe', 'pipe', 'inherit'] }),
     );
   }
 
@@ -157,89 +148,137 @@ async function loads(
   return runs;
 }
 
+/** Starts `checkout` over `dataDir`, runs `work` once it serves, and collects its figures. */
 async function startAndMeasure(
+  checkout: Checkout,
   dataDir: string,
-  mode: 'index' | 'lake',
   sample: string,
   lookups: Array<[string, string, string]>,
   work: (child: Child, served: Served) => Promise<AsOfRun[]>,
-): Promise<{ start: AsOfStart; runs: AsOfRun[]; historyQueries: number }> {
-  const child = Child.start(dataDir, mode, sample, lookups);
+): Promise<Loaded> {
+  const child = Child.start(checkout, checkout.args(dataDir, sample, lookups));
   const served = await child.next<Served>();
   const runs = await work(child, served);
   const end = await child.next<{ maxRssMiB: number; historyQueries: number; historyIndex: { builderMaxRssMiB: number } | null }>('exit');
   await child.exited();
   const { readySeconds, builtSeconds, rssAtReadyMiB, rssBuiltMiB, lookup } = served;
-  return {
-    start: {
-      readySeconds,
-      builtSeconds,
-      rssAtReadyMiB,
-      rssBuiltMiB,
-      maxRssMiB: end.maxRssMiB,
-      builderMaxRssMiB: end.historyIndex?.builderMaxRssMiB ?? 0,
-      lookup,
-    },
-    runs,
-    historyQueries: end.historyQueries,
+  const start: AsOfStart = {
+    readySeconds,
+    builtSeconds,
+    rssAtReadyMiB,
+    rssBuiltMiB,
+    maxRssMiB: end.maxRssMiB,
+    builderMaxRssMiB: end.historyIndex?.builderMaxRssMiB ?? 0,
+    servingSync: served.servingSync ?? null,
+    lookup,
   };
+  return { start, runs, historyReads: end.historyQueries };
 }
 
-async function folderBytes(dir: string): Promise<number | null> {
-  const { readdir, stat } = await import('node:fs/promises');
+/** The event loop of `checkout`'s reads with nothing published (bench/api-idle-loop-child.ts). */
+function idleLoop(checkout: Checkout, dataDir: string, seconds: number): IdleLoop {
+  const child = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(CODE_ROOT, 'bench', 'api-idle-loop-child.ts'), dataDir, checkout.root, String(seconds)],
+    { cwd: checkout.root, encoding: 'utf8', maxBuffer: 16 * 2 ** 20 },
+  );
+  const line = child.stdout.trim().split('\n').at(-1) ?? '';
+  if (child.status !== 0 || !line.startsWith('{'))
+    throw new Error(`idle reads process failed (${child.status}): ${child.stderr.slice(-2000)}`);
+  return JSON.parse(line) as IdleLoop;
+}
+
+async function bytesUnder(dir: string, match: (name: string) => boolean = () => true): Promise<number | null> {
   const names = await readdir(dir).catch(() => null);
   if (!names) return null;
   let total = 0;
-  for (const name of names) total += (await stat(path.join(dir, name))).size;
+  for (const name of names.filter(match)) total += (await stat(path.join(dir, name))).size;
   return total;
 }
+
+const isServingDb = (name: string) => /^serving\.db(-wal|-shm)?$/.test(name);
+/** Each phase's figures on stderr as soon as measured (a long run stopped early keeps what it measured). */
+function progress<T>(phase: string, figures: T): T {
+  console.error(
+    `[api-asof] ${new Date().toISOString()} ${phase} (load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')}): ${JSON.stringify(figures)}`,
+  );
+  return figures;
+}
+
+const loadAverage = () => os.loadavg().map((l) => Number(l.toFixed(1))) as [number, number, number];
 
 /** Runs every size; `onSize` gets each size's figures as soon as they are measured. */
 export async function runApiAsOfBench(onSize: (size: AsOfSizeFigures) => void = () => undefined): Promise<AsOfSizeFigures[]> {
   const tickers = Number(process.env.ASOF_BENCH_TICKERS ?? 20_000);
-  const fractions = (process.env.ASOF_BENCH_SIZES ?? '0.25,1').split(',').map(Number);
+  const fractions = (process.env.ASOF_BENCH_SIZES ?? '1').split(',').map(Number);
   const seconds = Number(process.env.ASOF_BENCH_SECONDS ?? 5);
-  const lakeRates = (process.env.ASOF_BENCH_LAKE_RATES ?? '500').split(',').map(Number);
-  // Only the first start (ready, index built, RSS of the API and of the index builder): minutes instead of tens of minutes.
-  const firstStartOnly = process.env.ASOF_BENCH_FIRST_START_ONLY === '1';
+  const rates = (process.env.ASOF_BENCH_RATES ?? '500,1000').split(',').map(Number);
+  const idleSeconds = Number(process.env.ASOF_BENCH_IDLE_SECONDS ?? 10);
+  const baselineRoot = process.env.ASOF_BENCH_BASELINE ? path.resolve(process.env.ASOF_BENCH_BASELINE) : null;
+  const baseline = baselineRoot ? baselineCheckout(baselineRoot) : null;
   const root = path.join(process.env.ASOF_BENCH_DIR ?? os.tmpdir(), `faithscreen-asof-bench-${process.pid}`);
+  const lake = path.join(root, 'serving');
+  const baselineLake = path.join(root, 'baseline');
   const out: AsOfSizeFigures[] = [];
   try {
-    for await (const { fraction, dates, snapshots, perMarket, files, writeSeconds } of growHistory(root, {
+    for await (const { fraction, dates, snapshots, perMarket, files, writeSeconds } of growHistory(lake, {
       tickers,
       fractions,
       markets: MARKETS,
     })) {
+      const loadAtStart = loadAverage();
+      progress('lake written', { fraction, dates: dates.length, snapshots, files, writeSeconds });
       const sample = `/api/screen/${MARKETS[0]}/S00000?as_of=${dates[Math.floor(dates.length / 2)]}`;
-      await rm(path.join(root, 'api-cache'), { recursive: true, force: true });
       // The lookups alone: the same spread as the HTTP load, as (market, ticker, day).
       const lookups = asOfPaths(1_000, 7, perMarket, dates[0]!).map((p) => {
         const [, market, ticker, day] = /^\/api\/screen\/([^/]+)\/([^?]+)\?as_of=(.+)$/.exec(p)!;
         return [market!, ticker!, day!] as [string, string, string];
       });
-      const first = await startAndMeasure(root, 'index', sample, [], async () => []);
-      const indexBytes = await folderBytes(path.join(root, 'api-cache', 'history'));
-      const indexed = firstStartOnly
-        ? null
-        : await startAndMeasure(root, 'index', sample, lookups, (child, served) =>
-            loads(child, served, ASOF_RATES, seconds, perMarket, dates[0]!),
-          );
-      const lake = firstStartOnly
-        ? null
-        : await startAndMeasure(root, 'lake', sample, lookups, (child, served) =>
-            loads(child, served, lakeRates, seconds, perMarket, dates[0]!),
-          );
+      const servingBytes = (await bytesUnder(lake, isServingDb)) ?? 0;
+      await rm(path.join(lake, 'api-cache'), { recursive: true, force: true });
+      if (baseline) {
+        // The same lake for the baseline, without the store and with an api-cache/ of its own.
+        await rm(baselineLake, { recursive: true, force: true });
+        await cp(lake, baselineLake, {
+          recursive: true,
+          preserveTimestamps: true,
+          filter: (source) => !isServingDb(path.basename(source)),
+        });
+      }
+      const noWork = async (): Promise<AsOfRun[]> => [];
+      const firstStart = progress('serving first start', (await startAndMeasure(THIS_CHECKOUT, lake, sample, [], noWork)).start);
+      const baselineFirst = baseline
+        ? progress('baseline first start', (await startAndMeasure(baseline, baselineLake, sample, [], noWork)).start)
+        : null;
+      const indexBytes = baseline ? await bytesUnder(path.join(baselineLake, 'api-cache', 'history')) : null;
+      const work = (child: Child, served: Served) => loads(child, served, rates, seconds, perMarket, dates[0]!);
+      const loaded = progress('serving loads', await startAndMeasure(THIS_CHECKOUT, lake, sample, lookups, work));
+      const baselineLoaded = baseline
+        ? progress('baseline loads', await startAndMeasure(baseline, baselineLake, sample, lookups, work))
+        : null;
+      const idleLoopFigures = progress('serving idle', idleLoop(THIS_CHECKOUT, lake, idleSeconds));
+      const baselineIdle = baseline ? progress('baseline idle', idleLoop(baseline, baselineLake, idleSeconds)) : null;
+      // The upgrade path: a lake with no store (and no saved verdicts): the start builds the store from every file.
+      for (const name of (await readdir(lake)).filter(isServingDb)) await rm(path.join(lake, name));
+      await rm(path.join(lake, 'api-cache'), { recursive: true, force: true });
+      const upgradeStart = progress('serving upgrade start', (await startAndMeasure(THIS_CHECKOUT, lake, sample, [], noWork)).start);
       const size: AsOfSizeFigures = {
         fraction,
         dates: dates.length,
         snapshots,
         files,
         writeSeconds,
-        indexBytes,
-        firstStart: first.start,
-        indexed,
-        lake,
+        loadAverage: { atStart: loadAtStart, atEnd: loadAverage() },
+        serving: { servingBytes, firstStart, upgradeStart, loaded, idle: idleLoopFigures },
+        baseline:
+          baseline && baselineFirst && baselineLoaded && baselineIdle
+            ? { root: baseline.root, indexBytes, firstStart: baselineFirst, loaded: baselineLoaded, idle: baselineIdle }
+            : null,
       };
+      await rm(baselineLake, { recursive: true, force: true });
       out.push(size);
       onSize(size);
     }
@@ -247,40 +286,6 @@ export async function runApiAsOfBench(onSize: (size: AsOfSizeFigures) => void = 
     await rm(root, { recursive: true, force: true });
   }
   return out;
-}
-
-export function formatApiAsOfBench(sizes: AsOfSizeFigures[]): string[] {
-  const load = (f: PacedLoadFigures) =>
-    `p50 ${f.p50Ms.toFixed(1)} ms, p99 ${f.p99Ms.toFixed(1)} ms, max ${f.maxMs.toFixed(0)} ms, ${f.completed}/${f.sent} answered, ${f.errors} errors`;
-  const start = (s: AsOfStart) =>
-    `ready ${s.readySeconds.toFixed(1)} s (index and sidecars built at ${s.builtSeconds.toFixed(1)} s), RSS ${s.rssAtReadyMiB.toFixed(0)} MiB at ready / ` +
-    `${s.rssBuiltMiB.toFixed(0)} MiB built / peak ${s.maxRssMiB.toFixed(0)} MiB` +
-    (s.builderMaxRssMiB > 0 ? ` (index builder process, apart: peak ${s.builderMaxRssMiB.toFixed(0)} MiB)` : '') +
-    (s.lookup.count > 0
-      ? `; asOf() alone, ${s.lookup.count} sequential: p50 ${s.lookup.p50Ms.toFixed(2)} ms, p99 ${s.lookup.p99Ms.toFixed(2)} ms, ` +
-        `CPU ${s.lookup.cpuMsPer1000.toFixed(0)} ms per 1,000`
-      : '');
-  const runs = (label: string, r: { start: AsOfStart; runs: AsOfRun[]; historyQueries: number } | null) =>
-    r === null
-      ? []
-      : [
-          `[api-asof]   ${label}: ${start(r.start)}; ${r.historyQueries} lake queries in all`,
-          ...r.runs.map((run) => {
-            const target = 3 * run.bare.p99Ms + 1;
-            return (
-              `[api-asof]     ${run.ratePerSecond} req/s: as_of ${load(run.asOf)}, CPU ${run.cpuMsPer1000} ms per 1,000; ` +
-              `bare ${load(run.bare)}; target p99 ≤ ${target.toFixed(1)} ms: ${run.asOf.p99Ms <= target && run.asOf.errors === 0 ? 'met' : 'NOT met'}`
-            );
-          }),
-        ];
-  return sizes.flatMap((s) => [
-    `[api-asof] SYNTHETIC lake, ${(s.fraction * 100).toFixed(0)} % of month-end history from 2009: ${s.dates} dates, ` +
-      `${s.snapshots.toLocaleString('en')} snapshots in ${s.files.toLocaleString('en')} files (written in ${s.writeSeconds.toFixed(0)} s); ` +
-      `history index ${s.indexBytes === null ? 'absent' : `${(s.indexBytes / 2 ** 20).toFixed(0)} MiB on disk`}`,
-    `[api-asof]   first start (no checkpoint, no index): ${start(s.firstStart)}`,
-    ...runs('restart, history index on', s.indexed),
-    ...runs('restart, history index off (lake queries)', s.lake),
-  ]);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -8,11 +8,19 @@
  * scratch (the baseline: every date screened afresh, every snapshot file of a market read for
  * published keys), then as the worker runs it (reuse across dates, the snapshot file index).
  * Run directly with `npx tsx bench/backfill.bench.ts [scale]` (default 0.05).
+ *
+ * With BACKFILL_BENCH_BASELINE naming the root of an older checkout (one whose publishes wrote
+ * no serving store, docs/serving.md "The serving store"), the same bench runs once in that
+ * checkout and once in this one, each its own code in a process of its own
+ * (bench/backfill-checkout-child.ts), one after the other (BACKFILL_BENCH_ROUNDS times,
+ * default 1), and prints the ratios: what writing the store at publish costs a backfill.
  */
+import { spawnSync } from 'node:child_process';
 import { cp, readdir, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from '@temporalio/worker';
 import { createActivities, threadedChunkRunner } from '../activities/index.ts';
 import { bundleWorkflows } from '../platform/worker.ts';
@@ -158,7 +166,54 @@ export function describeBackfillBench(r: BackfillBench): string[] {
   ];
 }
 
+const CODE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** One checkout's `runBackfillBench` in a child process (its own code, CPU time and peak RSS). */
+function backfillIn(codeRoot: string, scale: number): BackfillBench {
+  const child = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(CODE_ROOT, 'bench', 'backfill-checkout-child.ts'), codeRoot, String(scale)],
+    { cwd: codeRoot, encoding: 'utf8', maxBuffer: 16 * 2 ** 20 },
+  );
+  const line = child.stdout.trim().split('\n').at(-1) ?? '';
+  if (child.status !== 0 || !line.startsWith('{'))
+    throw new Error(`backfill in ${codeRoot} failed (${child.status}): ${child.stderr.slice(-2000)}`);
+  return JSON.parse(line) as BackfillBench;
+}
+
+/** The bench in `baselineRoot` and in this checkout, alternately, with this checkout's figures as ratios of the baseline's. */
+export function describeCheckoutComparison(baseline: BackfillBench, current: BackfillBench): string[] {
+  const ratio = (label: string, b: BackfillRun, c: BackfillRun) =>
+    `[backfill] ${label}, this checkout ÷ baseline: snapshots/s × ${(c.snapshotsPerSecond / b.snapshotsPerSecond).toFixed(2)} ` +
+    `(${b.snapshotsPerSecond.toFixed(0)} → ${c.snapshotsPerSecond.toFixed(0)}), CPU s per million × ` +
+    `${(c.cpuSecondsPerMillion / b.cpuSecondsPerMillion).toFixed(2)} (${b.cpuSecondsPerMillion.toFixed(0)} → ${c.cpuSecondsPerMillion.toFixed(0)}), ` +
+    `same snapshots: ${b.snapshots === c.snapshots ? 'yes' : `no (${b.snapshots} / ${c.snapshots})`}`;
+  return [
+    ...describeBackfillBench(baseline).map((line) => line.replace('[backfill]', '[backfill] BASELINE checkout,')),
+    ...describeBackfillBench(current).map((line) => line.replace('[backfill]', '[backfill] this checkout,')),
+    ratio('from scratch', baseline.baseline, current.baseline),
+    ratio('with reuse (as the worker runs it)', baseline.reuse, current.reuse),
+    `[backfill] peak RSS: baseline ${baseline.peakRssMiB.toFixed(0)} MiB, this checkout ${current.peakRssMiB.toFixed(0)} MiB`,
+  ];
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(describeMachine());
-  for (const line of describeBackfillBench(await runBackfillBench(Number(process.argv[2] ?? 0.05)))) console.log(line);
+  const scale = Number(process.argv[2] ?? 0.05);
+  const baselineRoot = process.env.BACKFILL_BENCH_BASELINE;
+  if (baselineRoot) {
+    for (let round = 1; round <= Number(process.env.BACKFILL_BENCH_ROUNDS ?? 1); round += 1) {
+      const load = () =>
+        os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' / ');
+      console.log(`[backfill] round ${round}: load average ${load()} (1 / 5 / 15 min) before the baseline`);
+      const baseline = backfillIn(path.resolve(baselineRoot), scale);
+      console.log(`[backfill] round ${round}: load average ${load()} before this checkout`);
+      const current = backfillIn(CODE_ROOT, scale);
+      console.log(`[backfill] round ${round}: load average ${load()} at the end`);
+      for (const line of describeCheckoutComparison(baseline, current)) console.log(line);
+    }
+  } else for (const line of describeBackfillBench(await runBackfillBench(scale))) console.log(line);
 }
