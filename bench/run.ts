@@ -99,6 +99,10 @@ for (const line of formatPortfolioBench(await runPortfolioBench())) console.log(
 const { runCustomScreenBench, formatCustomScreenBench } = await import('./custom-screen.bench.ts');
 for (const line of formatCustomScreenBench(runCustomScreenBench())) console.log(line);
 
+// The status timeline under a custom screen beside the built-in one, over HTTP on quarter-end history from 2009 (seconds).
+const { runCustomTimelineBench, formatCustomTimelineBench } = await import('./custom-timeline.bench.ts');
+for (const line of formatCustomTimelineBench(await runCustomTimelineBench())) console.log(line);
+
 // The serving store's embedded engine: SQLite (libsql) against LMDB on the same synthetic month-end history, bulk write, size,
 // cold reads and reads beside a writing process (SERVING_BENCH_TICKERS × SERVING_BENCH_DATES, default 2 M rows; about 5 minutes).
 const { runServingEnginesBench, formatServingEnginesBench } = await import('./serving-engines.bench.ts');
