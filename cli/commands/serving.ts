@@ -52,9 +52,13 @@ export function registerServingCommands(program: Command): void {
       const store = await openServingStore(servingTargetOf(config.dataDir));
       try {
         const result = await checkServingAgainstLake(config.dataDir, store, options.days);
-        process.stdout.write(
-          `${JSON.stringify({ days: result.days.length, snapshotsCompared: result.snapshotsCompared, mismatches: result.mismatches.slice(0, 20), mismatchCount: result.mismatches.length })}\n`,
-        );
+        const report = {
+          days: result.days.length,
+          snapshotsCompared: result.snapshotsCompared,
+          mismatches: result.mismatches.slice(0, 20),
+          mismatchCount: result.mismatches.length,
+        };
+        process.stdout.write(`${JSON.stringify(report)}\n`);
         if (result.mismatches.length > 0) process.exitCode = 1;
       } finally {
         await store.close();

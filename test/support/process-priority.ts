@@ -49,6 +49,5 @@ function childPidsRunning(module: string): number[] {
   }
 }
 
-
 /** Pids of this process's result sidecar builders (child processes running the sidecar build module). */
 export const sidecarBuilderPids = () => childPidsRunning('api-reads-sidecar-build');

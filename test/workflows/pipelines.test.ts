@@ -103,7 +103,7 @@ describe('pipelines on a real Temporal dev server', () => {
       expect(dupes).toEqual({ rows: first.published, keys: first.published });
       // The backfill ended by saving the lake's copy of the current verdicts: an API's first start reads no snapshot file.
       await rm(checkpointPath(temp.dir, 'api'), { force: true });
-      const reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0, sidecars: false, });
+      const reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0, sidecars: false });
       try {
         expect(reads.stats()).toMatchObject({ startedFrom: 'lake-checkpoint', snapshotFilesLoaded: 0 });
         expect(reads.stats().snapshots).toBeGreaterThan(0);
