@@ -55,7 +55,8 @@ export const SERVING_MIGRATIONS: readonly ServingMigration[] = [
     version: 1,
     name: 'snapshots, current and meta',
     // SQLite: a rowid table (results are too large a row for WITHOUT ROWID) with a unique key index.
+    // PostgreSQL: the unique key index alone (a surrogate key would cost a sequence and a third index per row).
     sqlite: snapshots('REAL', 'BLOB', 'INTEGER', 'id INTEGER PRIMARY KEY,'),
-    postgres: snapshots('DOUBLE PRECISION', 'BYTEA', 'SMALLINT', 'id BIGSERIAL PRIMARY KEY,'),
+    postgres: snapshots('DOUBLE PRECISION', 'BYTEA', 'SMALLINT', ''),
   },
 ];
