@@ -76,8 +76,9 @@ for (const line of formatApiHistoryBench(await runApiHistoryBench())) console.lo
 const { runTimelineBench, formatTimelineBench } = await import('./timeline.bench.ts');
 for (const line of formatTimelineBench(await runTimelineBench())) console.log(line);
 
-// as_of spread over tickers and days of the whole history, history index on vs off, beside a bare route at 500/1,000/2,000 req/s
-// (ASOF_BENCH_TICKERS, default 20,000, over a synthetic month-end history; ASOF_BENCH_SIZES, default a quarter and all of it).
+// as_of spread over tickers and days of the whole history from the serving store, beside a bare route at 500/1,000 req/s, the idle
+// event loop and the first start after an upgrade (ASOF_BENCH_TICKERS, default 20,000, over a synthetic month-end history;
+// ASOF_BENCH_SIZES, default all of it; ASOF_BENCH_BASELINE, an older checkout to measure beside; about 30 minutes).
 const { runApiAsOfBench, formatApiAsOfBench } = await import('./api-asof.bench.ts');
 for (const line of formatApiAsOfBench(await runApiAsOfBench())) console.log(line);
 
