@@ -18,6 +18,7 @@ COPY access ./access
 COPY attest ./attest
 COPY forensic ./forensic
 COPY service-state ./service-state
+COPY serving ./serving
 COPY webhooks ./webhooks
 # The framework pages: the MCP server offers them as resources.
 COPY docs/frameworks ./docs/frameworks
