@@ -117,6 +117,8 @@ export async function syncServingFromLake(
   let rows = 0;
   if (missing.length > 0)
     await withDuckDB(':memory:', { threads: 1 }, async (connection) => {
+      // One file at a time: a small budget, and no cache of Parquet pages the OS caches anyway.
+      await connection.run(`SET memory_limit = '256MB'; SET enable_external_file_cache = false`);
       for (const [i, file] of missing.sort().entries()) {
         try {
           rows += await copySnapshotFile(connection, dataDir, file, store);
