@@ -72,7 +72,7 @@ export function rowValues(snapshot: ServingSnapshot): Array<string | number | nu
     ...SNAPSHOT_RATIOS.map((r) => snapshot.ratios[r]),
     snapshot.synthetic ? 1 : 0,
     snapshot.dataSource,
-    deflateResult(snapshot.result),
+    snapshot.resultDeflated ? Buffer.from(snapshot.result) : deflateResult(snapshot.result),
   ];
 }
 

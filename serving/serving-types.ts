@@ -24,6 +24,8 @@ export interface ServingRow {
 /** One snapshot to write: the row and its stored result JSON (UTF-8, as the lake's `result_json` holds it). */
 export interface ServingSnapshot extends ServingRow {
   result: Uint8Array;
+  /** `result` is already deflated (`deflateResult`): a writer that deflated it as the row was made. */
+  resultDeflated?: boolean;
 }
 
 export interface TickerKey {

@@ -5,7 +5,8 @@ import { lakeRoot, partitionDir, partitionFile, type LakeTable } from './lake-pa
 import { TABLE_SCHEMAS } from './lake-schemas.ts';
 import { castColumnsSql, copyToParquetSql, type ParquetWriteOptions } from './lake-sql.ts';
 import { publishFile } from './publish.ts';
-import { feedServingStore } from './serving-feed.ts';
+import type { ServingSnapshot } from '../serving/serving-types.ts';
+import { feedServingStore, writeServingRows } from './serving-feed.ts';
 import { rawSql, runSql, sql, type Sql } from './sql.ts';
 
 /** One Parquet file to publish: its table, partition values (outermost first) and deterministic name. */
@@ -44,6 +45,8 @@ export async function publishLakeFile(
   fromSql: Sql,
   orderBy: string | null,
   parquet: ParquetWriteOptions = {},
+  /** A snapshot file's rows as the publisher holds them, written to the serving store instead of read back from the file. */
+  servingRows?: readonly ServingSnapshot[],
 ): Promise<string> {
   const schema = TABLE_SCHEMAS[target.table];
   const finalPath = lakeFilePath(dataDir, target);
@@ -51,7 +54,8 @@ export async function publishLakeFile(
   await publishFile(finalPath, async (temp) => {
     await runSql(connection, copyToParquetSql(query, temp, parquet));
   });
-  if (target.table === 'snapshots') await feedServingStore(connection, dataDir, finalPath);
+  if (target.table === 'snapshots')
+    await (servingRows ? writeServingRows(dataDir, finalPath, servingRows) : feedServingStore(connection, dataDir, finalPath));
   await announceLakeChange(dataDir, { op: 'add', table: target.table, files: [path.relative(lakeRoot(dataDir), finalPath)] });
   return path.relative(dataDir, finalPath);
 }

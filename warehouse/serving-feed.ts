@@ -3,12 +3,13 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { listValue } from '@duckdb/node-api';
 import { sharedServingStore, servingTargetOf } from '../serving/open-serving-store.ts';
+import { deflateResult } from '../serving/serving-codec.ts';
 import type { HeldFile, ServingSnapshot, ServingStore } from '../serving/serving-types.ts';
 import { withDuckDB } from './duckdb.ts';
 import { scanTableFiles } from './lake-files.ts';
 import { lakeRoot } from './lake-paths.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from './lake-schemas.ts';
-import type { SnapshotFramework, SnapshotStatus } from './snapshot-schema.ts';
+import type { SnapshotFramework, SnapshotRow, SnapshotStatus } from './snapshot-schema.ts';
 import { rawSql, readSql, sql, sqlIdent } from './sql.ts';
 
 /**
@@ -62,6 +63,38 @@ export async function copySnapshotFile(connection: DuckDBConnection, dataDir: st
   const rows = (await readSql(connection, fileRowsSql(file))).getRowObjectsJS().map(snapshotOf);
   await store.write(rows, held);
   return rows.length;
+}
+
+/**
+ * A lake row as the store takes it, its result deflated at once (a writer staging many rows keeps
+ * a few hundred bytes a row, not the JSON). Timestamps as the lake gives them back: UTC, millisecond
+ * precision, no zone.
+ */
+export function servingSnapshotOf(row: SnapshotRow): ServingSnapshot {
+  const statuses = {} as Record<SnapshotFramework, SnapshotStatus>;
+  for (const id of SNAPSHOT_FRAMEWORKS) statuses[id] = row[`${id}_status`];
+  const ratios = {} as ServingSnapshot['ratios'];
+  for (const r of SNAPSHOT_RATIOS) ratios[r] = row[r] === null || row[r] === undefined ? null : Number(row[r]);
+  const at = row.screened_at;
+  const screenedAt = new Date(Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(at) ? at : `${at}Z`)).toISOString().slice(0, 23);
+  return {
+    market: row.market,
+    ticker: row.ticker,
+    snapshotDate: row.snapshot_date,
+    screenedAt,
+    source: row.source,
+    statuses,
+    ratios,
+    synthetic: row.synthetic === true,
+    dataSource: row.data_source ?? 'unknown',
+    result: deflateResult(Buffer.from(row.result_json, 'utf8')),
+    resultDeflated: true,
+  };
+}
+
+/** Writes rows a publisher already holds for a file it just published (no read back of the file). */
+export async function writeServingRows(dataDir: string, file: string, rows: readonly ServingSnapshot[]): Promise<void> {
+  await (await sharedServingStore(servingTargetOf(dataDir))).write(rows, await heldFileOf(dataDir, file));
 }
 
 /** `copySnapshotFile` into the store the configuration places for `dataDir` (what publishers call). */

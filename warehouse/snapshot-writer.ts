@@ -3,6 +3,8 @@ import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/n
 import { openDuckDB } from './duckdb.ts';
 import { SNAPSHOTS_SCHEMA } from './lake-schemas.ts';
 import { publishLakeFile } from './lake-writer.ts';
+import type { ServingSnapshot } from '../serving/serving-types.ts';
+import { servingSnapshotOf } from './serving-feed.ts';
 import { publishMethodologyTexts } from './methodology-texts-lake.ts';
 import { SNAPSHOT_ROW_FIELDS, type SnapshotRow } from './snapshot-schema.ts';
 import { rawSql, sql, sqlIdent } from './sql.ts';
@@ -62,6 +64,8 @@ const SNAPSHOT_PARQUET = { plainStrings: true, zstdLevel: 1 } as const;
  */
 export class SnapshotStage {
   private readonly partitions = new Map<string, [string, string]>();
+  /** Each partition's rows for the serving store, results deflated as they come (docs/serving.md, "The serving store"). */
+  private readonly servingRows = new Map<string, ServingSnapshot[]>();
   private last: SnapshotRow | null = null;
   private inOrder = true;
   private count = 0;
@@ -106,7 +110,11 @@ export class SnapshotStage {
     if (this.last !== null && compareSnapshotRows(this.last, row) > 0) this.inOrder = false;
     this.last = row;
     const year = row.snapshot_date.slice(0, 4);
-    this.partitions.set(`${row.market}/${year}`, [row.market, year]);
+    const partition = `${row.market}/${year}`;
+    this.partitions.set(partition, [row.market, year]);
+    let serving = this.servingRows.get(partition);
+    if (serving === undefined) this.servingRows.set(partition, (serving = []));
+    serving.push(servingSnapshotOf(row));
     const appender = this.appender;
     for (const field of SNAPSHOT_ROW_FIELDS) {
       const value = row[field];
@@ -142,6 +150,7 @@ export class SnapshotStage {
           from,
           this.inOrder ? null : 'ticker, snapshot_date, screened_at',
           SNAPSHOT_PARQUET,
+          this.servingRows.get(`${market}/${year}`),
         ),
       );
     }

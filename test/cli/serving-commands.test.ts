@@ -13,8 +13,14 @@ describe('faithscreen serving rebuild and check', () => {
   beforeAll(async () => {
     temp = await makeTempDir('faithscreen-serving-cli-');
     for (const date of ['2024-01-31', '2024-02-29', '2024-03-28']) await publishTickerFile(temp.dir, date, 40, `cli-${date}`);
-    // The writer filled the store at publish; remove it as an upgrade from a release without one would find it.
     await closeSharedServingStores();
+  });
+
+  it('when the writer filled the store at publish, then check finds it equal to the lake', async () => {
+    const { code, stdout } = await runFaithscreen(temp.dir, ['serving', 'check', '--days', '3']);
+    expect(JSON.parse(stdout)).toMatchObject({ mismatchCount: 0, snapshotsCompared: 120 });
+    expect(code).toBe(0);
+    // Removed, as an upgrade from a release without a store would find it.
     for (const suffix of ['', '-wal', '-shm']) await rm(path.join(temp.dir, `serving.db${suffix}`), { force: true });
   });
   afterAll(async () => {
