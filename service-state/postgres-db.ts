@@ -1,4 +1,4 @@
-import pg, { type Pool } from 'pg';
+import pg, { type Pool, type PoolClient } from 'pg';
 import type { ServiceDb, SqlRunner, SqlValue, Transaction } from './service-db.ts';
 
 /**
@@ -56,36 +56,41 @@ export function openPostgresDb(databaseUrl: string, options: PostgresOptions = {
     engine: 'postgres',
     location: redactedUrl(databaseUrl),
     ...runnerOver(pool),
-    async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      const tx: Transaction = {
-        ...runnerOver(client),
-        lock: async (name, mode = 'exclusive') => {
-          const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
-          await client.query(`SELECT ${fn}(hashtext($1))`, [`faithscreen:${name}`]);
-        },
-        exec: async (sql) => {
-          await client.query(sql);
-        },
-      };
-      try {
-        await client.query('BEGIN');
-        const result = await work(tx);
-        await client.query('COMMIT');
-        client.release();
-        return result;
-      } catch (error) {
-        // A connection whose rollback failed is not given back to the pool.
-        await client.query('ROLLBACK').then(
-          () => client.release(),
-          (rollbackError: Error) => client.release(rollbackError),
-        );
-        throw error;
-      }
-    },
+    transaction: <T>(work: (tx: Transaction) => Promise<T>): Promise<T> =>
+      inTransaction(pool, (client) =>
+        work({
+          ...runnerOver(client),
+          lock: async (name, mode = 'exclusive') => {
+            const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+            await client.query(`SELECT ${fn}(hashtext($1))`, [`faithscreen:${name}`]);
+          },
+          exec: async (sql) => {
+            await client.query(sql);
+          },
+        }),
+      ),
     async exec(sql: string): Promise<void> {
       await pool.query(sql);
     },
     close: () => pool.end(),
   };
+}
+
+/** Runs `work` on one pooled connection inside BEGIN … COMMIT, rolled back when it throws. */
+export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    client.release();
+    return result;
+  } catch (error) {
+    // A connection whose rollback failed is not given back to the pool.
+    await client.query('ROLLBACK').then(
+      () => client.release(),
+      (rollbackError: Error) => client.release(rollbackError),
+    );
+    throw error;
+  }
 }

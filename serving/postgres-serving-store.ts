@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import pg, { type Pool, type PoolClient, type QueryConfig } from 'pg';
+import pg, { type Pool, type QueryConfig } from 'pg';
 import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
-import { numbered, redactedUrl } from '../service-state/postgres-db.ts';
+import { inTransaction, numbered, redactedUrl } from '../service-state/postgres-db.ts';
 import { inflateResult, newer, newestPerTicker, ROW_COLUMNS, rowOf, rowValues } from './serving-codec.ts';
 import { byTicker } from './serving-order.ts';
 import { SERVING_MIGRATIONS } from './serving-schema.ts';
@@ -103,24 +103,6 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
-}
-
-async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    client.release();
-    return result;
-  } catch (error) {
-    // A connection whose rollback failed is not given back to the pool.
-    await client.query('ROLLBACK').then(
-      () => client.release(),
-      (rollbackError: Error) => client.release(rollbackError),
-    );
-    throw error;
-  }
 }
 
 /** Applies pending migrations in one transaction; the advisory lock makes replicas starting together take turns. */
