@@ -2,14 +2,16 @@ import { createHash } from 'node:crypto';
 import pg, { type Pool, type QueryConfig } from 'pg';
 import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
 import { inTransaction, numbered, redactedUrl } from '../service-state/postgres-db.ts';
-import { inflateResult, newer, newestPerTicker, ROW_COLUMNS, rowOf, rowValues } from './serving-codec.ts';
+import { currentChangesOf, inflateResult, newer, newestPerTicker, ROW_COLUMNS, rowOf, rowValues } from './serving-codec.ts';
 import { byTicker } from './serving-order.ts';
 import { SERVING_MIGRATIONS } from './serving-schema.ts';
 import {
   DELETE_FILE,
   INSERT_SNAPSHOT,
+  NEXT_SEQ,
   SELECT_AS_OF,
   SELECT_CURRENT,
+  SELECT_CURRENT_SINCE,
   SELECT_FILE,
   SELECT_FILES,
   SELECT_FIRST_DATE,
@@ -21,7 +23,7 @@ import {
   UPSERT_FILE,
   UPSERT_META,
 } from './serving-sql.ts';
-import type { HeldFile, ServingLookup, ServingRow, ServingSnapshot, ServingStore, SnapshotKey } from './serving-types.ts';
+import type { CurrentChanges, HeldFile, ServingLookup, ServingRow, ServingSnapshot, ServingStore, SnapshotKey } from './serving-types.ts';
 
 type Row = Record<string, unknown>;
 
@@ -32,7 +34,7 @@ const ARRAY_TYPES: Record<string, string> = {
   result: 'bytea[]',
 };
 const SNAPSHOT_TYPES = [...ROW_COLUMNS, 'result'].map((c) => ARRAY_TYPES[c] ?? 'text[]');
-const CURRENT_TYPES = ['text[]', 'text[]', 'text[]', 'text[]', 'text[]'];
+const CURRENT_TYPES = ['text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int8[]'];
 
 /**
  * A shared one-row upsert made a many-row one: its `VALUES (?, …)` becomes `SELECT * FROM
@@ -75,6 +77,8 @@ function prepared(sql: string, values: readonly unknown[]): QueryConfig<unknown[
 const BATCH_ROWS = 5_000;
 
 const MIGRATION_LOCK = 'faithscreen:serving-migrations';
+/** Writers take turns on it, so the change numbers of `serving_current` rise in commit order and a reader never skips one. */
+const WRITE_LOCK = 'faithscreen:serving-writes';
 
 /**
  * The newest screen of each (market, ticker, day) in a batch: PostgreSQL refuses one statement
@@ -177,10 +181,13 @@ class PostgresServingStore implements ServingStore {
       newest.screenedAt,
       firstDate,
     ]);
-    const currentColumns = chunks(currentRows, BATCH_ROWS).map((batch) => columnsOf(batch, CURRENT_TYPES.length));
     await inTransaction(this.pool, async (client) => {
       for (const columns of snapshotColumns) await client.query(prepared(BULK_SNAPSHOTS, columns));
-      for (const columns of currentColumns) await client.query(prepared(BULK_CURRENT, columns));
+      // Taken after the snapshots (written in parallel by several writers) and held to the commit.
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [WRITE_LOCK]);
+      const seq = Number((await client.query<Row>(prepared(NEXT_SEQ, []))).rows[0]!.seq);
+      const withSeq = currentRows.map((row) => [...row, seq]);
+      for (const batch of chunks(withSeq, BATCH_ROWS)) await client.query(prepared(BULK_CURRENT, columnsOf(batch, CURRENT_TYPES.length)));
       if (file !== undefined) await client.query(prepared(UPSERT_FILE, [file.path, file.signature]));
     });
   }
@@ -196,6 +203,10 @@ class PostgresServingStore implements ServingStore {
 
   async current(market: string, ticker: string): Promise<ServingRow | undefined> {
     return this.one(SELECT_CURRENT, [market, ticker]);
+  }
+
+  async currentSince(seq: number): Promise<CurrentChanges> {
+    return currentChangesOf(await this.all(SELECT_CURRENT_SINCE, [seq]), seq);
   }
 
   async asOf(market: string, ticker: string, date: string): Promise<ServingLookup> {

@@ -2,7 +2,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
 import { FRAMEWORK_IDS, type FrameworkId } from '../engine/frameworks.ts';
 import type { VerdictStatus } from '../engine/result-types.ts';
-import type { ServingRow, ServingSnapshot } from './serving-types.ts';
+import type { CurrentChanges, ServingRow, ServingSnapshot } from './serving-types.ts';
 
 /** One letter per status, in `FRAMEWORK_IDS` order: ten bytes a row instead of ten columns. */
 const STATUS_LETTERS: Record<VerdictStatus, string> = {
@@ -94,6 +94,16 @@ export function rowOf(record: Record<string, unknown>): ServingRow {
     synthetic: record.synthetic === true || Number(record.synthetic) === 1,
     dataSource: String(record.data_source),
   };
+}
+
+/** The change feed's records (rows with `first_date` and `seq`) read back by either engine. */
+export function currentChangesOf(records: ReadonlyArray<Record<string, unknown>>, since: number): CurrentChanges {
+  let seq = since;
+  const rows = records.map((record) => {
+    seq = Math.max(seq, Number(record.seq));
+    return { ...rowOf(record), firstSnapshotDate: String(record.first_date) };
+  });
+  return { rows, seq };
 }
 
 /** The newest row of each ticker in a batch and its earliest day: what the current table takes. */

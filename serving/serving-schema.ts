@@ -8,7 +8,9 @@ import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
  *   letters, its ratio columns and its stored result (deflated). Keyed by (market, ticker,
  *   snapshot_date): as_of, a day and a ticker's history are ordered reads of that key; one day of
  *   a market reads the (market, snapshot_date) index.
- * - `serving_current`: which day is each ticker's newest, and its first.
+ * - `serving_current`: which day is each ticker's newest, and its first; `seq` numbers the
+ *   write that last touched the row (one number per write transaction, rising in commit order),
+ *   so an API replica reads what changed since its last look with one indexed query.
  * - `serving_meta`: what the store knows about itself.
  * - `serving_files`: the lake files whose rows the store holds, so a start or a rebuild copies
  *   only the others (resumable), and a file published by hand is still served.
@@ -58,5 +60,13 @@ export const SERVING_MIGRATIONS: readonly ServingMigration[] = [
     // PostgreSQL: the unique key index alone (a surrogate key would cost a sequence and a third index per row).
     sqlite: snapshots('REAL', 'BLOB', 'INTEGER', 'id INTEGER PRIMARY KEY,'),
     postgres: snapshots('DOUBLE PRECISION', 'BYTEA', 'SMALLINT', ''),
+  },
+  {
+    version: 2,
+    name: 'change sequence of the current rows',
+    sqlite: `ALTER TABLE serving_current ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX serving_current_seq ON serving_current (seq);`,
+    postgres: `ALTER TABLE serving_current ADD COLUMN seq BIGINT NOT NULL DEFAULT 0;
+CREATE INDEX serving_current_seq ON serving_current (seq);`,
   },
 ];

@@ -16,8 +16,9 @@ const newerThanCurrent =
   '(excluded.snapshot_date > serving_current.snapshot_date OR ' +
   '(excluded.snapshot_date = serving_current.snapshot_date AND excluded.screened_at >= serving_current.screened_at))';
 
-export const UPSERT_CURRENT = `INSERT INTO serving_current (market, ticker, snapshot_date, screened_at, first_date) VALUES (?, ?, ?, ?, ?)
+export const UPSERT_CURRENT = `INSERT INTO serving_current (market, ticker, snapshot_date, screened_at, first_date, seq) VALUES (?, ?, ?, ?, ?, ?)
 ON CONFLICT (market, ticker) DO UPDATE SET
+  seq = excluded.seq,
   first_date = CASE WHEN excluded.first_date < serving_current.first_date THEN excluded.first_date ELSE serving_current.first_date END,
   snapshot_date = CASE WHEN ${newerThanCurrent} THEN excluded.snapshot_date ELSE serving_current.snapshot_date END,
   screened_at = CASE WHEN ${newerThanCurrent} THEN excluded.screened_at ELSE serving_current.screened_at END`;
@@ -25,6 +26,14 @@ ON CONFLICT (market, ticker) DO UPDATE SET
 export const SELECT_CURRENT = `SELECT ${qualified} FROM serving_current c
 JOIN serving_snapshots h ON h.market = c.market AND h.ticker = c.ticker AND h.snapshot_date = c.snapshot_date
 WHERE c.market = ? AND c.ticker = ?`;
+
+/** The number of the next write: writers take turns (SQLite's write lock, an advisory lock on PostgreSQL), so numbers rise in commit order. */
+export const NEXT_SEQ = `SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM serving_current`;
+
+/** Current rows written after a sequence number, with their first day and sequence. */
+export const SELECT_CURRENT_SINCE = `SELECT ${qualified}, c.first_date, c.seq FROM serving_current c
+JOIN serving_snapshots h ON h.market = c.market AND h.ticker = c.ticker AND h.snapshot_date = c.snapshot_date
+WHERE c.seq > ?`;
 
 export const SELECT_FIRST_DATE = `SELECT first_date FROM serving_current WHERE market = ? AND ticker = ?`;
 

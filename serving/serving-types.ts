@@ -43,6 +43,17 @@ export interface HeldFile {
   signature: string;
 }
 
+/** A ticker's current row as the change feed hands it out: its first day too. */
+export interface CurrentRow extends ServingRow {
+  firstSnapshotDate: string;
+}
+
+/** The current rows written after a sequence number, and the number to ask from next time. */
+export interface CurrentChanges {
+  rows: CurrentRow[];
+  seq: number;
+}
+
 /** The newest snapshot on or before a day, and the ticker's first day (null when it has none). */
 export interface ServingLookup {
   row: ServingRow | undefined;
@@ -71,6 +82,11 @@ export interface ServingStore {
   holdFiles(files: readonly HeldFile[], released: readonly string[]): Promise<void>;
   /** The ticker's newest snapshot. */
   current(market: string, ticker: string): Promise<ServingRow | undefined>;
+  /**
+   * Every current row written by a write numbered above `seq` (all of them for -1), and the
+   * highest number seen: what an API replica polls to follow the publishes of every worker.
+   */
+  currentSince(seq: number): Promise<CurrentChanges>;
   /** The newest snapshot on or before `date`. */
   asOf(market: string, ticker: string, date: string): Promise<ServingLookup>;
   /** The snapshot of exactly `date`. */

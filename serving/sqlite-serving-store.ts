@@ -1,13 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
-import { inflateResult, newestPerTicker, rowOf, rowValues } from './serving-codec.ts';
+import { currentChangesOf, inflateResult, newestPerTicker, rowOf, rowValues } from './serving-codec.ts';
 import { SERVING_MIGRATIONS } from './serving-schema.ts';
 import {
   INSERT_SNAPSHOT,
   SELECT_AS_OF,
   DELETE_FILE,
+  NEXT_SEQ,
   SELECT_CURRENT,
+  SELECT_CURRENT_SINCE,
   SELECT_FILE,
   SELECT_FILES,
   SELECT_FIRST_DATE,
@@ -20,7 +22,7 @@ import {
   UPSERT_FILE,
   UPSERT_META,
 } from './serving-sql.ts';
-import type { HeldFile, ServingLookup, ServingRow, ServingSnapshot, ServingStore, SnapshotKey } from './serving-types.ts';
+import type { CurrentChanges, HeldFile, ServingLookup, ServingRow, ServingSnapshot, ServingStore, SnapshotKey } from './serving-types.ts';
 import { byTicker } from './serving-order.ts';
 
 export function sqliteServingPath(dataDir: string): string {
@@ -82,8 +84,9 @@ export class SqliteServingStore implements ServingStore {
     const values = snapshots.map(rowValues);
     this.transaction(() => {
       for (const row of values) insert.run(...row);
+      const seq = Number((this.statement(NEXT_SEQ).get() as Row).seq);
       for (const { newest, firstDate } of newestPerTicker(snapshots))
-        current.run(newest.market, newest.ticker, newest.snapshotDate, newest.screenedAt, firstDate);
+        current.run(newest.market, newest.ticker, newest.snapshotDate, newest.screenedAt, firstDate, seq);
       if (file !== undefined) this.statement(UPSERT_FILE).run(file.path, file.signature);
     });
   }
@@ -95,6 +98,10 @@ export class SqliteServingStore implements ServingStore {
 
   async current(market: string, ticker: string): Promise<ServingRow | undefined> {
     return this.one(SELECT_CURRENT, [market, ticker]);
+  }
+
+  async currentSince(seq: number): Promise<CurrentChanges> {
+    return currentChangesOf(this.statement(SELECT_CURRENT_SINCE).all(seq) as Row[], seq);
   }
 
   async asOf(market: string, ticker: string, date: string): Promise<ServingLookup> {

@@ -85,6 +85,43 @@ describe('serving store', () => {
     expect(await store.history('us', 'AAA')).toHaveLength(2);
   });
 
+  it('hands out the current rows changed since a number: everything at first, then only what a later write touched', async () => {
+    await store.write([snapshot('AAA', '2020-01-31', '2020-02-01T01:00:00.000'), snapshot('AAA', '2020-02-29', '2020-03-01T01:00:00.000')]);
+    await store.write([snapshot('BBB', '2020-02-29', '2020-03-01T01:00:00.000')]);
+    const all = await store.currentSince(-1);
+    expect(all.rows.map((r) => [r.ticker, r.snapshotDate, r.firstSnapshotDate]).sort()).toEqual([
+      ['AAA', '2020-02-29', '2020-01-31'],
+      ['BBB', '2020-02-29', '2020-02-29'],
+    ]);
+    expect(await store.currentSince(all.seq)).toEqual({ rows: [], seq: all.seq });
+    // A backfill of an earlier day moves the first day back; the current row stays the newer one.
+    await store.write([snapshot('BBB', '2019-12-31', '2020-05-01T00:00:00.000', 'non_compliant')]);
+    const next = await store.currentSince(all.seq);
+    expect(next.seq).toBeGreaterThan(all.seq);
+    expect(next.rows.map((r) => [r.ticker, r.snapshotDate, r.firstSnapshotDate, r.statuses.shariah_aaoifi])).toEqual([
+      ['BBB', '2020-02-29', '2019-12-31', 'compliant'],
+    ]);
+  });
+
+  it('numbers concurrent writes so that a reader polling between them misses none', async () => {
+    let seen = (await store.currentSince(-1)).seq;
+    const tickers = new Set<string>();
+    const writes = Array.from({ length: 8 }, (_, i) =>
+      store.write([snapshot(`T${i}`, '2020-01-31', '2020-02-01T01:00:00.000'), snapshot(`U${i}`, '2020-01-31', '2020-02-01T01:00:00.000')]),
+    );
+    const polling = (async () => {
+      for (let round = 0; round < 20; round += 1) {
+        const changes = await store.currentSince(seen);
+        for (const row of changes.rows) tickers.add(row.ticker);
+        seen = changes.seq;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    })();
+    await Promise.all([...writes, polling]);
+    for (const row of (await store.currentSince(seen)).rows) tickers.add(row.ticker);
+    expect(tickers.size).toBe(16);
+  });
+
   it('records the lake files it holds with the rows, and releases replaced ones', async () => {
     await store.write([snapshot('AAA', '2020-01-31', '2020-02-01T01:00:00.000')], { path: 'snapshots/a.parquet', signature: '10:1' });
     await store.holdFiles([{ path: 'snapshots/merged.parquet', signature: '20:2' }], ['snapshots/a.parquet']);
