@@ -1,15 +1,10 @@
 import type { FrameworkId, ScreeningResult } from '../engine/index.ts';
-import { sidecarRowBytes, type SidecarRow } from '../warehouse/api-reads/api-reads-sidecar-row.ts';
-import { storedResultBytes, type StoredResult } from '../warehouse/api-reads/api-reads-stored-result.ts';
 import { buildScreenReport, type SnapshotIdentity } from './use-cases/screen-report.ts';
 
 /** One report to render: the stored result and what the request selected. */
 export interface RenderTask {
-  /**
-   * The stored result (from a sidecar still deflated: inflated and decoded here, not on the event
-   * loop), or where it sits in a sidecar (read here too).
-   */
-  stored: StoredResult | SidecarRow;
+  /** The stored result as UTF-8 JSON (decoded here, not on the event loop). */
+  stored: Uint8Array;
   frameworks: readonly FrameworkId[];
   snapshot: SnapshotIdentity;
   companyName: string;
@@ -20,14 +15,12 @@ const encoder = new TextEncoder();
 
 /**
  * Parses a stored result and renders the `report` (docs/api.md) as UTF-8 JSON (the CPU of a
- * cold screen). Bytes both ways: the event loop then passes ~1 kB deflated rows and buffers on, rather than copying
+ * cold screen). Bytes both ways: the event loop then passes buffers on, rather than copying
  * ~25 kB strings that V8 holds at two bytes a character (reasons carry `≤`, `—`) and
- * re-encoding them for the socket. Null when the task names a sidecar row that is gone (the
- * caller reads the result another way).
+ * re-encoding them for the socket.
  */
-export default function renderReport(task: RenderTask): Uint8Array | null {
-  const bytes = 'path' in task.stored ? sidecarRowBytes(task.stored) : storedResultBytes(task.stored);
-  return bytes === null ? null : renderParsedReport(parseStoredResult(bytes), task);
+export default function renderReport(task: RenderTask): Uint8Array {
+  return renderParsedReport(parseStoredResult(task.stored), task);
 }
 
 /** A stored result's UTF-8 JSON, parsed. */

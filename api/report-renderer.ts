@@ -1,14 +1,21 @@
 import { Piscina } from 'piscina';
-import { ReadsSaturatedError } from '../warehouse/api-reads/api-reads-queue.ts';
 import renderReport, { type RenderTask } from './report-render-thread.ts';
+
+/** Too many renders wait: the caller answers 503 and asks the client to retry after `retryAfterSeconds`. */
+export class ReadsSaturatedError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = 'ReadsSaturatedError';
+  }
+}
 
 /** Turns stored results into report JSON (UTF-8), in worker threads or on the event loop. */
 export interface ReportRenderer {
-  /**
-   * The report's bytes; null when the task named a sidecar row that is gone. Throws
-   * `ReadsSaturatedError` when too many renders wait.
-   */
-  render(task: RenderTask): Promise<Buffer | null>;
+  /** The report's bytes. Throws `ReadsSaturatedError` when too many renders wait. */
+  render(task: RenderTask): Promise<Buffer>;
   /** Threaded renderers: how long tasks waited for a thread and how long a thread took (post to reply), ms, since the last call. */
   timings?(): RenderTimings;
   close(): Promise<void>;
@@ -21,9 +28,9 @@ export interface RenderTimings {
 
 const EMPTY = { p50Ms: 0, p99Ms: 0, maxMs: 0 };
 
-const asBuffer = (bytes: Uint8Array | null) => (bytes === null ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-/** Renders on the event loop (tests, or a machine with one core); a sidecar row is then read here too, synchronously (~1 kB). */
+/** Renders on the event loop (tests, or a machine with one core). */
 export const inlineReportRenderer: ReportRenderer = {
   render: (task) => Promise.resolve(asBuffer(renderReport(task))),
   close: () => Promise.resolve(),
@@ -35,7 +42,7 @@ export const inlineReportRenderer: ReportRenderer = {
  */
 function postable(task: RenderTask): RenderTask {
   const bytes = task.stored;
-  if (!(bytes instanceof Uint8Array) || (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength)) return task;
+  if ((bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength)) return task;
   return { ...task, stored: new Uint8Array(bytes) };
 }
 
@@ -62,7 +69,7 @@ export const DEFAULT_RENDER_THREADS = 2;
  */
 export function threadedReportRenderer(threads: number, limits: RenderLimits = {}): ReportRenderer {
   const maxQueued = limits.maxQueued ?? 2_000;
-  let pool: Piscina<RenderTask, Uint8Array | null> | null = null;
+  let pool: Piscina<RenderTask, Uint8Array> | null = null;
   return {
     async render(task) {
       if (pool && pool.queueSize >= maxQueued) {

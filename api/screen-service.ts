@@ -31,11 +31,6 @@ export interface ScreenService extends ScreenDeps {
   results: LruCache<ScreeningResult>;
   /** Rendered report JSON (UTF-8) by snapshot identity and framework selection. */
   reports: LruCache<Buffer>;
-  /**
-   * Pre-rendered reports served once and not cached yet: a second request caches one (docs/serving.md,
-   * "Pre-rendered reports"). Keys only; cleared when full.
-   */
-  servedOnce: Set<string>;
   renderer: ReportRenderer;
 }
 
@@ -45,7 +40,6 @@ export function createScreenService(deps: ScreenDeps): ScreenService {
     now: deps.now ?? (() => new Date()),
     results: new LruCache(512),
     reports: new LruCache(deps.reportCacheSize ?? 4_096),
-    servedOnce: new Set(),
     renderer:
       deps.renderer ??
       ((deps.renderThreads ?? DEFAULT_RENDER_THREADS) > 0

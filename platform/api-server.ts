@@ -1,4 +1,3 @@
-import { PRERENDER_REPORTS } from '../api/report-prerender.ts';
 import { access, constants } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -60,7 +59,6 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   let reported = 0;
   const reads = await openApiReads({
     dataDir: config.dataDir,
-    prerenderReports: PRERENDER_REPORTS,
     onError: (err) => logger.error({ err }, 'lake scan failed'),
     // The first start after an upgrade copies the lake into the serving store: say how far it is.
     onServingProgress: (done, total, rows) => {

@@ -14,7 +14,6 @@ import {
   type ScreenOutcome,
 } from './screen-ticker.ts';
 import { inLanes } from '../../common/lanes.ts';
-import type { StoredResult } from '../../warehouse/api-reads/api-reads-stored-result.ts';
 
 export interface BatchRequest {
   items: readonly unknown[];
@@ -104,7 +103,7 @@ export async function screenBatch(service: ScreenService, request: BatchRequest)
     }
   });
   const toRead = resolved.filter((o): o is ScreenOutcome => !isError(o) && !ready.has(o));
-  const results = new Map<ScreenOutcome, StoredResult>();
+  const results = new Map<ScreenOutcome, Buffer>();
   try {
     const loaded = await loadStoredResults(
       service,

@@ -1,15 +1,13 @@
 import { dayNumber, utcDay } from '../../engine/dates.ts';
 import type { FrameworkId, ScreeningResult } from '../../engine/index.ts';
-import { ReadsSaturatedError } from '../../warehouse/api-reads/api-reads-queue.ts';
 import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
-import { storedResultBytes, type StoredResult } from '../../warehouse/api-reads/api-reads-stored-result.ts';
 import { notFound, readsSaturated, serviceUnavailable } from '../../common/app-error.ts';
 import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh } from '../refresher.ts';
 import { type RefreshedScreen } from '../../warehouse/snapshot-schema.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { buildScreenReport, type SnapshotIdentity } from './screen-report.ts';
 import type { RenderTask } from '../report-render-thread.ts';
-import { isPrerenderedSelection } from '../report-prerender.ts';
+import { ReadsSaturatedError } from '../report-renderer.ts';
 
 export interface ScreenRequest {
   market: string;
@@ -115,14 +113,9 @@ function identity(row: VerdictRow): string {
   return `${row.market}/${row.ticker}|${row.snapshotDate}|${row.screenedAt}`;
 }
 
-/** Stored results, read together; saturated reads become 503 with `Retry-After`. */
-export async function loadStoredResults(service: ScreenService, rows: readonly VerdictRow[]): Promise<StoredResult[]> {
-  try {
-    return await service.reads.storedResults(rows);
-  } catch (error) {
-    if (error instanceof ReadsSaturatedError) throw readsSaturated(error.message, error.retryAfterSeconds);
-    throw error;
-  }
+/** Stored results (UTF-8 JSON), read together. */
+export async function loadStoredResults(service: ScreenService, rows: readonly VerdictRow[]): Promise<Buffer[]> {
+  return service.reads.storedResults(rows);
 }
 
 /** The engine's full result of a snapshot (parsed once, then kept in a small LRU). */
@@ -130,7 +123,7 @@ export async function loadResult(service: ScreenService, row: VerdictRow): Promi
   return (await loadResults(service, [row]))[0]!;
 }
 
-/** The engine's full results of many snapshots, read together (one query per Parquet file for what neither the LRU nor a sidecar holds). */
+/** The engine's full results of many snapshots, read together (what the LRU does not hold, from the serving store). */
 export async function loadResults(service: ScreenService, rows: readonly VerdictRow[]): Promise<ScreeningResult[]> {
   const results = rows.map((row) => service.results.get(identity(row)));
   const missing = rows.filter((_, i) => results[i] === undefined);
@@ -139,7 +132,7 @@ export async function loadResults(service: ScreenService, rows: readonly Verdict
     let next = 0;
     rows.forEach((row, i) => {
       if (results[i] !== undefined) return;
-      const result = JSON.parse(storedResultBytes(stored[next++]!).toString('utf8')) as ScreeningResult;
+      const result = JSON.parse(stored[next++]!.toString('utf8')) as ScreeningResult;
       service.results.set(identity(row), result);
       results[i] = result;
     });
@@ -150,26 +143,26 @@ export async function loadResults(service: ScreenService, rows: readonly Verdict
 /**
  * The report of an outcome as UTF-8 JSON, rendered once per (snapshot, framework selection).
  * `stored` is the stored result when already read (a batch reads them together). A result
- * known parsed (a refresh) renders here; one read from the lake renders in a render thread.
+ * known parsed (a refresh) renders here; one read from the store renders in a render thread.
  */
 export async function reportJson(
   service: ScreenService,
   outcome: ScreenOutcome,
   frameworks: readonly FrameworkId[],
-  stored?: StoredResult,
+  stored?: Buffer,
 ): Promise<Buffer> {
   return reportWithoutRead(service, outcome, frameworks) ?? (await renderReport(service, outcome, frameworks, stored));
 }
 
 /**
  * The report rendered from its stored result in a render thread (`stored` when already read;
- * otherwise its sidecar row or the lake), then cached: for a report `reportWithoutRead` has not got.
+ * otherwise read from the store now), then cached: for a report `reportWithoutRead` has not got.
  */
 export async function renderReport(
   service: ScreenService,
   outcome: ScreenOutcome,
   frameworks: readonly FrameworkId[],
-  stored?: StoredResult,
+  stored?: Buffer,
 ): Promise<Buffer> {
   const json = await renderStored(service, outcome, frameworks, stored);
   service.reports.set(reportKey(outcome, frameworks), json);
@@ -177,65 +170,33 @@ export async function renderReport(
 }
 
 /**
- * The report when no stored result has to be read for it: from the report cache, rendered from
- * a result held parsed (a refresh), or as its sidecar holds it pre-rendered (docs/serving.md,
- * "Pre-rendered reports"); null when it must be rendered from its stored result.
+ * The report when no stored result has to be read for it: from the report cache, or rendered
+ * from a result held parsed (a refresh); null when it must be rendered from its stored result.
  */
 export function reportWithoutRead(service: ScreenService, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): Buffer | null {
   const key = reportKey(outcome, frameworks);
   const cached = service.reports.get(key);
   if (cached !== undefined) return cached;
   const parsed = service.results.get(identity(outcome.row));
-  if (parsed) {
-    const json = Buffer.from(JSON.stringify(buildScreenReport(parsed, frameworks, outcome.row, outcome.companyName)));
-    service.reports.set(key, json);
-    return json;
-  }
-  const ready = prerendered(service, outcome, frameworks);
-  if (ready !== null && admitPrerendered(service, key)) service.reports.set(key, ready);
-  return ready;
+  if (!parsed) return null;
+  const json = Buffer.from(JSON.stringify(buildScreenReport(parsed, frameworks, outcome.row, outcome.companyName)));
+  service.reports.set(key, json);
+  return json;
 }
 
-/** Distinct pre-rendered reports remembered as served once (keys only) before the memory starts over. */
-const SERVED_ONCE_LIMIT = 16_384;
-
-/**
- * Whether a pre-rendered report goes into the report cache: on its second request. Cached on
- * the first, every report of spread traffic (each ticker asked once) would live long enough to
- * be promoted and then be evicted as old-generation garbage, which drove the event loop's
- * major collections (docs/serving.md, "Pre-rendered reports", has the simulation's counts); a
- * repeat costs a read and an inflate until then (docs/benchmarks/api-spread-reads.md).
- */
-function admitPrerendered(service: ScreenService, key: string): boolean {
-  if (service.servedOnce.delete(key)) return true;
-  if (service.servedOnce.size >= SERVED_ONCE_LIMIT) service.servedOnce.clear();
-  service.servedOnce.add(key);
-  return false;
-}
-
-/** The default report as its sidecar holds it pre-rendered; null for another selection or when none is held. */
-function prerendered(service: ScreenService, outcome: ScreenOutcome, frameworks: readonly FrameworkId[]): Buffer | null {
-  return isPrerenderedSelection(frameworks) ? service.reads.prerenderedReport(outcome.row, outcome.companyName) : null;
-}
-
-/** Renders the report in a render thread: from its sidecar row, or from the stored result (read now when not passed). */
+/** Renders the report in a render thread from its stored result (read now when not passed). */
 async function renderStored(
   service: ScreenService,
   outcome: ScreenOutcome,
   frameworks: readonly FrameworkId[],
-  stored?: StoredResult,
+  stored?: Buffer,
 ): Promise<Buffer> {
   const task = { frameworks, snapshot: snapshotOf(outcome.row), companyName: outcome.companyName };
-  // A row a sidecar holds is read in the render thread (docs/serving.md, "Reads under load"); one
-  // whose sidecar went meanwhile is read as any other result.
-  const inSidecar = stored === undefined ? service.reads.sidecarRow(outcome.row) : null;
-  const fromSidecar = inSidecar ? await render(service, { ...task, stored: inSidecar }) : null;
-  // Null only for a sidecar row: a result passed as bytes always renders.
-  return fromSidecar ?? (await render(service, { ...task, stored: stored ?? (await loadStoredResults(service, [outcome.row]))[0]! }))!;
+  return render(service, { ...task, stored: stored ?? (await loadStoredResults(service, [outcome.row]))[0]! });
 }
 
 /** A render; a full render queue becomes 503 with `Retry-After`. */
-async function render(service: ScreenService, task: RenderTask): Promise<Buffer | null> {
+async function render(service: ScreenService, task: RenderTask): Promise<Buffer> {
   try {
     return await service.renderer.render(task);
   } catch (error) {
@@ -266,7 +227,7 @@ export async function screenResponseJson(
   service: ScreenService,
   outcome: ScreenOutcome,
   frameworks: readonly FrameworkId[],
-  stored?: StoredResult,
+  stored?: Buffer,
 ): Promise<Buffer> {
   return screenResponseAround(outcome, await reportJson(service, outcome, frameworks, stored));
 }

@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import type { DuckDBConnection, DuckDBInstance, DuckDBResult } from '@duckdb/node-api';
-import type { RawSnapshot } from './api-reads-store.ts';
-import { INDEX_COLUMNS, currentPickSql, currentRowsSql, listingsSql } from './api-reads-sql.ts';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { listingsSql } from './api-reads-sql.ts';
 import type { Listing } from './api-reads-types.ts';
 import { openDuckDB } from '../duckdb.ts';
-import { SNAPSHOT_RATIOS } from '../lake-schemas.ts';
-import { rawSql, readSql, runSql, sql, streamSql } from '../sql.ts';
+import { readSql } from '../sql.ts';
 
 /**
  * A few reusable DuckDB connections on one in-memory instance with a bounded memory budget. At
@@ -62,65 +59,6 @@ export class ConnectionPool {
   close(): void {
     for (const connection of this.idle.splice(0)) connection.closeSync();
     this.instance.closeSync();
-  }
-}
-
-const RATIO_OFFSET = INDEX_COLUMNS.indexOf(SNAPSHOT_RATIOS[0]);
-const COLUMN = Object.fromEntries(INDEX_COLUMNS.map((name, i) => [name, i])) as Record<(typeof INDEX_COLUMNS)[number], number>;
-const FIRST_DAY = INDEX_COLUMNS.length;
-
-/** Row `i` of a result chunk of `snapshotIndexSql` (optionally followed by `first_day`). */
-function rawOf(columns: ReadonlyArray<ReadonlyArray<unknown>>, i: number, withFirstDay: boolean): RawSnapshot {
-  const col = (name: keyof typeof COLUMN) => columns[COLUMN[name]]!;
-  return {
-    market: String(col('market')[i]),
-    ticker: String(col('ticker')[i]),
-    day: Number(col('day')[i]),
-    screenedAtMs: Number(col('at_ms')[i]),
-    statusBits: Number(col('bits')[i]),
-    ratios: SNAPSHOT_RATIOS.map((_, r) => {
-      const value = columns[RATIO_OFFSET + r]![i];
-      return value === null || value === undefined ? null : Number(value);
-    }),
-    source: String(col('source')[i]),
-    dataSource: String(col('data_source')[i]),
-    synthetic: col('synthetic')[i] === true,
-    file: String(col('file')[i]),
-    ...(withFirstDay ? { firstDay: Number(columns[FIRST_DAY]![i]) } : {}),
-  };
-}
-
-/** Reads a streamed result's rows of `snapshotIndexSql` chunk by chunk (no full result in memory). */
-export async function streamRows(result: DuckDBResult, withFirstDay: boolean, each: (raw: RawSnapshot) => void): Promise<number> {
-  let rows = 0;
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    const columns = chunk.getColumns();
-    for (let i = 0; i < chunk.rowCount; i += 1) each(rawOf(columns, i, withFirstDay));
-    rows += chunk.rowCount;
-  }
-  return rows;
-}
-
-/**
- * Hands each ticker's newest snapshot in `files` (with its first day) to `each`. Two steps in
- * DuckDB: the key columns of every row pick the newest row and its file, then only those rows'
- * index columns are read. What reaches JavaScript grows with the universe, not with history.
- * Runs in a load thread (`api-reads-load-thread.ts`): decoding the rows is JavaScript work.
- */
-export async function streamCurrent(
-  connection: DuckDBConnection,
-  files: readonly string[],
-  each: (raw: RawSnapshot) => void,
-): Promise<void> {
-  if (files.length === 0) return;
-  const picks = `current_pick_${randomBytes(4).toString('hex')}`;
-  await runSql(connection, sql`CREATE TEMP TABLE ${rawSql(picks)} AS ${currentPickSql(files)}`);
-  try {
-    const winners = (await connection.runAndReadAll(`SELECT DISTINCT file FROM ${picks}`)).getRowsJS().map(([file]) => String(file));
-    if (winners.length === 0) return;
-    await streamRows(await streamSql(connection, currentRowsSql(picks, winners)), true, each);
-  } finally {
-    await connection.run(`DROP TABLE IF EXISTS ${picks}`);
   }
 }
 
