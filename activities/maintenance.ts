@@ -1,5 +1,4 @@
 import { Context } from '@temporalio/activity';
-import { saveLakeCheckpoint, type LakeCheckpointResult } from '../warehouse/api-reads/api-reads-lake-checkpoint.ts';
 import { migrateCatalog, type CatalogStatus } from '../warehouse/catalog.ts';
 import { compactSnapshots, type CompactionOptions, type CompactionResult } from '../warehouse/compaction.ts';
 import { lakeRoot } from '../warehouse/lake-paths.ts';
@@ -49,20 +48,6 @@ export function createMaintenanceActivities(deps: MaintenanceDeps) {
             beat(latest);
           },
         });
-      } finally {
-        clearInterval(relay);
-      }
-    },
-    /**
-     * Saves the lake's copy of the current verdicts (docs/serving.md, "How the API follows the lake"):
-     * an API starting without verdicts of its own begins from it instead of reading every file.
-     */
-    async saveCurrentVerdicts(): Promise<LakeCheckpointResult> {
-      const context = Context.current();
-      beat('saving current verdicts');
-      const relay = setInterval(() => context.heartbeat('saving current verdicts'), HEARTBEAT_RELAY_MS);
-      try {
-        return await saveLakeCheckpoint(deps.dataDir);
       } finally {
         clearInterval(relay);
       }

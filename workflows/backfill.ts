@@ -5,15 +5,18 @@ import { continueWith, runChunks, type ChunkedRunState } from './chunked-run.ts'
 import { progressQuery } from './nightly-screen.ts';
 import { HISTORY_START, utcDay } from '../engine/dates.ts';
 import { emptyProgress, type RunProgress } from './run-progress.ts';
-import { saveCurrentVerdictsIfPossible } from './save-current-verdicts.ts';
+import { replayCurrentVerdictsSave } from './save-current-verdicts.ts';
 
 const { planScreen } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
 });
 
-/** Marks runs that save the lake's copy of the current verdicts at their end (recorded histories replay without it). */
+/** Marks runs that saved the lake's copy of the current verdicts at their end (those recorded before replay without it). */
 export const BACKFILL_SAVES_CURRENT_VERDICTS_PATCH = 'backfill-saves-current-verdicts';
+
+/** Marks runs that end without saving the lake's copy of the current verdicts (nothing reads it). */
+export const BACKFILL_SKIPS_CURRENT_VERDICTS_PATCH = 'backfill-skips-current-verdicts';
 
 export interface BackfillInput {
   from?: string;
@@ -28,8 +31,8 @@ export interface BackfillInput {
 
 /**
  * Screens the universe on every cadence date in [from, to] and publishes snapshots with source
- * `backfill`, then saves the lake's copy of the current verdicts. Resumable: snapshots already
- * published for a (ticker, date) are skipped, so re-running a range does nothing for what is done.
+ * `backfill`. Resumable: snapshots already published for a (ticker, date) are skipped, so
+ * re-running a range does nothing for what is done.
  */
 export async function backfill(input: BackfillInput = {}): Promise<RunProgress> {
   const to = input.to ?? utcDay(workflowInfo().startTime.getTime());
@@ -59,8 +62,10 @@ export async function backfill(input: BackfillInput = {}): Promise<RunProgress> 
     };
   }
   await runChunks(state, (carried) => continueWith(backfill, { ...input, carried }));
-  // An API that starts on this history then begins from the lake's copy instead of reading every file (docs/api.md).
-  if (patched(BACKFILL_SAVES_CURRENT_VERDICTS_PATCH)) await saveCurrentVerdictsIfPossible();
+  // A run recorded with the save holds its marker and not the skip's, so it replays the save; every new run records the skip.
+  if (!patched(BACKFILL_SKIPS_CURRENT_VERDICTS_PATCH) && patched(BACKFILL_SAVES_CURRENT_VERDICTS_PATCH)) {
+    await replayCurrentVerdictsSave();
+  }
   state.progress = { ...state.progress, phase: 'done' };
   return state.progress;
 }

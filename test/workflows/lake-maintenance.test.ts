@@ -1,17 +1,16 @@
-import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
 import { bundleWorkflows } from '../../platform/worker.ts';
-import { openApiReads } from '../../warehouse/api-reads/api-reads.ts';
-import { checkpointPath } from '../../warehouse/api-reads/api-reads-checkpoint.ts';
 import { latestCatalogVersion } from '../../warehouse/catalog.ts';
 import { ingestSource } from '../../sources/ingest.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
 import { TEMP_PREFIX } from '../../warehouse/publish.ts';
-import type { LakeMaintenanceResult } from '../../workflows/lake-maintenance.ts';
+import { CURRENT_VERDICTS_PATCH, CURRENT_VERDICTS_SKIPPED_PATCH, type LakeMaintenanceResult } from '../../workflows/lake-maintenance.ts';
 import { createTestApi, type TestApi } from '../api/support/lake-fixture.ts';
 import { listen } from '../support/http.ts';
 import { catalogQuery, testSource } from '../support/pipeline-env.ts';
@@ -23,6 +22,20 @@ async function snapshotFiles(dataDir: string): Promise<string[]> {
   const root = path.join(lakeRoot(dataDir), 'snapshots');
   const entries = await readdir(root, { recursive: true });
   return entries.filter((f) => f.endsWith('.parquet') && !f.startsWith('market=_none')).sort();
+}
+
+/** The activities a run scheduled and the patches it recorded, in order, from its history. */
+async function historyOf(env: TestWorkflowEnvironment, workflowId: string): Promise<{ activities: string[]; patches: string[] }> {
+  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  const activities: string[] = [];
+  const patches: string[] = [];
+  for (const event of history.events ?? []) {
+    const activity = event.activityTaskScheduledEventAttributes?.activityType?.name;
+    if (activity) activities.push(activity);
+    const patch = event.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+    if (patch) patches.push((JSON.parse(Buffer.from(patch).toString('utf8')) as { id: string }).id);
+  }
+  return { activities, patches };
 }
 
 /** What researchers and the API read, reduced to figures that must not change while files are merged. */
@@ -81,13 +94,17 @@ describe('lakeMaintenance workflow on a real Temporal dev server', () => {
     expect(result).toEqual({
       tempFilesRemoved: 1,
       compaction: { partitions: 0, filesBefore: 0, filesAfter: 0, rows: 0 },
-      currentVerdicts: { snapshots: 0, startedFrom: 'lake-files', snapshotFilesLoaded: 0 },
       catalogVersion: latestCatalogVersion(),
       migrationsApplied: expect.arrayContaining(['1-catalog-meta']),
       // This worker has no service state: no delivery log to trim.
       webhookLog: { events: 0, attempts: 0 },
     });
     expect(await readdir(dir)).toEqual([]);
+    // A new run records that it skips saving the lake's copy of the current verdicts and never schedules it.
+    const history = await historyOf(env, 'maintenance-test-1');
+    expect(history.activities).toEqual(['sweepLakeTempFiles', 'compactSnapshotFiles', 'ensureCatalog', 'trimWebhookLog']);
+    expect(history.patches).toContain(CURRENT_VERDICTS_SKIPPED_PATCH);
+    expect(history.patches).not.toContain(CURRENT_VERDICTS_PATCH);
   });
 
   describe('over a backfilled lake of many small files', () => {
@@ -190,21 +207,9 @@ describe('lakeMaintenance workflow on a real Temporal dev server', () => {
       await api.reads.sync();
       expect([await asOf('2010-06-30'), await asOf('2012-12-31')]).toEqual(apiBaseline);
 
-      // The run saved the lake's copy of the current verdicts after compaction: an API starting without
-      // verdicts of its own begins from it, reads no file, and holds what the catalog's current view holds.
-      expect(result.currentVerdicts).toMatchObject({ snapshots: Number(baseline.current) });
-      await rm(checkpointPath(lake.dir, 'api'), { force: true });
-      const fresh = await openApiReads({ dataDir: lake.dir, sidecars: false, followIntervalMs: 0 });
-      try {
-        expect(fresh.stats()).toMatchObject({
-          startedFrom: 'lake-checkpoint',
-          snapshotFilesLoaded: 0,
-          snapshots: Number(baseline.current),
-        });
-        expect(fresh.current('us', ticker)).toEqual(api.reads.current('us', ticker));
-      } finally {
-        await fresh.close();
-      }
+      // Neither the backfill nor maintenance writes a copy of the current verdicts into the lake.
+      expect(result).not.toHaveProperty('currentVerdicts');
+      expect(existsSync(path.join(lakeRoot(lake.dir), '_current'))).toBe(false);
     });
 
     it('when maintenance runs again, then the merged partitions are left as they are', async () => {
@@ -214,8 +219,6 @@ describe('lakeMaintenance workflow on a real Temporal dev server', () => {
         env.client.workflow.execute('lakeMaintenance', { taskQueue: 'maintenance-again', workflowId: 'maintenance-again' }),
       );
       expect(result.compaction).toMatchObject({ partitions: 4, filesBefore: files.length, filesAfter: files.length, rows: 0 });
-      // Nothing published since the last run: the lake's copy is saved again without reading a file.
-      expect(result.currentVerdicts).toMatchObject({ startedFrom: 'lake-checkpoint', snapshotFilesLoaded: 0 });
       expect(await snapshotFiles(lake.dir)).toEqual(files);
     });
   });
