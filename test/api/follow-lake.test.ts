@@ -59,7 +59,7 @@ async function snapshotFiles(dataDir: string): Promise<string[]> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
 type Json = Record<string, any>;
 
-describe('the API follows the lake through its change journal (a running API, following every 0.5 s as in production)', () => {
+describe('the API follows the serving store and the lake (a running API, following every 0.5 s as in production)', () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
   let reads: ApiReads;
   let server: { url: string; close: () => Promise<void> };
@@ -86,7 +86,7 @@ describe('the API follows the lake through its change journal (a running API, fo
       today.filter((i) => i.listing.ticker !== late),
       'nightly-today',
     );
-    reads = await openApiReads({ dataDir: temp.dir, sidecars: false });
+    reads = await openApiReads({ dataDir: temp.dir });
     const app = createApp({
       logger: pino({ level: 'silent' }),
       metrics: createMetrics(),
@@ -115,7 +115,7 @@ describe('the API follows the lake through its change journal (a running API, fo
     expect(none.status).toBe(400);
   });
 
-  it('when a snapshot file is published, then the running API serves it without a restart, having read that one file and scanned nothing', async () => {
+  it('when a snapshot file is published, then the running API serves it without a restart, from the store\'s change feed, having scanned and copied nothing', async () => {
     const before = reads.stats();
     expect((await get(`/api/screen/us/${late}`)).status).toBe(503);
     await publish(temp.dir, await inputsOn(temp.dir, TODAY, [late]), 'nightly-late');
@@ -130,12 +130,14 @@ describe('the API follows the lake through its change journal (a running API, fo
     expect(answer.body).toMatchObject({ ticker: late, from_cache: true, stale: false });
     const after = reads.stats();
     expect(after.lakeScans).toBe(before.lakeScans);
-    expect(after.snapshotFilesLoaded).toBe(before.snapshotFilesLoaded + 1);
+    expect(after.servingCopies).toBe(before.servingCopies);
     expect(after.snapshots).toBe(before.snapshots + 1);
-    expect(after.generation).toBeGreaterThan(before.generation);
+    expect(after.servingSeq).toBeGreaterThan(before.servingSeq);
+    // Only the changed row came through the feed.
+    expect(after.currentRowsRead).toBe(before.currentRowsRead + 1);
   });
 
-  it('when the lake is compacted while clients read, then every answer stays the same and the API swaps to the merged files without reading them', async () => {
+  it('when the lake is compacted while clients read, then every answer stays the same and the API reads and copies nothing', async () => {
     const routes = [
       ...early.slice(0, 6).map((t) => `/api/screen/us/${t}`),
       ...early.slice(0, 6).map((t) => `/api/screen/us/${t}?as_of=2010-03-31`),
@@ -170,17 +172,17 @@ describe('the API follows the lake through its change journal (a running API, fo
     for (const answers of seen) expect(answers).toEqual(baseline);
     await reads.sync();
     const after = reads.stats();
-    expect(after.snapshotFiles).toBe(filesAfter.length);
-    expect(after.snapshotFilesLoaded).toBe(before.snapshotFilesLoaded);
+    expect(after.servingCopies).toBe(before.servingCopies);
+    expect(after.servingSeq).toBe(before.servingSeq);
     expect(after.lakeScans).toBe(before.lakeScans);
     expect(after.snapshots).toBe(before.snapshots);
-    // Reports read after the swap come from the merged files.
+    // Reports read after the merge come from the store as before.
     expect(await Promise.all(routes.map(answer))).toEqual(baseline);
     const cold = await get(`/api/screen/us/${early.at(-1)!}`);
     expect(cold.status).toBe(200);
   });
 
-  it('when the change journal is trimmed while the API runs, then it rescans the folders once, reads no file again and serves what is published after', async () => {
+  it('when the change journal is trimmed while the API runs, then it rescans the folders once, copies nothing and serves what is published after', async () => {
     const before = reads.stats();
     const others = [early[0]!, ...early.slice(2, 6)].map((t) => reads.current('us', t));
     expect((await trimLakeJournal(temp.dir, 1)).trimmed).toBe(true);
@@ -191,8 +193,7 @@ describe('the API follows the lake through its change journal (a running API, fo
     expect(reads.current('us', early[1]!)?.screenedAt).toBe(`${TODAY}T08:00:00.000`);
     const after = reads.stats();
     expect(after.lakeScans).toBe(before.lakeScans + 1);
-    expect(after.snapshotFilesLoaded).toBe(before.snapshotFilesLoaded + 1);
-    expect(after.currentRebuilds).toBe(before.currentRebuilds);
+    expect(after.servingSync?.filesCopied).toBe(0);
     expect([early[0]!, ...early.slice(2, 6)].map((t) => reads.current('us', t))).toEqual(others);
     // Followed from the new journal again: the next publish needs no scan.
     await publishRefresh(temp.dir, early[1]!, '08:30:00.000', 'refresh-after-trim-2');
@@ -201,7 +202,7 @@ describe('the API follows the lake through its change journal (a running API, fo
     expect(reads.stats().lakeScans).toBe(after.lakeScans);
   });
 
-  it('when the API restarts, then it starts from the verdicts it saved and reads only the file published while it was down', async () => {
+  it('when the API restarts, then it reads the current verdicts from the store, including the refresh published while it was down, and copies no lake file', async () => {
     const sample = early.slice(0, 5).map((t) => reads.current('us', t));
     const lateRow = reads.current('us', late);
     await server.close();
@@ -212,9 +213,10 @@ describe('the API follows the lake through its change journal (a running API, fo
     );
     await writeSnapshots(temp.dir, rows, { fileStem: 'refresh-while-down' });
 
-    reads = await openApiReads({ dataDir: temp.dir, sidecars: false });
+    reads = await openApiReads({ dataDir: temp.dir });
     const stats = reads.stats();
-    expect(stats.snapshotFilesLoaded).toBe(1);
+    expect(stats.servingSync?.filesCopied).toBe(0);
+    expect(stats.currentRowsRead).toBe(stats.snapshots);
     expect(reads.current('us', early[0]!)?.screenedAt).toBe(`${TODAY}T09:00:00.000`);
     expect(early.slice(1, 5).map((t) => reads.current('us', t))).toEqual(sample.slice(1));
     expect(reads.current('us', late)).toEqual(lateRow);
@@ -222,7 +224,7 @@ describe('the API follows the lake through its change journal (a running API, fo
     expect(lookup).toMatchObject({ found: true, row: { snapshotDate: '2009-01-01' } });
   });
 
-  it('when the API was down while the lake was compacted and the journal trimmed, then its start reads only the merged file and rebuilds nothing', async () => {
+  it('when the API was down while the lake was compacted and the journal trimmed, then its start copies nothing and serves results from the store', async () => {
     const sample = early.slice(0, 6).map((t) => reads.current('us', t));
     await server.close();
     await reads.close();
@@ -231,16 +233,14 @@ describe('the API follows the lake through its change journal (a running API, fo
     expect(compacted.filesAfter).toBeLessThan(compacted.filesBefore);
     expect(JSON.parse((await readFile(journalPath(temp.dir), 'utf8')).trim())).toMatchObject({ op: 'trim' });
 
-    reads = await openApiReads({ dataDir: temp.dir, sidecars: false });
+    reads = await openApiReads({ dataDir: temp.dir });
     const stats = reads.stats();
     expect(stats.lakeScans).toBe(1);
-    expect(stats.currentRebuilds).toBe(0);
-    // Only this year's partition had files to merge: its merged file is the one file read.
-    expect(stats.snapshotFilesLoaded).toBe(1);
-    expect(stats.snapshotFiles).toBe((await snapshotFiles(temp.dir)).length);
+    // The compaction recorded its merged files as held: the start copies none of them.
+    expect(stats.servingSync).toMatchObject({ filesCopied: 0, lakeFiles: (await snapshotFiles(temp.dir)).length });
     expect(reads.current('us', early[2]!)?.screenedAt).toBe(`${TODAY}T10:00:00.000`);
     expect([0, 1, 3, 4, 5].map((i) => reads.current('us', early[i]!))).toEqual([0, 1, 3, 4, 5].map((i) => sample[i]));
-    // Reports of rows that moved are read from the merged file.
+    // Results of rows whose files were merged are read from the store.
     expect((await reads.resultJson(reads.current('us', early[3]!)!)).length).toBeGreaterThan(100);
   });
 });

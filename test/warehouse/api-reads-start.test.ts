@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiReads } from '../../warehouse/api-reads/api-reads.ts';
-import { checkpointPath } from '../../warehouse/api-reads/api-reads-checkpoint.ts';
+import { sqliteServingPath } from '../../serving/sqlite-serving-store.ts';
 import { journalPath, trimLakeJournal } from '../../warehouse/lake-journal.ts';
 import { SNAPSHOT_FRAMEWORKS } from '../../warehouse/lake-schemas.ts';
 import type { SnapshotRow } from '../../warehouse/snapshot-schema.ts';
@@ -10,8 +10,8 @@ import { makeTempDir } from '../support/temp-dir.ts';
 import { variantSnapshotRow } from '../support/variant-snapshots.ts';
 
 /**
- * The first start reads the key columns of every file and keeps each ticker's newest row; these
- * lakes are built so that the newest row is not in the newest file, nor the last written, nor the
+ * The reads keep each ticker's newest row, whether the serving store was written as files were
+ * published or built from the lake at a start (an upgrade); these lakes are built so that the newest row is not in the newest file, nor the last written, nor the
  * one with the latest `screened_at`. SYNTHETIC snapshots (generated statuses and ratios).
  */
 const MARKETS = ['us', 'gb'];
@@ -37,7 +37,7 @@ async function write(dataDir: string, rows: SnapshotRow[], stem: string): Promis
 const each = (tickers: string[], make: (market: string, ticker: string) => SnapshotRow) =>
   MARKETS.flatMap((m) => tickers.map((t) => make(m, t)));
 
-describe('the first start of the API reads (no saved verdicts) on a lake with history', () => {
+describe('the start of the API reads on a lake with history', () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
   const listedThrough = TICKERS.slice(0, 30);
   const delisted = TICKERS.slice(30);
@@ -93,10 +93,14 @@ describe('the first start of the API reads (no saved verdicts) on a lake with hi
     }
   };
 
-  it('when the API starts without saved verdicts, then every ticker has its newest row, also one no longer screened, and its first day', async () => {
-    await rm(checkpointPath(temp.dir), { force: true });
-    const reads = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0 });
+  it.each([
+    ['written at publish', false],
+    ['built from the lake at the start (no serving store yet)', true],
+  ])('when the serving store was %s, then every ticker has its newest row, also one no longer screened, and its first day', async (_, fromLake) => {
+    if (fromLake) for (const suffix of ['', '-wal', '-shm']) await rm(`${sqliteServingPath(temp.dir)}${suffix}`, { force: true });
+    const reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0 });
     try {
+      expect(reads.stats().servingSync?.filesCopied).toBe(fromLake ? MARKETS.length * 6 : 0);
       expect(reads.stats().snapshots).toBe(MARKETS.length * TICKERS.length);
       expectNewestEverywhere(reads);
       expect(reads.current('gb', delisted[0]!)?.snapshotDate).toBe('2015-06-30');
@@ -112,8 +116,8 @@ describe('the first start of the API reads (no saved verdicts) on a lake with hi
     }
   });
 
-  it('when newer rows are published while the API is down and its journal is trimmed or lost, then the restart serves them, never the saved older verdict', async () => {
-    const saved = await openApiReads({ dataDir: temp.dir, sidecars: false });
+  it('when newer rows are published while the API is down and its journal is trimmed or lost, then the restart serves them', async () => {
+    const saved = await openApiReads({ dataDir: temp.dir });
     await saved.close();
     await write(
       temp.dir,
@@ -126,7 +130,7 @@ describe('the first start of the API reads (no saved verdicts) on a lake with hi
       each(listedThrough.slice(15, 20), (m, t) => row(m, t, '2025-03-31', '2025-03-31T03:00:00.000', 9)),
       'down-2',
     );
-    let reads = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0 });
+    let reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0 });
     try {
       expectNewestEverywhere(reads);
       expect(reads.current('us', listedThrough[10]!)?.snapshotDate).toBe('2025-03-31');
@@ -139,7 +143,7 @@ describe('the first start of the API reads (no saved verdicts) on a lake with hi
       'down-3',
     );
     await rm(journalPath(temp.dir));
-    reads = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0 });
+    reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0 });
     try {
       expectNewestEverywhere(reads);
       expect(reads.current('gb', listedThrough[2]!)?.snapshotDate).toBe('2025-06-30');

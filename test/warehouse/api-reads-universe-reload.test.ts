@@ -18,7 +18,7 @@ describe('the universe rebuilt off the event loop when listings are republished'
   beforeAll(async () => {
     temp = await makeTempDir();
     await publishSyntheticListings(temp.dir, { market: 'us', count: 2_000, prefix: 'L', seed: 1 });
-    reads = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
+    reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0 });
   }, 60_000);
   afterAll(async () => {
     await reads?.close();

@@ -201,7 +201,7 @@ describe('methodology texts stored once, referenced from result_json', () => {
 });
 
 async function serveReports(dataDir: string): Promise<{ url: string; close(): Promise<void> }> {
-  const reads = await openApiReads({ dataDir, followIntervalMs: 0, sidecars: false });
+  const reads = await openApiReads({ dataDir, followIntervalMs: 0 });
   const app = createApp({
     logger: pino({ level: 'silent' }),
     metrics: createMetrics(),
