@@ -42,7 +42,7 @@ export const inlineReportRenderer: ReportRenderer = {
  */
 function postable(task: RenderTask): RenderTask {
   const bytes = task.stored;
-  if ((bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength)) return task;
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return task;
   return { ...task, stored: new Uint8Array(bytes) };
 }
 

@@ -115,7 +115,7 @@ describe('the API follows the serving store and the lake (a running API, followi
     expect(none.status).toBe(400);
   });
 
-  it('when a snapshot file is published, then the running API serves it without a restart, from the store\'s change feed, having scanned and copied nothing', async () => {
+  it("when a snapshot file is published, then the running API serves it without a restart, from the store's change feed, having scanned and copied nothing", async () => {
     const before = reads.stats();
     expect((await get(`/api/screen/us/${late}`)).status).toBe(503);
     await publish(temp.dir, await inputsOn(temp.dir, TODAY, [late]), 'nightly-late');

@@ -11,8 +11,9 @@ import { variantSnapshotRow } from '../support/variant-snapshots.ts';
 
 /**
  * The reads keep each ticker's newest row, whether the serving store was written as files were
- * published or built from the lake at a start (an upgrade); these lakes are built so that the newest row is not in the newest file, nor the last written, nor the
- * one with the latest `screened_at`. SYNTHETIC snapshots (generated statuses and ratios).
+ * published or built from the lake at a start (an upgrade); these lakes are built so that the
+ * newest row is not in the newest file, nor the last written, nor the one with the latest
+ * `screened_at`. SYNTHETIC snapshots (generated statuses and ratios).
  */
 const MARKETS = ['us', 'gb'];
 const TICKERS = Array.from({ length: 40 }, (_, i) => `T${String(i).padStart(3, '0')}`);
@@ -96,25 +97,28 @@ describe('the start of the API reads on a lake with history', () => {
   it.each([
     ['written at publish', false],
     ['built from the lake at the start (no serving store yet)', true],
-  ])('when the serving store was %s, then every ticker has its newest row, also one no longer screened, and its first day', async (_, fromLake) => {
-    if (fromLake) for (const suffix of ['', '-wal', '-shm']) await rm(`${sqliteServingPath(temp.dir)}${suffix}`, { force: true });
-    const reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0 });
-    try {
-      expect(reads.stats().servingSync?.filesCopied).toBe(fromLake ? MARKETS.length * 6 : 0);
-      expect(reads.stats().snapshots).toBe(MARKETS.length * TICKERS.length);
-      expectNewestEverywhere(reads);
-      expect(reads.current('gb', delisted[0]!)?.snapshotDate).toBe('2015-06-30');
-      expect(reads.current('us', listedThrough[0]!)?.screenedAt).toBe('2024-12-31T09:00:00.000');
-      expect(reads.current('us', listedThrough[20]!)?.screenedAt).toBe('2024-12-31T02:00:00.000');
-      expect(await reads.asOf('us', listedThrough[5]!, '2008-12-31')).toEqual({
-        found: false,
-        firstSnapshotDate: first.get(`us/${listedThrough[5]}`),
-      });
-      expect(await reads.asOf('us', listedThrough[5]!, '2023-12-31')).toMatchObject({ found: true, row: { snapshotDate: '2023-09-30' } });
-    } finally {
-      await reads.close();
-    }
-  });
+  ])(
+    'when the serving store was %s, then every ticker has its newest row, also one no longer screened, and its first day',
+    async (_, fromLake) => {
+      if (fromLake) for (const suffix of ['', '-wal', '-shm']) await rm(`${sqliteServingPath(temp.dir)}${suffix}`, { force: true });
+      const reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0 });
+      try {
+        expect(reads.stats().servingSync?.filesCopied).toBe(fromLake ? MARKETS.length * 6 : 0);
+        expect(reads.stats().snapshots).toBe(MARKETS.length * TICKERS.length);
+        expectNewestEverywhere(reads);
+        expect(reads.current('gb', delisted[0]!)?.snapshotDate).toBe('2015-06-30');
+        expect(reads.current('us', listedThrough[0]!)?.screenedAt).toBe('2024-12-31T09:00:00.000');
+        expect(reads.current('us', listedThrough[20]!)?.screenedAt).toBe('2024-12-31T02:00:00.000');
+        expect(await reads.asOf('us', listedThrough[5]!, '2008-12-31')).toEqual({
+          found: false,
+          firstSnapshotDate: first.get(`us/${listedThrough[5]}`),
+        });
+        expect(await reads.asOf('us', listedThrough[5]!, '2023-12-31')).toMatchObject({ found: true, row: { snapshotDate: '2023-09-30' } });
+      } finally {
+        await reads.close();
+      }
+    },
+  );
 
   it('when newer rows are published while the API is down and its journal is trimmed or lost, then the restart serves them', async () => {
     const saved = await openApiReads({ dataDir: temp.dir });
