@@ -1,10 +1,10 @@
 import { fork, type ChildProcess, type ForkOptions } from 'node:child_process';
 
 /**
- * The supervision both of faithscreen's own child processes share: `npm start`'s worker process
- * (platform/worker-process.ts) and the history index builder (warehouse/api-reads). Each caller
- * keeps its own policy (restart with a back-off, or retry at a later read); this module holds
- * only how a child is started, noticed ending, stopped, and how a child notices its parent gone.
+ * The supervision of faithscreen's own child process, `npm start`'s worker process
+ * (platform/worker-process.ts). The caller keeps its own policy (restart with a back-off); this
+ * module holds only how a child is started, noticed ending, stopped, and how a child notices its
+ * parent gone.
  */
 
 /**

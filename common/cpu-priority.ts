@@ -4,10 +4,7 @@ import { setPriority } from 'node:os';
 /** The nice value background work takes by default (the worker's `WORKER_NICE`). */
 export const BACKGROUND_NICE = 10;
 
-/**
- * The lowest priority, for work that may wait for cores nothing else wants: the history index
- * builder, which must not slow a backfill whose files it indexes (docs/operations.md).
- */
+/** The lowest priority, for work that may wait for cores nothing else wants. */
 export const IDLE_NICE = 19;
 
 /** Whether this process leads its own session (Linux): then its scheduler autogroup is its own. */

@@ -109,7 +109,7 @@ export class LakeJournalReader {
     return this.identity;
   }
 
-  /** Continues from where an earlier reader stopped (a checkpoint): a different journal file makes the next read ask for a rescan. */
+  /** Continues from a position an earlier reader saved: a different journal file makes the next read ask for a rescan. */
   resumeAt(offset: number, identity: string | null): void {
     this.offset = offset;
     this.identity = identity;

@@ -117,9 +117,8 @@ const preparedByConnection = new WeakMap<DuckDBConnection, Map<string, DuckDBPre
 
 /**
  * Runs `use` on the connection's prepared statement for the query's text, bound to its values, preparing
- * it on first use. For hot reads: a kept statement skips parsing and planning from text (measured in
- * `bench/sql-params.bench.ts`; figures in docs/serving.md, "History reads"); DuckDB still binds
- * every run anew, so files and globs are looked up again.
+ * it on first use. For hot reads: a kept statement skips parsing and planning from text; DuckDB still
+ * binds every run anew, so files and globs are looked up again.
  * The connection must serve one caller at a time, as the API's pool lends them. A failed run drops it.
  */
 async function withPrepared<T>(

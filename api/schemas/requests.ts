@@ -43,7 +43,7 @@ export const screenQuerySchema = z.object({
   force_refresh: booleanText.optional().meta({ description: 'true re-screens from source data, bypassing the cache' }),
   reasons: booleanText.optional().meta({
     description:
-      'with as_of only: true adds the reasons stored with each verdict (read from the lake like a report); without as_of it is 400, ' +
+      'with as_of only: true adds the reasons stored with each verdict (read from the serving store like a report); without as_of it is 400, ' +
       'a screen report always carries its reasons',
   }),
 });

@@ -37,7 +37,7 @@ const textColumns = (frameworks: readonly string[]) => [
   'data_source',
 ];
 
-/** The verdict rows of a market: current verdicts (from memory), or the snapshots of one day (from the lake). */
+/** The verdict rows of a market: current verdicts (from memory), or the snapshots of one day (from the serving store). */
 export function exportRows(reads: ApiReads, market: string, date: string | null): Promise<VerdictRow[]> {
   return reads.verdicts(market, date);
 }

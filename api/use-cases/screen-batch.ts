@@ -82,10 +82,9 @@ function isError(value: unknown): value is BatchError {
 
 /**
  * The batch response (docs/api.md): `requested, succeeded, failed, results, errors`, results in request
- * order. Items are resolved first; reports that need no read (cached or pre-rendered, what the
- * default selection nearly always finds) are taken as they are, and the stored results of the
- * rest are read together (one query per Parquet file, not one per item) and rendered; saturated
- * reads fail the whole batch with 503.
+ * order. Items are resolved first; reports the report cache holds are taken as they are, and the
+ * stored results of the rest are read together (one call to the serving store, not one per item)
+ * and rendered; a render refused because the render threads' queue is full is that item's 503.
  */
 export async function screenBatch(service: ScreenService, request: BatchRequest): Promise<BatchOutcome> {
   const resolved = new Array<ScreenOutcome | BatchError>(request.items.length);

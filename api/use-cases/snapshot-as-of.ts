@@ -64,7 +64,7 @@ export interface AsOfRequest {
   ticker: string;
   asOf: string;
   frameworks: readonly FrameworkId[];
-  /** Read the snapshot's stored result for its reasons (a lake read, like a report's); else the answer comes from memory. */
+  /** Read the snapshot's stored result for its reasons (a keyed read of the serving store, like a report's); else the answer comes from memory. */
   withReasons: boolean;
 }
 

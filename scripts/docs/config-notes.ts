@@ -15,7 +15,8 @@ export const CONFIG_NOTES: Record<string, ConfigVariableNotes> = {
   DATA_DIR: {
     meaning:
       'where the lake (`lake/`), the catalog (`warehouse.duckdb`), the service state (`service.db`, `secrets/`), the ' +
-      "pipelines' lists of failed tickers (`runs/`) and the dev server's SQLite file live",
+      "serving store (`serving.db`, unless DATABASE_URL is set), the pipelines' lists of failed tickers (`runs/`) and the " +
+      "dev server's SQLite file live",
   },
   DATABASE_URL: {
     meaning:

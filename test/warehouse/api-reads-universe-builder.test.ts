@@ -4,7 +4,7 @@ import { publishSyntheticListings } from '../support/synthetic-listings.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 /**
- * The universe index rebuilt in a worker thread (docs/serving.md, "How the API follows the lake")
+ * The universe index rebuilt in a worker thread (docs/serving.md, "Current verdicts")
  * when the API reads close while a reload is under way. SYNTHETIC listings.
  */
 describe('the universe builder closing during a reload', () => {

@@ -5,7 +5,7 @@ import { publishSyntheticListings } from '../support/synthetic-listings.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 /**
- * Listings republished while the API runs (docs/serving.md, "How the API follows the lake"): the
+ * Listings republished while the API runs (docs/serving.md, "Current verdicts"): the
  * universe index is rebuilt in a worker thread and swapped in; it answers exactly as an index
  * built on the event loop from the same listings. SYNTHETIC listings.
  */

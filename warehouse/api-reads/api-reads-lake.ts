@@ -6,8 +6,8 @@ import { readSql } from '../sql.ts';
 
 /**
  * A few reusable DuckDB connections on one in-memory instance with a bounded memory budget. At
- * most `maxActive` queries run at once (the rest wait their turn), so concurrent reads cannot
- * together exceed the memory limit (docs/serving.md, "Reads under load").
+ * most `maxActive` queries run at once (the rest wait their turn), so concurrent reads of the lake
+ * cannot together exceed the memory limit.
  */
 export class ConnectionPool {
   private readonly idle: DuckDBConnection[] = [];
@@ -21,7 +21,7 @@ export class ConnectionPool {
 
   /**
    * `metadataCache` keeps each Parquet file's footer in memory after its first read: right for
-   * the point reads (every as_of re-reads the same footers), wrong for a one-off pass over every
+   * reads that come back to the same files (a fund's holdings), wrong for a one-off pass over every
    * file of a long history (thousands of footers held for nothing).
    */
   static async open(options: { maxActive?: number; memoryLimitMiB?: number; metadataCache?: boolean } = {}): Promise<ConnectionPool> {

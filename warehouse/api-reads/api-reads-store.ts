@@ -8,7 +8,7 @@ export const STATUS_CODES: readonly SnapshotStatus[] = ['compliant', 'non_compli
 const DAY_MS = 86_400_000;
 const RATIO_COUNT = SNAPSHOT_RATIOS.length;
 
-/** One snapshot as the loader hands it over: dates as day numbers, statuses packed 2 bits each. */
+/** One snapshot as the reads hand it to the store: dates as day numbers, statuses packed 2 bits each. */
 export interface RawSnapshot {
   market: string;
   ticker: string;
@@ -22,7 +22,7 @@ export interface RawSnapshot {
   source: string;
   dataSource: string;
   synthetic: boolean;
-  /** Day of the ticker's first snapshot, when the loader knows an earlier one than `day`. */
+  /** Day of the ticker's first snapshot, when an earlier one than `day` is known. */
   firstDay?: number;
 }
 

@@ -4,7 +4,7 @@ import { UniverseIndex, listingsOfColumns } from './api-reads-universe.ts';
 
 /**
  * Rebuilds the universe index off the event loop when listings are republished (docs/serving.md,
- * "How the API follows the lake"): the listings query and the index's folding, sorting and
+ * "Current verdicts"): the listings query and the index's folding, sorting and
  * posting lists run in a worker thread, and the event loop only wraps the parts it hands back
  * (its typed arrays transferred, not copied; the listings as one array per field, which decode
  * far faster than one object each) before the reads swap to the new index in one step.

@@ -1,5 +1,5 @@
 // Entry file of the API's universe thread: module hooks of the main thread do not reach worker
-// threads on Node 20, so the thread registers tsx itself (as the load thread does).
+// threads on Node 20, so the thread registers tsx itself (as the render threads' entry does).
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { register } from 'tsx/esm/api';
 
