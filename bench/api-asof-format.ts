@@ -14,7 +14,7 @@ export interface AsOfRun {
 
 export interface AsOfStart {
   readySeconds: number;
-  /** From start until what the start builds after ready (result sidecars; the baseline's history index too) is built. */
+  /** From start until what the start builds after ready is built (the baseline's history index; this checkout builds nothing after ready). */
   builtSeconds: number;
   rssAtReadyMiB: number;
   rssBuiltMiB: number;

@@ -88,7 +88,7 @@ class Child {
     );
   }
 
-  /** Resolves when the process has exited (it saves its checkpoint after its last line). */
+  /** Resolves when the process has exited (a baseline checkout saves its checkpoint after its last line). */
   exited(): Promise<void> {
     return this.process.exitCode !== null ? Promise.resolve() : new Promise((resolve) => this.process.once('exit', () => resolve()));
   }

@@ -25,8 +25,6 @@ const started = performance.now();
 const reads = await openApiReads({ dataDir });
 const readySeconds = (performance.now() - started) / 1000;
 const rssAtReadyMiB = process.memoryUsage().rss / 2 ** 20;
-await reads.whenSidecarsBuilt();
-const sidecarsSeconds = (performance.now() - started) / 1000;
 
 // as_of over the probes: spread over tickers and dates, each a different (ticker, date).
 const times: number[] = [];
@@ -59,8 +57,8 @@ const perMarket = Math.max(1, Math.ceil((publish?.tickers ?? 124_000) / 20));
 
 /**
  * Paced reads while `during` runs: every 2 ms (500 a second) one cached screen read's data
- * work — a ticker's current verdict and its stored result (a sidecar read, or the Parquet
- * fallback) — each a different ticker, timed from its scheduled start (no coordinated
+ * work — a ticker's current verdict and its stored result (a keyed read of the serving store)
+ * — each a different ticker, timed from its scheduled start (no coordinated
  * omission). In process, not over HTTP: what a publish costs the reads themselves.
  */
 async function pacedReads(
@@ -153,17 +151,17 @@ const publishing = publish
   : null;
 
 const stats = reads.stats();
+// A baseline checkout's stats predate the serving store: its fields are absent there.
+const sync = stats.servingSync ?? null;
 console.log(
   JSON.stringify({
     readySeconds,
-    sidecarsSeconds,
     rssAtReadyMiB,
     rssAfterMiB: process.memoryUsage().rss / 2 ** 20,
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
     heldSnapshots: stats.snapshots,
-    snapshotFiles: stats.snapshotFiles,
-    startedFrom: stats.startedFrom ?? null,
-    filesRead: stats.snapshotFilesLoaded,
+    currentRowsRead: stats.currentRowsRead,
+    servingSync: sync && { lakeFiles: sync.lakeFiles, filesCopied: sync.filesCopied, rowsCopied: sync.rowsCopied, ms: sync.ms },
     asOf: { probes: probes.length, found, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: times.at(-1) ?? 0 },
     loopDelay: { quiet, publishing },
     pacedReads: { quiet: quietReads, publishing: publishingReads },

@@ -1,10 +1,11 @@
 /**
  * History-length benchmark (`npx tsx bench/api-history.bench.ts`): the API's memory and time to
- * ready, and as_of latency, against the length of history in the lake.
+ * ready, and as_of latency, against the length of history held.
  *
  * Data: **synthetic** snapshots generated in SQL and published through the lake writer the
  * snapshot writer uses (real Parquet files in the snapshots schema, sorted by ticker, one per
- * market per date, as a backfill publishes them before compaction), not screened by the engine: HISTORY_BENCH_TICKERS tickers (default 124,000, the
+ * market per date, as a backfill publishes them before compaction; the writer also writes each
+ * file's rows to the serving store), not screened by the engine: HISTORY_BENCH_TICKERS tickers (default 124,000, the
  * sample universe's size) over 20 markets, every month end from 2009-01-31, with generated
  * statuses and ratios and a small placeholder `result_json` (its size does not enter what is
  * measured: the API never holds results in memory). The full size is 216 month ends
@@ -12,10 +13,14 @@
  * the quarter being the newest quarter of the dates).
  *
  * Each size: a fresh API process opens the reads (what the API role does before it listens):
- * time to ready, RSS at ready and after the result sidecars are built, peak RSS, and as_of
- * lookups spread over tickers and dates. HISTORY_BENCH_BASELINE names the root of an older
- * checkout to measure beside (its reads held every snapshot in memory); it runs only at sizes
- * up to HISTORY_BENCH_BASELINE_MAX (default 0.25).
+ * the start checks the store holds every lake file (it does: nothing to copy) and reads each
+ * ticker's current row from the serving store once (docs/serving.md, "The serving store").
+ * Measured: time to ready, RSS at ready and at the end, peak RSS, as_of lookups spread over
+ * tickers and dates (older snapshots are keyed reads of the store), the event-loop delay and
+ * paced reads quiet and while another process publishes, and how soon each publish is served
+ * (the store's change feed). HISTORY_BENCH_BASELINE names the root of an older checkout to
+ * measure beside on the same lake (its reads held every snapshot in memory; its `api-cache/`
+ * removed first); it runs only at sizes up to HISTORY_BENCH_BASELINE_MAX (default 0.25).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -24,8 +29,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listValue } from '@duckdb/node-api';
-import { saveLakeCheckpoint } from '../warehouse/api-reads/api-reads-lake-checkpoint.ts';
-import { checkpointPath } from '../warehouse/api-reads/api-reads-checkpoint.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
 import { withDuckDB } from '../warehouse/duckdb.ts';
 import { publishLakeFile } from '../warehouse/lake-writer.ts';
@@ -48,28 +51,20 @@ export interface HistorySizeFigures {
   snapshots: number;
   files: number;
   writeSeconds: number;
-  /** First start: no saved verdicts. */
+  /** A start over the serving store the publishes wrote (it holds every lake file). */
   current: ReadsFigures;
-  /** Second start, from the verdicts the first one saved. */
-  restart: ReadsFigures;
-  /** The maintenance run's save of the lake's copy of the current verdicts, the first time (no copy yet: every file read). */
-  lakeCopySave: { seconds: number; filesRead: number };
-  /** A first start with no `api-cache/` at all (a new replica), from the lake's copy. */
-  fromLakeCopy: ReadsFigures;
   baseline: ReadsFigures | null;
 }
 
 export interface ReadsFigures {
   readySeconds: number;
-  sidecarsSeconds: number;
   rssAtReadyMiB: number;
   rssAfterMiB: number;
   maxRssMiB: number;
   heldSnapshots: number;
-  snapshotFiles: number;
-  /** What the start began from and the files it read (absent in a baseline checkout's figures). */
-  startedFrom?: string | null;
-  filesRead?: number;
+  /** Current rows read from the serving store, and what the start copied from lake files it did not hold (absent in a baseline checkout's figures). */
+  currentRowsRead?: number;
+  servingSync?: { lakeFiles: number; filesCopied: number; rowsCopied: number; ms: number } | null;
   asOf: { probes: number; found: number; p50Ms: number; p99Ms: number; maxMs: number };
   /** Event-loop delay and busy time over 3 s with no publish, and while another process publishes (null: not run). */
   loopDelay: { quiet: LoopFigures; publishing: LoopFigures | null };
@@ -259,21 +254,9 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
       });
       // Publishes while the API runs: today's snapshots of every ticker, 3 rounds a second apart.
       const publish = { date: today, tickers, rounds: 3 };
-      // A first start with no saved verdicts: neither the API's copy nor the lake's (a smaller size's run left them).
-      await rm(checkpointPath(root, 'api'), { force: true });
-      await rm(checkpointPath(root, 'lake'), { force: true });
       const current = measure(root, CODE_ROOT, probes, publish);
-      const restart = measure(root, CODE_ROOT, probes, null);
-      // The maintenance run's first save of the lake's copy (no copy to begin from: it reads every file), then a new replica's start.
-      await rm(checkpointPath(root, 'api'), { force: true });
-      await rm(checkpointPath(root, 'lake'), { force: true });
-      const saveStarted = performance.now();
-      const saved = await saveLakeCheckpoint(root);
-      const lakeCopySave = { seconds: (performance.now() - saveStarted) / 1000, filesRead: saved.snapshotFilesLoaded };
+      // The baseline's first start: no verdicts it saved before (a smaller size's run left them).
       await rm(path.join(root, 'api-cache'), { recursive: true, force: true });
-      const fromLakeCopy = measure(root, CODE_ROOT, probes, null);
-      // The baseline's first start too: no saved verdicts.
-      await rm(checkpointPath(root), { force: true });
       const baseline =
         baselineRoot && existsSync(baselineRoot) && fraction <= baselineMax ? measure(root, baselineRoot, probes, publish) : null;
       out.push({
@@ -283,9 +266,6 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
         files,
         writeSeconds,
         current,
-        restart,
-        lakeCopySave,
-        fromLakeCopy,
         baseline,
       });
     }
@@ -298,11 +278,20 @@ export async function runApiHistoryBench(): Promise<HistorySizeFigures[]> {
 export function formatApiHistoryBench(sizes: HistorySizeFigures[]): string[] {
   const delay = (d: LoopFigures) =>
     `p99 ${d.p99Ms.toFixed(1)} ms, max ${d.maxMs.toFixed(1)} ms` + (d.busyMs === undefined ? '' : `, loop busy ${d.busyMs.toFixed(0)} ms`);
+  /** What this build's start read from the store and copied into it (nothing for a baseline checkout). */
+  const store = (r: ReadsFigures) =>
+    r.currentRowsRead === undefined
+      ? ''
+      : ` (${r.currentRowsRead.toLocaleString('en')} current rows read from the store` +
+        (r.servingSync
+          ? `; ${r.servingSync.filesCopied} of ${r.servingSync.lakeFiles} lake files copied into it, ${(r.servingSync.ms / 1000).toFixed(1)} s`
+          : '') +
+        ')';
   const f = (r: ReadsFigures) =>
     `ready ${r.readySeconds.toFixed(1)} s, RSS ${r.rssAtReadyMiB.toFixed(0)} MiB at ready / ${r.rssAfterMiB.toFixed(0)} MiB at the ` +
-    `end / peak ${r.maxRssMiB.toFixed(0)} MiB (sidecars built at ${r.sidecarsSeconds.toFixed(1)} s), ` +
+    `end / peak ${r.maxRssMiB.toFixed(0)} MiB, ` +
     `${r.heldSnapshots.toLocaleString('en')} rows held` +
-    (r.startedFrom ? ` (began from ${r.startedFrom}, ${r.filesRead} files read)` : '') +
+    store(r) +
     `, as_of p50 ${r.asOf.p50Ms.toFixed(1)} ms p99 ${r.asOf.p99Ms.toFixed(1)} ms ` +
     `(${r.asOf.found}/${r.asOf.probes} found); ` +
     `event-loop delay quiet ${delay(r.loopDelay.quiet)}` +
@@ -321,11 +310,7 @@ export function formatApiHistoryBench(sizes: HistorySizeFigures[]): string[] {
   return sizes.flatMap((s) => [
     `[api-history] SYNTHETIC lake, ${(s.fraction * 100).toFixed(0)} % of month-end history from 2009: ${s.dates} dates, ` +
       `${s.snapshots.toLocaleString('en')} snapshots in ${s.files.toLocaleString('en')} files (written in ${s.writeSeconds.toFixed(0)} s)`,
-    `[api-history]   this build, first start: ${f(s.current)}`,
-    `[api-history]   this build, restart from saved verdicts: ${f(s.restart)}`,
-    `[api-history]   maintenance's first save of the lake's copy of the current verdicts: ${s.lakeCopySave.seconds.toFixed(1)} s, ` +
-      `${s.lakeCopySave.filesRead.toLocaleString('en')} files read`,
-    `[api-history]   this build, first start of a new replica (no api-cache/) from the lake's copy: ${f(s.fromLakeCopy)}`,
+    `[api-history]   this build, start over the serving store: ${f(s.current)}`,
     ...(s.baseline ? [`[api-history]   baseline (HISTORY_BENCH_BASELINE checkout), first start: ${f(s.baseline)}`] : []),
   ]);
 }

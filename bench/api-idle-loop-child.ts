@@ -19,7 +19,6 @@ type MaybeIndexed = { whenHistoryIndexed?: () => Promise<void> };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const reads = await openApiReads({ dataDir });
-await reads.whenSidecarsBuilt();
 await (reads as unknown as MaybeIndexed).whenHistoryIndexed?.();
 await sleep(2_000);
 

@@ -83,7 +83,7 @@ interface Routes {
 
 /** What each route asks for, from the lake's listings (the same for every role). */
 async function routesOf(dataDir: string): Promise<Routes> {
-  const reads = await openApiReads({ dataDir, followIntervalMs: 0, sidecars: false });
+  const reads = await openApiReads({ dataDir, followIntervalMs: 0 });
   try {
     const stocks = reads.listings('us').filter((l) => l.kind === 'stock' && reads.current('us', l.ticker));
     const sample = stocks.filter((_, i) => i % Math.max(1, Math.floor(stocks.length / 500)) === 0);

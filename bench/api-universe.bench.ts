@@ -67,7 +67,7 @@ export async function runApiUniverseBench(
     const perMarket = Math.ceil(listings / MARKETS.length);
     for (const [i, market] of MARKETS.entries())
       await publishSyntheticListings(temp.dir, { market, count: perMarket, prefix: market.toUpperCase(), seed: i + 1 });
-    const reads = await openApiReads({ dataDir: temp.dir, sidecars: false, followIntervalMs: 0, checkpoint: false });
+    const reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0 });
     const pool = await ConnectionPool.open();
     const rounds: UniverseReloadFigures[] = [];
     try {

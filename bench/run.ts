@@ -52,9 +52,6 @@ for (const line of formatForensicBench(await runForensicBench())) console.log(li
 // Purification beside an as_of read, over month-end history 2012–2025 (PURIFICATION_BENCH_SCALE, default 0.01).
 const { runPurificationBench, formatPurificationBench } = await import('./purification.bench.ts');
 for (const line of formatPurificationBench(await runPurificationBench())) console.log(line);
-// Bound parameters on the API's hot reads: literals vs a prepare per call vs kept prepared statements.
-const { runSqlParamsBench, formatSqlParamsBench } = await import('./sql-params.bench.ts');
-for (const line of formatSqlParamsBench(await runSqlParamsBench())) console.log(line);
 
 const { runVerifyBench, formatVerifyBench } = await import('./verify.bench.ts');
 for (const line of formatVerifyBench(await runVerifyBench())) console.log(line);

@@ -2,7 +2,7 @@
  * Where a latency tail comes from, measured in the API's own process while a load runs: how
  * late its event loop ran timers (perf_hooks.monitorEventLoopDelay), the garbage collector's
  * pauses (PerformanceObserver 'gc'), and the time spent in any async step the bench wraps with
- * `timed` (sidecar reads, renders). Delay and pauses are the server's own figures: a busy
+ * `timed` (stored-result reads, renders). Delay and pauses are the server's own figures: a busy
  * machine moves them far less than end-to-end latency.
  */
 import { constants, createHistogram, monitorEventLoopDelay, PerformanceObserver, type RecordableHistogram } from 'node:perf_hooks';
