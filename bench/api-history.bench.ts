@@ -282,7 +282,7 @@ export function formatApiHistoryBench(sizes: HistorySizeFigures[]): string[] {
   const store = (r: ReadsFigures) =>
     r.currentRowsRead === undefined
       ? ''
-      : ` (${r.currentRowsRead.toLocaleString('en')} current rows read from the store` +
+      : ` (${r.currentRowsRead.toLocaleString('en')} current rows read from the store since start, its change feed included` +
         (r.servingSync
           ? `; ${r.servingSync.filesCopied} of ${r.servingSync.lakeFiles} lake files copied into it, ${(r.servingSync.ms / 1000).toFixed(1)} s`
           : '') +
