@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import pg, { type Pool, type QueryConfig } from 'pg';
 import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
 import { inTransaction, numbered, redactedUrl } from '../service-state/postgres-db.ts';
@@ -8,6 +8,10 @@ import { SERVING_MIGRATIONS } from './serving-schema.ts';
 import {
   DELETE_FILE,
   INSERT_SNAPSHOT,
+  CURRENT_EPOCH_KEY,
+  DELETE_MARKET_CURRENT,
+  DELETE_SNAPSHOT_DAYS,
+  INSERT_MARKET_CURRENT,
   NEXT_SEQ,
   SELECT_AS_OF,
   SELECT_CURRENT,
@@ -206,7 +210,24 @@ class PostgresServingStore implements ServingStore {
   }
 
   async currentSince(seq: number): Promise<CurrentChanges> {
-    return currentChangesOf(await this.all(SELECT_CURRENT_SINCE, [seq]), seq);
+    const epoch = await this.meta(CURRENT_EPOCH_KEY);
+    return currentChangesOf(await this.all(SELECT_CURRENT_SINCE, [seq]), seq, epoch);
+  }
+
+  async forgetSnapshots(market: string, from: string, to: string): Promise<void> {
+    await this.pool.query(prepared(DELETE_SNAPSHOT_DAYS, [market, from, to]));
+  }
+
+  async rebuildCurrent(markets: readonly string[]): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [WRITE_LOCK]);
+      const seq = Number((await client.query<Row>(prepared(NEXT_SEQ, []))).rows[0]!.seq);
+      for (const market of [...markets].sort()) {
+        await client.query(prepared(DELETE_MARKET_CURRENT, [market]));
+        await client.query(prepared(INSERT_MARKET_CURRENT, [seq, market]));
+      }
+      await client.query(prepared(UPSERT_META, [CURRENT_EPOCH_KEY, randomUUID()]));
+    });
   }
 
   async asOf(market: string, ticker: string, date: string): Promise<ServingLookup> {

@@ -97,13 +97,17 @@ export function rowOf(record: Record<string, unknown>): ServingRow {
 }
 
 /** The change feed's records (rows with `first_date` and `seq`) read back by either engine. */
-export function currentChangesOf(records: ReadonlyArray<Record<string, unknown>>, since: number): CurrentChanges {
+export function currentChangesOf(
+  records: ReadonlyArray<Record<string, unknown>>,
+  since: number,
+  epoch: string | undefined,
+): CurrentChanges {
   let seq = since;
   const rows = records.map((record) => {
     seq = Math.max(seq, Number(record.seq));
     return { ...rowOf(record), firstSnapshotDate: String(record.first_date) };
   });
-  return { rows, seq };
+  return { rows, seq, epoch: epoch ?? '' };
 }
 
 /** The newest row of each ticker in a batch and its earliest day: what the current table takes. */

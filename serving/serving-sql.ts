@@ -35,6 +35,22 @@ export const SELECT_CURRENT_SINCE = `SELECT ${qualified}, c.first_date, c.seq FR
 JOIN serving_snapshots h ON h.market = c.market AND h.ticker = c.ticker AND h.snapshot_date = c.snapshot_date
 WHERE c.seq > ?`;
 
+/** The store's current-rows epoch: changed when current rows were rebuilt, not merely moved forward (readers then read them all again). */
+export const CURRENT_EPOCH_KEY = 'current_epoch';
+
+export const DELETE_SNAPSHOT_DAYS = `DELETE FROM serving_snapshots WHERE market = ? AND snapshot_date >= ? AND snapshot_date <= ?`;
+
+export const DELETE_MARKET_CURRENT = `DELETE FROM serving_current WHERE market = ?`;
+
+/** Each ticker's newest snapshot and first day in a market, from the snapshots themselves. */
+export const INSERT_MARKET_CURRENT = `INSERT INTO serving_current (market, ticker, snapshot_date, screened_at, first_date, seq)
+SELECT market, ticker, snapshot_date, screened_at, first_date, ? FROM (
+  SELECT market, ticker, snapshot_date, screened_at,
+         MIN(snapshot_date) OVER (PARTITION BY ticker) AS first_date,
+         ROW_NUMBER() OVER (PARTITION BY ticker ORDER BY snapshot_date DESC) AS n
+  FROM serving_snapshots WHERE market = ?) t
+WHERE n = 1`;
+
 export const SELECT_FIRST_DATE = `SELECT first_date FROM serving_current WHERE market = ? AND ticker = ?`;
 
 export const SELECT_AS_OF = `SELECT ${columns} FROM serving_snapshots

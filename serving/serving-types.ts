@@ -48,10 +48,15 @@ export interface CurrentRow extends ServingRow {
   firstSnapshotDate: string;
 }
 
-/** The current rows written after a sequence number, and the number to ask from next time. */
+/**
+ * The current rows written after a sequence number, the number to ask from next time, and the
+ * store's current-rows epoch: when it differs from the one a reader holds, current rows were
+ * rebuilt (some may be gone) and the reader reads them all again.
+ */
 export interface CurrentChanges {
   rows: CurrentRow[];
   seq: number;
+  epoch: string;
 }
 
 /** The newest snapshot on or before a day, and the ticker's first day (null when it has none). */
@@ -87,6 +92,13 @@ export interface ServingStore {
    * highest number seen: what an API replica polls to follow the publishes of every worker.
    */
   currentSince(seq: number): Promise<CurrentChanges>;
+  /**
+   * Forgets a market's snapshots of `from`..`to` (a lake partition whose files were removed by
+   * hand; the caller copies the remaining files again, then calls `rebuildCurrent`).
+   */
+  forgetSnapshots(market: string, from: string, to: string): Promise<void>;
+  /** Rebuilds the current rows of `markets` from their snapshots, under a new epoch. */
+  rebuildCurrent(markets: readonly string[]): Promise<void>;
   /** The newest snapshot on or before `date`. */
   asOf(market: string, ticker: string, date: string): Promise<ServingLookup>;
   /** The snapshot of exactly `date`. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
@@ -7,6 +8,10 @@ import {
   INSERT_SNAPSHOT,
   SELECT_AS_OF,
   DELETE_FILE,
+  CURRENT_EPOCH_KEY,
+  DELETE_MARKET_CURRENT,
+  DELETE_SNAPSHOT_DAYS,
+  INSERT_MARKET_CURRENT,
   NEXT_SEQ,
   SELECT_CURRENT,
   SELECT_CURRENT_SINCE,
@@ -101,7 +106,23 @@ export class SqliteServingStore implements ServingStore {
   }
 
   async currentSince(seq: number): Promise<CurrentChanges> {
-    return currentChangesOf(this.statement(SELECT_CURRENT_SINCE).all(seq) as Row[], seq);
+    const epoch = await this.meta(CURRENT_EPOCH_KEY);
+    return currentChangesOf(this.statement(SELECT_CURRENT_SINCE).all(seq) as Row[], seq, epoch);
+  }
+
+  async forgetSnapshots(market: string, from: string, to: string): Promise<void> {
+    this.statement(DELETE_SNAPSHOT_DAYS).run(market, from, to);
+  }
+
+  async rebuildCurrent(markets: readonly string[]): Promise<void> {
+    this.transaction(() => {
+      const seq = Number((this.statement(NEXT_SEQ).get() as Row).seq);
+      for (const market of markets) {
+        this.statement(DELETE_MARKET_CURRENT).run(market);
+        this.statement(INSERT_MARKET_CURRENT).run(seq, market);
+      }
+      this.statement(UPSERT_META).run(CURRENT_EPOCH_KEY, randomUUID());
+    });
   }
 
   async asOf(market: string, ticker: string, date: string): Promise<ServingLookup> {

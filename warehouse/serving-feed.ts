@@ -125,7 +125,10 @@ export interface ServingSyncResult {
   lakeFiles: number;
   filesCopied: number;
   rowsCopied: number;
-  /** Files the store held that the lake no longer has (removed by hand): released, their rows kept. */
+  /**
+   * Files the store held that the lake no longer has (removed by hand, not by compaction): released,
+   * and each partition they were in copied again from its remaining files, so their rows are no longer served.
+   */
   filesReleased: number;
   ms: number;
 }
@@ -147,6 +150,14 @@ export async function syncServingFromLake(
   const missing = [...lake].filter(([file, signature]) => held.get(path.relative(root, file)) !== signature).map(([file]) => file);
   const lakePaths = new Set([...lake.keys()].map((file) => path.relative(root, file)));
   const gone = [...held.keys()].filter((file) => !lakePaths.has(file));
+  // Files removed by hand (a bad batch): their rows must not be served. The store does not say
+  // which file a row came from, so each partition they were in is copied again from what remains.
+  const partitions = partitionsOf(gone);
+  for (const { market, year } of partitions.values()) await store.forgetSnapshots(market, `${year}-01-01`, `${year}-12-31`);
+  // Listed again after forgetting: a file published meanwhile is copied too.
+  if (partitions.size > 0)
+    for (const file of (await scanTableFiles(dataDir, 'snapshots')).keys())
+      if (partitions.has(partitionKey(path.relative(root, file)) ?? '') && !missing.includes(file)) missing.push(file);
   let rows = 0;
   if (missing.length > 0)
     await withDuckDB(':memory:', { threads: 1 }, async (connection) => {
@@ -163,6 +174,7 @@ export async function syncServingFromLake(
       }
     });
   if (gone.length > 0) await store.holdFiles([], gone);
+  if (partitions.size > 0) await store.rebuildCurrent([...new Set([...partitions.values()].map((p) => p.market))]);
   return {
     lakeFiles: lake.size,
     filesCopied: missing.length,
@@ -170,6 +182,23 @@ export async function syncServingFromLake(
     filesReleased: gone.length,
     ms: performance.now() - started,
   };
+}
+
+const PARTITION = /^snapshots[/\\]market=([^/\\]+)[/\\]year=(\d{4})[/\\]/;
+
+/** `market/year` of a snapshot file's path under the lake root, or null outside the partitions. */
+function partitionKey(relative: string): string | null {
+  const match = PARTITION.exec(relative);
+  return match === null ? null : `${match[1]}/${match[2]}`;
+}
+
+function partitionsOf(files: readonly string[]): Map<string, { market: string; year: string }> {
+  const out = new Map<string, { market: string; year: string }>();
+  for (const file of files) {
+    const key = partitionKey(file);
+    if (key !== null) out.set(key, { market: key.split('/')[0]!, year: key.split('/')[1]! });
+  }
+  return out;
 }
 
 function isMissingFileError(error: unknown): boolean {

@@ -30,8 +30,8 @@ describe('PostgreSQL serving store: bulk upserts', () => {
     expect(bulk).not.toContain('?');
     expect(bulk).not.toContain('VALUES');
     expect(bulk).toContain('WHERE excluded.screened_at >= serving_snapshots.screened_at');
-    expect(unnestUpsert(UPSERT_CURRENT, ['text[]', 'text[]', 'text[]', 'text[]', 'text[]'])).toContain(
-      'SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])',
+    expect(unnestUpsert(UPSERT_CURRENT, ['text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int8[]'])).toContain(
+      'SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int8[])',
     );
   });
 

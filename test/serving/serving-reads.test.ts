@@ -31,7 +31,7 @@ const MONTH_ENDS = Array.from({ length: 36 }, (_, m) =>
   dayString(dayNumber(`${2009 + Math.floor((m + 1) / 12)}-${String(((m + 1) % 12) + 1).padStart(2, '0')}-01`) - 1),
 );
 const TODAY = new Date().toISOString().slice(0, 10);
-const QUIET = { sidecars: false, followIntervalMs: 0, checkpoint: false } as const;
+const QUIET = { followIntervalMs: 0 } as const;
 
 function hash(...parts: Array<string | number>): number {
   let h = 2166136261;

@@ -93,7 +93,7 @@ describe('serving store', () => {
       ['AAA', '2020-02-29', '2020-01-31'],
       ['BBB', '2020-02-29', '2020-02-29'],
     ]);
-    expect(await store.currentSince(all.seq)).toEqual({ rows: [], seq: all.seq });
+    expect(await store.currentSince(all.seq)).toEqual({ rows: [], seq: all.seq, epoch: all.epoch });
     // A backfill of an earlier day moves the first day back; the current row stays the newer one.
     await store.write([snapshot('BBB', '2019-12-31', '2020-05-01T00:00:00.000', 'non_compliant')]);
     const next = await store.currentSince(all.seq);
@@ -101,6 +101,24 @@ describe('serving store', () => {
     expect(next.rows.map((r) => [r.ticker, r.snapshotDate, r.firstSnapshotDate, r.statuses.shariah_aaoifi])).toEqual([
       ['BBB', '2020-02-29', '2019-12-31', 'compliant'],
     ]);
+  });
+
+  it('when a partition is forgotten and the current rows rebuilt, then a ticker goes back to its newest remaining day or is gone, under a new epoch', async () => {
+    await store.write([
+      snapshot('AAA', '2019-12-31', '2020-01-01T01:00:00.000'),
+      snapshot('AAA', '2020-02-29', '2020-03-01T01:00:00.000', 'non_compliant'),
+      snapshot('BBB', '2020-02-29', '2020-03-01T01:00:00.000'),
+    ]);
+    const before = await store.currentSince(-1);
+    await store.forgetSnapshots('us', '2020-01-01', '2020-12-31');
+    await store.rebuildCurrent(['us']);
+    const after = await store.currentSince(before.seq);
+    expect(after.epoch).not.toBe(before.epoch);
+    expect(after.rows.map((r) => [r.ticker, r.snapshotDate, r.firstSnapshotDate, r.statuses.shariah_aaoifi])).toEqual([
+      ['AAA', '2019-12-31', '2019-12-31', 'compliant'],
+    ]);
+    expect(await store.current('us', 'BBB')).toBeUndefined();
+    expect(await store.asOf('us', 'AAA', '2020-06-30')).toMatchObject({ row: { snapshotDate: '2019-12-31' } });
   });
 
   it('numbers concurrent writes so that a reader polling between them misses none', async () => {

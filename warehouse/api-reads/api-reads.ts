@@ -51,6 +51,8 @@ export interface ApiReadsStats {
   servingSeq: number;
   /** Current rows read from the store's change feed since start (the start's full read included). */
   currentRowsRead: number;
+  /** Full reads of the current rows after the store rebuilt them (files removed from the lake by hand). */
+  currentRebuilds: number;
   /** Reads of older snapshots (as_of, a day's verdicts, a history) from the serving store. */
   historyReads: number;
   /** What the start's copy of lake files into the serving store did (null before the start). */
@@ -77,7 +79,10 @@ export class ApiReads {
   private servingStore: ServingStore | null = null;
   private servingSync: ServingSyncResult | null = null;
   private servingSeq = -1;
+  /** The store's current-rows epoch the verdicts in memory were read under (null before the first read). */
+  private servingEpoch: string | null = null;
   private currentRowsRead = 0;
+  private currentRebuilds = 0;
   private syncing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private lastSyncAt: string | null = null;
@@ -287,7 +292,7 @@ export class ApiReads {
     const row = verdictRowOf(snapshot);
     if (this.known.size >= 1_000) this.known.delete(this.known.keys().next().value!);
     this.known.set(knownKey(row), JSON.stringify(snapshot.result));
-    this.offer(row, row.snapshotDate);
+    offer(this.store, row, row.snapshotDate);
     return row;
   }
 
@@ -299,6 +304,7 @@ export class ApiReads {
       universeRebuilds: this.universeRebuilds,
       servingSeq: this.servingSeq,
       currentRowsRead: this.currentRowsRead,
+      currentRebuilds: this.currentRebuilds,
       historyReads: this.historyReads,
       servingSync: this.servingSync,
       servingCopies: this.servingCopies,
@@ -315,26 +321,21 @@ export class ApiReads {
     await Promise.all([this.options.serving ? undefined : this.servingStore?.close(), this.universeBuilder.close()]);
   }
 
-  /** Offers a row to the current verdicts in memory: it replaces the ticker's when newer. */
-  private offer(row: ServingRow, firstSnapshotDate: string): void {
-    this.store.add({
-      market: row.market,
-      ticker: row.ticker,
-      day: dayNumber(row.snapshotDate),
-      screenedAtMs: Date.parse(`${row.screenedAt}Z`),
-      statusBits: packStatuses(row.statuses),
-      ratios: SNAPSHOT_RATIOS.map((r) => row.ratios[r]),
-      source: row.source,
-      dataSource: row.dataSource,
-      synthetic: row.synthetic,
-      firstDay: dayNumber(firstSnapshotDate),
-    });
-  }
-
-  /** Reads the current rows the store changed since the last read (every row the first time). */
+  /**
+   * Reads the current rows the store changed since the last read (every row the first time).
+   * When the store rebuilt its current rows (files removed from the lake by hand), every row is
+   * read again into a fresh copy, swapped in one step: a ticker whose rows went is gone too.
+   */
   private async readCurrentChanges(): Promise<void> {
-    const changes = await this.serving.currentSince(this.servingSeq);
-    for (const row of changes.rows) this.offer(row, row.firstSnapshotDate);
+    let changes = await this.serving.currentSince(this.servingSeq);
+    if (this.servingEpoch !== null && changes.epoch !== this.servingEpoch) {
+      changes = await this.serving.currentSince(-1);
+      const fresh = new CurrentStore();
+      for (const row of changes.rows) offer(fresh, row, row.firstSnapshotDate);
+      this.store = fresh;
+      this.currentRebuilds += 1;
+    } else for (const row of changes.rows) offer(this.store, row, row.firstSnapshotDate);
+    this.servingEpoch = changes.epoch;
     this.currentRowsRead += changes.rows.length;
     this.servingSeq = changes.seq;
     this.lastSyncAt = new Date().toISOString();
@@ -386,6 +387,22 @@ export class ApiReads {
     } else this.universe = new UniverseIndex(await loadListings(this.pool, this.options.dataDir));
     this.listingFiles = listings;
   }
+}
+
+/** Offers a row to current verdicts in memory: it replaces the ticker's when newer. */
+function offer(store: CurrentStore, row: ServingRow, firstSnapshotDate: string): void {
+  store.add({
+    market: row.market,
+    ticker: row.ticker,
+    day: dayNumber(row.snapshotDate),
+    screenedAtMs: Date.parse(`${row.screenedAt}Z`),
+    statusBits: packStatuses(row.statuses),
+    ratios: SNAPSHOT_RATIOS.map((r) => row.ratios[r]),
+    source: row.source,
+    dataSource: row.dataSource,
+    synthetic: row.synthetic,
+    firstDay: dayNumber(firstSnapshotDate),
+  });
 }
 
 /** A row of the serving store as the reads return it. */
