@@ -4,9 +4,6 @@ import { setPriority } from 'node:os';
 /** The nice value background work takes by default (the worker's `WORKER_NICE`). */
 export const BACKGROUND_NICE = 10;
 
-/** The lowest priority, for work that may wait for cores nothing else wants. */
-export const IDLE_NICE = 19;
-
 /** Whether this process leads its own session (Linux): then its scheduler autogroup is its own. */
 function leadsOwnSession(): boolean {
   const stat = readFileSync('/proc/self/stat', 'utf8');

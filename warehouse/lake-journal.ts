@@ -94,7 +94,7 @@ export class LakeJournalReader {
   private offset = 0;
   /** `dev:ino/generation` of the journal file read, null before it existed. */
   private identity: string | null = null;
-  /** `dev:ino` whose generation `identity` holds (null: not yet checked, as after `resumeAt`). */
+  /** `dev:ino` whose generation `identity` holds (null: not yet checked). */
   private checkedFile: string | null = null;
 
   constructor(private readonly dataDir: string) {}
@@ -102,18 +102,6 @@ export class LakeJournalReader {
   /** The byte offset read up to: the generation of the lake this reader has seen. */
   get generation(): number {
     return this.offset;
-  }
-
-  /** Identity (`dev:ino/trim generation`) of the journal file read, null before it existed. */
-  get journalIdentity(): string | null {
-    return this.identity;
-  }
-
-  /** Continues from a position an earlier reader saved: a different journal file makes the next read ask for a rescan. */
-  resumeAt(offset: number, identity: string | null): void {
-    this.offset = offset;
-    this.identity = identity;
-    this.checkedFile = null;
   }
 
   /** Skips to the journal's current end (after a full scan that covers everything written so far). */

@@ -109,8 +109,7 @@ export async function screenBatch(service: ScreenService, request: BatchRequest)
       toRead.map((o) => o.row),
     );
     toRead.forEach((o, i) => results.set(o, loaded[i]!));
-  } catch (error) {
-    if (error instanceof AppError && error.status === 503) throw error;
+  } catch {
     // Some row failed: each item then reads its own, so the failure stays that item's error.
   }
   const outcomes = await Promise.all(

@@ -128,31 +128,6 @@ describe('the lake change journal', () => {
     expect(await new LakeJournalReader(temp.dir).read()).toEqual({ kind: 'changes', changes: added(['c.parquet', 'd.parquet']) });
   });
 
-  it('when a reader resumes from a position saved before a trim, then it rescans, even if the new journal is as long and reuses the inode', async () => {
-    for (const change of added(['a.parquet', 'b.parquet', 'c.parquet'])) await announceLakeChange(temp.dir, change);
-    const saved = new LakeJournalReader(temp.dir);
-    await saved.read();
-    const position = { offset: saved.generation, identity: saved.journalIdentity };
-
-    await trimLakeJournal(temp.dir, 1);
-    for (const change of added(['d.parquet', 'e.parquet', 'f.parquet', 'g.parquet'])) await announceLakeChange(temp.dir, change);
-    const resumed = new LakeJournalReader(temp.dir);
-    resumed.resumeAt(position.offset, position.identity);
-    expect(await resumed.read()).toEqual({ kind: 'rescan' });
-
-    // Same device and inode, other generation: as when the file system hands the old inode to the new journal.
-    const info = await stat(journalPath(temp.dir));
-    const reused = new LakeJournalReader(temp.dir);
-    reused.resumeAt(position.offset, `${info.dev}:${info.ino}/${position.identity!.split('/')[1]}`);
-    expect(await reused.read()).toEqual({ kind: 'rescan' });
-
-    const current = new LakeJournalReader(temp.dir);
-    await current.read();
-    const again = new LakeJournalReader(temp.dir);
-    again.resumeAt(current.generation, current.journalIdentity);
-    expect(await again.read()).toEqual({ kind: 'changes', changes: [] });
-  });
-
   it('when writers in four processes publish while the journal is trimmed again and again, then a reader that rescans on a trim misses no file', async () => {
     const filesDir = path.join(temp.dir, 'files');
     await mkdir(filesDir);
