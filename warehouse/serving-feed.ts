@@ -113,9 +113,10 @@ export async function recordCompaction(
   replaced: readonly string[],
 ): Promise<void> {
   const store = await sharedServingStore(servingTargetOf(dataDir));
-  const held = await store.heldFiles();
   const relative = replaced.map((file) => path.relative(lakeRoot(dataDir), file));
-  if (!relative.every((file) => held.has(file))) await copySnapshotFile(connection, dataDir, merged, store);
+  // One keyed read per replaced file, not a read of every file the store holds.
+  const held = await Promise.all(relative.map((file) => store.heldSignature(file)));
+  if (held.some((signature) => signature === undefined)) await copySnapshotFile(connection, dataDir, merged, store);
   await store.holdFiles([await heldFileOf(dataDir, merged)], relative);
 }
 
@@ -133,23 +134,31 @@ export interface ServingSyncResult {
   ms: number;
 }
 
+export interface SyncOptions {
+  /** Hears after each file copied: files done, files to copy, rows copied. */
+  onProgress?: (done: number, total: number, rows: number) => void;
+  /**
+   * Whether files the store holds that this lake lacks were removed from the lake of record (stop
+   * serving their rows). True only where this lake is the store's only one: the embedded store in
+   * its `DATA_DIR`, or `serving rebuild` run by an operator on the lake of record. A PostgreSQL
+   * store shared by hosts with lakes of their own never takes one host's lake as the whole truth.
+   */
+  releaseVanished?: boolean;
+}
+
 /**
  * Copies every snapshot file of the lake the store does not hold (or holds at another size or
  * mtime) into it, one transaction per file, so an interrupted run resumes where it stopped:
  * the first start after an upgrade, a store on a new engine, files published by hand, and
  * `faithscreen serving rebuild`. `onProgress` hears after each file.
  */
-export async function syncServingFromLake(
-  dataDir: string,
-  store: ServingStore,
-  onProgress?: (done: number, total: number, rows: number) => void,
-): Promise<ServingSyncResult> {
+export async function syncServingFromLake(dataDir: string, store: ServingStore, options: SyncOptions = {}): Promise<ServingSyncResult> {
   const started = performance.now();
   const [lake, held] = await Promise.all([scanTableFiles(dataDir, 'snapshots'), store.heldFiles()]);
   const root = lakeRoot(dataDir);
   const missing = [...lake].filter(([file, signature]) => held.get(path.relative(root, file)) !== signature).map(([file]) => file);
   const lakePaths = new Set([...lake.keys()].map((file) => path.relative(root, file)));
-  const gone = [...held.keys()].filter((file) => !lakePaths.has(file));
+  const gone = options.releaseVanished ? [...held.keys()].filter((file) => !lakePaths.has(file)) : [];
   // Files removed by hand (a bad batch): their rows must not be served. The store does not say
   // which file a row came from, so each partition they were in is copied again from what remains.
   const partitions = partitionsOf(gone);
@@ -170,7 +179,7 @@ export async function syncServingFromLake(
           // Compacted away since the listing: its rows are in the merged file, copied too.
           if (!isMissingFileError(error)) throw error;
         }
-        onProgress?.(i + 1, missing.length, rows);
+        options.onProgress?.(i + 1, missing.length, rows);
       }
     });
   if (gone.length > 0) await store.holdFiles([], gone);

@@ -16,16 +16,21 @@ export function registerServingCommands(program: Command): void {
     );
   serving
     .command('rebuild')
-    .description('copy every lake snapshot file the store does not hold into it, with progress; resumable (stop it and run it again)')
+    .description(
+      'copy every lake snapshot file the store does not hold into it, with progress, and stop serving the rows of files this lake no longer has; resumable (stop it and run it again). With a shared PostgreSQL store, run it on the lake of record',
+    )
     .action(async () => {
       const config = getConfig();
       const store = await openServingStore(servingTargetOf(config.dataDir));
       let last = 0;
       try {
-        const result = await syncServingFromLake(config.dataDir, store, (done, total, rows) => {
-          if (done < total && performance.now() - last < PROGRESS_EVERY_MS) return;
-          last = performance.now();
-          process.stderr.write(`serving rebuild: ${done}/${total} files, ${rows} snapshots copied\n`);
+        const result = await syncServingFromLake(config.dataDir, store, {
+          releaseVanished: true,
+          onProgress: (done, total, rows) => {
+            if (done < total && performance.now() - last < PROGRESS_EVERY_MS) return;
+            last = performance.now();
+            process.stderr.write(`serving rebuild: ${done}/${total} files, ${rows} snapshots copied\n`);
+          },
         });
         process.stdout.write(`${JSON.stringify({ ...result, ms: Math.round(result.ms), store: store.location })}\n`);
       } finally {

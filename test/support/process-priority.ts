@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /** Fields of /proc/<pid>/stat after the command name in parentheses (state is the first). */
@@ -36,18 +35,3 @@ export function autogroupNice(pid: number): number | null {
   if (!match) throw new Error(`unexpected /proc/${pid}/autogroup: ${shown}`);
   return Number(match[1]);
 }
-
-/** Pids of this process's child processes whose command line names `module`. */
-function childPidsRunning(module: string): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(process.pid), '-f', module], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
-  }
-}
-
-/** Pids of this process's result sidecar builders (child processes running the sidecar build module). */
-export const sidecarBuilderPids = () => childPidsRunning('api-reads-sidecar-build');

@@ -347,7 +347,11 @@ export class ApiReads {
     const listings = await scanTableFiles(this.options.dataDir, 'listings');
     this.lakeScans += 1;
     if (!sameFiles(listings, this.listingFiles)) await this.reloadUniverse(listings);
-    this.servingSync = await syncServingFromLake(this.options.dataDir, this.serving, this.options.onServingProgress);
+    this.servingSync = await syncServingFromLake(this.options.dataDir, this.serving, {
+      ...(this.options.onServingProgress ? { onProgress: this.options.onServingProgress } : {}),
+      // The embedded store lives in this DATA_DIR: its lake is the only one.
+      releaseVanished: this.serving.engine === 'sqlite',
+    });
   }
 
   /** Applies what the lake's journal announced (listings, files the store does not hold), then the store's changes. */
