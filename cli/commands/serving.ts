@@ -17,7 +17,8 @@ export function registerServingCommands(program: Command): void {
   serving
     .command('rebuild')
     .description(
-      'copy every lake snapshot file the store does not hold into it, with progress, and stop serving the rows of files this lake no longer has; resumable (stop it and run it again). With a shared PostgreSQL store, run it on the lake of record',
+      'copy every lake snapshot file the store does not hold into it, with progress, and stop serving the rows of files this lake ' +
+        'no longer has; resumable (stop it and run it again). With a shared PostgreSQL store, run it on the lake of record',
     )
     .action(async () => {
       const config = getConfig();

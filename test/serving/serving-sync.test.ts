@@ -24,7 +24,8 @@ describe('the serving store brought up to a lake whose file was removed by hand'
     });
     // A store of its own, empty: the sync copies both files.
     store = new SqliteServingStore(path.join(temp.dir, 'other-serving.db'));
-    expect(await syncServingFromLake(temp.dir, store)).toMatchObject({ lakeFiles: 2, filesCopied: 2, rowsCopied: 2 });
+    const built = await syncServingFromLake(temp.dir, store);
+    if (built.filesCopied !== 2) throw new Error(`the store was built from ${built.filesCopied} files, not 2`);
     await rm(path.join(lakeRoot(temp.dir), 'snapshots', 'market=us', 'year=2024', 'june.parquet'));
   });
   afterEach(async () => {
