@@ -4,9 +4,19 @@ import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
 import { inTransaction, numbered, redactedUrl } from '../service-state/postgres-db.ts';
 import { currentChangesOf, inflateResult, newer, newestPerTicker, ROW_COLUMNS, rowOf, rowValues } from './serving-codec.ts';
 import { byTicker } from './serving-order.ts';
+import { fundHoldingsOf, isListingsFile, lakeFileValues, listingsOf } from './serving-lake-tables.ts';
 import { SERVING_MIGRATIONS } from './serving-schema.ts';
 import {
   DELETE_FILE,
+  DELETE_FILE_HOLDINGS,
+  DELETE_FILE_LISTINGS,
+  INSERT_HOLDING,
+  INSERT_LISTING,
+  INSERT_TEXT,
+  LISTINGS_VERSION_KEY,
+  SELECT_FUND_HOLDINGS,
+  SELECT_LISTINGS,
+  SELECT_TEXTS,
   INSERT_SNAPSHOT,
   CURRENT_EPOCH_KEY,
   DELETE_MARKET_CURRENT,
@@ -27,7 +37,18 @@ import {
   UPSERT_FILE,
   UPSERT_META,
 } from './serving-sql.ts';
-import type { CurrentChanges, HeldFile, ServingLookup, ServingRow, ServingSnapshot, ServingStore, SnapshotKey } from './serving-types.ts';
+import type {
+  CurrentChanges,
+  FundHoldings,
+  HeldFile,
+  LakeFileRows,
+  ServingListing,
+  ServingLookup,
+  ServingRow,
+  ServingSnapshot,
+  ServingStore,
+  SnapshotKey,
+} from './serving-types.ts';
 
 type Row = Record<string, unknown>;
 
@@ -54,6 +75,18 @@ export function unnestUpsert(sql: string, types: readonly string[]): string {
 }
 
 const BULK_SNAPSHOTS = unnestUpsert(INSERT_SNAPSHOT, SNAPSHOT_TYPES);
+/** Bulk inserts of the other lake tables' rows, with their column count. */
+const BULK_LAKE_ROWS = {
+  methodology_texts: { sql: unnestUpsert(INSERT_TEXT, ['text[]', 'text[]']), width: 2 },
+  listings: {
+    sql: unnestUpsert(
+      INSERT_LISTING,
+      Array.from({ length: 8 }, () => 'text[]'),
+    ),
+    width: 8,
+  },
+  fund_holdings: { sql: unnestUpsert(INSERT_HOLDING, [...Array.from({ length: 6 }, () => 'text[]'), 'float8[]']), width: 7 },
+} as const;
 const BULK_CURRENT = unnestUpsert(UPSERT_CURRENT, CURRENT_TYPES);
 
 const SELECT_RESULTS = `SELECT k.i, s.result
@@ -271,8 +304,43 @@ class PostgresServingStore implements ServingStore {
     const held = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     await inTransaction(this.pool, async (client) => {
       for (const file of held) await client.query(prepared(UPSERT_FILE, [file.path, file.signature]));
-      for (const gone of [...released].sort()) await client.query(prepared(DELETE_FILE, [gone]));
+      for (const gone of [...released].sort())
+        for (const sql of [DELETE_FILE, DELETE_FILE_LISTINGS, DELETE_FILE_HOLDINGS]) await client.query(prepared(sql, [gone]));
+      if (released.some(isListingsFile)) await client.query(prepared(UPSERT_META, [LISTINGS_VERSION_KEY, randomUUID()]));
     });
+  }
+
+  async writeLakeFile(file: HeldFile, content: LakeFileRows): Promise<void> {
+    const bulk = BULK_LAKE_ROWS[content.table];
+    const batches = chunks(lakeFileValues(file.path, content), BATCH_ROWS).map((batch) => columnsOf(batch, bulk.width));
+    await inTransaction(this.pool, async (client) => {
+      if (content.table !== 'methodology_texts')
+        await client.query(prepared(content.table === 'listings' ? DELETE_FILE_LISTINGS : DELETE_FILE_HOLDINGS, [file.path]));
+      for (const columns of batches) await client.query(prepared(bulk.sql, columns));
+      if (content.table === 'listings') await client.query(prepared(UPSERT_META, [LISTINGS_VERSION_KEY, randomUUID()]));
+      await client.query(prepared(UPSERT_FILE, [file.path, file.signature]));
+    });
+  }
+
+  async texts(): Promise<Map<string, string>> {
+    return new Map((await this.all(SELECT_TEXTS, [])).map((r) => [String(r.text_id), String(r.text)]));
+  }
+
+  async listings(): Promise<ServingListing[]> {
+    return listingsOf(await this.all(SELECT_LISTINGS, []));
+  }
+
+  async listingsVersion(): Promise<string> {
+    return (await this.meta(LISTINGS_VERSION_KEY)) ?? '';
+  }
+
+  async fundHoldings(fundMarket: string, fundTicker: string, limit: number): Promise<FundHoldings | undefined> {
+    return fundHoldingsOf(
+      fundMarket,
+      fundTicker,
+      await this.all(SELECT_FUND_HOLDINGS, [fundMarket, fundTicker, fundMarket, fundTicker]),
+      limit,
+    );
   }
 
   async meta(key: string): Promise<string | undefined> {

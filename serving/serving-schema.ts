@@ -14,6 +14,9 @@ import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
  * - `serving_meta`: what the store knows about itself.
  * - `serving_files`: the lake files whose rows the store holds, so a start or a rebuild copies
  *   only the others (resumable), and a file published by hand is still served.
+ * - `serving_texts`: the methodology texts stored results reference, by id.
+ * - `serving_listings`, `serving_fund_holdings`: the rows of each lake file of those tables, by
+ *   file: a republished file replaces its rows, a file removed takes them with it.
  */
 export interface ServingMigration {
   version: number;
@@ -52,6 +55,32 @@ CREATE TABLE serving_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE serving_files (path TEXT PRIMARY KEY, signature TEXT NOT NULL);
 `;
 
+const lakeTables = (real: string) => `
+CREATE TABLE serving_texts (text_id TEXT PRIMARY KEY, text TEXT NOT NULL);
+CREATE TABLE serving_listings (
+  file TEXT NOT NULL,
+  market TEXT NOT NULL,
+  ticker TEXT NOT NULL,
+  name TEXT NOT NULL,
+  exchange TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  data_source TEXT NOT NULL
+);
+CREATE INDEX serving_listings_file ON serving_listings (file);
+CREATE TABLE serving_fund_holdings (
+  file TEXT NOT NULL,
+  fund_market TEXT NOT NULL,
+  fund_ticker TEXT NOT NULL,
+  as_of TEXT NOT NULL,
+  market TEXT NOT NULL,
+  ticker TEXT NOT NULL,
+  weight ${real} NOT NULL
+);
+CREATE INDEX serving_fund_holdings_fund ON serving_fund_holdings (fund_market, fund_ticker, as_of);
+CREATE INDEX serving_fund_holdings_file ON serving_fund_holdings (file);
+`;
+
 export const SERVING_MIGRATIONS: readonly ServingMigration[] = [
   {
     version: 1,
@@ -68,5 +97,11 @@ export const SERVING_MIGRATIONS: readonly ServingMigration[] = [
 CREATE INDEX serving_current_seq ON serving_current (seq);`,
     postgres: `ALTER TABLE serving_current ADD COLUMN seq BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX serving_current_seq ON serving_current (seq);`,
+  },
+  {
+    version: 3,
+    name: 'methodology texts, listings and fund holdings',
+    sqlite: lakeTables('REAL'),
+    postgres: lakeTables('DOUBLE PRECISION'),
   },
 ];

@@ -51,6 +51,35 @@ SELECT market, ticker, snapshot_date, screened_at, first_date, ? FROM (
   FROM serving_snapshots WHERE market = ?) t
 WHERE n = 1`;
 
+export const LISTINGS_VERSION_KEY = 'listings_version';
+
+export const INSERT_TEXT = `INSERT INTO serving_texts (text_id, text) VALUES (?, ?) ON CONFLICT (text_id) DO NOTHING`;
+
+export const SELECT_TEXTS = `SELECT text_id, text FROM serving_texts`;
+
+export const INSERT_LISTING = `INSERT INTO serving_listings (file, market, ticker, name, exchange, kind, currency, data_source)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+
+export const DELETE_FILE_LISTINGS = `DELETE FROM serving_listings WHERE file = ?`;
+
+/** One listing per (market, ticker): a vendor feed beats EDGAR beats the sample, as in the lake's reads. */
+export const SELECT_LISTINGS = `SELECT market, ticker, name, exchange, kind, currency FROM (
+  SELECT market, ticker, name, exchange, kind, currency,
+         ROW_NUMBER() OVER (PARTITION BY market, ticker
+                            ORDER BY CASE data_source WHEN 'feed' THEN 0 WHEN 'edgar' THEN 1 ELSE 2 END, file) AS n
+  FROM serving_listings) t
+WHERE n = 1`;
+
+export const INSERT_HOLDING = `INSERT INTO serving_fund_holdings (file, fund_market, fund_ticker, as_of, market, ticker, weight)
+VALUES (?, ?, ?, ?, ?, ?, ?)`;
+
+export const DELETE_FILE_HOLDINGS = `DELETE FROM serving_fund_holdings WHERE file = ?`;
+
+/** A fund's holdings on its latest report date. */
+export const SELECT_FUND_HOLDINGS = `SELECT as_of, market, ticker, weight FROM serving_fund_holdings
+WHERE fund_market = ? AND fund_ticker = ?
+  AND as_of = (SELECT MAX(as_of) FROM serving_fund_holdings WHERE fund_market = ? AND fund_ticker = ?)`;
+
 export const SELECT_FIRST_DATE = `SELECT first_date FROM serving_current WHERE market = ? AND ticker = ?`;
 
 export const SELECT_AS_OF = `SELECT ${columns} FROM serving_snapshots

@@ -59,6 +59,50 @@ export interface CurrentChanges {
   epoch: string;
 }
 
+/** One listing of the universe. */
+export interface ServingListing {
+  market: string;
+  ticker: string;
+  name: string;
+  /** ISO 10383 MIC of the listing exchange. */
+  exchange: string;
+  kind: string;
+  currency: string;
+}
+
+/** A listing as a lake file holds it: which source it came from decides between two files' rows. */
+export interface ServingListingRow extends ServingListing {
+  dataSource: string;
+}
+
+/** One holding of a fund's report. */
+export interface ServingHoldingRow {
+  fundMarket: string;
+  fundTicker: string;
+  /** Report date, `YYYY-MM-DD`. */
+  asOf: string;
+  market: string;
+  ticker: string;
+  /** 0..1 of the fund. */
+  weight: number;
+}
+
+/** A fund's holdings on its latest report date, heaviest first; weights in 0..1 of the fund. */
+export interface FundHoldings {
+  fundMarket: string;
+  fundTicker: string;
+  asOf: string;
+  /** Number of holdings in the report (before any top-N cut). */
+  totalHoldings: number;
+  holdings: Array<{ market: string; ticker: string; weight: number }>;
+}
+
+/** The rows of one lake file of a table the store holds besides snapshots. */
+export type LakeFileRows =
+  | { table: 'methodology_texts'; rows: ReadonlyArray<{ textId: string; text: string }> }
+  | { table: 'listings'; rows: readonly ServingListingRow[] }
+  | { table: 'fund_holdings'; rows: readonly ServingHoldingRow[] };
+
 /** The newest snapshot on or before a day, and the ticker's first day (null when it has none). */
 export interface ServingLookup {
   row: ServingRow | undefined;
@@ -83,8 +127,25 @@ export interface ServingStore {
   heldFiles(): Promise<Map<string, string>>;
   /** The signature the store holds one lake file at (undefined: it does not hold it). */
   heldSignature(path: string): Promise<string | undefined>;
-  /** Records files as held without writing rows (a compaction's merged file holds rows already held). */
+  /**
+   * Records files as held without writing rows (a compaction's merged file holds rows already
+   * held); a released file's listings and fund holdings go with it.
+   */
   holdFiles(files: readonly HeldFile[], released: readonly string[]): Promise<void>;
+  /**
+   * Replaces the rows a lake file of listings or fund holdings held with `content`'s (methodology
+   * texts are only added: they are named by their content) and records the file as held, in one
+   * transaction.
+   */
+  writeLakeFile(file: HeldFile, content: LakeFileRows): Promise<void>;
+  /** Every methodology text, by id. */
+  texts(): Promise<Map<string, string>>;
+  /** One listing per (market, ticker), in (market, ticker) order. */
+  listings(): Promise<ServingListing[]>;
+  /** Changes whenever listings were written or released: a reader rebuilds its universe then. */
+  listingsVersion(): Promise<string>;
+  /** A fund's holdings on its latest report date, heaviest first, at most `limit`; undefined when it has none. */
+  fundHoldings(fundMarket: string, fundTicker: string, limit: number): Promise<FundHoldings | undefined>;
   /** The ticker's newest snapshot. */
   current(market: string, ticker: string): Promise<ServingRow | undefined>;
   /**

@@ -8,6 +8,15 @@ import {
   INSERT_SNAPSHOT,
   SELECT_AS_OF,
   DELETE_FILE,
+  DELETE_FILE_HOLDINGS,
+  DELETE_FILE_LISTINGS,
+  INSERT_HOLDING,
+  INSERT_LISTING,
+  INSERT_TEXT,
+  LISTINGS_VERSION_KEY,
+  SELECT_FUND_HOLDINGS,
+  SELECT_LISTINGS,
+  SELECT_TEXTS,
   CURRENT_EPOCH_KEY,
   DELETE_MARKET_CURRENT,
   DELETE_SNAPSHOT_DAYS,
@@ -27,8 +36,20 @@ import {
   UPSERT_FILE,
   UPSERT_META,
 } from './serving-sql.ts';
-import type { CurrentChanges, HeldFile, ServingLookup, ServingRow, ServingSnapshot, ServingStore, SnapshotKey } from './serving-types.ts';
+import type {
+  CurrentChanges,
+  FundHoldings,
+  HeldFile,
+  LakeFileRows,
+  ServingListing,
+  ServingLookup,
+  ServingRow,
+  ServingSnapshot,
+  ServingStore,
+  SnapshotKey,
+} from './serving-types.ts';
 import { byTicker } from './serving-order.ts';
+import { fundHoldingsOf, isListingsFile, lakeFileValues, listingsOf } from './serving-lake-tables.ts';
 
 export function sqliteServingPath(dataDir: string): string {
   return path.join(dataDir, 'serving.db');
@@ -164,8 +185,45 @@ export class SqliteServingStore implements ServingStore {
   async holdFiles(files: readonly HeldFile[], released: readonly string[]): Promise<void> {
     this.transaction(() => {
       for (const file of files) this.statement(UPSERT_FILE).run(file.path, file.signature);
-      for (const gone of released) this.statement(DELETE_FILE).run(gone);
+      for (const gone of released) {
+        this.statement(DELETE_FILE).run(gone);
+        this.statement(DELETE_FILE_LISTINGS).run(gone);
+        this.statement(DELETE_FILE_HOLDINGS).run(gone);
+      }
+      if (released.some(isListingsFile)) this.statement(UPSERT_META).run(LISTINGS_VERSION_KEY, randomUUID());
     });
+  }
+
+  async writeLakeFile(file: HeldFile, content: LakeFileRows): Promise<void> {
+    const values = lakeFileValues(file.path, content);
+    this.transaction(() => {
+      if (content.table === 'methodology_texts') for (const row of values) this.statement(INSERT_TEXT).run(...row);
+      else {
+        const listings = content.table === 'listings';
+        this.statement(listings ? DELETE_FILE_LISTINGS : DELETE_FILE_HOLDINGS).run(file.path);
+        const insert = this.statement(listings ? INSERT_LISTING : INSERT_HOLDING);
+        for (const row of values) insert.run(...row);
+        if (listings) this.statement(UPSERT_META).run(LISTINGS_VERSION_KEY, randomUUID());
+      }
+      this.statement(UPSERT_FILE).run(file.path, file.signature);
+    });
+  }
+
+  async texts(): Promise<Map<string, string>> {
+    return new Map((this.statement(SELECT_TEXTS).all() as Row[]).map((r) => [String(r.text_id), String(r.text)]));
+  }
+
+  async listings(): Promise<ServingListing[]> {
+    return listingsOf(this.statement(SELECT_LISTINGS).all() as Row[]);
+  }
+
+  async listingsVersion(): Promise<string> {
+    return (await this.meta(LISTINGS_VERSION_KEY)) ?? '';
+  }
+
+  async fundHoldings(fundMarket: string, fundTicker: string, limit: number): Promise<FundHoldings | undefined> {
+    const records = this.statement(SELECT_FUND_HOLDINGS).all(fundMarket, fundTicker, fundMarket, fundTicker) as Row[];
+    return fundHoldingsOf(fundMarket, fundTicker, records, limit);
   }
 
   /** Runs `work` in one write transaction (BEGIN IMMEDIATE: the write lock from the start). */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { HeldFile } from '../serving/serving-types.ts';
 import { lakeRoot, type LakeTable } from './lake-paths.ts';
 import { SEED_PARTITION } from './lake-schemas.ts';
 
@@ -35,4 +36,10 @@ export function lakeFile(lakeRootDir: string, relative: string): string {
 /** A read listed a file that compaction removed before the read opened it: list again and read again. */
 export function isRemovedFileError(error: unknown): boolean {
   return /No such file or directory|No files found that match the pattern/.test((error as Error)?.message ?? '');
+}
+
+/** A lake file's identity in the serving store: its path under the lake root and its size and mtime. */
+export async function heldFileOf(dataDir: string, file: string): Promise<HeldFile> {
+  const info = await stat(file);
+  return { path: path.relative(lakeRoot(dataDir), file), signature: `${info.mtimeMs}:${info.size}` };
 }

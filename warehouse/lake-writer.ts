@@ -35,8 +35,9 @@ export function lakeFilePath(dataDir: string, target: LakeFileTarget): string {
  * zstd Parquet file, atomically, sorted by `orderBy`, or in the relation's own order when
  * `orderBy` is null (DuckDB keeps insertion order: a caller that staged its rows sorted saves
  * a sort of wide rows). Returns the path relative to `dataDir`. A retry with the same target
- * replaces the earlier file. A snapshot file's rows are written to the serving store once it is in
- * place (docs/serving.md, "The serving store"); then the file is announced in the lake's change journal.
+ * replaces the earlier file. The rows of a table the serving store holds (snapshots, listings, fund
+ * holdings, methodology texts) are written to it once the file is in place (docs/serving.md, "The
+ * serving store"); then the file is announced in the lake's change journal.
  */
 export async function publishLakeFile(
   connection: DuckDBConnection,
@@ -54,8 +55,8 @@ export async function publishLakeFile(
   await publishFile(finalPath, async (temp) => {
     await runSql(connection, copyToParquetSql(query, temp, parquet));
   });
-  if (target.table === 'snapshots')
-    await (servingRows ? writeServingRows(dataDir, finalPath, servingRows) : feedServingStore(connection, dataDir, finalPath));
+  if (servingRows) await writeServingRows(dataDir, finalPath, servingRows);
+  else await feedServingStore(connection, dataDir, target.table, finalPath);
   await announceLakeChange(dataDir, { op: 'add', table: target.table, files: [path.relative(lakeRoot(dataDir), finalPath)] });
   return path.relative(dataDir, finalPath);
 }

@@ -119,18 +119,16 @@ export async function loadQuotedTexts(connection: DuckDBConnection, dataDir: str
 }
 
 /**
- * A reader's copy of the lake's texts: expands stored results, and on a reference it has not
- * loaded re-reads the table once (texts are published before the snapshots that use them, so
- * a new snapshot's texts are there by the time it is read).
+ * A reader's copy of the texts: expands stored results, and on a reference it has not loaded
+ * loads them again once (texts are published before the snapshots that use them, so a new
+ * snapshot's texts are there by the time it is read). `load` gives every text by id,
+ * JSON-quoted: `loadQuotedTexts` over the lake, or the serving store's.
  */
 export class MethodologyTexts {
   private texts = new Map<string, string>();
   private loading: Promise<void> | null = null;
 
-  constructor(
-    private readonly dataDir: string,
-    private readonly query: <T>(work: (connection: DuckDBConnection) => Promise<T>) => Promise<T>,
-  ) {}
+  constructor(private readonly load: () => Promise<Map<string, string>>) {}
 
   /** Texts loaded. */
   get size(): number {
@@ -148,9 +146,9 @@ export class MethodologyTexts {
     }
   }
 
-  /** Re-reads every text of the lake (concurrent calls share one read). */
+  /** Loads every text again (concurrent calls share one read). */
   reload(): Promise<void> {
-    this.loading ??= this.query((c) => loadQuotedTexts(c, this.dataDir))
+    this.loading ??= this.load()
       .then((texts) => {
         this.texts = texts;
       })

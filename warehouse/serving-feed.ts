@@ -1,13 +1,12 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { listValue } from '@duckdb/node-api';
 import { sharedServingStore, servingTargetOf } from '../serving/open-serving-store.ts';
 import { deflateResult } from '../serving/serving-codec.ts';
-import type { HeldFile, ServingSnapshot, ServingStore } from '../serving/serving-types.ts';
-import { withDuckDB } from './duckdb.ts';
-import { scanTableFiles } from './lake-files.ts';
-import { lakeRoot } from './lake-paths.ts';
+import type { ServingSnapshot, ServingStore } from '../serving/serving-types.ts';
+import { heldFileOf } from './lake-files.ts';
+import { lakeRoot, type LakeTable } from './lake-paths.ts';
+import { copyLakeTableFile, isServedLakeTable } from './serving-lake-tables.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from './lake-schemas.ts';
 import type { SnapshotFramework, SnapshotRow, SnapshotStatus } from './snapshot-schema.ts';
 import { rawSql, readSql, sql, sqlIdent } from './sql.ts';
@@ -51,12 +50,6 @@ function snapshotOf(record: Record<string, unknown>): ServingSnapshot {
   };
 }
 
-/** A lake file's identity in the store: its path under the lake root and its size and mtime. */
-export async function heldFileOf(dataDir: string, file: string): Promise<HeldFile> {
-  const info = await stat(file);
-  return { path: path.relative(lakeRoot(dataDir), file), signature: `${info.mtimeMs}:${info.size}` };
-}
-
 /** Copies one published snapshot file's rows into the store and records the file as held; returns the rows copied. */
 export async function copySnapshotFile(connection: DuckDBConnection, dataDir: string, file: string, store: ServingStore): Promise<number> {
   const held = await heldFileOf(dataDir, file);
@@ -97,9 +90,15 @@ export async function writeServingRows(dataDir: string, file: string, rows: read
   await (await sharedServingStore(servingTargetOf(dataDir))).write(rows, await heldFileOf(dataDir, file));
 }
 
-/** `copySnapshotFile` into the store the configuration places for `dataDir` (what publishers call). */
-export async function feedServingStore(connection: DuckDBConnection, dataDir: string, file: string): Promise<number> {
-  return copySnapshotFile(connection, dataDir, file, await sharedServingStore(servingTargetOf(dataDir)));
+/**
+ * Copies a just-published file of a table the store holds into the store the configuration
+ * places for `dataDir` (what publishers call); other tables are not served. Returns the rows.
+ */
+export async function feedServingStore(connection: DuckDBConnection, dataDir: string, table: LakeTable, file: string): Promise<number> {
+  if (table === 'snapshots') return copySnapshotFile(connection, dataDir, file, await sharedServingStore(servingTargetOf(dataDir)));
+  if (isServedLakeTable(table))
+    return copyLakeTableFile(connection, dataDir, table, file, await sharedServingStore(servingTargetOf(dataDir)));
+  return 0;
 }
 
 /**
@@ -118,114 +117,4 @@ export async function recordCompaction(
   const held = await Promise.all(relative.map((file) => store.heldSignature(file)));
   if (held.some((signature) => signature === undefined)) await copySnapshotFile(connection, dataDir, merged, store);
   await store.holdFiles([await heldFileOf(dataDir, merged)], relative);
-}
-
-/** What bringing the store up to the lake did. */
-export interface ServingSyncResult {
-  /** Snapshot files of the lake, and those copied because the store did not hold them. */
-  lakeFiles: number;
-  filesCopied: number;
-  rowsCopied: number;
-  /**
-   * Files the store held that the lake no longer has (removed by hand, not by compaction): released,
-   * and each partition they were in copied again from its remaining files, so their rows are no longer served.
-   */
-  filesReleased: number;
-  ms: number;
-}
-
-export interface SyncOptions {
-  /** Hears after each file copied: files done, files to copy, rows copied. */
-  onProgress?: (done: number, total: number, rows: number) => void;
-  /**
-   * Whether files the store holds that this lake lacks were removed from the lake of record (stop
-   * serving their rows). True only where this lake is the store's only one: the embedded store in
-   * its `DATA_DIR`, or `serving rebuild` run by an operator on the lake of record. A PostgreSQL
-   * store shared by hosts with lakes of their own never takes one host's lake as the whole truth.
-   */
-  releaseVanished?: boolean;
-}
-
-/**
- * Copies every snapshot file of the lake the store does not hold (or holds at another size or
- * mtime) into it, one transaction per file, so an interrupted run resumes where it stopped:
- * the first start after an upgrade, a store on a new engine, files published by hand, and
- * `faithscreen serving rebuild`. `onProgress` hears after each file.
- */
-export async function syncServingFromLake(dataDir: string, store: ServingStore, options: SyncOptions = {}): Promise<ServingSyncResult> {
-  const started = performance.now();
-  const [lake, held] = await Promise.all([scanTableFiles(dataDir, 'snapshots'), store.heldFiles()]);
-  const root = lakeRoot(dataDir);
-  const missing = [...lake].filter(([file, signature]) => held.get(path.relative(root, file)) !== signature).map(([file]) => file);
-  const lakePaths = new Set([...lake.keys()].map((file) => path.relative(root, file)));
-  const gone = options.releaseVanished ? [...held.keys()].filter((file) => !lakePaths.has(file)) : [];
-  // Files removed by hand (a bad batch): their rows must not be served. The store does not say
-  // which file a row came from, so each partition they were in is copied again from what remains.
-  const partitions = partitionsOf(gone);
-  for (const { market, year } of partitions.values()) await store.forgetSnapshots(market, `${year}-01-01`, `${year}-12-31`);
-  // Listed again after forgetting: a file published meanwhile is copied too.
-  if (partitions.size > 0)
-    for (const file of (await scanTableFiles(dataDir, 'snapshots')).keys())
-      if (partitions.has(partitionKey(path.relative(root, file)) ?? '') && !missing.includes(file)) missing.push(file);
-  let rows = 0;
-  if (missing.length > 0)
-    await withDuckDB(':memory:', { threads: 1 }, async (connection) => {
-      // One file at a time: a small budget, and no cache of Parquet pages the OS caches anyway.
-      await connection.run(`SET memory_limit = '256MB'; SET enable_external_file_cache = false`);
-      for (const [i, file] of missing.sort().entries()) {
-        try {
-          rows += await copySnapshotFile(connection, dataDir, file, store);
-        } catch (error) {
-          // Compacted away since the listing: its rows are in the merged file, copied too.
-          if (!isMissingFileError(error)) throw error;
-        }
-        options.onProgress?.(i + 1, missing.length, rows);
-      }
-    });
-  if (gone.length > 0) await store.holdFiles([], gone);
-  if (partitions.size > 0) await store.rebuildCurrent([...new Set([...partitions.values()].map((p) => p.market))]);
-  return {
-    lakeFiles: lake.size,
-    filesCopied: missing.length,
-    rowsCopied: rows,
-    filesReleased: gone.length,
-    ms: performance.now() - started,
-  };
-}
-
-const PARTITION = /^snapshots[/\\]market=([^/\\]+)[/\\]year=(\d{4})[/\\]/;
-
-/** `market/year` of a snapshot file's path under the lake root, or null outside the partitions. */
-function partitionKey(relative: string): string | null {
-  const match = PARTITION.exec(relative);
-  return match === null ? null : `${match[1]}/${match[2]}`;
-}
-
-function partitionsOf(files: readonly string[]): Map<string, { market: string; year: string }> {
-  const out = new Map<string, { market: string; year: string }>();
-  for (const file of files) {
-    const key = partitionKey(file);
-    if (key !== null) out.set(key, { market: key.split('/')[0]!, year: key.split('/')[1]! });
-  }
-  return out;
-}
-
-function isMissingFileError(error: unknown): boolean {
-  return /No such file or directory|ENOENT|No files found that match the pattern/.test((error as Error)?.message ?? '');
-}
-
-/**
- * Copies a file the change journal announced when the store does not hold it at `signature`
- * (a writer on another engine's store, one that could not reach it): one keyed read when it
- * does, which is every file faithscreen's writers published. Returns the rows copied.
- */
-export async function copyIfNotHeld(
-  withConnection: <T>(work: (connection: DuckDBConnection) => Promise<T>) => Promise<T>,
-  dataDir: string,
-  file: string,
-  signature: string,
-  store: ServingStore,
-): Promise<number> {
-  if ((await store.heldSignature(path.relative(lakeRoot(dataDir), file))) === signature) return 0;
-  return withConnection((connection) => copySnapshotFile(connection, dataDir, file, store));
 }

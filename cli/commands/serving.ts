@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { getConfig } from '../../platform/config.ts';
 import { openServingStore, servingTargetOf } from '../../serving/open-serving-store.ts';
 import { checkServingAgainstLake } from '../../warehouse/serving-check.ts';
-import { syncServingFromLake } from '../../warehouse/serving-feed.ts';
+import { syncServingFromLake } from '../../warehouse/serving-sync.ts';
 
 /** How often a rebuild reports its progress on stderr. */
 const PROGRESS_EVERY_MS = 2_000;

@@ -131,8 +131,8 @@ describe('GET /api/attest/verify/{cert_id}: the documented flow and every status
     expect(certificate.snapshot_ref).toEqual({ source: 'refresh', day: TODAY });
     // An operator deletes the file (bad batch); the earlier nightly snapshot of that day remains.
     rmSync(path.join(api.dataDir, 'lake', 'snapshots', 'market=us', `year=${TODAY.slice(0, 4)}`, 'refresh-noon.parquet'));
-    // A file removed by hand is not in the lake's change journal: a rescan (as at every start) finds it gone.
-    await api.reads.rescan();
+    // A file removed by hand is not in the serving store's feed: a sync from the lake (as at every start) finds it gone.
+    await api.reads.syncFromLake();
 
     const { body } = await verify(certificate.cert_id);
     expect(body).toMatchObject({ status: 'valid_snapshot_missing', valid: true, sig_valid: true, snapshot_check: 'missing' });

@@ -62,8 +62,8 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
     t = lake.t;
     key = (await keyFor(access, 'enterprise')).key;
     await addListings(lake.dataDir, t.fresh[0]!);
-    // Files written by hand are not in the lake's change journal: a rescan (as at every start) finds them.
-    await lake.api.reads.rescan();
+    // Files written by hand are not in the serving store: a sync from the lake (as at every start) copies them.
+    await lake.api.reads.syncFromLake();
     // A company whose every score computes (most sample companies; a few leave figures unreported).
     for (const ticker of t.fresh) {
       const { body } = await call(`/api/forensic/${ticker}`);

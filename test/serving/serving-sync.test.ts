@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteServingStore } from '../../serving/sqlite-serving-store.ts';
 import type { ServingStore } from '../../serving/serving-types.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
-import { syncServingFromLake } from '../../warehouse/serving-feed.ts';
+import { syncServingFromLake } from '../../warehouse/serving-sync.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { variantSnapshotRow } from '../support/variant-snapshots.ts';

@@ -18,12 +18,12 @@ describe('the universe builder closing during a reload', () => {
 
   it('when closed with a rebuild running and another reload still to reach it, then the running one finishes, the late one is refused, and no thread is left', async () => {
     const builder = new UniverseBuilder();
-    const running = builder.build(temp.dir);
+    const running = builder.build({ dataDir: temp.dir });
     expect(builder.threads()).toBe(1);
 
     const closed = builder.close();
     // A reload whose listings scan was in flight when the reads closed reaches the builder after close.
-    const late = builder.build(temp.dir);
+    const late = builder.build({ dataDir: temp.dir });
 
     await expect(late).rejects.toThrow('the universe index is not rebuilt: the API reads are closing');
     const index = await running;
@@ -37,7 +37,7 @@ describe('the universe builder closing during a reload', () => {
   it('when closed with no rebuild ever run, then a later reload starts no thread', async () => {
     const builder = new UniverseBuilder();
     await builder.close();
-    await expect(builder.build(temp.dir)).rejects.toThrow('the API reads are closing');
+    await expect(builder.build({ dataDir: temp.dir })).rejects.toThrow('the API reads are closing');
     expect(builder.threads()).toBe(0);
   });
 });

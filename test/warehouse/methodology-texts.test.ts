@@ -150,7 +150,7 @@ describe('methodology texts stored once, referenced from result_json', () => {
     await expect(catalogQuery(temp.dir, `SELECT result_json FROM snapshots WHERE run_id = 'orphan'`)).rejects.toThrow(
       /methodology text ffffffffffff/,
     );
-    const reader = new MethodologyTexts(temp.dir, (work) => withDuckDB(':memory:', {}, work));
+    const reader = new MethodologyTexts(() => withDuckDB(':memory:', {}, (c) => loadQuotedTexts(c, temp.dir)));
     await expect(reader.expandAll([row.result_json])).rejects.toThrow(UnknownTextError);
     // The lake's other texts were loaded on the way: a known reference expands.
     expect(reader.size).toBeGreaterThan(0);

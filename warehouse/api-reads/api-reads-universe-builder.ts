@@ -1,4 +1,5 @@
 import { Piscina } from 'piscina';
+import type { ServingTarget } from '../../serving/open-serving-store.ts';
 import type { UniversePartsFromThread, UniverseTask } from './api-reads-universe-thread.ts';
 import { UniverseIndex, listingsOfColumns } from './api-reads-universe.ts';
 
@@ -9,7 +10,7 @@ import { UniverseIndex, listingsOfColumns } from './api-reads-universe.ts';
  * (its typed arrays transferred, not copied; the listings as one array per field, which decode
  * far faster than one object each) before the reads swap to the new index in one step.
  * The thread starts per rebuild and ends after it (listings change about once a day), so its
- * DuckDB instance and heap are not kept.
+ * store connection and heap are not kept.
  */
 export class UniverseBuilder {
   private pool: Piscina<UniverseTask, UniversePartsFromThread> | null = null;
@@ -18,7 +19,7 @@ export class UniverseBuilder {
   /** The build under way, if any: the pool's own close does not wait for a task its thread has not yet picked up. */
   private running: Promise<unknown> = Promise.resolve();
 
-  async build(dataDir: string): Promise<UniverseIndex> {
+  async build(target: ServingTarget): Promise<UniverseIndex> {
     if (this.closing) throw new Error('the universe index is not rebuilt: the API reads are closing');
     this.pool ??= new Piscina({
       filename: new URL('./api-reads-universe-thread-entry.mjs', import.meta.url).href,
@@ -27,14 +28,14 @@ export class UniverseBuilder {
       maxThreads: 1,
       idleTimeout: 1_000,
     });
-    const run = this.pool.run({ dataDir });
+    const run = this.pool.run({ target });
     this.running = run.catch(() => undefined);
     const parts = await run;
     return new UniverseIndex({ ...parts, listings: listingsOfColumns(parts.listings) });
   }
 
   /**
-   * Waits for a running build (a thread stopped inside DuckDB's native code would abort the
+   * Waits for a running build (a thread stopped inside the store's native code would abort the
    * process), then ends the thread at once rather than at its idle timeout; builds asked for
    * after this are refused.
    */

@@ -1,34 +1,24 @@
-import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { ConnectionPool, loadListings } from './api-reads-lake.ts';
-import { isRemovedFileError, lakeFile, scanTableFiles } from '../lake-files.ts';
 import { dayNumber } from '../../engine/dates.ts';
 import { CurrentStore, dayString, packStatuses } from './api-reads-store.ts';
-import { fundHoldingsDir, fundHoldingsSql } from './api-reads-sql.ts';
 import type { AsOfLookup, FundHoldings, Listing, VerdictRow } from './api-reads-types.ts';
 import type { RefreshedScreen } from '../snapshot-schema.ts';
 import { UniverseIndex } from './api-reads-universe.ts';
 import { UniverseBuilder } from './api-reads-universe-builder.ts';
-import { LakeJournalReader } from '../lake-journal.ts';
-import { copyIfNotHeld, syncServingFromLake, type ServingSyncResult } from '../serving-feed.ts';
+import { syncServingFromLake, type ServingSyncResult } from '../serving-sync.ts';
 import { openServingStore, servingTargetOf } from '../../serving/open-serving-store.ts';
 import type { ServingRow, ServingStore } from '../../serving/serving-types.ts';
-import { lakeRoot } from '../lake-paths.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../lake-schemas.ts';
 import { MethodologyTexts } from '../methodology-texts-lake.ts';
 import { eraOf, snapshotRatiosOf } from '../snapshot-schema.ts';
-import { readSql } from '../sql.ts';
 
 export interface ApiReadsOptions {
   dataDir: string;
   /**
    * How often the reads look for new verdicts and listings (ms): one indexed query of the serving
-   * store's change feed and one `stat` of the lake's change journal. 0 = only on `sync()`. Default 500.
+   * store's change feed and one point read of its listings version. 0 = only on `sync()`. Default 500.
    */
   followIntervalMs?: number;
   onError?: (error: unknown) => void;
-  /** Memory limit of the reads' DuckDB instance (listings, fund holdings, methodology texts; MiB; default 384). */
-  memoryLimitMiB?: number;
   /**
    * The serving store verdicts are read from (docs/serving.md, "The serving store"); by default
    * the one the configuration places for `dataDir`, opened here and closed with the reads.
@@ -43,7 +33,7 @@ export interface ApiReadsStats {
   /** Tickers with a current snapshot in memory (copied from the serving store). */
   snapshots: number;
   listings: number;
-  /** Full scans of the lake's listings and snapshot files: one at start, another only when the change journal was replaced or torn. */
+  /** Copies of what the store lacks from the lake (`syncFromLake`): one at start. */
   lakeScans: number;
   /** Rebuilds of the universe index in a worker thread (listings republished while serving). */
   universeRebuilds: number;
@@ -57,25 +47,24 @@ export interface ApiReadsStats {
   historyReads: number;
   /** What the start's copy of lake files into the serving store did (null before the start). */
   servingSync: ServingSyncResult | null;
-  /** Rows copied into the serving store since start from announced files it did not hold. */
-  servingCopies: number;
   lastSyncAt: string | null;
 }
 
 /**
  * The API's view of the verdicts (docs/serving.md, "Current verdicts"): each ticker's current
  * verdict held in memory, copied from the serving store and kept up to date from its change
- * feed; older snapshots and every stored result read from the store with keyed reads. Listings,
- * fund holdings and methodology texts are read from the lake, whose change journal says when
- * listings were republished. Create with `openApiReads`, then `close()`.
+ * feed; the listings in a search index, rebuilt when the store's listings change; older
+ * snapshots, stored results, methodology texts and fund holdings read from the store with
+ * keyed reads. The lake is read only to copy into the store what it lacks (at start, and on
+ * `syncFromLake`). Create with `openApiReads`, then `close()`.
  */
 export class ApiReads {
   private store = new CurrentStore();
   private universe = new UniverseIndex([]);
-  private listingFiles = new Map<string, string>();
+  /** The store's listings version the universe was built from (null before the first build). */
+  private listingsVersion: string | null = null;
   /** Stored results of refreshes the API ran, by snapshot: served before the store's feed brings their row. */
   private readonly known = new Map<string, string>();
-  private readonly journal: LakeJournalReader;
   private servingStore: ServingStore | null = null;
   private servingSync: ServingSyncResult | null = null;
   private servingSeq = -1;
@@ -88,28 +77,25 @@ export class ApiReads {
   private lastSyncAt: string | null = null;
   private lakeScans = 0;
   private historyReads = 0;
-  private servingCopies = 0;
   private universeRebuilds = 0;
   private readonly universeBuilder = new UniverseBuilder();
   /** Set once the start is done: from then on the universe is rebuilt in a worker thread, not on the event loop. */
   private following = false;
-  /** The methodology texts stored results reference (docs/warehouse.md, "Methodology texts"). */
-  private readonly texts: MethodologyTexts;
+  /** The methodology texts stored results reference (docs/warehouse.md, "Methodology texts"), JSON-quoted. */
+  private readonly texts = new MethodologyTexts(async () => {
+    const quoted = new Map<string, string>();
+    for (const [id, text] of await this.serving.texts()) quoted.set(id, JSON.stringify(text));
+    return quoted;
+  });
 
-  constructor(
-    private readonly pool: ConnectionPool,
-    private readonly options: ApiReadsOptions,
-  ) {
-    this.journal = new LakeJournalReader(options.dataDir);
-    this.texts = new MethodologyTexts(options.dataDir, (work) => pool.use(work));
-  }
+  constructor(private readonly options: ApiReadsOptions) {}
 
   private get serving(): ServingStore {
     if (this.servingStore === null) throw new Error('the API reads are not started');
     return this.servingStore;
   }
 
-  /** Reads the lake's change journal and the store's change feed and applies both; concurrent calls share one read. */
+  /** Reads the store's change feed and its listings version and applies both; concurrent calls share one read. */
   sync(): Promise<void> {
     this.syncing ??= this.follow().finally(() => {
       this.syncing = null;
@@ -117,12 +103,15 @@ export class ApiReads {
     return this.syncing;
   }
 
-  /** Scans the lake's listings and snapshot files in full (at start; after a replaced journal), then reads the store's change feed. */
-  rescan(): Promise<void> {
+  /**
+   * Copies into the store the lake files it does not hold (an upgrade, a store on a new engine,
+   * files written by hand), then follows the store: what every start does.
+   */
+  syncFromLake(): Promise<void> {
     const run = async () => {
       if (this.syncing) await this.syncing.catch(() => undefined);
-      await this.scanAll();
-      await this.readCurrentChanges();
+      await this.copyFromLake();
+      await this.follow();
     };
     this.syncing = run().finally(() => {
       this.syncing = null;
@@ -130,17 +119,14 @@ export class ApiReads {
     return this.syncing;
   }
 
-  /**
-   * Opens the store, copies into it the lake files it does not hold (an upgrade, a store on a new
-   * engine, files written by hand), loads the listings and reads every current row once.
-   */
+  /** Opens the store, copies into it what the lake has and it lacks, builds the universe and reads every current row once. */
   async start(): Promise<void> {
     this.servingStore = this.options.serving ?? (await openServingStore(servingTargetOf(this.options.dataDir)));
-    await this.rescan();
+    await this.syncFromLake();
     this.following = true;
   }
 
-  /** Starts following the store and the lake (unref'd: it never keeps the process alive). */
+  /** Starts following the store (unref'd: it never keeps the process alive). */
   startPolling(): void {
     const every = this.options.followIntervalMs ?? 500;
     if (every <= 0 || this.timer) return;
@@ -271,20 +257,8 @@ export class ApiReads {
   }
 
   /** A fund's latest holdings, heaviest first, at most `limit`; undefined when the fund has none. */
-  async fundHoldings(fundMarket: string, fundTicker: string, limit: number): Promise<FundHoldings | undefined> {
-    if (!existsSync(fundHoldingsDir(this.options.dataDir, fundMarket))) return undefined;
-    const read = () =>
-      this.pool.use(async (c) => (await readSql(c, fundHoldingsSql(this.options.dataDir, fundMarket, fundTicker, limit))).getRowsJS());
-    // A holdings file compacted away between listing and reading: list again once.
-    const rows = await read().catch((error: unknown) => (isRemovedFileError(error) ? read() : Promise.reject(error)));
-    if (rows.length === 0) return undefined;
-    return {
-      fundMarket,
-      fundTicker,
-      asOf: String(rows[0]![0]),
-      totalHoldings: Number(rows[0]![4]),
-      holdings: rows.map(([, market, ticker, weight]) => ({ market: String(market), ticker: String(ticker), weight: Number(weight) })),
-    };
+  fundHoldings(fundMarket: string, fundTicker: string, limit: number): Promise<FundHoldings | undefined> {
+    return this.serving.fundHoldings(fundMarket, fundTicker, limit);
   }
 
   /** Records a snapshot the API just published through a refresh, so reads see it before the store's feed brings it. */
@@ -307,7 +281,6 @@ export class ApiReads {
       currentRebuilds: this.currentRebuilds,
       historyReads: this.historyReads,
       servingSync: this.servingSync,
-      servingCopies: this.servingCopies,
       lastSyncAt: this.lastSyncAt,
     };
   }
@@ -317,7 +290,6 @@ export class ApiReads {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.syncing?.catch(() => undefined);
-    this.pool.close();
     await Promise.all([this.options.serving ? undefined : this.servingStore?.close(), this.universeBuilder.close()]);
   }
 
@@ -341,55 +313,29 @@ export class ApiReads {
     this.lastSyncAt = new Date().toISOString();
   }
 
-  /** Lists the lake's listings and snapshot files: reloads changed listings, copies snapshot files the store does not hold. */
-  private async scanAll(): Promise<void> {
-    await this.journal.skipToEnd();
-    const listings = await scanTableFiles(this.options.dataDir, 'listings');
-    this.lakeScans += 1;
-    if (!sameFiles(listings, this.listingFiles)) await this.reloadUniverse(listings);
+  /** Copies what the lake has and the store lacks. */
+  private async copyFromLake(): Promise<void> {
     this.servingSync = await syncServingFromLake(this.options.dataDir, this.serving, {
       ...(this.options.onServingProgress ? { onProgress: this.options.onServingProgress } : {}),
       // The embedded store lives in this DATA_DIR: its lake is the only one.
       releaseVanished: this.serving.engine === 'sqlite',
     });
+    this.lakeScans += 1;
   }
 
-  /** Applies what the lake's journal announced (listings, files the store does not hold), then the store's changes. */
+  /** Applies the store's changes: current rows, and the listings when their version moved. */
   private async follow(): Promise<void> {
-    const read = await this.journal.read();
-    if (read.kind === 'rescan') {
-      await this.scanAll();
-      await this.readCurrentChanges();
-      return;
-    }
-    const root = lakeRoot(this.options.dataDir);
-    let listingsChanged = false;
-    for (const change of read.changes) {
-      if (change.table === 'listings') listingsChanged = true;
-      if (change.table !== 'snapshots' || change.op === 'replace') continue;
-      // Every faithscreen writer writes the store before announcing: one keyed read each. A file
-      // written for another engine's store (or by hand) is copied before its rows are served.
-      for (const relative of change.files) {
-        const file = lakeFile(root, relative);
-        const signature = await signatureOf(file);
-        if (signature !== null)
-          this.servingCopies += await copyIfNotHeld((work) => this.pool.use(work), this.options.dataDir, file, signature, this.serving);
-      }
-    }
-    await Promise.all([
-      listingsChanged ? scanTableFiles(this.options.dataDir, 'listings').then((files) => this.reloadUniverse(files)) : null,
-      this.readCurrentChanges(),
-    ]);
+    const version = await this.serving.listingsVersion();
+    await Promise.all([version === this.listingsVersion ? null : this.reloadUniverse(version), this.readCurrentChanges()]);
   }
 
   /** Before the reads serve (the start), on the event loop (nothing waits on it); after, in a worker thread, swapped in one step. */
-  private async reloadUniverse(listings: Map<string, string>): Promise<void> {
-    if (listings.size === 0) this.universe = new UniverseIndex([]);
-    else if (this.following) {
-      this.universe = await this.universeBuilder.build(this.options.dataDir);
+  private async reloadUniverse(version: string): Promise<void> {
+    if (this.following) {
+      this.universe = await this.universeBuilder.build(servingTargetOf(this.options.dataDir));
       this.universeRebuilds += 1;
-    } else this.universe = new UniverseIndex(await loadListings(this.pool, this.options.dataDir));
-    this.listingFiles = listings;
+    } else this.universe = new UniverseIndex(await this.serving.listings());
+    this.listingsVersion = version;
   }
 }
 
@@ -412,16 +358,6 @@ function offer(store: CurrentStore, row: ServingRow, firstSnapshotDate: string):
 /** A row of the serving store as the reads return it. */
 function servedRow(row: ServingRow): VerdictRow {
   return { ...row, era: eraOf(row.snapshotDate) };
-}
-
-/** A file's change signature (mtime and size), or null when it is gone. */
-async function signatureOf(file: string): Promise<string | null> {
-  try {
-    const info = await stat(file);
-    return `${info.mtimeMs}:${info.size}`;
-  } catch {
-    return null;
-  }
 }
 
 /** The snapshot columns of an engine result, mapped as the pipelines write them (market-cap ratios on the 24-month average). */
@@ -449,16 +385,9 @@ function knownKey(row: VerdictRow): string {
   return `${row.market}/${row.ticker}|${row.snapshotDate}|${row.screenedAt}`;
 }
 
-function sameFiles(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
-  return a.size === b.size && [...a].every(([file, signature]) => b.get(file) === signature);
-}
-
-/** Opens the API's reads over `dataDir`, reads the current verdicts once and starts following the store and the lake. */
+/** Opens the API's reads over `dataDir`, reads the current verdicts once and starts following the store. */
 export async function openApiReads(options: ApiReadsOptions): Promise<ApiReads> {
-  const reads = new ApiReads(
-    await ConnectionPool.open(options.memoryLimitMiB === undefined ? {} : { memoryLimitMiB: options.memoryLimitMiB }),
-    options,
-  );
+  const reads = new ApiReads(options);
   try {
     await reads.start();
   } catch (error) {
