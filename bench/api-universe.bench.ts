@@ -10,7 +10,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { describeMachine } from './machine.ts';
 import { openApiReads } from '../warehouse/api-reads/api-reads.ts';
-import { ConnectionPool, loadListings } from '../warehouse/api-reads/api-reads-lake.ts';
+import { openServingStore } from '../serving/open-serving-store.ts';
 import { UniverseIndex } from '../warehouse/api-reads/api-reads-universe.ts';
 import { publishSyntheticListings } from '../test/support/synthetic-listings.ts';
 import { makeTempDir } from '../test/support/temp-dir.ts';
@@ -68,18 +68,18 @@ export async function runApiUniverseBench(
     for (const [i, market] of MARKETS.entries())
       await publishSyntheticListings(temp.dir, { market, count: perMarket, prefix: market.toUpperCase(), seed: i + 1 });
     const reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0 });
-    const pool = await ConnectionPool.open();
+    const store = await openServingStore({ dataDir: temp.dir });
     const rounds: UniverseReloadFigures[] = [];
     try {
       for (let round = 0; round < roundCount; round += 1) {
-        // Before: the listings query through the reads' pool, then the index built on the event loop.
+        // Before: the listings read from the store, then the index built on the event loop.
         rounds.push(
           await observe('event loop (before)', async () => {
-            const index = new UniverseIndex(await loadListings(pool, temp.dir));
+            const index = new UniverseIndex(await store.listings());
             if (index.size !== MARKETS.length * perMarket) throw new Error(`universe bench: ${index.size} listings`);
           }),
         );
-        // After: a republished listings file (same rows, a new name), picked up by the reads' journal follow.
+        // After: a republished listings file (same rows, a new name), picked up by the reads' next sync (its listings version moved).
         await publishSyntheticListings(temp.dir, {
           market: 'us',
           count: perMarket,
@@ -93,7 +93,7 @@ export async function runApiUniverseBench(
           throw new Error('universe bench: the republish was not rebuilt in the thread');
       }
     } finally {
-      pool.close();
+      await store.close();
       await reads.close();
     }
     loadAverage.push(os.loadavg()[0]!);

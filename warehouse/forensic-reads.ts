@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { FIGURE_NAMES, type Period } from '../forensic/types.ts';
-import { ConnectionPool } from './api-reads/api-reads-lake.ts';
+import { ConnectionPool } from './connection-pool.ts';
 import { lakeRoot, type LakeTable } from './lake-paths.ts';
 import { readTableSql } from './lake-sql.ts';
 import { rawSql, readSql, sql, sqlDate, sqlIdent, sqlValueList } from './sql.ts';

@@ -4,7 +4,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ShariahFrameworkId } from '../engine/frameworks.ts';
 import type { PurificationPoint, ShareSplit } from '../engine/shariah/holding-purification.ts';
 import type { PurificationMethod, VerdictStatus } from '../engine/result-types.ts';
-import { ConnectionPool } from './api-reads/api-reads-lake.ts';
+import { ConnectionPool } from './connection-pool.ts';
 import { isRemovedFileError } from './lake-files.ts';
 import { lakeRoot, type LakeTable } from './lake-paths.ts';
 import { readTableSql } from './lake-sql.ts';

@@ -1,8 +1,8 @@
 import type { SnapshotFramework, SnapshotRatio, SnapshotStatus } from '../snapshot-schema.ts';
 
 /**
- * What the API's reads return: plain objects, decoded from the in-memory indexes built over
- * the lake's Parquet files. Dates are `YYYY-MM-DD`; `screenedAt` is UTC without zone.
+ * What the API's reads return: plain objects, from the current verdicts in memory or the
+ * serving store. Dates are `YYYY-MM-DD`; `screenedAt` is UTC without zone.
  */
 
 /** One snapshot's identity, statuses and key ratios (no reasons: those live in `result_json`). */
@@ -21,26 +21,8 @@ export interface VerdictRow {
   dataSource: string;
 }
 
-/** One listing of the universe. */
-export interface Listing {
-  market: string;
-  ticker: string;
-  name: string;
-  /** ISO 10383 MIC of the listing exchange. */
-  exchange: string;
-  kind: string;
-  currency: string;
-}
-
-/** A fund's holdings on its latest report date, heaviest first; weights in 0..1 of the fund. */
-export interface FundHoldings {
-  fundMarket: string;
-  fundTicker: string;
-  asOf: string;
-  /** Number of holdings in the report (before any top-N cut). */
-  totalHoldings: number;
-  holdings: Array<{ market: string; ticker: string; weight: number }>;
-}
+/** One listing of the universe, and a fund's latest holdings: as the serving store holds them. */
+export type { FundHoldings, ServingListing as Listing } from '../../serving/serving-types.ts';
 
 /** Outcome of looking a verdict up at or before a date. */
 export type AsOfLookup = { found: true; row: VerdictRow } | { found: false; firstSnapshotDate: string | null };

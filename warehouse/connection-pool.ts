@@ -1,8 +1,5 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { listingsSql } from './api-reads-sql.ts';
-import type { Listing } from './api-reads-types.ts';
-import { openDuckDB } from '../duckdb.ts';
-import { readSql } from '../sql.ts';
+import { openDuckDB } from './duckdb.ts';
 
 /**
  * A few reusable DuckDB connections on one in-memory instance with a bounded memory budget. At
@@ -60,24 +57,4 @@ export class ConnectionPool {
     for (const connection of this.idle.splice(0)) connection.closeSync();
     this.instance.closeSync();
   }
-}
-
-/** Every listing of the universe. */
-export async function loadListings(pool: ConnectionPool, dataDir: string): Promise<Listing[]> {
-  return pool.use(async (connection) => {
-    const reader = await readSql(connection, listingsSql(dataDir));
-    return listingsOfRows(reader.getRowsJS());
-  });
-}
-
-/** Listings from the rows of `listingsSql`. */
-export function listingsOfRows(rows: unknown[][]): Listing[] {
-  return rows.map(([market, ticker, name, exchange, kind, currency]) => ({
-    market: String(market),
-    ticker: String(ticker),
-    name: String(name ?? ticker),
-    exchange: String(exchange),
-    kind: String(kind),
-    currency: String(currency),
-  }));
 }
