@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { rename } from 'node:fs/promises';
+import Database from 'libsql';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +7,9 @@ import { unavailableRefresher } from '../../api/refresher.ts';
 import type { ScreeningResult } from '../../engine/index.ts';
 import { createMetrics } from '../../api/metrics.ts';
 import { threadedReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
+import { SqliteServingStore } from '../../serving/sqlite-serving-store.ts';
 import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehouse/api-reads/api-reads.ts';
+import { syncServingFromLake } from '../../warehouse/serving-sync.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
 import { expandResultJson, UnknownTextError } from '../../warehouse/methodology-texts.ts';
@@ -142,12 +143,15 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
     }
   }, 120_000);
 
-  it('when the texts a stored result references are missing, then its result is refused, never served with a reference', async () => {
-    const texts = path.join(lakeRoot(temp.dir), 'methodology_texts');
-    const aside = `${texts}.aside`;
-    await rename(texts, aside);
+  it('when the texts a stored result references are missing from the store, then its result is refused, never served with a reference', async () => {
+    const store = new SqliteServingStore(path.join(temp.dir, 'texts-missing.db'));
     try {
-      const reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0 });
+      // A store holding the snapshots but none of their texts (copied from the lake, then the texts lost).
+      await syncServingFromLake(temp.dir, store);
+      const db = new Database(path.join(temp.dir, 'texts-missing.db'));
+      db.exec('DELETE FROM serving_texts');
+      db.close();
+      const reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0, serving: store });
       try {
         const row = reads.current('us', lake.stocks[0]!.ticker)!;
         await expect(reads.resultJson(row)).rejects.toThrow(UnknownTextError);
@@ -155,7 +159,7 @@ describe('reads spread over many distinct tickers, over a lake laid out as the n
         await reads.close();
       }
     } finally {
-      if (existsSync(aside)) await rename(aside, texts);
+      await store.close();
     }
   }, 120_000);
 
