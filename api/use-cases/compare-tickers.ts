@@ -3,7 +3,7 @@ import type { FrameworkId, RatioKey, VerdictStatus } from '../../engine/index.ts
 import { badRequest } from '../../common/app-error.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { normaliseTicker } from '../validation.ts';
-import type { AppliedScreen } from './screen-custom.ts';
+import { customScreenBlock, type AppliedScreen } from './screen-custom.ts';
 import { loadResults, serveScreen } from './screen-ticker.ts';
 import { reasonsKept } from './snapshot-as-of.ts';
 
@@ -76,16 +76,7 @@ export async function compareTickers(service: ScreenService, request: CompareReq
     market: request.market,
     tickers: outcomes.map((o) => o.ticker),
     frameworks_returned: columns.map((c) => c.id),
-    ...(custom
-      ? {
-          custom_screen: {
-            slug: custom.slug,
-            base: custom.base,
-            version: custom.version?.version ?? null,
-            effective_from: custom.version?.effectiveFrom ?? null,
-          },
-        }
-      : {}),
+    ...(custom ? { custom_screen: customScreenBlock(custom) } : {}),
     companies: Object.fromEntries(
       outcomes.map((o, i) => [
         o.ticker,

@@ -3,7 +3,7 @@ import type { CustomFrameworkResult } from '../../engine/custom-screen/custom-sc
 import { decidingReasons } from '../../engine/index.ts';
 import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
 import type { ScreenService } from '../screen-service.ts';
-import type { AppliedScreen } from './screen-custom.ts';
+import { customScreenBlock, type AppliedScreen } from './screen-custom.ts';
 import { reasonsKept } from './snapshot-as-of.ts';
 import { loadResults } from './screen-ticker.ts';
 import { historyInRange, marginsOf, settingReasons, timelineAnswer } from './status-timeline.ts';
@@ -97,12 +97,6 @@ export async function customTimeline(service: ScreenService, request: CustomTime
     changes,
     margins: marginsOf(withMargin).map((margin, i) => ({ ...margin, origin: withMargin[i]!.origin })),
   };
-  const customScreen = {
-    slug: applied.slug,
-    base: applied.base,
-    version,
-    effective_from: applied.version?.effectiveFrom ?? null,
-    applied_as_of: request.today,
-  };
+  const customScreen = { ...customScreenBlock(applied), applied_as_of: request.today };
   return timelineAnswer(request, rows, from, { custom_screen: customScreen }, { [`custom:${applied.slug}`]: entry });
 }

@@ -62,6 +62,21 @@ export interface AppliedScreen {
   base: CustomScreenBase;
 }
 
+/** The `custom_screen` block of an answer under a custom screen (docs/custom-screens.md): which screen and version judged it. */
+export function customScreenBlock(applied: AppliedScreen): {
+  slug: string;
+  base: CustomScreenBase;
+  version: number | null;
+  effective_from: string | null;
+} {
+  return {
+    slug: applied.slug,
+    base: applied.base,
+    version: applied.version?.version ?? null,
+    effective_from: applied.version?.effectiveFrom ?? null,
+  };
+}
+
 /**
  * The version in force on `date` and its base (the latest version's when none is in force yet);
  * 403 when the key is not granted the base: the layer shows the base's verdict and reasons.

@@ -32,7 +32,7 @@ import {
   type Verdicts,
 } from './portfolio-exposures.ts';
 import { customVerdicts } from './portfolio-custom.ts';
-import type { AppliedScreen } from './screen-custom.ts';
+import { customScreenBlock, type AppliedScreen } from './screen-custom.ts';
 import { purificationFrameworks, purifyPortfolio, type Period } from './portfolio-purification.ts';
 import { loadResults } from './screen-ticker.ts';
 
@@ -227,16 +227,7 @@ export async function screenPortfolio(
       sized_by: unit,
       total_value: totalValue === null ? null : round6(totalValue),
       frameworks_returned: columns.map((c) => c.id),
-      ...(custom
-        ? {
-            custom_screen: {
-              slug: custom.slug,
-              base: custom.base,
-              version: custom.version?.version ?? null,
-              effective_from: custom.version?.effectiveFrom ?? null,
-            },
-          }
-        : {}),
+      ...(custom ? { custom_screen: customScreenBlock(custom) } : {}),
       holdings,
       coverage: { funds: funds.length, fund_weight: round6(fundWeight), fund_weight_covered: round6(fundCovered) },
       frameworks: Object.fromEntries(columns.map(({ id, verdicts }) => [id, frameworkSummary(exposures, verdicts)])),
