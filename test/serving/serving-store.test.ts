@@ -149,6 +149,108 @@ describe('serving store', () => {
     expect(await store.meta('absent')).toBeUndefined();
   });
 
+  it('keeps each lake file’s listings and holdings, replaced when the file is republished and gone when it is released; texts only added', async () => {
+    const listing = (ticker: string, name: string, dataSource: string) => ({
+      market: 'us',
+      ticker,
+      name,
+      exchange: 'XNAS',
+      kind: 'stock',
+      currency: 'USD',
+      dataSource,
+    });
+    const v0 = await store.listingsVersion();
+    await store.writeLakeFile(
+      { path: 'listings/market=us/sample-c0.parquet', signature: '1:1' },
+      {
+        table: 'listings',
+        rows: [listing('BBB', 'Sample B', 'sample'), listing('AAA', 'Sample A', 'sample')],
+      },
+    );
+    await store.writeLakeFile(
+      { path: 'listings/market=us/feed-c0.parquet', signature: '1:2' },
+      {
+        table: 'listings',
+        rows: [listing('AAA', 'Feed A', 'feed')],
+      },
+    );
+    const v1 = await store.listingsVersion();
+    expect(v1).not.toBe(v0);
+    // One per (market, ticker), the feed's before the sample's, in ticker order.
+    expect((await store.listings()).map((l) => [l.ticker, l.name])).toEqual([
+      ['AAA', 'Feed A'],
+      ['BBB', 'Sample B'],
+    ]);
+    // Republished: the file's rows are replaced, not added to.
+    await store.writeLakeFile(
+      { path: 'listings/market=us/sample-c0.parquet', signature: '2:1' },
+      {
+        table: 'listings',
+        rows: [listing('CCC', 'Sample C', 'sample')],
+      },
+    );
+    expect((await store.listings()).map((l) => l.ticker)).toEqual(['AAA', 'CCC']);
+    await store.holdFiles([], ['listings/market=us/feed-c0.parquet']);
+    expect((await store.listings()).map((l) => l.ticker)).toEqual(['CCC']);
+    expect(await store.listingsVersion()).not.toBe(v1);
+
+    const holding = (asOf: string, ticker: string, weight: number) => ({
+      fundMarket: 'us',
+      fundTicker: 'FND',
+      asOf,
+      market: 'us',
+      ticker,
+      weight,
+    });
+    await store.writeLakeFile(
+      { path: 'fund_holdings/fund_market=us/sample-c0.parquet', signature: '1:3' },
+      {
+        table: 'fund_holdings',
+        rows: [
+          holding('2024-03-31', 'AAA', 0.5),
+          holding('2024-06-30', 'BBB', 0.2),
+          holding('2024-06-30', 'AAA', 0.7),
+          holding('2024-06-30', 'CCC', 0.1),
+        ],
+      },
+    );
+    expect(await store.fundHoldings('us', 'FND', 2)).toEqual({
+      fundMarket: 'us',
+      fundTicker: 'FND',
+      asOf: '2024-06-30',
+      totalHoldings: 3,
+      holdings: [
+        { market: 'us', ticker: 'AAA', weight: 0.7 },
+        { market: 'us', ticker: 'BBB', weight: 0.2 },
+      ],
+    });
+    expect(await store.fundHoldings('us', 'NONE', 10)).toBeUndefined();
+    await store.holdFiles([], ['fund_holdings/fund_market=us/sample-c0.parquet']);
+    expect(await store.fundHoldings('us', 'FND', 10)).toBeUndefined();
+
+    await store.writeLakeFile(
+      { path: 'methodology_texts/engine_version=1/texts-a.parquet', signature: '1:4' },
+      {
+        table: 'methodology_texts',
+        rows: [{ textId: 'aaaaaaaaaaaa', text: 'Debt ≤ 33% — AAOIFI SS21' }],
+      },
+    );
+    await store.writeLakeFile(
+      { path: 'methodology_texts/engine_version=1/texts-b.parquet', signature: '1:5' },
+      {
+        table: 'methodology_texts',
+        rows: [
+          { textId: 'aaaaaaaaaaaa', text: 'Debt ≤ 33% — AAOIFI SS21' },
+          { textId: 'bbbbbbbbbbbb', text: 'Cash' },
+        ],
+      },
+    );
+    expect([...(await store.texts())].sort()).toEqual([
+      ['aaaaaaaaaaaa', 'Debt ≤ 33% — AAOIFI SS21'],
+      ['bbbbbbbbbbbb', 'Cash'],
+    ]);
+  });
+
   it('refuses a status it cannot store instead of storing a wrong one', async () => {
     const bad = snapshot('AAA', '2020-01-31', '2020-02-01T01:00:00.000');
     (bad.statuses as Record<string, string>).shariah_aaoifi = 'maybe';
