@@ -354,6 +354,8 @@ describe('POST /api/portfolio over real HTTP on the sample universe', () => {
       // The lake loses its gb prices and fund reports: nothing left to value or look through.
       await rm(`${lakeRoot(lake.dataDir)}/prices/market=gb`, { recursive: true, force: true });
       await rm(`${lakeRoot(lake.dataDir)}/fund_holdings/fund_market=gb`, { recursive: true, force: true });
+      // Fund reports are served from the serving store: files removed by hand leave it at the next sync from the lake (every start).
+      await lake.api.reads.syncFromLake();
       const unpriced = await post({
         holdings: [
           { market: 'gb', ticker: gbStock.ticker, shares: 3 },
