@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSharedServingStores } from '../../serving/open-serving-store.ts';
 import { writeSnapshots } from '../../warehouse/snapshot-writer.ts';
-import { buildLake, inputsOn, rowsOf, type FixtureTickers } from '../api/support/lake-fixture.ts';
+import { buildLake, inputsOn, rowsOf, TODAY, type FixtureTickers } from '../api/support/lake-fixture.ts';
 import { testServiceState } from '../support/service-state.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { startApiProcess, stop, type ApiProcess } from './support/api-process.ts';
@@ -84,5 +84,42 @@ describe('the serving store on PostgreSQL, shared by two APIs on two DATA_DIRs',
     }
     expect(answered).toBeLessThan(2_000);
     expect(await asOf(apis[0]!)).toMatchObject({ status: 200, body: { snapshot_date: day } });
+  });
+
+  it('when a re-screen of today is published to one lake, then the API on the other DATA_DIR serves it as the current verdict within 2 s', async () => {
+    const ticker = t.fresh[0]!;
+    const screenedAt = `${TODAY}T11:00:00.000`;
+    const current = (api: ApiProcess) =>
+      fetch(`${api.url}/api/screen/us/${ticker}`, { headers: { 'X-API-Key': keys[apis.indexOf(api)]! } }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { report?: { financial_data?: { provenance?: { screened_at?: string } } } },
+      }));
+    for (const api of apis) expect((await current(api)).body.report?.financial_data?.provenance?.screened_at).not.toBe(screenedAt);
+    const rows = rowsOf(await inputsOn(a.dir, 'us', TODAY, [ticker]), 'nightly', 'refresh-shared').map((row) => ({
+      ...row,
+      source: 'refresh',
+      screened_at: screenedAt,
+    }));
+    process.env.DATABASE_URL = databaseUrl;
+    try {
+      await writeSnapshots(a.dir, rows, { fileStem: 'shared-refresh' });
+    } finally {
+      delete process.env.DATABASE_URL;
+      await closeSharedServingStores();
+    }
+    const published = performance.now();
+    let answered = Infinity;
+    while (performance.now() - published < 5_000) {
+      if ((await current(apis[1]!)).body.report?.financial_data?.provenance?.screened_at === screenedAt) {
+        answered = performance.now() - published;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(answered).toBeLessThan(2_000);
+    expect(await current(apis[0]!)).toMatchObject({
+      status: 200,
+      body: { report: { financial_data: { provenance: { screened_at: screenedAt } } } },
+    });
   });
 });
