@@ -11,6 +11,7 @@ COPY api ./api
 COPY activities ./activities
 COPY workflows ./workflows
 COPY warehouse ./warehouse
+COPY reads ./reads
 COPY engine ./engine
 COPY common ./common
 COPY sources ./sources

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ApiReads } from '../warehouse/api-reads/api-reads.ts';
+import type { ApiReads } from '../reads/api-reads.ts';
 import type { ForensicReads } from '../warehouse/forensic-reads.ts';
 import type { ScreenService } from './screen-service.ts';
 

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ScreeningResult } from '../engine/index.ts';
-import type { ApiReads } from '../warehouse/api-reads/api-reads.ts';
+import type { ApiReads } from '../reads/api-reads.ts';
 import { LruCache } from './lru.ts';
 import type { Refresher } from './refresher.ts';
 import { DEFAULT_RENDER_THREADS, inlineReportRenderer, threadedReportRenderer, type ReportRenderer } from './report-renderer.ts';

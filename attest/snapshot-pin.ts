@@ -1,4 +1,4 @@
-import type { VerdictRow } from '../warehouse/api-reads/api-reads-types.ts';
+import type { VerdictRow } from '../reads/api-reads-types.ts';
 
 /**
  * The snapshot a certificate was minted from, pinned at mint time: its exact identity (day,

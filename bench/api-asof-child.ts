@@ -17,7 +17,7 @@ import pino from 'pino';
 import { createApp } from '../api/app.ts';
 import { createMetrics } from '../api/metrics.ts';
 import { unavailableRefresher } from '../api/refresher.ts';
-import { openApiReads } from '../warehouse/api-reads/api-reads.ts';
+import { openApiReads } from '../reads/api-reads.ts';
 import { listen } from '../test/support/http.ts';
 import { openBenchAccess } from './bench-access.ts';
 

@@ -32,7 +32,7 @@ import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { MARKET_KEYS } from '../common/markets.ts';
 import { dayNumber } from '../engine/dates.ts';
-import { dayString } from '../warehouse/api-reads/api-reads-store.ts';
+import { dayString } from '../reads/api-reads-store.ts';
 import { growHistory } from './api-history.bench.ts';
 import { formatApiAsOfBench, type AsOfRun, type AsOfSizeFigures, type AsOfStart, type IdleLoop, type Loaded } from './api-asof-format.ts';
 import { describeMachine } from './machine.ts';

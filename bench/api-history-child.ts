@@ -13,11 +13,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const [dataDir, codeRoot, probesJson, publishJson] = process.argv.slice(2) as [string, string, string, string];
 const probes = JSON.parse(probesJson) as Array<{ market: string; ticker: string; date: string }>;
 const publish = JSON.parse(publishJson) as { date: string; tickers: number; rounds: number } | null;
-// The baseline checkout may predate warehouse/api-reads/ (its reads were warehouse/api-reads.ts).
-const readsModule = [path.join(codeRoot, 'warehouse', 'api-reads', 'api-reads.ts'), path.join(codeRoot, 'warehouse', 'api-reads.ts')].find(
-  (p) => existsSync(p),
-)!;
-const { openApiReads } = (await import(pathToFileURL(readsModule).href)) as typeof import('../warehouse/api-reads/api-reads.ts');
+// The baseline checkout may predate reads/ (its reads were warehouse/api-reads/ or warehouse/api-reads.ts).
+const readsModule = [
+  path.join(codeRoot, 'reads', 'api-reads.ts'),
+  path.join(codeRoot, 'warehouse', 'api-reads', 'api-reads.ts'),
+  path.join(codeRoot, 'warehouse', 'api-reads.ts'),
+].find((p) => existsSync(p))!;
+const { openApiReads } = (await import(pathToFileURL(readsModule).href)) as typeof import('../reads/api-reads.ts');
 
 const started = performance.now();
 // The API role's own settings: following the lake as in production (the baseline rescans it every 2 s).

@@ -1,19 +1,23 @@
 /**
  * The API reads of one checkout with nothing published (bench/api-asof.bench.ts): how long the
- * event loop stalls when nothing happens. A running API follows the lake's change journal
+ * event loop stalls when nothing happens. A running API follows the serving store
  * every 500 ms; the history index the serving store replaced was asked on each tick whether it
  * had changed and rebuilt a map over every lake file, so every route waited on it. Arguments:
  * the data dir, the root of the code to measure (this checkout or the baseline's), the seconds
  * to watch. Opens that checkout's reads as the API role does, waits until everything it
  * builds at start is built, then watches the idle loop and prints one JSON line.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
 const [dataDir, codeRoot, seconds] = process.argv.slice(2) as [string, string, string];
-const readsModule = pathToFileURL(path.join(codeRoot, 'warehouse', 'api-reads', 'api-reads.ts')).href;
-const { openApiReads } = (await import(readsModule)) as typeof import('../warehouse/api-reads/api-reads.ts');
+// A baseline checkout from before reads/ has them under warehouse/api-reads/.
+const readsModule = pathToFileURL(
+  [path.join(codeRoot, 'reads', 'api-reads.ts'), path.join(codeRoot, 'warehouse', 'api-reads', 'api-reads.ts')].find((p) => existsSync(p))!,
+).href;
+const { openApiReads } = (await import(readsModule)) as typeof import('../reads/api-reads.ts');
 /** The baseline's reads also build a history index in a child process; this checkout's have none. */
 type MaybeIndexed = { whenHistoryIndexed?: () => Promise<void> };
 

@@ -20,7 +20,7 @@
 import { cp, mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { openApiReads } from '../warehouse/api-reads/api-reads.ts';
+import { openApiReads } from '../reads/api-reads.ts';
 import { freePort } from '../test/support/http.ts';
 import { prepareLake } from './api.bench.ts';
 import { describeMachine } from './machine.ts';

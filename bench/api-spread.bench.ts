@@ -28,7 +28,7 @@ import pino from 'pino';
 import { createApp } from '../api/app.ts';
 import { unavailableRefresher } from '../api/refresher.ts';
 import { createMetrics } from '../api/metrics.ts';
-import { openApiReads, type ApiReads } from '../warehouse/api-reads/api-reads.ts';
+import { openApiReads, type ApiReads } from '../reads/api-reads.ts';
 import { lakeRoot } from '../warehouse/lake-paths.ts';
 import { buildSpreadLake } from '../test/api/support/spread-lake.ts';
 import { listen } from '../test/support/http.ts';

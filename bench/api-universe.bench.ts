@@ -9,9 +9,9 @@ import os from 'node:os';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { describeMachine } from './machine.ts';
-import { openApiReads } from '../warehouse/api-reads/api-reads.ts';
+import { openApiReads } from '../reads/api-reads.ts';
 import { openServingStore } from '../serving/open-serving-store.ts';
-import { UniverseIndex } from '../warehouse/api-reads/api-reads-universe.ts';
+import { UniverseIndex } from '../reads/api-reads-universe.ts';
 import { publishSyntheticListings } from '../test/support/synthetic-listings.ts';
 import { makeTempDir } from '../test/support/temp-dir.ts';
 

@@ -27,7 +27,7 @@ import { createApp } from '../api/app.ts';
 import { unavailableRefresher } from '../api/refresher.ts';
 import { screenCompany, type ScreeningResult } from '../engine/index.ts';
 import { createMetrics } from '../api/metrics.ts';
-import { openApiReads } from '../warehouse/api-reads/api-reads.ts';
+import { openApiReads } from '../reads/api-reads.ts';
 import { withDuckDB } from '../warehouse/duckdb.ts';
 import { ingestSource } from '../sources/ingest.ts';
 import { lakeRoot } from '../warehouse/lake-paths.ts';

@@ -10,7 +10,7 @@ import pino from 'pino';
 import { createApp } from '../api/app.ts';
 import { unavailableRefresher } from '../api/refresher.ts';
 import { createMetrics } from '../api/metrics.ts';
-import { openApiReads } from '../warehouse/api-reads/api-reads.ts';
+import { openApiReads } from '../reads/api-reads.ts';
 import { ForensicReads } from '../warehouse/forensic-reads.ts';
 import { listen } from '../test/support/http.ts';
 import { openBenchAccess } from './bench-access.ts';

@@ -19,7 +19,7 @@ import { screenCompany } from '../engine/index.ts';
 import { ingestSource } from '../sources/ingest.ts';
 import { listen } from '../test/support/http.ts';
 import { makeTempDir } from '../test/support/temp-dir.ts';
-import { openApiReads } from '../warehouse/api-reads/api-reads.ts';
+import { openApiReads } from '../reads/api-reads.ts';
 import { compactSnapshots } from '../warehouse/compaction.ts';
 import { withDuckDB } from '../warehouse/duckdb.ts';
 import { PurificationReads } from '../warehouse/purification-reads.ts';

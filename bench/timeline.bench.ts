@@ -16,7 +16,7 @@ import { unavailableRefresher } from '../api/refresher.ts';
 import { compactResult, snapshotRowFrom } from '../activities/snapshot-rows.ts';
 import { screenCompany } from '../engine/index.ts';
 import { ingestSource } from '../sources/ingest.ts';
-import { openApiReads } from '../warehouse/api-reads/api-reads.ts';
+import { openApiReads } from '../reads/api-reads.ts';
 import { withDuckDB } from '../warehouse/duckdb.ts';
 import { loadScreeningInputs } from '../warehouse/screening-inputs.ts';
 import { writeSnapshots } from '../warehouse/snapshot-writer.ts';

@@ -28,7 +28,7 @@ import { verifyAttestation } from '../api/use-cases/verify-attestation.ts';
 import { screenCompany } from '../engine/index.ts';
 import { createMetrics } from '../api/metrics.ts';
 import { openServiceDb } from '../service-state/db.ts';
-import { openApiReads } from '../warehouse/api-reads/api-reads.ts';
+import { openApiReads } from '../reads/api-reads.ts';
 import { withDuckDB } from '../warehouse/duckdb.ts';
 import { ingestSource } from '../sources/ingest.ts';
 import { loadScreeningInputs } from '../warehouse/screening-inputs.ts';

@@ -12,7 +12,7 @@ import { createApp } from '../api/app.ts';
 import { createTemporalRefresher } from '../api/temporal-refresher.ts';
 import { openServiceDb } from '../service-state/db.ts';
 import { accessOptionsOf, serviceStateOf } from './service-state.ts';
-import { openApiReads } from '../warehouse/api-reads/api-reads.ts';
+import { openApiReads } from '../reads/api-reads.ts';
 import { ForensicReads } from '../warehouse/forensic-reads.ts';
 import { PurificationReads } from '../warehouse/purification-reads.ts';
 import { catalogPath, lakeRoot } from '../warehouse/lake-paths.ts';

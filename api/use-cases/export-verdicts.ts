@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { Bool, Float64, Table, Utf8, tableToIPC, vectorFromArray } from 'apache-arrow';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../../warehouse/lake-schemas.ts';
-import type { ApiReads } from '../../warehouse/api-reads/api-reads.ts';
-import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
+import type { ApiReads } from '../../reads/api-reads.ts';
+import type { VerdictRow } from '../../reads/api-reads-types.ts';
 
 export const ARROW_STREAM = 'application/vnd.apache.arrow.stream';
 export const NDJSON = 'application/x-ndjson';

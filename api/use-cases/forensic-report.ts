@@ -1,5 +1,5 @@
 import { buildForensicReport, type ForensicReport, type Period, type ScoreResult } from '../../forensic/index.ts';
-import type { Listing } from '../../warehouse/api-reads/api-reads-types.ts';
+import type { Listing } from '../../reads/api-reads-types.ts';
 import type { CompanyFilings, ListingProfile } from '../../warehouse/forensic-reads.ts';
 import type { ForensicContext } from '../forensic-context.ts';
 import { SYNTHETIC_NOTICE } from './screen-report.ts';

@@ -1,6 +1,6 @@
 import { MARKET_KEYS } from '../../common/markets.ts';
-import type { ApiReads } from '../../warehouse/api-reads/api-reads.ts';
-import type { Listing } from '../../warehouse/api-reads/api-reads-types.ts';
+import type { ApiReads } from '../../reads/api-reads.ts';
+import type { Listing } from '../../reads/api-reads-types.ts';
 import { badRequest, notFound } from '../../common/app-error.ts';
 
 const search = (ticker: string): string => `look it up with GET /api/universe/search?q=${encodeURIComponent(ticker)}`;

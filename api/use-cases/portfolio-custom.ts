@@ -1,7 +1,7 @@
 import { applyCustomScreen } from '../../engine/custom-screen/apply-custom-screen.ts';
 import type { CustomFrameworkResult } from '../../engine/custom-screen/custom-screen-types.ts';
 import { decidingReasons, type ScreeningResult } from '../../engine/index.ts';
-import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
+import type { VerdictRow } from '../../reads/api-reads-types.ts';
 import type { ScreenService } from '../screen-service.ts';
 import type { Exposure, Verdicts } from './portfolio-exposures.ts';
 import type { AppliedScreen } from './screen-custom.ts';

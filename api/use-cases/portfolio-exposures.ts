@@ -5,7 +5,7 @@ import {
   type ScreeningResult,
   type VerdictStatus,
 } from '../../engine/index.ts';
-import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
+import type { VerdictRow } from '../../reads/api-reads-types.ts';
 
 /** How a piece of the portfolio counts in a framework: insufficient data, no verdict or an expired one are all unknown. */
 export type Counted = 'compliant' | 'non_compliant' | 'questionable' | 'unknown';

@@ -1,5 +1,5 @@
 import { badRequest, notFound, unprocessable } from '../../common/app-error.ts';
-import type { FundHoldings, Listing } from '../../warehouse/api-reads/api-reads-types.ts';
+import type { FundHoldings, Listing } from '../../reads/api-reads-types.ts';
 import { FUND_LOOK_THROUGH_MAX, PORTFOLIO_HOLDINGS_MAX, WEIGHT_TOLERANCE } from '../schemas/portfolio.ts';
 import type { ScreenService } from '../screen-service.ts';
 

@@ -1,6 +1,6 @@
 import { inLanes } from '../../common/lanes.ts';
 import { ZAKAT_RATES, type ZakatMethod, type ZakatYear } from '../../engine/zakat/zakat-due.ts';
-import type { Listing } from '../../warehouse/api-reads/api-reads-types.ts';
+import type { Listing } from '../../reads/api-reads-types.ts';
 import type { ZakatLake } from '../../warehouse/zakat-reads.ts';
 import type { SizeUnit } from './portfolio-holdings.ts';
 import { zakatAnswer } from './zakat-holding.ts';

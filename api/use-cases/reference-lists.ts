@@ -1,6 +1,6 @@
 import { FRAMEWORKS } from '../../engine/index.ts';
 import { MARKETS } from '../../common/markets.ts';
-import type { ApiReads } from '../../warehouse/api-reads/api-reads.ts';
+import type { ApiReads } from '../../reads/api-reads.ts';
 import type { Grant } from '../../common/grants.ts';
 
 /** The framework list (docs/api.md); `key_scope` only when access control identified a key. */

@@ -2,7 +2,7 @@ import { dayNumber, utcDay } from '../../engine/dates.ts';
 import type { FrameworkId, ScreeningResult } from '../../engine/index.ts';
 import { latestCloses, PORTFOLIO_PRICE_MAX_AGE_DAYS } from '../../warehouse/portfolio-prices.ts';
 import { unprocessable } from '../../common/app-error.ts';
-import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
+import type { VerdictRow } from '../../reads/api-reads-types.ts';
 import type { PurificationReads } from '../../warehouse/purification-reads.ts';
 import type { ZakatMethod, ZakatYear } from '../../engine/zakat/zakat-due.ts';
 import {

@@ -1,6 +1,6 @@
 import { dayNumber, utcDay } from '../../engine/dates.ts';
 import type { FrameworkId, ScreeningResult } from '../../engine/index.ts';
-import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
+import type { VerdictRow } from '../../reads/api-reads-types.ts';
 import { notFound, readsSaturated, serviceUnavailable } from '../../common/app-error.ts';
 import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh } from '../refresher.ts';
 import { type RefreshedScreen } from '../../warehouse/snapshot-schema.ts';

@@ -1,5 +1,5 @@
 import { ENGINE_REVISION_DATE, type FrameworkId, type ScreeningResult } from '../../engine/index.ts';
-import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
+import type { VerdictRow } from '../../reads/api-reads-types.ts';
 import type { SnapshotRatio } from '../../warehouse/snapshot-schema.ts';
 import { notFound } from '../../common/app-error.ts';
 import type { ScreenService } from '../screen-service.ts';

@@ -7,7 +7,7 @@ import {
   type StatusChange,
   type VerdictStatus,
 } from '../../engine/index.ts';
-import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
+import type { VerdictRow } from '../../reads/api-reads-types.ts';
 import { notFound } from '../../common/app-error.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { SYNTHETIC_NOTICE } from './screen-report.ts';

@@ -8,7 +8,7 @@ import { revokeKey } from '../../access/administration.ts';
 import { openAccess, type AccessSetup } from '../../access/open-access.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { createMetrics } from '../../api/metrics.ts';
-import { openApiReads, type ApiReads } from '../../warehouse/api-reads/api-reads.ts';
+import { openApiReads, type ApiReads } from '../../reads/api-reads.ts';
 import { keyFor } from '../support/access.ts';
 import { listen } from '../support/http.ts';
 import { testServiceEnv, testServiceState } from '../support/service-state.ts';

@@ -15,7 +15,7 @@ import { unavailableRefresher } from '../../api/refresher.ts';
 import { parseConfig } from '../../platform/config.ts';
 import { accessOptionsOf } from '../../platform/service-state.ts';
 import { CustomScreenStore } from '../../service-state/custom-screen-store.ts';
-import { openApiReads, type ApiReads } from '../../warehouse/api-reads/api-reads.ts';
+import { openApiReads, type ApiReads } from '../../reads/api-reads.ts';
 import { freePort } from '../support/http.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { Browser } from './support/account-server.ts';

@@ -7,7 +7,7 @@ import { createApp } from '../../api/app.ts';
 import { unavailableRefresher } from '../../api/refresher.ts';
 import { screenCompany, type ScreeningInput } from '../../engine/index.ts';
 import { createMetrics } from '../../api/metrics.ts';
-import { openApiReads, type ApiReads } from '../../warehouse/api-reads/api-reads.ts';
+import { openApiReads, type ApiReads } from '../../reads/api-reads.ts';
 import { compactSnapshots } from '../../warehouse/compaction.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { ingestSource } from '../../sources/ingest.ts';

@@ -8,7 +8,7 @@ import { ipRateLimit } from '../../api/middleware/ip-rate-limit.ts';
 import { unavailableRefresher } from '../../api/refresher.ts';
 import { createMetrics } from '../../api/metrics.ts';
 import { openServiceDb, type ServiceDb } from '../../service-state/db.ts';
-import { openApiReads, type ApiReads } from '../../warehouse/api-reads/api-reads.ts';
+import { openApiReads, type ApiReads } from '../../reads/api-reads.ts';
 import { listen } from '../support/http.ts';
 import { testServiceState } from '../support/service-state.ts';
 import { makeTempDir } from '../support/temp-dir.ts';

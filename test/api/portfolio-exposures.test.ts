@@ -8,7 +8,7 @@ import {
   type Exposure,
 } from '../../api/use-cases/portfolio-exposures.ts';
 import type { ScreeningResult } from '../../engine/index.ts';
-import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
+import type { VerdictRow } from '../../reads/api-reads-types.ts';
 
 /** A current snapshot with one AAOIFI status (the other frameworks compliant). */
 function row(ticker: string, status: VerdictRow['statuses']['shariah_aaoifi']): VerdictRow {

@@ -8,7 +8,7 @@ import type { ScreeningResult } from '../../engine/index.ts';
 import { createMetrics } from '../../api/metrics.ts';
 import { threadedReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
 import { SqliteServingStore } from '../../serving/sqlite-serving-store.ts';
-import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../warehouse/api-reads/api-reads.ts';
+import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../reads/api-reads.ts';
 import { syncServingFromLake } from '../../warehouse/serving-sync.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UniverseIndex, foldText } from '../../warehouse/api-reads/api-reads-universe.ts';
-import type { Listing } from '../../warehouse/api-reads/api-reads-types.ts';
+import { UniverseIndex, foldText } from '../../reads/api-reads-universe.ts';
+import type { Listing } from '../../reads/api-reads-types.ts';
 
 const listing = (market: string, ticker: string, name: string): Listing => ({
   market,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkSnapshot, pinSnapshot, pinnedSnapshotOf } from '../../attest/snapshot-pin.ts';
 import { decideStatus, type VerificationFacts } from '../../attest/verification-status.ts';
-import type { VerdictRow } from '../../warehouse/api-reads/api-reads-types.ts';
+import type { VerdictRow } from '../../reads/api-reads-types.ts';
 
 const ROW = {
   market: 'us',

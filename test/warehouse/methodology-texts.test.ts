@@ -7,7 +7,7 @@ import { unavailableRefresher } from '../../api/refresher.ts';
 import { compactResult, snapshotRowFrom } from '../../activities/snapshot-rows.ts';
 import { screenCompany, type ScreeningInput, type ScreeningResult } from '../../engine/index.ts';
 import { createMetrics } from '../../api/metrics.ts';
-import { openApiReads } from '../../warehouse/api-reads/api-reads.ts';
+import { openApiReads } from '../../reads/api-reads.ts';
 import { migrateCatalog } from '../../warehouse/catalog.ts';
 import { withDuckDB } from '../../warehouse/duckdb.ts';
 import { ingestSource } from '../../sources/ingest.ts';

@@ -168,7 +168,6 @@ describe('lakeMaintenance workflow on a real Temporal dev server', () => {
       })();
       const client = (async () => {
         while (running) {
-          // The API's own rescans are retried on the next tick the same way (warehouse/api-reads/api-reads.ts).
           await retryRemovedFile(() => api.reads.sync(), raced);
           apiSeen.push([await asOf('2010-06-30'), await asOf('2012-12-31')]);
         }

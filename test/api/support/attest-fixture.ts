@@ -6,7 +6,7 @@ import { unavailableRefresher } from '../../../api/refresher.ts';
 import { screenCompany, type ScreeningInput } from '../../../engine/index.ts';
 import { createMetrics } from '../../../api/metrics.ts';
 import { openServiceDb, type ServiceDb } from '../../../service-state/db.ts';
-import { openApiReads, type ApiReads } from '../../../warehouse/api-reads/api-reads.ts';
+import { openApiReads, type ApiReads } from '../../../reads/api-reads.ts';
 import { withDuckDB } from '../../../warehouse/duckdb.ts';
 import { loadScreeningInputs } from '../../../warehouse/screening-inputs.ts';
 import { writeSnapshots } from '../../../warehouse/snapshot-writer.ts';

@@ -7,7 +7,7 @@ import { createApp } from '../../../api/app.ts';
 import { unavailableRefresher } from '../../../api/refresher.ts';
 import { createMetrics } from '../../../api/metrics.ts';
 import { openServiceDb } from '../../../service-state/db.ts';
-import { openApiReads } from '../../../warehouse/api-reads/api-reads.ts';
+import { openApiReads } from '../../../reads/api-reads.ts';
 
 const dataDir = process.env.DATA_DIR!;
 const reads = await openApiReads({ dataDir, followIntervalMs: 0 });

@@ -4,7 +4,7 @@ import { createApp } from '../../../api/app.ts';
 import { createMetrics } from '../../../api/metrics.ts';
 import { unavailableRefresher } from '../../../api/refresher.ts';
 import { openServiceDb, type ServiceDb } from '../../../service-state/db.ts';
-import { openApiReads } from '../../../warehouse/api-reads/api-reads.ts';
+import { openApiReads } from '../../../reads/api-reads.ts';
 import { PurificationReads } from '../../../warehouse/purification-reads.ts';
 import { keyFor, openTestAccess } from '../../support/access.ts';
 import { listen } from '../../support/http.ts';

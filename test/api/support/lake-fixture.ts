@@ -6,7 +6,7 @@ import type { Middleware } from 'koa';
 import { unavailableRefresher, type Refresher } from '../../../api/refresher.ts';
 import { screenCompany, type ScreeningInput } from '../../../engine/index.ts';
 import { createMetrics } from '../../../api/metrics.ts';
-import { openApiReads, type ApiReads } from '../../../warehouse/api-reads/api-reads.ts';
+import { openApiReads, type ApiReads } from '../../../reads/api-reads.ts';
 import { withDuckDB } from '../../../warehouse/duckdb.ts';
 import { ForensicReads } from '../../../warehouse/forensic-reads.ts';
 import { PurificationReads } from '../../../warehouse/purification-reads.ts';

@@ -6,7 +6,7 @@ import { unavailableRefresher, type Refresher } from '../../../api/refresher.ts'
 import type { AccessSetup } from '../../../access/open-access.ts';
 import { openServiceDb, type ServiceDb } from '../../../service-state/db.ts';
 import type { TargetPolicy } from '../../../webhooks/target-policy.ts';
-import { openApiReads, type ApiReads } from '../../../warehouse/api-reads/api-reads.ts';
+import { openApiReads, type ApiReads } from '../../../reads/api-reads.ts';
 import { listen } from '../../support/http.ts';
 import { testServiceState } from '../../support/service-state.ts';
 

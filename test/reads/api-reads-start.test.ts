@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiReads } from '../../warehouse/api-reads/api-reads.ts';
+import { openApiReads } from '../../reads/api-reads.ts';
 import { sqliteServingPath } from '../../serving/sqlite-serving-store.ts';
 import { journalPath, trimLakeJournal } from '../../warehouse/lake-journal.ts';
 import { SNAPSHOT_FRAMEWORKS } from '../../warehouse/lake-schemas.ts';

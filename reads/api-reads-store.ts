@@ -1,6 +1,6 @@
 import type { VerdictRow } from './api-reads-types.ts';
-import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../lake-schemas.ts';
-import { eraOf, type SnapshotFramework, type SnapshotRatio, type SnapshotStatus } from '../snapshot-schema.ts';
+import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
+import { eraOf, type SnapshotFramework, type SnapshotRatio, type SnapshotStatus } from '../warehouse/snapshot-schema.ts';
 
 /** Status codes in the order of their 2-bit encoding (see `statusBitsSql`). */
 export const STATUS_CODES: readonly SnapshotStatus[] = ['compliant', 'non_compliant', 'questionable', 'insufficient_data'];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiReads, type ApiReads } from '../../warehouse/api-reads/api-reads.ts';
-import { UniverseIndex } from '../../warehouse/api-reads/api-reads-universe.ts';
+import { openApiReads, type ApiReads } from '../../reads/api-reads.ts';
+import { UniverseIndex } from '../../reads/api-reads-universe.ts';
 import { publishSyntheticListings } from '../support/synthetic-listings.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 

@@ -1,4 +1,4 @@
-import type { SnapshotFramework, SnapshotRatio, SnapshotStatus } from '../snapshot-schema.ts';
+import type { SnapshotFramework, SnapshotRatio, SnapshotStatus } from '../warehouse/snapshot-schema.ts';
 
 /**
  * What the API's reads return: plain objects, from the current verdicts in memory or the
@@ -22,7 +22,7 @@ export interface VerdictRow {
 }
 
 /** One listing of the universe, and a fund's latest holdings: as the serving store holds them. */
-export type { FundHoldings, ServingListing as Listing } from '../../serving/serving-types.ts';
+export type { FundHoldings, ServingListing as Listing } from '../serving/serving-types.ts';
 
 /** Outcome of looking a verdict up at or before a date. */
 export type AsOfLookup = { found: true; row: VerdictRow } | { found: false; firstSnapshotDate: string | null };

@@ -1,15 +1,15 @@
-import { dayNumber } from '../../engine/dates.ts';
+import { dayNumber } from '../engine/dates.ts';
 import { CurrentStore, dayString, packStatuses } from './api-reads-store.ts';
 import type { AsOfLookup, FundHoldings, Listing, VerdictRow } from './api-reads-types.ts';
-import type { RefreshedScreen } from '../snapshot-schema.ts';
+import type { RefreshedScreen } from '../warehouse/snapshot-schema.ts';
 import { UniverseIndex } from './api-reads-universe.ts';
 import { UniverseBuilder } from './api-reads-universe-builder.ts';
-import { syncServingFromLake, type ServingSyncResult } from '../serving-sync.ts';
-import { openServingStore, servingTargetOf } from '../../serving/open-serving-store.ts';
-import type { ServingRow, ServingStore } from '../../serving/serving-types.ts';
-import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../lake-schemas.ts';
-import { MethodologyTexts } from '../methodology-texts-lake.ts';
-import { eraOf, snapshotRatiosOf } from '../snapshot-schema.ts';
+import { syncServingFromLake, type ServingSyncResult } from '../warehouse/serving-sync.ts';
+import { openServingStore, servingTargetOf } from '../serving/open-serving-store.ts';
+import type { ServingRow, ServingStore } from '../serving/serving-types.ts';
+import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
+import { MethodologyTexts } from '../warehouse/methodology-texts-lake.ts';
+import { eraOf, snapshotRatiosOf } from '../warehouse/snapshot-schema.ts';
 
 export interface ApiReadsOptions {
   dataDir: string;

@@ -1,4 +1,4 @@
-import { openServingStore, type ServingTarget } from '../../serving/open-serving-store.ts';
+import { openServingStore, type ServingTarget } from '../serving/open-serving-store.ts';
 import { buildUniverseParts, listingColumns, type ListingColumns, type UniverseParts } from './api-reads-universe.ts';
 
 /** Which serving store a universe thread reads the listings of. */

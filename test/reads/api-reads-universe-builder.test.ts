@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UniverseBuilder } from '../../warehouse/api-reads/api-reads-universe-builder.ts';
+import { UniverseBuilder } from '../../reads/api-reads-universe-builder.ts';
 import { publishSyntheticListings } from '../support/synthetic-listings.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 

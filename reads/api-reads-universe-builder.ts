@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina';
-import type { ServingTarget } from '../../serving/open-serving-store.ts';
+import type { ServingTarget } from '../serving/open-serving-store.ts';
 import type { UniversePartsFromThread, UniverseTask } from './api-reads-universe-thread.ts';
 import { UniverseIndex, listingsOfColumns } from './api-reads-universe.ts';
 
