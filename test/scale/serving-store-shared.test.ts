@@ -108,18 +108,16 @@ describe('the serving store on PostgreSQL, shared by two APIs on two DATA_DIRs',
       await closeSharedServingStores();
     }
     const published = performance.now();
-    let answered = Infinity;
-    while (performance.now() - published < 5_000) {
-      if ((await current(apis[1]!)).body.report?.financial_data?.provenance?.screened_at === screenedAt) {
-        answered = performance.now() - published;
-        break;
+    // Each API follows the store on its own 0.5 s poll: both must serve it within 2 s.
+    const answeredBy = async (api: ApiProcess): Promise<number> => {
+      while (performance.now() - published < 5_000) {
+        if ((await current(api)).body.report?.financial_data?.provenance?.screened_at === screenedAt) return performance.now() - published;
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(answered).toBeLessThan(2_000);
-    expect(await current(apis[0]!)).toMatchObject({
-      status: 200,
-      body: { report: { financial_data: { provenance: { screened_at: screenedAt } } } },
-    });
+      return Infinity;
+    };
+    const [onA, onB] = await Promise.all(apis.map(answeredBy));
+    expect(onB).toBeLessThan(2_000);
+    expect(onA).toBeLessThan(2_000);
   });
 });
