@@ -16,6 +16,8 @@ export class ReadsSaturatedError extends Error {
 export interface ReportRenderer {
   /** The report's bytes. Throws `ReadsSaturatedError` when too many renders wait. */
   render(task: RenderTask): Promise<Buffer>;
+  /** Renders waiting for a thread (0 when none or inline): background work renders only when nothing waits. */
+  waiting(): number;
   /** Threaded renderers: how long tasks waited for a thread and how long a thread took (post to reply), ms, since the last call. */
   timings?(): RenderTimings;
   close(): Promise<void>;
@@ -33,6 +35,7 @@ const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
 /** Renders on the event loop (tests, or a machine with one core). */
 export const inlineReportRenderer: ReportRenderer = {
   render: (task) => Promise.resolve(asBuffer(renderReport(task))),
+  waiting: () => 0,
   close: () => Promise.resolve(),
 };
 
@@ -86,6 +89,9 @@ export function threadedReportRenderer(threads: number, limits: RenderLimits = {
         idleTimeout: 30_000,
       });
       return asBuffer(await pool.run(postable(task)));
+    },
+    waiting() {
+      return pool?.queueSize ?? 0;
     },
     timings() {
       if (!pool) return { wait: EMPTY, run: EMPTY };

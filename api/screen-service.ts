@@ -3,6 +3,7 @@ import type { ScreeningResult } from '../engine/index.ts';
 import type { ApiReads } from '../reads/api-reads.ts';
 import { LruCache } from './lru.ts';
 import type { Refresher } from './refresher.ts';
+import { ReportPrerenderer, type PrerenderOptions } from './report-prerender.ts';
 import { DEFAULT_RENDER_THREADS, inlineReportRenderer, threadedReportRenderer, type ReportRenderer } from './report-renderer.ts';
 
 /** What the platform passes the screening API: the warehouse reads, the refresher and the cache policy. */
@@ -22,6 +23,11 @@ export interface ScreenDeps {
   renderer?: ReportRenderer;
   /** `force_refresh` requests one key may have waiting at once (default 4); beyond, 429. */
   maxRefreshesPerKey?: number;
+  /**
+   * Render each current row's default report into the serving store while the render threads
+   * are idle (docs/serving.md, "Pre-rendered reports"): the API role turns it on; off by default.
+   */
+  prerenderReports?: boolean | PrerenderOptions;
 }
 
 /** The deps plus the process's in-memory caches, shared by every screening use-case. */
@@ -32,11 +38,13 @@ export interface ScreenService extends ScreenDeps {
   /** Rendered report JSON (UTF-8) by snapshot identity and framework selection. */
   reports: LruCache<Buffer>;
   renderer: ReportRenderer;
+  prerenderer: ReportPrerenderer | null;
 }
 
 export function createScreenService(deps: ScreenDeps): ScreenService {
-  return {
+  const service: ScreenService = {
     ...deps,
+    prerenderer: null,
     now: deps.now ?? (() => new Date()),
     results: new LruCache(512),
     reports: new LruCache(deps.reportCacheSize ?? 4_096),
@@ -46,4 +54,9 @@ export function createScreenService(deps: ScreenDeps): ScreenService {
         ? threadedReportRenderer(deps.renderThreads ?? DEFAULT_RENDER_THREADS)
         : inlineReportRenderer),
   };
+  if (deps.prerenderReports) {
+    service.prerenderer = new ReportPrerenderer(service, deps.prerenderReports === true ? {} : deps.prerenderReports);
+    service.prerenderer.start();
+  }
+  return service;
 }

@@ -97,6 +97,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
       reads,
       refresher: createTemporalRefresher({ client, taskQueue: config.TEMPORAL_TASK_QUEUE, logger }),
       cache: { freshDays: config.CACHE_FRESH_DAYS, staleWhileRevalidateDays: config.CACHE_STALE_WHILE_REVALIDATE_DAYS },
+      prerenderReports: true,
     },
     accessControl: access.middleware,
     accountPages: {

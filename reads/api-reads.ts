@@ -6,7 +6,7 @@ import { UniverseIndex } from './api-reads-universe.ts';
 import { UniverseBuilder } from './api-reads-universe-builder.ts';
 import { syncServingFromLake, type ServingSyncResult } from '../warehouse/serving-sync.ts';
 import { openServingStore, servingTargetOf } from '../serving/open-serving-store.ts';
-import type { ServingRow, ServingStore } from '../serving/serving-types.ts';
+import type { ServingRow, ServingStore, StoredReport, TickerKey } from '../serving/serving-types.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
 import { MethodologyTexts } from '../warehouse/methodology-texts-lake.ts';
 import { eraOf, snapshotRatiosOf } from '../warehouse/snapshot-schema.ts';
@@ -88,7 +88,35 @@ export class ApiReads {
     return quoted;
   });
 
+  /** Hear which tickers' current rows each read of the change feed brought. */
+  private readonly currentListeners: Array<(tickers: TickerKey[]) => void> = [];
+  private readonly closeListeners: Array<() => void> = [];
+
   constructor(private readonly options: ApiReadsOptions) {}
+
+  /**
+   * Calls `listener` at once with every ticker that has a current row, then with the tickers each
+   * read of the store's change feed brought; `onClose` when the reads close.
+   */
+  onCurrentChanged(listener: (tickers: TickerKey[]) => void, onClose: () => void): void {
+    this.currentListeners.push(listener);
+    this.closeListeners.push(onClose);
+    listener(this.store.markets().flatMap((market) => [...this.store.tickers(market)].map((ticker) => ({ market, ticker }))));
+  }
+
+  /**
+   * The ticker's pre-rendered default report of exactly this snapshot (docs/serving.md,
+   * "Pre-rendered reports"), or undefined: none, or one of another snapshot.
+   */
+  async prerenderedReport(row: VerdictRow): Promise<StoredReport | undefined> {
+    const stored = await this.serving.report(row.market, row.ticker);
+    return stored && stored.snapshotDate === row.snapshotDate && stored.screenedAt === row.screenedAt ? stored : undefined;
+  }
+
+  /** Keeps pre-rendered default reports in the store, for every replica. */
+  storeReports(reports: readonly StoredReport[]): Promise<void> {
+    return this.serving.writeReports(reports);
+  }
 
   private get serving(): ServingStore {
     if (this.servingStore === null) throw new Error('the API reads are not started');
@@ -287,6 +315,7 @@ export class ApiReads {
 
   /** Stops following; the promise settles when the store (when opened here) and the universe builder are closed. */
   async close(): Promise<void> {
+    for (const listener of this.closeListeners.splice(0)) listener();
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.syncing?.catch(() => undefined);
@@ -308,6 +337,10 @@ export class ApiReads {
       this.currentRebuilds += 1;
     } else for (const row of changes.rows) offer(this.store, row, row.firstSnapshotDate);
     this.servingEpoch = changes.epoch;
+    if (changes.rows.length > 0 && this.currentListeners.length > 0) {
+      const tickers = changes.rows.map(({ market, ticker }) => ({ market, ticker }));
+      for (const listener of this.currentListeners) listener(tickers);
+    }
     this.currentRowsRead += changes.rows.length;
     this.servingSeq = changes.seq;
     this.lastSyncAt = new Date().toISOString();

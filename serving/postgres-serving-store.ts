@@ -4,7 +4,7 @@ import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
 import { inTransaction, numbered, redactedUrl } from '../service-state/postgres-db.ts';
 import { currentChangesOf, inflateResult, newer, newestPerTicker, ROW_COLUMNS, rowOf, rowValues } from './serving-codec.ts';
 import { byTicker } from './serving-order.ts';
-import { fundHoldingsOf, isListingsFile, lakeFileValues, listingsOf } from './serving-lake-tables.ts';
+import { fundHoldingsOf, isListingsFile, lakeFileValues, listingsOf, reportValues, storedReportOf } from './serving-lake-tables.ts';
 import { SERVING_MIGRATIONS } from './serving-schema.ts';
 import {
   DELETE_FILE,
@@ -16,7 +16,9 @@ import {
   LISTINGS_VERSION_KEY,
   SELECT_FUND_HOLDINGS,
   SELECT_LISTINGS,
+  SELECT_REPORT,
   SELECT_TEXTS,
+  UPSERT_REPORT,
   INSERT_SNAPSHOT,
   CURRENT_EPOCH_KEY,
   DELETE_MARKET_CURRENT,
@@ -48,6 +50,7 @@ import type {
   ServingSnapshot,
   ServingStore,
   SnapshotKey,
+  StoredReport,
 } from './serving-types.ts';
 
 type Row = Record<string, unknown>;
@@ -319,6 +322,19 @@ class PostgresServingStore implements ServingStore {
       for (const columns of batches) await client.query(prepared(bulk.sql, columns));
       if (content.table === 'listings') await client.query(prepared(UPSERT_META, [LISTINGS_VERSION_KEY, randomUUID()]));
       await client.query(prepared(UPSERT_FILE, [file.path, file.signature]));
+    });
+  }
+
+  async report(market: string, ticker: string): Promise<StoredReport | undefined> {
+    return storedReportOf(market, ticker, (await this.all(SELECT_REPORT, [market, ticker]))[0]);
+  }
+
+  async writeReports(reports: readonly StoredReport[]): Promise<void> {
+    if (reports.length === 0) return;
+    // In key order, as every writer locks rows: two writers never wait on each other in a cycle.
+    const ordered = [...reports].sort((a, b) => (a.market + '\u0000' + a.ticker < b.market + '\u0000' + b.ticker ? -1 : 1));
+    await inTransaction(this.pool, async (client) => {
+      for (const report of ordered) await client.query(prepared(UPSERT_REPORT, reportValues(report)));
     });
   }
 

@@ -1,4 +1,4 @@
-import type { FundHoldings, LakeFileRows, ServingListing } from './serving-types.ts';
+import type { FundHoldings, LakeFileRows, ServingListing, StoredReport } from './serving-types.ts';
 
 /**
  * The rows of the lake tables the store holds besides snapshots (listings, fund holdings,
@@ -18,6 +18,25 @@ export function lakeFileValues(file: string, content: LakeFileRows): Array<Array
     case 'fund_holdings':
       return content.rows.map((r) => [file, r.fundMarket, r.fundTicker, r.asOf, r.market, r.ticker, r.weight]);
   }
+}
+
+/** A `serving_reports` record read back by either engine. */
+export function storedReportOf(market: string, ticker: string, record: Record<string, unknown> | undefined): StoredReport | undefined {
+  if (record === undefined) return undefined;
+  return {
+    market,
+    ticker,
+    snapshotDate: String(record.snapshot_date),
+    screenedAt: String(record.screened_at),
+    companyName: String(record.company_name),
+    version: String(record.version),
+    report: Buffer.from(record.report as Uint8Array),
+  };
+}
+
+/** The statement values of a stored report, in `UPSERT_REPORT` order. */
+export function reportValues(r: StoredReport): Array<string | Buffer> {
+  return [r.market, r.ticker, r.snapshotDate, r.screenedAt, r.companyName, r.version, r.report];
 }
 
 /** Whether releasing or writing `file` changes the listings (a reader then rebuilds its universe). */

@@ -15,6 +15,8 @@ import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
  * - `serving_files`: the lake files whose rows the store holds, so a start or a rebuild copies
  *   only the others (resumable), and a file published by hand is still served.
  * - `serving_texts`: the methodology texts stored results reference, by id.
+ * - `serving_reports`: each ticker's default report of its current snapshot, rendered by an API
+ *   when idle and kept for every replica, with the rendering code's version it was made by.
  * - `serving_listings`, `serving_fund_holdings`: the rows of each lake file of those tables, by
  *   file: a republished file replaces its rows, a file removed takes them with it.
  */
@@ -81,6 +83,19 @@ CREATE INDEX serving_fund_holdings_fund ON serving_fund_holdings (fund_market, f
 CREATE INDEX serving_fund_holdings_file ON serving_fund_holdings (file);
 `;
 
+const reports = (blob: string) => `
+CREATE TABLE serving_reports (
+  market TEXT NOT NULL,
+  ticker TEXT NOT NULL,
+  snapshot_date TEXT NOT NULL,
+  screened_at TEXT NOT NULL,
+  company_name TEXT NOT NULL,
+  version TEXT NOT NULL,
+  report ${blob} NOT NULL,
+  PRIMARY KEY (market, ticker)
+);
+`;
+
 export const SERVING_MIGRATIONS: readonly ServingMigration[] = [
   {
     version: 1,
@@ -103,5 +118,11 @@ CREATE INDEX serving_current_seq ON serving_current (seq);`,
     name: 'methodology texts, listings and fund holdings',
     sqlite: lakeTables('REAL'),
     postgres: lakeTables('DOUBLE PRECISION'),
+  },
+  {
+    version: 4,
+    name: 'pre-rendered default reports',
+    sqlite: reports('BLOB'),
+    postgres: reports('BYTEA'),
   },
 ];

@@ -80,6 +80,15 @@ export const SELECT_FUND_HOLDINGS = `SELECT as_of, market, ticker, weight FROM s
 WHERE fund_market = ? AND fund_ticker = ?
   AND as_of = (SELECT MAX(as_of) FROM serving_fund_holdings WHERE fund_market = ? AND fund_ticker = ?)`;
 
+export const SELECT_REPORT = `SELECT snapshot_date, screened_at, company_name, version, report FROM serving_reports WHERE market = ? AND ticker = ?`;
+
+export const UPSERT_REPORT = `INSERT INTO serving_reports (market, ticker, snapshot_date, screened_at, company_name, version, report)
+VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (market, ticker) DO UPDATE SET snapshot_date = excluded.snapshot_date, screened_at = excluded.screened_at,
+  company_name = excluded.company_name, version = excluded.version, report = excluded.report
+WHERE excluded.snapshot_date > serving_reports.snapshot_date
+   OR (excluded.snapshot_date = serving_reports.snapshot_date AND excluded.screened_at >= serving_reports.screened_at)`;
+
 export const SELECT_FIRST_DATE = `SELECT first_date FROM serving_current WHERE market = ? AND ticker = ?`;
 
 export const SELECT_AS_OF = `SELECT ${columns} FROM serving_snapshots

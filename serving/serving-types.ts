@@ -103,6 +103,18 @@ export type LakeFileRows =
   | { table: 'listings'; rows: readonly ServingListingRow[] }
   | { table: 'fund_holdings'; rows: readonly ServingHoldingRow[] };
 
+/** A ticker's pre-rendered default report: of which snapshot, naming which company, made by which rendering code. */
+export interface StoredReport {
+  market: string;
+  ticker: string;
+  snapshotDate: string;
+  screenedAt: string;
+  companyName: string;
+  version: string;
+  /** The report's UTF-8 JSON, deflated. */
+  report: Buffer;
+}
+
 /** The newest snapshot on or before a day, and the ticker's first day (null when it has none). */
 export interface ServingLookup {
   row: ServingRow | undefined;
@@ -138,6 +150,10 @@ export interface ServingStore {
    * transaction.
    */
   writeLakeFile(file: HeldFile, content: LakeFileRows): Promise<void>;
+  /** The ticker's pre-rendered default report, whatever snapshot it is of (the caller checks). */
+  report(market: string, ticker: string): Promise<StoredReport | undefined>;
+  /** Stores pre-rendered reports; one of an older snapshot than the stored one is ignored. */
+  writeReports(reports: readonly StoredReport[]): Promise<void>;
   /** Every methodology text, by id. */
   texts(): Promise<Map<string, string>>;
   /** One listing per (market, ticker), in (market, ticker) order. */

@@ -16,7 +16,9 @@ import {
   LISTINGS_VERSION_KEY,
   SELECT_FUND_HOLDINGS,
   SELECT_LISTINGS,
+  SELECT_REPORT,
   SELECT_TEXTS,
+  UPSERT_REPORT,
   CURRENT_EPOCH_KEY,
   DELETE_MARKET_CURRENT,
   DELETE_SNAPSHOT_DAYS,
@@ -47,9 +49,10 @@ import type {
   ServingSnapshot,
   ServingStore,
   SnapshotKey,
+  StoredReport,
 } from './serving-types.ts';
 import { byTicker } from './serving-order.ts';
-import { fundHoldingsOf, isListingsFile, lakeFileValues, listingsOf } from './serving-lake-tables.ts';
+import { fundHoldingsOf, isListingsFile, lakeFileValues, listingsOf, reportValues, storedReportOf } from './serving-lake-tables.ts';
 
 export function sqliteServingPath(dataDir: string): string {
   return path.join(dataDir, 'serving.db');
@@ -206,6 +209,17 @@ export class SqliteServingStore implements ServingStore {
         if (listings) this.statement(UPSERT_META).run(LISTINGS_VERSION_KEY, randomUUID());
       }
       this.statement(UPSERT_FILE).run(file.path, file.signature);
+    });
+  }
+
+  async report(market: string, ticker: string): Promise<StoredReport | undefined> {
+    return storedReportOf(market, ticker, this.statement(SELECT_REPORT).get(market, ticker) as Row | undefined);
+  }
+
+  async writeReports(reports: readonly StoredReport[]): Promise<void> {
+    if (reports.length === 0) return;
+    this.transaction(() => {
+      for (const report of reports) this.statement(UPSERT_REPORT).run(...reportValues(report));
     });
   }
 

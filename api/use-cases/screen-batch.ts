@@ -8,6 +8,7 @@ import { checkMarket, normaliseTicker, parseRequest } from '../validation.ts';
 import {
   loadStoredResults,
   renderReport,
+  prerenderedReport,
   reportWithoutRead,
   screenResponseAround,
   serveScreen,
@@ -101,6 +102,14 @@ export async function screenBatch(service: ScreenService, request: BatchRequest)
       resolved[index] = itemError(service, request.items[index], index, error);
     }
   });
+  // Pre-rendered default reports (one read each) before reading results to render.
+  await Promise.all(
+    resolved.map(async (o) => {
+      if (isError(o) || ready.has(o)) return;
+      const report = await prerenderedReport(service, o, request.frameworks).catch(() => null);
+      if (report !== null) ready.set(o, report);
+    }),
+  );
   const toRead = resolved.filter((o): o is ScreenOutcome => !isError(o) && !ready.has(o));
   const results = new Map<ScreenOutcome, Buffer>();
   try {

@@ -8,6 +8,7 @@ import type { ScreenService } from '../screen-service.ts';
 import { buildScreenReport, type SnapshotIdentity } from './screen-report.ts';
 import type { RenderTask } from '../report-render-thread.ts';
 import { ReadsSaturatedError } from '../report-renderer.ts';
+import { isPrerenderedSelection, storedReportJson } from '../report-prerender.ts';
 
 export interface ScreenRequest {
   market: string;
@@ -151,7 +152,25 @@ export async function reportJson(
   frameworks: readonly FrameworkId[],
   stored?: Buffer,
 ): Promise<Buffer> {
-  return reportWithoutRead(service, outcome, frameworks) ?? (await renderReport(service, outcome, frameworks, stored));
+  return (
+    reportWithoutRead(service, outcome, frameworks) ??
+    (await prerenderedReport(service, outcome, frameworks)) ??
+    (await renderReport(service, outcome, frameworks, stored))
+  );
+}
+
+/**
+ * The default report as an API pre-rendered it into the serving store (docs/serving.md,
+ * "Pre-rendered reports"): one read and one inflate, no render; null for another selection or
+ * when none of this snapshot, rendering version and company name is stored. Not cached: spread
+ * traffic would only churn the report cache with reports asked for once.
+ */
+export async function prerenderedReport(
+  service: ScreenService,
+  outcome: ScreenOutcome,
+  frameworks: readonly FrameworkId[],
+): Promise<Buffer | null> {
+  return isPrerenderedSelection(frameworks) ? storedReportJson(service.reads, outcome.row, outcome.companyName) : null;
 }
 
 /**

@@ -1,0 +1,148 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { UNSCOPED_KEY_FRAMEWORKS } from '../common/grants.ts';
+import type { FrameworkId } from '../engine/index.ts';
+import type { VerdictRow } from '../reads/api-reads-types.ts';
+import type { StoredReport } from '../serving/serving-types.ts';
+import type { Logger } from 'pino';
+import type { ApiReads } from '../reads/api-reads.ts';
+import type { ReportRenderer } from './report-renderer.ts';
+
+/**
+ * Pre-rendered default reports (docs/serving.md, "Pre-rendered reports"): an API renders each
+ * current row's default report in its render threads while they are idle and keeps it in the
+ * serving store, so a cold screen of that selection is one read and one inflate, on every
+ * replica and after a restart.
+ */
+
+/** The selection pre-rendered: a screen without `framework` from a key without a framework scope, what nearly every client sends. */
+export const PRERENDERED_FRAMEWORKS: readonly FrameworkId[] = UNSCOPED_KEY_FRAMEWORKS;
+
+export function isPrerenderedSelection(frameworks: readonly FrameworkId[]): boolean {
+  return frameworks.length === PRERENDERED_FRAMEWORKS.length && frameworks.every((id, i) => id === PRERENDERED_FRAMEWORKS[i]);
+}
+
+/** The sources that shape a report's bytes: a change to any of them makes stored reports stale. */
+const RENDERING_SOURCES = [
+  './use-cases/screen-report.ts',
+  './report-render-thread.ts',
+  './report-prerender.ts',
+  '../engine/filter-frameworks.ts',
+  '../engine/frameworks.ts',
+];
+
+function renderingDigest(): string {
+  try {
+    const hash = createHash('sha256');
+    for (const file of RENDERING_SOURCES) hash.update(readFileSync(new URL(file, import.meta.url)));
+    return hash.digest('hex').slice(0, 16);
+  } catch {
+    // Unreadable: a version of its own, so no stored report is ever served as this code's.
+    return randomUUID();
+  }
+}
+
+/** The selection and the rendering code as this process loaded them: a stored report of another version is rendered again. */
+export const RENDER_VERSION = `${PRERENDERED_FRAMEWORKS.join(',')} ${renderingDigest()}`;
+
+/**
+ * The stored default report of this snapshot as UTF-8 JSON, or null: none stored, another
+ * snapshot's, another rendering version's, or naming another company than the listing's (a
+ * report names the listing's company; a rename since the screen renders).
+ */
+export async function storedReportJson(reads: ApiReads, row: VerdictRow, companyName: string): Promise<Buffer | null> {
+  const stored = await reads.prerenderedReport(row);
+  if (!stored || stored.version !== RENDER_VERSION || companyName !== stored.companyName) return null;
+  return inflateRawSync(stored.report);
+}
+
+export interface PrerenderOptions {
+  /** Reports rendered per turn (default 16). */
+  batch?: number;
+  /** Pause between turns (ms, default 100). */
+  intervalMs?: number;
+}
+
+/**
+ * Renders the default report of every current row the store lacks one for, a batch per turn,
+ * only while the render threads have nothing waiting: requests always go first. Started by
+ * the API role; replicas sharing a store each skip what another already stored.
+ */
+export class ReportPrerenderer {
+  private readonly pending = new Map<string, { market: string; ticker: string }>();
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private rendered = 0;
+
+  constructor(
+    private readonly service: { reads: ApiReads; renderer: ReportRenderer; logger?: Logger | undefined },
+    private readonly options: PrerenderOptions = {},
+  ) {}
+
+  start(): void {
+    this.service.reads.onCurrentChanged(
+      (tickers) => {
+        for (const key of tickers) this.pending.set(`${key.market}\u0000${key.ticker}`, key);
+      },
+      () => this.stop(),
+    );
+    this.timer = setInterval(() => void this.turn(), this.options.intervalMs ?? 100);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.pending.clear();
+  }
+
+  /** Reports stored since start, and tickers still waiting. */
+  stats(): { rendered: number; pending: number } {
+    return { rendered: this.rendered, pending: this.pending.size };
+  }
+
+  /** One batch; the rendering is the render threads', so it waits behind no request and holds none up for long. */
+  async turn(): Promise<void> {
+    if (this.running || this.pending.size === 0 || this.service.renderer.waiting() > 0) return;
+    this.running = true;
+    try {
+      const batch: VerdictRow[] = [];
+      for (const [key, { market, ticker }] of this.pending) {
+        this.pending.delete(key);
+        const row = this.service.reads.current(market, ticker);
+        if (row && !(await this.service.reads.prerenderedReport(row))) batch.push(row);
+        if (batch.length >= (this.options.batch ?? 16)) break;
+      }
+      if (batch.length === 0) return;
+      const results = await this.service.reads.storedResults(batch);
+      const reports: StoredReport[] = [];
+      for (const [i, row] of batch.entries()) {
+        const stored = results[i]!;
+        const companyName = this.service.reads.listing(row.market, row.ticker)?.name ?? '';
+        const json = await this.service.renderer.render({
+          stored,
+          frameworks: PRERENDERED_FRAMEWORKS,
+          snapshot: { snapshotDate: row.snapshotDate, screenedAt: row.screenedAt, source: row.source },
+          companyName,
+        });
+        reports.push({
+          market: row.market,
+          ticker: row.ticker,
+          snapshotDate: row.snapshotDate,
+          screenedAt: row.screenedAt,
+          companyName,
+          version: RENDER_VERSION,
+          report: deflateRawSync(json, { level: 1 }),
+        });
+      }
+      await this.service.reads.storeReports(reports);
+      this.rendered += reports.length;
+    } catch (error) {
+      // A store or render failure leaves those tickers to render on request; the next publish queues them again.
+      this.service.logger?.warn({ err: error }, 'pre-rendering default reports failed');
+    } finally {
+      this.running = false;
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/app.ts';
+import { scopeFrameworks } from '../../api/access-scope.ts';
+import { UNSCOPED_KEY_FRAMEWORKS } from '../../common/grants.ts';
+import { createMetrics } from '../../api/metrics.ts';
+import { unavailableRefresher } from '../../api/refresher.ts';
+import { RENDER_VERSION } from '../../api/report-prerender.ts';
+import { inlineReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
+import { createScreenService } from '../../api/screen-service.ts';
+import { openApiReads, type ApiReads } from '../../reads/api-reads.ts';
+import { buildLake, type FixtureTickers } from './support/lake-fixture.ts';
+import { listen } from '../support/http.ts';
+import { makeTempDir } from '../support/temp-dir.ts';
+
+/** A renderer that counts its renders (on the event loop, as with 0 render threads). */
+function countingRenderer(): { renderer: ReportRenderer; renders: () => number } {
+  let renders = 0;
+  return {
+    renderer: { ...inlineReportRenderer, render: (task) => ((renders += 1), inlineReportRenderer.render(task)) },
+    renders: () => renders,
+  };
+}
+
+/** What a key without a framework scope of its own asks for when it names no framework (the pre-rendered selection). */
+const UNSCOPED_KEY_DEFAULT = `?framework=${UNSCOPED_KEY_FRAMEWORKS.join(',')}`;
+
+/** SYNTHETIC sample universe; reports pre-rendered into the serving store by a background prerenderer. */
+describe('pre-rendered default reports in the serving store', () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  let t: FixtureTickers;
+  let reads: ApiReads;
+
+  /** Every fresh ticker's default screen body from a fresh app (cold caches), and how many renders it took. */
+  async function bodies(tickers: readonly string[], query = UNSCOPED_KEY_DEFAULT): Promise<{ texts: string[]; renders: number }> {
+    const counter = countingRenderer();
+    const app = createApp({
+      logger: pino({ level: 'silent' }),
+      metrics: createMetrics(),
+      readiness: {},
+      screen: { reads, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 }, renderer: counter.renderer },
+    });
+    const server = await listen(app);
+    try {
+      const texts = await Promise.all(tickers.map(async (ticker) => (await fetch(`${server.url}/api/screen/us/${ticker}${query}`)).text()));
+      return { texts, renders: counter.renders() };
+    } finally {
+      await server.close();
+    }
+  }
+
+  beforeAll(async () => {
+    temp = await makeTempDir();
+    t = await buildLake(temp.dir);
+    reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0 });
+  }, 180_000);
+  afterAll(async () => {
+    await reads?.close();
+    await temp?.cleanup();
+  });
+
+  it('when the prerenderer has run, then a cold default screen is answered without a render, byte for byte the rendered report; other selections render', async () => {
+    expect(scopeFrameworks(null, { allowedFrameworks: [...UNSCOPED_KEY_FRAMEWORKS], allowedMarkets: null })).toEqual(
+      UNSCOPED_KEY_FRAMEWORKS,
+    );
+    const tickers = t.fresh.slice(0, 12);
+    const rendered = await bodies(tickers);
+    expect(rendered.renders).toBe(tickers.length);
+
+    const service = createScreenService({
+      reads,
+      refresher: unavailableRefresher,
+      cache: { freshDays: 1, staleWhileRevalidateDays: 7 },
+      renderer: inlineReportRenderer,
+      prerenderReports: { batch: 64, intervalMs: 10 },
+    });
+    const started = Date.now();
+    while (service.prerenderer!.stats().pending > 0 && Date.now() - started < 60_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await service.prerenderer!.turn();
+    service.prerenderer!.stop();
+    expect(service.prerenderer!.stats().rendered).toBeGreaterThanOrEqual(tickers.length);
+
+    const served = await bodies(tickers);
+    expect(served.renders).toBe(0);
+    expect(served.texts).toEqual(rendered.texts);
+    // Another selection is rendered, as before.
+    expect((await bodies(tickers.slice(0, 3), '?framework=shariah_aaoifi')).renders).toBe(3);
+  }, 120_000);
+
+  it('when the stored report is of another rendering version or names another company, then it is rendered again, not served', async () => {
+    const [byVersion, byName] = t.fresh.slice(0, 2) as [string, string];
+    for (const [ticker, change] of [
+      [byVersion, { version: 'an older rendering' }],
+      [byName, { companyName: 'A Renamed Company' }],
+    ] as const) {
+      const row = reads.current('us', ticker)!;
+      const stored = (await reads.prerenderedReport(row))!;
+      expect(stored.version).toBe(RENDER_VERSION);
+      await reads.storeReports([{ ...stored, ...change }]);
+    }
+    const again = await bodies([byVersion, byName, t.fresh[2]!]);
+    expect(again.renders).toBe(2);
+  }, 60_000);
+});
