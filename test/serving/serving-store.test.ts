@@ -251,6 +251,29 @@ describe('serving store', () => {
     ]);
   });
 
+  it('keeps one pre-rendered report per ticker, the newer snapshot’s, whatever order they are written in', async () => {
+    const report = (snapshotDate: string, screenedAt: string, text: string) => ({
+      market: 'us',
+      ticker: 'AAA',
+      snapshotDate,
+      screenedAt,
+      companyName: 'Sample A',
+      version: 'v1',
+      report: Buffer.from(text),
+    });
+    expect(await store.report('us', 'AAA')).toBeUndefined();
+    await store.writeReports([report('2024-06-30', '2024-06-30T02:00:00.000', 'june')]);
+    await store.writeReports([report('2024-03-31', '2024-03-31T02:00:00.000', 'march')]);
+    expect((await store.report('us', 'AAA'))?.report.toString()).toBe('june');
+    await store.writeReports([report('2024-06-30', '2024-06-30T09:00:00.000', 'june, re-screened')]);
+    expect(await store.report('us', 'AAA')).toMatchObject({
+      snapshotDate: '2024-06-30',
+      screenedAt: '2024-06-30T09:00:00.000',
+      version: 'v1',
+    });
+    expect((await store.report('us', 'AAA'))?.report.toString()).toBe('june, re-screened');
+  });
+
   it('refuses a status it cannot store instead of storing a wrong one', async () => {
     const bad = snapshot('AAA', '2020-01-31', '2020-02-01T01:00:00.000');
     (bad.statuses as Record<string, string>).shariah_aaoifi = 'maybe';
