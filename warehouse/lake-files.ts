@@ -28,11 +28,6 @@ export async function scanTableFiles(dataDir: string, table: LakeTable): Promise
   return files;
 }
 
-/** Path of a lake file from its path relative to the lake root, as the change journal names it. */
-export function lakeFile(lakeRootDir: string, relative: string): string {
-  return path.join(lakeRootDir, relative);
-}
-
 /** A read listed a file that compaction removed before the read opened it: list again and read again. */
 export function isRemovedFileError(error: unknown): boolean {
   return /No such file or directory|No files found that match the pattern/.test((error as Error)?.message ?? '');

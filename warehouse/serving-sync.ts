@@ -4,7 +4,7 @@ import { withDuckDB } from './duckdb.ts';
 import { scanTableFiles } from './lake-files.ts';
 import { lakeRoot, type LakeTable } from './lake-paths.ts';
 import { copySnapshotFile } from './serving-feed.ts';
-import { copyLakeTableFile, SERVED_LAKE_TABLES } from './serving-lake-tables.ts';
+import { copyLakeTableFile, type ServedLakeTable } from './serving-lake-tables.ts';
 
 /** What bringing the store up to the lake did. */
 export interface ServingSyncResult {
@@ -32,7 +32,8 @@ export interface SyncOptions {
   releaseVanished?: boolean;
 }
 
-const TABLES = ['snapshots', ...SERVED_LAKE_TABLES] as const satisfies readonly LakeTable[];
+/** The tables the store holds, in copy order: snapshots reference the texts, and a screen needs its listing. */
+const TABLES = ['methodology_texts', 'listings', 'fund_holdings', 'snapshots'] as const satisfies readonly LakeTable[];
 
 /**
  * Copies every file of the served tables the store does not hold (or holds at another size or
@@ -48,7 +49,7 @@ export async function syncServingFromLake(dataDir: string, store: ServingStore, 
   const lake = new Map(TABLES.map((table, i) => [table, scans[i]!]));
   const lakePaths = new Set(scans.flatMap((files) => [...files.keys()].map((file) => path.relative(root, file))));
   const missing: Array<[LakeTable, string]> = [];
-  for (const table of ['methodology_texts', 'listings', 'fund_holdings', 'snapshots'] as const)
+  for (const table of TABLES)
     for (const [file, signature] of lake.get(table)!) if (held.get(path.relative(root, file)) !== signature) missing.push([table, file]);
   const gone = options.releaseVanished ? [...held.keys()].filter((file) => !lakePaths.has(file)) : [];
   // Snapshot files removed by hand (a bad batch): their rows must not be served. The store does not
@@ -70,7 +71,7 @@ export async function syncServingFromLake(dataDir: string, store: ServingStore, 
           rows +=
             table === 'snapshots'
               ? await copySnapshotFile(connection, dataDir, file, store)
-              : await copyLakeTableFile(connection, dataDir, table as (typeof SERVED_LAKE_TABLES)[number], file, store);
+              : await copyLakeTableFile(connection, dataDir, table as ServedLakeTable, file, store);
         } catch (error) {
           // Compacted or republished away since the listing: its rows are in the file that replaced it, copied too.
           if (!isMissingFileError(error)) throw error;
