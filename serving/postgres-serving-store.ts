@@ -2,11 +2,14 @@ import { createHash, randomUUID } from 'node:crypto';
 import pg, { type Pool, type QueryConfig } from 'pg';
 import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
 import { inTransaction, numbered, redactedUrl } from '../service-state/postgres-db.ts';
-import { currentChangesOf, inflateResult, newer, newestPerTicker, ROW_COLUMNS, rowOf, rowValues } from './serving-codec.ts';
+import { blockValues, currentChangesOf, inflateResult, newer, newestPerTicker, ROW_COLUMNS, rowOf, rowValues } from './serving-codec.ts';
 import { byTicker } from './serving-order.ts';
 import { fundHoldingsOf, isListingsFile, lakeFileValues, listingsOf, reportValues, storedReportOf } from './serving-lake-tables.ts';
 import { SERVING_MIGRATIONS } from './serving-schema.ts';
 import {
+  BLOCK_OF_ROW,
+  DELETE_UNUSED_BLOCKS,
+  UPSERT_BLOCK,
   DELETE_FILE,
   DELETE_FILE_HOLDINGS,
   DELETE_FILE_LISTINGS,
@@ -40,6 +43,7 @@ import {
   UPSERT_META,
 } from './serving-sql.ts';
 import type {
+  ResultBlock,
   CurrentChanges,
   FundHoldings,
   HeldFile,
@@ -92,9 +96,12 @@ const BULK_LAKE_ROWS = {
 } as const;
 const BULK_CURRENT = unnestUpsert(UPSERT_CURRENT, CURRENT_TYPES);
 
-const SELECT_RESULTS = `SELECT k.i, s.result
+const SELECT_RESULTS = `SELECT k.i, s.result, b.data AS block
 FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS k(market, ticker, snapshot_date, i)
-JOIN serving_snapshots s ON s.market = k.market AND s.ticker = k.ticker AND s.snapshot_date = k.snapshot_date`;
+JOIN serving_snapshots s ON s.market = k.market AND s.ticker = k.ticker AND s.snapshot_date = k.snapshot_date
+${BLOCK_OF_ROW}`;
+const BLOCK_TYPES = ['text[]', 'text[]', 'text[]', 'text[]', 'bytea[]'];
+const BULK_BLOCKS = unnestUpsert(UPSERT_BLOCK, BLOCK_TYPES);
 
 const statements = new Map<string, { name: string; text: string }>();
 
@@ -209,8 +216,9 @@ class PostgresServingStore implements ServingStore {
     readonly location: string,
   ) {}
 
-  async write(snapshots: readonly ServingSnapshot[], file?: HeldFile): Promise<void> {
+  async write(snapshots: readonly ServingSnapshot[], file?: HeldFile, blocks: readonly ResultBlock[] = []): Promise<void> {
     if (snapshots.length === 0 && file === undefined) return;
+    const blockColumns = chunks(blocks.map(blockValues), BATCH_ROWS).map((batch) => columnsOf(batch, BLOCK_TYPES.length));
     const rows = newestPerDay(snapshots);
     // Encoded (and statuses checked) before the transaction: a bad row writes nothing.
     const snapshotColumns = chunks(rows.map(rowValues), BATCH_ROWS).map((batch) => columnsOf(batch, SNAPSHOT_TYPES.length));
@@ -222,6 +230,7 @@ class PostgresServingStore implements ServingStore {
       firstDate,
     ]);
     await inTransaction(this.pool, async (client) => {
+      for (const columns of blockColumns) await client.query(prepared(BULK_BLOCKS, columns));
       for (const columns of snapshotColumns) await client.query(prepared(BULK_SNAPSHOTS, columns));
       // Taken after the snapshots (written in parallel by several writers) and held to the commit.
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [WRITE_LOCK]);
@@ -251,7 +260,10 @@ class PostgresServingStore implements ServingStore {
   }
 
   async forgetSnapshots(market: string, from: string, to: string): Promise<void> {
-    await this.pool.query(prepared(DELETE_SNAPSHOT_DAYS, [market, from, to]));
+    await inTransaction(this.pool, async (client) => {
+      await client.query(prepared(DELETE_SNAPSHOT_DAYS, [market, from, to]));
+      await client.query(prepared(DELETE_UNUSED_BLOCKS, [market, from, to]));
+    });
   }
 
   async rebuildCurrent(markets: readonly string[]): Promise<void> {
@@ -289,7 +301,7 @@ class PostgresServingStore implements ServingStore {
     const out: Array<Buffer | null> = keys.map(() => null);
     if (keys.length === 0) return out;
     const found = await this.all(SELECT_RESULTS, [keys.map((k) => k.market), keys.map((k) => k.ticker), keys.map((k) => k.snapshotDate)]);
-    for (const record of found) out[Number(record.i) - 1] = inflateResult(record.result as Buffer);
+    for (const record of found) out[Number(record.i) - 1] = inflateResult(record.result as Buffer, record.block as Buffer | null);
     return out;
   }
 

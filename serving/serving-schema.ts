@@ -96,6 +96,17 @@ CREATE TABLE serving_reports (
 );
 `;
 
+const resultBlocks = (blob: string) => `
+CREATE TABLE serving_result_blocks (
+  market TEXT NOT NULL,
+  ticker TEXT NOT NULL,
+  screened_at TEXT NOT NULL,
+  year TEXT NOT NULL,
+  data ${blob} NOT NULL,
+  PRIMARY KEY (market, ticker, screened_at, year)
+);
+`;
+
 export const SERVING_MIGRATIONS: readonly ServingMigration[] = [
   {
     version: 1,
@@ -124,5 +135,11 @@ CREATE INDEX serving_current_seq ON serving_current (seq);`,
     name: 'pre-rendered default reports',
     sqlite: reports('BLOB'),
     postgres: reports('BYTEA'),
+  },
+  {
+    version: 5,
+    name: 'result blocks',
+    sqlite: resultBlocks('BLOB'),
+    postgres: resultBlocks('BYTEA'),
   },
 ];

@@ -100,7 +100,22 @@ export const SELECT_HISTORY = `SELECT ${columns} FROM serving_snapshots WHERE ma
 
 export const SELECT_MARKET_DAY = `SELECT ${columns} FROM serving_snapshots WHERE market = ? AND snapshot_date = ?`;
 
-export const SELECT_RESULT = `SELECT result FROM serving_snapshots WHERE market = ? AND ticker = ? AND snapshot_date = ?`;
+/** The block a row's result may refer to: keyed by what the rows of a block share. */
+export const BLOCK_OF_ROW = `LEFT JOIN serving_result_blocks b
+  ON b.market = s.market AND b.ticker = s.ticker AND b.screened_at = s.screened_at AND b.year = substr(s.snapshot_date, 1, 4)`;
+
+export const SELECT_RESULT = `SELECT s.result, b.data AS block FROM serving_snapshots s ${BLOCK_OF_ROW}
+WHERE s.market = ? AND s.ticker = ? AND s.snapshot_date = ?`;
+
+export const UPSERT_BLOCK = `INSERT INTO serving_result_blocks (market, ticker, screened_at, year, data) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (market, ticker, screened_at, year) DO UPDATE SET data = excluded.data`;
+
+/** A market's blocks of `from`..`to` (years of those days) that no row points into any more. */
+export const DELETE_UNUSED_BLOCKS = `DELETE FROM serving_result_blocks
+WHERE market = ? AND year >= substr(?, 1, 4) AND year <= substr(?, 1, 4)
+  AND NOT EXISTS (SELECT 1 FROM serving_snapshots s
+                  WHERE s.market = serving_result_blocks.market AND s.ticker = serving_result_blocks.ticker
+                    AND s.screened_at = serving_result_blocks.screened_at AND substr(s.snapshot_date, 1, 4) = serving_result_blocks.year)`;
 
 export const SELECT_META = `SELECT value FROM serving_meta WHERE key = ?`;
 

@@ -24,8 +24,31 @@ export interface ServingRow {
 /** One snapshot to write: the row and its stored result JSON (UTF-8, as the lake's `result_json` holds it). */
 export interface ServingSnapshot extends ServingRow {
   result: Uint8Array;
-  /** `result` is already deflated (`deflateResult`): a writer that deflated it as the row was made. */
+  /**
+   * `result` is already in its stored form: deflated (`deflateResult`) as the row was made, or a
+   * reference into a `ResultBlock` written with it (`ResultGrouper`).
+   */
   resultDeflated?: boolean;
+}
+
+/**
+ * A ticker's consecutive results of one screen in one year, deflated together
+ * (`deflateResultBlock`): each repeats most of the one before, so together they take a
+ * fraction of the bytes and CPU of one deflate each. Its rows hold references to it, and it is
+ * keyed by what those rows share: market, ticker, `screenedAt` and the year of their days.
+ */
+export interface ResultBlock {
+  market: string;
+  ticker: string;
+  screenedAt: string;
+  year: string;
+  data: Buffer;
+}
+
+/** The rows of a published file as a writer hands them to the store, with the blocks their results are in. */
+export interface ServingBatch {
+  snapshots: ServingSnapshot[];
+  blocks: ResultBlock[];
 }
 
 export interface TickerKey {
@@ -132,9 +155,10 @@ export interface ServingStore {
   readonly location: string;
   /**
    * Upserts snapshots in one transaction: a day's newer screen replaces the older, never the
-   * reverse. With `file`, records in the same transaction that the store holds that lake file's rows.
+   * reverse. With `file`, records in the same transaction that the store holds that lake file's rows;
+   * `blocks` are the result blocks the snapshots' references point into, written first.
    */
-  write(snapshots: readonly ServingSnapshot[], file?: HeldFile): Promise<void>;
+  write(snapshots: readonly ServingSnapshot[], file?: HeldFile, blocks?: readonly ResultBlock[]): Promise<void>;
   /** The lake files whose rows the store holds, by path (relative to the lake root). */
   heldFiles(): Promise<Map<string, string>>;
   /** The signature the store holds one lake file at (undefined: it does not hold it). */
@@ -171,7 +195,8 @@ export interface ServingStore {
   currentSince(seq: number): Promise<CurrentChanges>;
   /**
    * Forgets a market's snapshots of `from`..`to` (a lake partition whose files were removed by
-   * hand; the caller copies the remaining files again, then calls `rebuildCurrent`).
+   * hand; the caller copies the remaining files again, then calls `rebuildCurrent`), and the
+   * result blocks of those years no remaining row points into.
    */
   forgetSnapshots(market: string, from: string, to: string): Promise<void>;
   /** Rebuilds the current rows of `markets` from their snapshots, under a new epoch. */

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
-import { currentChangesOf, inflateResult, newestPerTicker, rowOf, rowValues } from './serving-codec.ts';
+import { blockValues, currentChangesOf, inflateResult, newestPerTicker, rowOf, rowValues } from './serving-codec.ts';
 import { SERVING_MIGRATIONS } from './serving-schema.ts';
 import {
+  DELETE_UNUSED_BLOCKS,
+  UPSERT_BLOCK,
   INSERT_SNAPSHOT,
   SELECT_AS_OF,
   DELETE_FILE,
@@ -39,6 +41,7 @@ import {
   UPSERT_META,
 } from './serving-sql.ts';
 import type {
+  ResultBlock,
   CurrentChanges,
   FundHoldings,
   HeldFile,
@@ -106,12 +109,14 @@ export class SqliteServingStore implements ServingStore {
     });
   }
 
-  async write(snapshots: readonly ServingSnapshot[], file?: HeldFile): Promise<void> {
+  async write(snapshots: readonly ServingSnapshot[], file?: HeldFile, blocks: readonly ResultBlock[] = []): Promise<void> {
     if (snapshots.length === 0 && file === undefined) return;
     const insert = this.statement(INSERT_SNAPSHOT);
+    const block = this.statement(UPSERT_BLOCK);
     const current = this.statement(UPSERT_CURRENT);
     const values = snapshots.map(rowValues);
     this.transaction(() => {
+      for (const written of blocks) block.run(...blockValues(written));
       for (const row of values) insert.run(...row);
       const seq = Number((this.statement(NEXT_SEQ).get() as Row).seq);
       for (const { newest, firstDate } of newestPerTicker(snapshots))
@@ -135,7 +140,10 @@ export class SqliteServingStore implements ServingStore {
   }
 
   async forgetSnapshots(market: string, from: string, to: string): Promise<void> {
-    this.statement(DELETE_SNAPSHOT_DAYS).run(market, from, to);
+    this.transaction(() => {
+      this.statement(DELETE_SNAPSHOT_DAYS).run(market, from, to);
+      this.statement(DELETE_UNUSED_BLOCKS).run(market, from, to);
+    });
   }
 
   async rebuildCurrent(markets: readonly string[]): Promise<void> {
@@ -172,7 +180,7 @@ export class SqliteServingStore implements ServingStore {
     const select = this.statement(SELECT_RESULT);
     return keys.map((key) => {
       const record = select.get(key.market, key.ticker, key.snapshotDate) as Row | undefined;
-      return record === undefined ? null : inflateResult(record.result as Uint8Array);
+      return record === undefined ? null : inflateResult(record.result as Uint8Array, record.block as Uint8Array | null);
     });
   }
 

@@ -5,7 +5,7 @@ import { lakeRoot, partitionDir, partitionFile, type LakeTable } from './lake-pa
 import { TABLE_SCHEMAS } from './lake-schemas.ts';
 import { castColumnsSql, copyToParquetSql, type ParquetWriteOptions } from './lake-sql.ts';
 import { publishFile } from './publish.ts';
-import type { ServingSnapshot } from '../serving/serving-types.ts';
+import type { ServingBatch } from '../serving/serving-types.ts';
 import { feedServingStore, writeServingRows } from './serving-feed.ts';
 import { rawSql, runSql, sql, type Sql } from './sql.ts';
 
@@ -47,7 +47,7 @@ export async function publishLakeFile(
   orderBy: string | null,
   parquet: ParquetWriteOptions = {},
   /** A snapshot file's rows as the publisher holds them, written to the serving store instead of read back from the file. */
-  servingRows?: readonly ServingSnapshot[],
+  servingRows?: ServingBatch,
 ): Promise<string> {
   const schema = TABLE_SCHEMAS[target.table];
   const finalPath = lakeFilePath(dataDir, target);

@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { listValue } from '@duckdb/node-api';
 import { sharedServingStore, servingTargetOf } from '../serving/open-serving-store.ts';
-import { deflateResult } from '../serving/serving-codec.ts';
-import type { ServingSnapshot, ServingStore } from '../serving/serving-types.ts';
+import { ResultGrouper } from '../serving/result-grouper.ts';
+import type { ServingBatch, ServingRow, ServingStore } from '../serving/serving-types.ts';
 import { heldFileOf } from './lake-files.ts';
 import { lakeRoot, type LakeTable } from './lake-paths.ts';
 import { copyLakeTableFile, isServedLakeTable } from './serving-lake-tables.ts';
@@ -31,10 +31,10 @@ function fileRowsSql(file: string) {
     FROM read_parquet(${listValue([file])}, hive_partitioning = true, union_by_name = true, hive_types = ${HIVE_TYPES})`;
 }
 
-function snapshotOf(record: Record<string, unknown>): ServingSnapshot {
+function rowOfRecord(record: Record<string, unknown>): ServingRow {
   const statuses = {} as Record<SnapshotFramework, SnapshotStatus>;
   for (const id of SNAPSHOT_FRAMEWORKS) statuses[id] = record[`${id}_status`] as SnapshotStatus;
-  const ratios = {} as ServingSnapshot['ratios'];
+  const ratios = {} as ServingRow['ratios'];
   for (const r of SNAPSHOT_RATIOS) ratios[r] = record[r] === null ? null : Number(record[r]);
   return {
     market: String(record.market),
@@ -46,48 +46,55 @@ function snapshotOf(record: Record<string, unknown>): ServingSnapshot {
     ratios,
     synthetic: record.synthetic === true,
     dataSource: String(record.data_source),
-    result: Buffer.from(String(record.result_json), 'utf8'),
   };
 }
 
 /** Copies one published snapshot file's rows into the store and records the file as held; returns the rows copied. */
 export async function copySnapshotFile(connection: DuckDBConnection, dataDir: string, file: string, store: ServingStore): Promise<number> {
   const held = await heldFileOf(dataDir, file);
-  const rows = (await readSql(connection, fileRowsSql(file))).getRowObjectsJS().map(snapshotOf);
-  await store.write(rows, held);
-  return rows.length;
+  const grouper = new ResultGrouper();
+  // In file order (ticker, then day): a ticker's days of one screen share a result block.
+  for (const record of (await readSql(connection, fileRowsSql(file))).getRowObjectsJS())
+    grouper.add(rowOfRecord(record), Buffer.from(String(record.result_json), 'utf8'));
+  const { snapshots, blocks } = grouper.finish();
+  await store.write(snapshots, held, blocks);
+  return snapshots.length;
 }
 
 /**
- * A lake row as the store takes it, its result deflated at once (a writer staging many rows keeps
- * a few hundred bytes a row, not the JSON). Timestamps as the lake gives them back: UTC, millisecond
- * precision, no zone.
+ * A lake row as the store takes it, without its result (a `ResultGrouper` takes that). Timestamps
+ * as the lake gives them back: UTC, millisecond precision, no zone.
  */
-export function servingSnapshotOf(row: SnapshotRow): ServingSnapshot {
+let lastScreenedAt = { lake: '', stored: '' };
+
+/** `screened_at` as the store keeps it; a chunk's rows share one, so the last is remembered. */
+function storedScreenedAt(at: string): string {
+  if (at !== lastScreenedAt.lake)
+    lastScreenedAt = { lake: at, stored: new Date(Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(at) ? at : `${at}Z`)).toISOString().slice(0, 23) };
+  return lastScreenedAt.stored;
+}
+
+export function servingRowOf(row: SnapshotRow): ServingRow {
   const statuses = {} as Record<SnapshotFramework, SnapshotStatus>;
   for (const id of SNAPSHOT_FRAMEWORKS) statuses[id] = row[`${id}_status`];
-  const ratios = {} as ServingSnapshot['ratios'];
+  const ratios = {} as ServingRow['ratios'];
   for (const r of SNAPSHOT_RATIOS) ratios[r] = row[r] === null || row[r] === undefined ? null : Number(row[r]);
-  const at = row.screened_at;
-  const screenedAt = new Date(Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(at) ? at : `${at}Z`)).toISOString().slice(0, 23);
   return {
     market: row.market,
     ticker: row.ticker,
     snapshotDate: row.snapshot_date,
-    screenedAt,
+    screenedAt: storedScreenedAt(row.screened_at),
     source: row.source,
     statuses,
     ratios,
     synthetic: row.synthetic === true,
     dataSource: row.data_source ?? 'unknown',
-    result: deflateResult(Buffer.from(row.result_json, 'utf8')),
-    resultDeflated: true,
   };
 }
 
 /** Writes rows a publisher already holds for a file it just published (no read back of the file). */
-export async function writeServingRows(dataDir: string, file: string, rows: readonly ServingSnapshot[]): Promise<void> {
-  await (await sharedServingStore(servingTargetOf(dataDir))).write(rows, await heldFileOf(dataDir, file));
+export async function writeServingRows(dataDir: string, file: string, batch: ServingBatch): Promise<void> {
+  await (await sharedServingStore(servingTargetOf(dataDir))).write(batch.snapshots, await heldFileOf(dataDir, file), batch.blocks);
 }
 
 /**

@@ -3,8 +3,8 @@ import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/n
 import { openDuckDB } from './duckdb.ts';
 import { SNAPSHOTS_SCHEMA } from './lake-schemas.ts';
 import { publishLakeFile } from './lake-writer.ts';
-import type { ServingSnapshot } from '../serving/serving-types.ts';
-import { servingSnapshotOf } from './serving-feed.ts';
+import { ResultGrouper } from '../serving/result-grouper.ts';
+import { servingRowOf } from './serving-feed.ts';
 import { publishMethodologyTexts } from './methodology-texts-lake.ts';
 import { SNAPSHOT_ROW_FIELDS, type SnapshotRow } from './snapshot-schema.ts';
 import { rawSql, sql, sqlIdent } from './sql.ts';
@@ -65,7 +65,7 @@ const SNAPSHOT_PARQUET = { plainStrings: true, zstdLevel: 1 } as const;
 export class SnapshotStage {
   private readonly partitions = new Map<string, [string, string]>();
   /** Each partition's rows for the serving store, results deflated as they come (docs/serving.md, "The serving store"). */
-  private readonly servingRows = new Map<string, ServingSnapshot[]>();
+  private readonly servingRows = new Map<string, ResultGrouper>();
   private last: SnapshotRow | null = null;
   private inOrder = true;
   private count = 0;
@@ -113,8 +113,8 @@ export class SnapshotStage {
     const partition = `${row.market}/${year}`;
     this.partitions.set(partition, [row.market, year]);
     let serving = this.servingRows.get(partition);
-    if (serving === undefined) this.servingRows.set(partition, (serving = []));
-    serving.push(servingSnapshotOf(row));
+    if (serving === undefined) this.servingRows.set(partition, (serving = new ResultGrouper()));
+    serving.add(servingRowOf(row), Buffer.from(row.result_json, 'utf8'));
     const appender = this.appender;
     for (const field of SNAPSHOT_ROW_FIELDS) {
       const value = row[field];
@@ -150,7 +150,7 @@ export class SnapshotStage {
           from,
           this.inOrder ? null : 'ticker, snapshot_date, screened_at',
           SNAPSHOT_PARQUET,
-          this.servingRows.get(`${market}/${year}`),
+          this.servingRows.get(`${market}/${year}`)?.finish(),
         ),
       );
     }

@@ -2,8 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SNAPSHOT_RATIOS } from '../../common/snapshot-ratios.ts';
 import { FRAMEWORK_IDS } from '../../engine/frameworks.ts';
 import type { VerdictStatus } from '../../engine/result-types.ts';
+import Database from 'libsql';
+import pg from 'pg';
 import { openServingStore } from '../../serving/open-serving-store.ts';
-import type { ServingSnapshot, ServingStore } from '../../serving/serving-types.ts';
+import { ResultGrouper } from '../../serving/result-grouper.ts';
+import type { ServingBatch, ServingSnapshot, ServingStore } from '../../serving/serving-types.ts';
 import { testServiceState } from '../support/service-state.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
@@ -24,14 +27,41 @@ function snapshot(ticker: string, snapshotDate: string, screenedAt: string, stat
   };
 }
 
+/** Rows through a `ResultGrouper`, as a publisher hands them to the store. */
+function grouped(rows: readonly ServingSnapshot[]): ServingBatch {
+  const grouper = new ResultGrouper();
+  for (const { result, ...row } of rows) grouper.add(row, result);
+  return grouper.finish();
+}
+
 describe('serving store', () => {
   let store: ServingStore;
   let cleanup: () => Promise<void>;
+  let blockCount: () => Promise<number>;
 
   beforeEach(async () => {
     const temp = await makeTempDir();
     cleanup = temp.cleanup;
-    store = await openServingStore(await testServiceState(temp.dir));
+    const target = await testServiceState(temp.dir);
+    store = await openServingStore(target);
+    const countSql = 'SELECT count(*) AS n FROM serving_result_blocks';
+    blockCount = async () => {
+      if (target.databaseUrl === undefined) {
+        const db = new Database(store.location, { readonly: true });
+        try {
+          return Number((db.prepare(countSql).get() as { n: number }).n);
+        } finally {
+          db.close();
+        }
+      }
+      const client = new pg.Client({ connectionString: target.databaseUrl });
+      await client.connect();
+      try {
+        return Number((await client.query<{ n: string }>(countSql)).rows[0]!.n);
+      } finally {
+        await client.end();
+      }
+    };
   });
   afterEach(async () => {
     await store.close();
@@ -272,6 +302,42 @@ describe('serving store', () => {
       version: 'v1',
     });
     expect((await store.report('us', 'AAA'))?.report.toString()).toBe('june, re-screened');
+  });
+
+  it('reads each result of a block back, keeps the block for the rows a re-screen leaves, and drops it with its year', async () => {
+    const months = ['2020-01-31', '2020-02-29', '2020-03-31', '2021-01-31', '2021-02-28'];
+    const backfill = grouped([
+      ...months.map((day) => snapshot('AAA', day, '2026-01-01T00:00:00.000')),
+      ...months.map((day) => snapshot('BBB', day, '2026-01-01T00:00:00.000')),
+      snapshot('CCC', '2020-01-31', '2026-01-01T00:00:00.000'),
+    ]);
+    // One block per ticker and year; a ticker with one day has its result alone.
+    expect(backfill.blocks.map((b) => `${b.ticker} ${b.year}`)).toEqual(['AAA 2020', 'AAA 2021', 'BBB 2020', 'BBB 2021']);
+    await store.write(backfill.snapshots, undefined, backfill.blocks);
+    const keys = [
+      ...months.map((day) => ({ market: 'us', ticker: 'AAA', snapshotDate: day })),
+      { market: 'us', ticker: 'CCC', snapshotDate: '2020-01-31' },
+    ];
+    const results = await store.results(keys);
+    expect(results.map((r) => JSON.parse(r!.toString('utf8')).snapshotDate)).toEqual([...months, '2020-01-31']);
+    expect(results.every((r, i) => JSON.parse(r!.toString('utf8')).ticker === keys[i]!.ticker)).toBe(true);
+
+    // A newer screen of one day replaces that row alone; the block still serves the others.
+    await store.write([snapshot('AAA', '2020-02-29', '2026-02-01T00:00:00.000', 'non_compliant')]);
+    const after = await store.results(keys.slice(0, 3));
+    expect(after.map((r) => JSON.parse(r!.toString('utf8')).screenedAt)).toEqual([
+      '2026-01-01T00:00:00.000',
+      '2026-02-01T00:00:00.000',
+      '2026-01-01T00:00:00.000',
+    ]);
+    expect(await blockCount()).toBe(4);
+
+    // Forgetting 2020 takes its blocks; 2021's stay and still serve.
+    await store.forgetSnapshots('us', '2020-01-01', '2020-12-31');
+    expect(await blockCount()).toBe(2);
+    const left = await store.results([{ market: 'us', ticker: 'BBB', snapshotDate: '2021-02-28' }, keys[0]!]);
+    expect(JSON.parse(left[0]!.toString('utf8')).snapshotDate).toBe('2021-02-28');
+    expect(left[1]).toBeNull();
   });
 
   it('refuses a status it cannot store instead of storing a wrong one', async () => {
