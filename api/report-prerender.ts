@@ -102,6 +102,16 @@ export class ReportPrerenderer {
     return { rendered: this.rendered, pending: this.pending.size };
   }
 
+  /** Whether the store already holds what `storedReportJson` would serve for this row (after a deploy or a rename it does not). */
+  private async servable(row: VerdictRow): Promise<boolean> {
+    const stored = await this.service.reads.prerenderedReport(row);
+    return stored !== undefined && stored.version === RENDER_VERSION && stored.companyName === this.companyName(row);
+  }
+
+  private companyName(row: VerdictRow): string {
+    return this.service.reads.listing(row.market, row.ticker)?.name ?? '';
+  }
+
   /** One batch; the rendering is the render threads', so it waits behind no request and holds none up for long. */
   async turn(): Promise<void> {
     if (this.running || this.pending.size === 0 || this.service.renderer.waiting() > 0) return;
@@ -111,7 +121,7 @@ export class ReportPrerenderer {
       for (const [key, { market, ticker }] of this.pending) {
         this.pending.delete(key);
         const row = this.service.reads.current(market, ticker);
-        if (row && !(await this.service.reads.prerenderedReport(row))) batch.push(row);
+        if (row && !(await this.servable(row))) batch.push(row);
         if (batch.length >= (this.options.batch ?? 16)) break;
       }
       if (batch.length === 0) return;
@@ -119,7 +129,7 @@ export class ReportPrerenderer {
       const reports: StoredReport[] = [];
       for (const [i, row] of batch.entries()) {
         const stored = results[i]!;
-        const companyName = this.service.reads.listing(row.market, row.ticker)?.name ?? '';
+        const companyName = this.companyName(row);
         const json = await this.service.renderer.render({
           stored,
           frameworks: PRERENDERED_FRAMEWORKS,

@@ -101,5 +101,21 @@ describe('pre-rendered default reports in the serving store', () => {
     }
     const again = await bodies([byVersion, byName, t.fresh[2]!]);
     expect(again.renders).toBe(2);
+
+    // The prerenderer stores them again (a deploy's new rendering, a rename), and then they are served.
+    const service = createScreenService({
+      reads,
+      refresher: unavailableRefresher,
+      cache: { freshDays: 1, staleWhileRevalidateDays: 7 },
+      renderer: inlineReportRenderer,
+      prerenderReports: { batch: 64, intervalMs: 10 },
+    });
+    const started = Date.now();
+    while (service.prerenderer!.stats().pending > 0 && Date.now() - started < 60_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await service.prerenderer!.turn();
+    service.prerenderer!.stop();
+    expect(service.prerenderer!.stats().rendered).toBe(2);
+    expect((await bodies([byVersion, byName])).renders).toBe(0);
   }, 60_000);
 });
