@@ -23,11 +23,13 @@ export function isPrerenderedSelection(frameworks: readonly FrameworkId[]): bool
   return frameworks.length === PRERENDERED_FRAMEWORKS.length && frameworks.every((id, i) => id === PRERENDERED_FRAMEWORKS[i]);
 }
 
-/** The sources that shape a report's bytes: a change to any of them makes stored reports stale. */
+/**
+ * The sources that shape a report's bytes: a change to any of them makes stored reports stale.
+ * Not this file: when and how often reports are pre-rendered does not change what they say.
+ */
 const RENDERING_SOURCES = [
   './use-cases/screen-report.ts',
   './report-render-thread.ts',
-  './report-prerender.ts',
   '../engine/filter-frameworks.ts',
   '../engine/frameworks.ts',
 ];
@@ -60,6 +62,8 @@ export async function storedReportJson(reads: ApiReads, row: VerdictRow, company
 export interface PrerenderOptions {
   /** Reports rendered per turn (default 16). */
   batch?: number;
+  /** Waiting tickers checked per turn (default 256). */
+  scan?: number;
   /** Pause between turns (ms, default 100). */
   intervalMs?: number;
 }
@@ -102,28 +106,35 @@ export class ReportPrerenderer {
     return { rendered: this.rendered, pending: this.pending.size };
   }
 
-  /** Whether the store already holds what `storedReportJson` would serve for this row (after a deploy or a rename it does not). */
-  private async servable(row: VerdictRow): Promise<boolean> {
-    const stored = await this.service.reads.prerenderedReport(row);
-    return stored !== undefined && stored.version === RENDER_VERSION && stored.companyName === this.companyName(row);
-  }
-
   private companyName(row: VerdictRow): string {
     return this.service.reads.listing(row.market, row.ticker)?.name ?? '';
   }
 
-  /** One batch; the rendering is the render threads', so it waits behind no request and holds none up for long. */
+  /**
+   * One turn: checks up to `scan` waiting tickers with one store read of what their stored
+   * reports are (not the reports), then renders up to `batch` of those the store cannot serve
+   * (none of this snapshot, this rendering version and the listing's company name: after a
+   * deploy or a rename); the rest wait for the next turn. A start queues every ticker, so a
+   * turn is bounded by what it checks as much as by what it renders. The rendering is the
+   * render threads', so it waits behind no request and holds none up for long.
+   */
   async turn(): Promise<void> {
     if (this.running || this.pending.size === 0 || this.service.renderer.waiting() > 0) return;
     this.running = true;
     try {
-      const batch: VerdictRow[] = [];
+      const scanned: VerdictRow[] = [];
       for (const [key, { market, ticker }] of this.pending) {
         this.pending.delete(key);
         const row = this.service.reads.current(market, ticker);
-        if (row && !(await this.servable(row))) batch.push(row);
-        if (batch.length >= (this.options.batch ?? 16)) break;
+        if (row) scanned.push(row);
+        if (scanned.length >= (this.options.scan ?? 256)) break;
       }
+      const stamps = await this.service.reads.prerenderedStamps(scanned);
+      const unservable = scanned.filter(
+        (row, i) => stamps[i]?.version !== RENDER_VERSION || stamps[i]?.companyName !== this.companyName(row),
+      );
+      const batch = unservable.slice(0, this.options.batch ?? 16);
+      for (const { market, ticker } of unservable.slice(batch.length)) this.pending.set(`${market}\u0000${ticker}`, { market, ticker });
       if (batch.length === 0) return;
       const results = await this.service.reads.storedResults(batch);
       const reports: StoredReport[] = [];

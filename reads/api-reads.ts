@@ -6,7 +6,7 @@ import { UniverseIndex } from './api-reads-universe.ts';
 import { UniverseBuilder } from './api-reads-universe-builder.ts';
 import { syncServingFromLake, type ServingSyncResult } from '../warehouse/serving-sync.ts';
 import { openServingStore, servingTargetOf } from '../serving/open-serving-store.ts';
-import type { ServingRow, ServingStore, StoredReport, TickerKey } from '../serving/serving-types.ts';
+import type { ServingRow, ServingStore, StoredReport, StoredReportStamp, TickerKey } from '../serving/serving-types.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
 import { MethodologyTexts } from '../warehouse/methodology-texts-lake.ts';
 import { eraOf, snapshotRatiosOf } from '../warehouse/snapshot-schema.ts';
@@ -111,6 +111,14 @@ export class ApiReads {
   async prerenderedReport(row: VerdictRow): Promise<StoredReport | undefined> {
     const stored = await this.serving.report(row.market, row.ticker);
     return stored && stored.snapshotDate === row.snapshotDate && stored.screenedAt === row.screenedAt ? stored : undefined;
+  }
+
+  /** What each row's stored default report is (not the report), in one store read; undefined where none of its snapshot is stored. */
+  async prerenderedStamps(rows: readonly VerdictRow[]): Promise<Array<StoredReportStamp | undefined>> {
+    const stamps = await this.serving.reportStamps(rows);
+    return stamps.map((stamp, i) =>
+      stamp && stamp.snapshotDate === rows[i]!.snapshotDate && stamp.screenedAt === rows[i]!.screenedAt ? stamp : undefined,
+    );
   }
 
   /** Keeps pre-rendered default reports in the store, for every replica. */

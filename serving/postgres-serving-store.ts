@@ -4,7 +4,15 @@ import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
 import { inTransaction, numbered, redactedUrl } from '../service-state/postgres-db.ts';
 import { blockValues, currentChangesOf, inflateResult, newer, newestPerTicker, ROW_COLUMNS, rowOf, rowValues } from './serving-codec.ts';
 import { byTicker } from './serving-order.ts';
-import { fundHoldingsOf, isListingsFile, lakeFileValues, listingsOf, reportValues, storedReportOf } from './serving-lake-tables.ts';
+import {
+  fundHoldingsOf,
+  isListingsFile,
+  lakeFileValues,
+  listingsOf,
+  reportStampOf,
+  reportValues,
+  storedReportOf,
+} from './serving-lake-tables.ts';
 import { SERVING_MIGRATIONS } from './serving-schema.ts';
 import {
   BLOCK_OF_ROW,
@@ -55,6 +63,8 @@ import type {
   ServingStore,
   SnapshotKey,
   StoredReport,
+  StoredReportStamp,
+  TickerKey,
 } from './serving-types.ts';
 
 type Row = Record<string, unknown>;
@@ -100,6 +110,9 @@ const SELECT_RESULTS = `SELECT k.i, s.result, b.data AS block
 FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS k(market, ticker, snapshot_date, i)
 JOIN serving_snapshots s ON s.market = k.market AND s.ticker = k.ticker AND s.snapshot_date = k.snapshot_date
 ${BLOCK_OF_ROW}`;
+const SELECT_REPORT_STAMPS = `SELECT k.i, r.snapshot_date, r.screened_at, r.company_name, r.version
+FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(market, ticker, i)
+JOIN serving_reports r ON r.market = k.market AND r.ticker = k.ticker`;
 const BLOCK_TYPES = ['text[]', 'text[]', 'text[]', 'text[]', 'bytea[]'];
 const BULK_BLOCKS = unnestUpsert(UPSERT_BLOCK, BLOCK_TYPES);
 
@@ -339,6 +352,17 @@ class PostgresServingStore implements ServingStore {
 
   async report(market: string, ticker: string): Promise<StoredReport | undefined> {
     return storedReportOf(market, ticker, (await this.all(SELECT_REPORT, [market, ticker]))[0]);
+  }
+
+  async reportStamps(keys: readonly TickerKey[]): Promise<Array<StoredReportStamp | undefined>> {
+    const out: Array<StoredReportStamp | undefined> = keys.map(() => undefined);
+    if (keys.length === 0) return out;
+    const found = await this.all(SELECT_REPORT_STAMPS, [keys.map((k) => k.market), keys.map((k) => k.ticker)]);
+    for (const record of found) {
+      const { market, ticker } = keys[Number(record.i) - 1]!;
+      out[Number(record.i) - 1] = reportStampOf(market, ticker, record);
+    }
+    return out;
   }
 
   async writeReports(reports: readonly StoredReport[]): Promise<void> {

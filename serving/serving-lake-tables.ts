@@ -1,4 +1,4 @@
-import type { FundHoldings, LakeFileRows, ServingListing, StoredReport } from './serving-types.ts';
+import type { FundHoldings, LakeFileRows, ServingListing, StoredReport, StoredReportStamp } from './serving-types.ts';
 
 /**
  * The rows of the lake tables the store holds besides snapshots (listings, fund holdings,
@@ -22,6 +22,11 @@ export function lakeFileValues(file: string, content: LakeFileRows): Array<Array
 
 /** A `serving_reports` record read back by either engine. */
 export function storedReportOf(market: string, ticker: string, record: Record<string, unknown> | undefined): StoredReport | undefined {
+  const stamp = reportStampOf(market, ticker, record);
+  return stamp && { ...stamp, report: Buffer.from(record!.report as Uint8Array) };
+}
+
+export function reportStampOf(market: string, ticker: string, record: Record<string, unknown> | undefined): StoredReportStamp | undefined {
   if (record === undefined) return undefined;
   return {
     market,
@@ -30,7 +35,6 @@ export function storedReportOf(market: string, ticker: string, record: Record<st
     screenedAt: String(record.screened_at),
     companyName: String(record.company_name),
     version: String(record.version),
-    report: Buffer.from(record.report as Uint8Array),
   };
 }
 

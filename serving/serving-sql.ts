@@ -82,6 +82,8 @@ WHERE fund_market = ? AND fund_ticker = ?
 
 export const SELECT_REPORT = `SELECT snapshot_date, screened_at, company_name, version, report FROM serving_reports WHERE market = ? AND ticker = ?`;
 
+export const SELECT_REPORT_STAMP = `SELECT snapshot_date, screened_at, company_name, version FROM serving_reports WHERE market = ? AND ticker = ?`;
+
 export const UPSERT_REPORT = `INSERT INTO serving_reports (market, ticker, snapshot_date, screened_at, company_name, version, report)
 VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (market, ticker) DO UPDATE SET snapshot_date = excluded.snapshot_date, screened_at = excluded.screened_at,

@@ -127,13 +127,17 @@ export type LakeFileRows =
   | { table: 'fund_holdings'; rows: readonly ServingHoldingRow[] };
 
 /** A ticker's pre-rendered default report: of which snapshot, naming which company, made by which rendering code. */
-export interface StoredReport {
+/** What a stored report is of, without the report: enough to tell whether it can be served. */
+export interface StoredReportStamp {
   market: string;
   ticker: string;
   snapshotDate: string;
   screenedAt: string;
   companyName: string;
   version: string;
+}
+
+export interface StoredReport extends StoredReportStamp {
   /** The report's UTF-8 JSON, deflated. */
   report: Buffer;
 }
@@ -176,6 +180,8 @@ export interface ServingStore {
   writeLakeFile(file: HeldFile, content: LakeFileRows): Promise<void>;
   /** The ticker's pre-rendered default report, whatever snapshot it is of (the caller checks). */
   report(market: string, ticker: string): Promise<StoredReport | undefined>;
+  /** What the stored reports of these tickers are of (not the reports), in order; undefined where none is stored. */
+  reportStamps(keys: readonly TickerKey[]): Promise<Array<StoredReportStamp | undefined>>;
   /** Stores pre-rendered reports; one of an older snapshot than the stored one is ignored. */
   writeReports(reports: readonly StoredReport[]): Promise<void>;
   /** Every methodology text, by id. */

@@ -19,6 +19,7 @@ import {
   SELECT_FUND_HOLDINGS,
   SELECT_LISTINGS,
   SELECT_REPORT,
+  SELECT_REPORT_STAMP,
   SELECT_TEXTS,
   UPSERT_REPORT,
   CURRENT_EPOCH_KEY,
@@ -53,9 +54,19 @@ import type {
   ServingStore,
   SnapshotKey,
   StoredReport,
+  StoredReportStamp,
+  TickerKey,
 } from './serving-types.ts';
 import { byTicker } from './serving-order.ts';
-import { fundHoldingsOf, isListingsFile, lakeFileValues, listingsOf, reportValues, storedReportOf } from './serving-lake-tables.ts';
+import {
+  fundHoldingsOf,
+  isListingsFile,
+  lakeFileValues,
+  listingsOf,
+  reportStampOf,
+  reportValues,
+  storedReportOf,
+} from './serving-lake-tables.ts';
 
 export function sqliteServingPath(dataDir: string): string {
   return path.join(dataDir, 'serving.db');
@@ -222,6 +233,11 @@ export class SqliteServingStore implements ServingStore {
 
   async report(market: string, ticker: string): Promise<StoredReport | undefined> {
     return storedReportOf(market, ticker, this.statement(SELECT_REPORT).get(market, ticker) as Row | undefined);
+  }
+
+  async reportStamps(keys: readonly TickerKey[]): Promise<Array<StoredReportStamp | undefined>> {
+    const select = this.statement(SELECT_REPORT_STAMP);
+    return keys.map(({ market, ticker }) => reportStampOf(market, ticker, select.get(market, ticker) as Row | undefined));
   }
 
   async writeReports(reports: readonly StoredReport[]): Promise<void> {

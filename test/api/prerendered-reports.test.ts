@@ -88,6 +88,24 @@ describe('pre-rendered default reports in the serving store', () => {
     expect((await bodies(tickers.slice(0, 3), '?framework=shariah_aaoifi')).renders).toBe(3);
   }, 120_000);
 
+  it('when every ticker waits (a start), then a turn checks at most `scan` of them and renders none already stored', async () => {
+    const service = createScreenService({
+      reads,
+      refresher: unavailableRefresher,
+      cache: { freshDays: 1, staleWhileRevalidateDays: 7 },
+      renderer: inlineReportRenderer,
+      prerenderReports: { batch: 64, scan: 5, intervalMs: 600_000 },
+    });
+    try {
+      const waiting = service.prerenderer!.stats().pending;
+      expect(waiting).toBeGreaterThan(10);
+      await service.prerenderer!.turn();
+      expect(service.prerenderer!.stats()).toEqual({ rendered: 0, pending: waiting - 5 });
+    } finally {
+      service.prerenderer!.stop();
+    }
+  }, 60_000);
+
   it('when the stored report is of another rendering version or names another company, then it is rendered again, not served', async () => {
     const [byVersion, byName] = t.fresh.slice(0, 2) as [string, string];
     for (const [ticker, change] of [

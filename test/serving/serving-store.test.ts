@@ -302,6 +302,23 @@ describe('serving store', () => {
       version: 'v1',
     });
     expect((await store.report('us', 'AAA'))?.report.toString()).toBe('june, re-screened');
+    // What the stored reports are of, several tickers in one read, in the order asked; none stored for BBB.
+    expect(
+      await store.reportStamps([
+        { market: 'us', ticker: 'BBB' },
+        { market: 'us', ticker: 'AAA' },
+      ]),
+    ).toEqual([
+      undefined,
+      {
+        market: 'us',
+        ticker: 'AAA',
+        snapshotDate: '2024-06-30',
+        screenedAt: '2024-06-30T09:00:00.000',
+        companyName: 'Sample A',
+        version: 'v1',
+      },
+    ]);
   });
 
   it('reads each result of a block back, keeps the block for the rows a re-screen leaves, and drops it with its year', async () => {
