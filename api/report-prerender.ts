@@ -4,7 +4,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { UNSCOPED_KEY_FRAMEWORKS } from '../common/grants.ts';
 import type { FrameworkId } from '../engine/index.ts';
 import type { VerdictRow } from '../reads/api-reads-types.ts';
-import type { StoredReport } from '../serving/serving-types.ts';
+import type { StoredReport, StoredReportStamp } from '../serving/serving-types.ts';
 import type { Logger } from 'pino';
 import type { ApiReads } from '../reads/api-reads.ts';
 import type { ReportRenderer } from './report-renderer.ts';
@@ -55,8 +55,12 @@ export const RENDER_VERSION = `${PRERENDERED_FRAMEWORKS.join(',')} ${renderingDi
  */
 export async function storedReportJson(reads: ApiReads, row: VerdictRow, companyName: string): Promise<Buffer | null> {
   const stored = await reads.prerenderedReport(row);
-  if (!stored || stored.version !== RENDER_VERSION || companyName !== stored.companyName) return null;
-  return inflateRawSync(stored.report);
+  return stored && servable(stored, companyName) ? inflateRawSync(stored.report) : null;
+}
+
+/** Whether a stored report of the row's snapshot may be served: this rendering version, and the listing's company name. */
+function servable(stamp: StoredReportStamp | undefined, companyName: string): boolean {
+  return stamp?.version === RENDER_VERSION && stamp.companyName === companyName;
 }
 
 export interface PrerenderOptions {
@@ -130,9 +134,7 @@ export class ReportPrerenderer {
         if (scanned.length >= (this.options.scan ?? 256)) break;
       }
       const stamps = await this.service.reads.prerenderedStamps(scanned);
-      const unservable = scanned.filter(
-        (row, i) => stamps[i]?.version !== RENDER_VERSION || stamps[i]?.companyName !== this.companyName(row),
-      );
+      const unservable = scanned.filter((row, i) => !servable(stamps[i], this.companyName(row)));
       const batch = unservable.slice(0, this.options.batch ?? 16);
       for (const { market, ticker } of unservable.slice(batch.length)) this.pending.set(`${market}\u0000${ticker}`, { market, ticker });
       if (batch.length === 0) return;

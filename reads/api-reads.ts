@@ -110,15 +110,13 @@ export class ApiReads {
    */
   async prerenderedReport(row: VerdictRow): Promise<StoredReport | undefined> {
     const stored = await this.serving.report(row.market, row.ticker);
-    return stored && stored.snapshotDate === row.snapshotDate && stored.screenedAt === row.screenedAt ? stored : undefined;
+    return stored && ofSnapshot(stored, row) ? stored : undefined;
   }
 
   /** What each row's stored default report is (not the report), in one store read; undefined where none of its snapshot is stored. */
   async prerenderedStamps(rows: readonly VerdictRow[]): Promise<Array<StoredReportStamp | undefined>> {
     const stamps = await this.serving.reportStamps(rows);
-    return stamps.map((stamp, i) =>
-      stamp && stamp.snapshotDate === rows[i]!.snapshotDate && stamp.screenedAt === rows[i]!.screenedAt ? stamp : undefined,
-    );
+    return stamps.map((stamp, i) => (stamp && ofSnapshot(stamp, rows[i]!) ? stamp : undefined));
   }
 
   /** Keeps pre-rendered default reports in the store, for every replica. */
@@ -378,6 +376,11 @@ export class ApiReads {
     } else this.universe = new UniverseIndex(await this.serving.listings());
     this.listingsVersion = version;
   }
+}
+
+/** Whether a stored report is of this row's snapshot (its day and its screen). */
+function ofSnapshot(stamp: StoredReportStamp, row: VerdictRow): boolean {
+  return stamp.snapshotDate === row.snapshotDate && stamp.screenedAt === row.screenedAt;
 }
 
 /** Offers a row to current verdicts in memory: it replaces the ticker's when newer. */

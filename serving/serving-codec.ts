@@ -50,9 +50,8 @@ export const ROW_COLUMNS = [
 
 /**
  * Results are deflated at level 1 against a preset dictionary (one whole result of the sample
- * universe, frozen once shipped): a result is about 15 kB of JSON whose keys, codes and
- * methodology words repeat in every row, so the dictionary halves what a row stores for a fifth
- * more CPU, and a backfill writes millions (docs/serving.md, "The serving store").
+ * universe, frozen once shipped): a result's keys, codes and methodology words repeat in every
+ * row, and a backfill writes millions (docs/serving.md, "Stored results", for the sizes and cost).
  * A stored result starts with `DICTIONARY_MARK` and the dictionary's number, or is a reference
  * into a result block (`BLOCK_REFERENCE_MARK`); results written before dictionaries are plain
  * raw deflate, which never starts with either byte (its first three bits would name block type
@@ -116,7 +115,7 @@ export function deflateResultBlock(results: readonly Uint8Array[]): Buffer {
   return Buffer.concat([header, body]);
 }
 
-/** Entry `index` of a block (the whole block is inflated: a dozen results, about a tenth of a millisecond). */
+/** Entry `index` of a block (the whole block is inflated: one ticker's days of a year). */
 export function resultInBlock(block: Uint8Array, index: number): Buffer {
   const data = Buffer.from(block.buffer, block.byteOffset, block.byteLength);
   const count = data.readUInt16BE(1);

@@ -5,7 +5,7 @@ import { scopeFrameworks } from '../../api/access-scope.ts';
 import { UNSCOPED_KEY_FRAMEWORKS } from '../../common/grants.ts';
 import { createMetrics } from '../../api/metrics.ts';
 import { unavailableRefresher } from '../../api/refresher.ts';
-import { RENDER_VERSION } from '../../api/report-prerender.ts';
+import { RENDER_VERSION, type PrerenderOptions } from '../../api/report-prerender.ts';
 import { inlineReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
 import { createScreenService } from '../../api/screen-service.ts';
 import { openApiReads, type ApiReads } from '../../reads/api-reads.ts';
@@ -49,6 +49,28 @@ describe('pre-rendered default reports in the serving store', () => {
     }
   }
 
+  /** A screen service whose prerenderer starts with every current ticker waiting. */
+  function prerenderingService(prerenderReports: PrerenderOptions) {
+    return createScreenService({
+      reads,
+      refresher: unavailableRefresher,
+      cache: { freshDays: 1, staleWhileRevalidateDays: 7 },
+      renderer: inlineReportRenderer,
+      prerenderReports,
+    });
+  }
+
+  /** Runs a prerenderer until nothing waits, then stops it; returns what it did. */
+  async function prerenderEverything(): Promise<{ rendered: number; pending: number }> {
+    const service = prerenderingService({ batch: 64, intervalMs: 10 });
+    const started = Date.now();
+    while (service.prerenderer!.stats().pending > 0 && Date.now() - started < 60_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await service.prerenderer!.turn();
+    service.prerenderer!.stop();
+    return service.prerenderer!.stats();
+  }
+
   beforeAll(async () => {
     temp = await makeTempDir();
     t = await buildLake(temp.dir);
@@ -67,19 +89,8 @@ describe('pre-rendered default reports in the serving store', () => {
     const rendered = await bodies(tickers);
     expect(rendered.renders).toBe(tickers.length);
 
-    const service = createScreenService({
-      reads,
-      refresher: unavailableRefresher,
-      cache: { freshDays: 1, staleWhileRevalidateDays: 7 },
-      renderer: inlineReportRenderer,
-      prerenderReports: { batch: 64, intervalMs: 10 },
-    });
-    const started = Date.now();
-    while (service.prerenderer!.stats().pending > 0 && Date.now() - started < 60_000)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    await service.prerenderer!.turn();
-    service.prerenderer!.stop();
-    expect(service.prerenderer!.stats().rendered).toBeGreaterThanOrEqual(tickers.length);
+    const stats = await prerenderEverything();
+    expect(stats.rendered).toBeGreaterThanOrEqual(tickers.length);
 
     const served = await bodies(tickers);
     expect(served.renders).toBe(0);
@@ -89,13 +100,7 @@ describe('pre-rendered default reports in the serving store', () => {
   }, 120_000);
 
   it('when every ticker waits (a start), then a turn checks at most `scan` of them and renders none already stored', async () => {
-    const service = createScreenService({
-      reads,
-      refresher: unavailableRefresher,
-      cache: { freshDays: 1, staleWhileRevalidateDays: 7 },
-      renderer: inlineReportRenderer,
-      prerenderReports: { batch: 64, scan: 5, intervalMs: 600_000 },
-    });
+    const service = prerenderingService({ batch: 64, scan: 5, intervalMs: 600_000 });
     try {
       const waiting = service.prerenderer!.stats().pending;
       expect(waiting).toBeGreaterThan(10);
@@ -121,19 +126,8 @@ describe('pre-rendered default reports in the serving store', () => {
     expect(again.renders).toBe(2);
 
     // The prerenderer stores them again (a deploy's new rendering, a rename), and then they are served.
-    const service = createScreenService({
-      reads,
-      refresher: unavailableRefresher,
-      cache: { freshDays: 1, staleWhileRevalidateDays: 7 },
-      renderer: inlineReportRenderer,
-      prerenderReports: { batch: 64, intervalMs: 10 },
-    });
-    const started = Date.now();
-    while (service.prerenderer!.stats().pending > 0 && Date.now() - started < 60_000)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    await service.prerenderer!.turn();
-    service.prerenderer!.stop();
-    expect(service.prerenderer!.stats().rendered).toBe(2);
+    const stats = await prerenderEverything();
+    expect(stats.rendered).toBe(2);
     expect((await bodies([byVersion, byName])).renders).toBe(0);
   }, 60_000);
 });

@@ -1,23 +1,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SNAPSHOT_RATIOS } from '../../common/snapshot-ratios.ts';
-import { FRAMEWORK_IDS } from '../../engine/frameworks.ts';
 import { ResultGrouper } from '../../serving/result-grouper.ts';
 import { inflateResult } from '../../serving/serving-codec.ts';
 import type { ServingRow } from '../../serving/serving-types.ts';
+import { servingRow } from '../support/serving-rows.ts';
 
 function row(ticker: string, snapshotDate: string, screenedAt = '2026-01-01T00:00:00.000'): ServingRow {
-  return {
-    market: 'us',
-    ticker,
-    snapshotDate,
-    screenedAt,
-    source: 'backfill',
-    statuses: Object.fromEntries(FRAMEWORK_IDS.map((id) => [id, 'compliant'])) as ServingRow['statuses'],
-    ratios: Object.fromEntries(SNAPSHOT_RATIOS.map((r) => [r, 0.1])) as ServingRow['ratios'],
-    synthetic: true,
-    dataSource: 'synthetic-sample',
-  };
+  return servingRow(ticker, snapshotDate, screenedAt);
 }
 
 /** 2 kB of hex that deflate cannot shrink alone, the same on each day of a ticker (as most of a real result is). */

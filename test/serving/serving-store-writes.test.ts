@@ -1,27 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SNAPSHOT_RATIOS } from '../../common/snapshot-ratios.ts';
 import { FRAMEWORK_IDS } from '../../engine/frameworks.ts';
 import type { VerdictStatus } from '../../engine/result-types.ts';
 import { openServingStore, type ServingTarget } from '../../serving/open-serving-store.ts';
 import type { ServingSnapshot, ServingStore } from '../../serving/serving-types.ts';
+import { servingRow } from '../support/serving-rows.ts';
 import { testServiceState } from '../support/service-state.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 /** A snapshot whose result is about as large as a real one (about 600 bytes of JSON). */
 function snapshot(ticker: string, snapshotDate: string, screenedAt: string, status: VerdictStatus = 'compliant'): ServingSnapshot {
-  const statuses = Object.fromEntries(FRAMEWORK_IDS.map((id) => [id, status])) as ServingSnapshot['statuses'];
-  const ratios = Object.fromEntries(SNAPSHOT_RATIOS.map((r, i) => [r, i === 0 ? null : i / 7])) as ServingSnapshot['ratios'];
   const checks = FRAMEWORK_IDS.map((id) => ({ id, status, margin: ticker.length / 13 }));
   return {
-    market: 'us',
-    ticker,
-    snapshotDate,
-    screenedAt,
-    source: 'backfill',
-    statuses,
-    ratios,
-    synthetic: false,
-    dataSource: 'sec-companyfacts',
+    ...servingRow(ticker, snapshotDate, screenedAt, status, { ratioDivisor: 7, synthetic: false, dataSource: 'sec-companyfacts' }),
     result: Buffer.from(JSON.stringify({ ticker, snapshotDate, screenedAt, checks })),
   };
 }

@@ -1,28 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SNAPSHOT_RATIOS } from '../../common/snapshot-ratios.ts';
-import { FRAMEWORK_IDS } from '../../engine/frameworks.ts';
 import type { VerdictStatus } from '../../engine/result-types.ts';
 import Database from 'libsql';
 import pg from 'pg';
 import { openServingStore } from '../../serving/open-serving-store.ts';
 import { ResultGrouper } from '../../serving/result-grouper.ts';
 import type { ServingBatch, ServingSnapshot, ServingStore } from '../../serving/serving-types.ts';
+import { servingRow } from '../support/serving-rows.ts';
 import { testServiceState } from '../support/service-state.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 function snapshot(ticker: string, snapshotDate: string, screenedAt: string, status: VerdictStatus = 'compliant'): ServingSnapshot {
-  const statuses = Object.fromEntries(FRAMEWORK_IDS.map((id) => [id, status])) as ServingSnapshot['statuses'];
-  const ratios = Object.fromEntries(SNAPSHOT_RATIOS.map((r, i) => [r, i === 0 ? null : i / 100])) as ServingSnapshot['ratios'];
   return {
-    market: 'us',
-    ticker,
-    snapshotDate,
-    screenedAt,
-    source: 'backfill',
-    statuses,
-    ratios,
-    synthetic: true,
-    dataSource: 'synthetic-sample',
+    ...servingRow(ticker, snapshotDate, screenedAt, status),
     result: Buffer.from(JSON.stringify({ ticker, snapshotDate, screenedAt })),
   };
 }
