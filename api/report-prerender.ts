@@ -70,6 +70,11 @@ export interface PrerenderOptions {
   scan?: number;
   /** Pause between turns (ms, default 100). */
   intervalMs?: number;
+  /**
+   * Quiet time (ms, default 5000): no report is rendered until the current verdicts have not
+   * changed for this long, so a screen still publishing keeps the cores.
+   */
+  quietMs?: number;
 }
 
 /**
@@ -82,6 +87,8 @@ export class ReportPrerenderer {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private rendered = 0;
+  /** When the change feed last brought tickers (ms since the epoch; 0: not since start). */
+  private lastChangeAt = 0;
 
   constructor(
     private readonly service: { reads: ApiReads; renderer: ReportRenderer; logger?: Logger | undefined },
@@ -92,6 +99,7 @@ export class ReportPrerenderer {
     this.service.reads.onCurrentChanged(
       (tickers) => {
         for (const key of tickers) this.pending.set(`${key.market}\u0000${key.ticker}`, key);
+        if (tickers.length > 0) this.lastChangeAt = Date.now();
       },
       () => this.stop(),
     );
@@ -120,10 +128,13 @@ export class ReportPrerenderer {
    * (none of this snapshot, this rendering version and the listing's company name: after a
    * deploy or a rename); the rest wait for the next turn. A start queues every ticker, so a
    * turn is bounded by what it checks as much as by what it renders. The rendering is the
-   * render threads', so it waits behind no request and holds none up for long.
+   * render threads', so it waits behind no request and holds none up for long. While a screen
+   * is publishing (the feed brought tickers within `quietMs`) no turn runs: the API runs at a
+   * higher priority than the worker, and its renders would slow the screen they follow.
    */
   async turn(): Promise<void> {
     if (this.running || this.pending.size === 0 || this.service.renderer.waiting() > 0) return;
+    if (Date.now() - this.lastChangeAt < (this.options.quietMs ?? 5_000)) return;
     this.running = true;
     try {
       const scanned: VerdictRow[] = [];

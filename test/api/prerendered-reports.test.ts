@@ -62,7 +62,7 @@ describe('pre-rendered default reports in the serving store', () => {
 
   /** Runs a prerenderer until nothing waits, then stops it; returns what it did. */
   async function prerenderEverything(): Promise<{ rendered: number; pending: number }> {
-    const service = prerenderingService({ batch: 64, intervalMs: 10 });
+    const service = prerenderingService({ batch: 64, intervalMs: 10, quietMs: 0 });
     const started = Date.now();
     while (service.prerenderer!.stats().pending > 0 && Date.now() - started < 60_000)
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -100,12 +100,28 @@ describe('pre-rendered default reports in the serving store', () => {
   }, 120_000);
 
   it('when every ticker waits (a start), then a turn checks at most `scan` of them and renders none already stored', async () => {
-    const service = prerenderingService({ batch: 64, scan: 5, intervalMs: 600_000 });
+    const service = prerenderingService({ batch: 64, scan: 5, intervalMs: 600_000, quietMs: 0 });
     try {
       const waiting = service.prerenderer!.stats().pending;
       expect(waiting).toBeGreaterThan(10);
       await service.prerenderer!.turn();
       expect(service.prerenderer!.stats()).toEqual({ rendered: 0, pending: waiting - 5 });
+    } finally {
+      service.prerenderer!.stop();
+    }
+  }, 60_000);
+
+  it('when the change feed brought tickers within the quiet time (a screen still publishing), then a turn neither checks nor renders; once quiet, it does', async () => {
+    const service = prerenderingService({ batch: 64, scan: 5, intervalMs: 600_000, quietMs: 400 });
+    try {
+      const waiting = service.prerenderer!.stats().pending;
+      expect(waiting).toBeGreaterThan(10);
+      // The start brought every ticker: a change as far as the quiet time goes.
+      await service.prerenderer!.turn();
+      expect(service.prerenderer!.stats()).toEqual({ rendered: 0, pending: waiting });
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      await service.prerenderer!.turn();
+      expect(service.prerenderer!.stats().pending).toBe(waiting - 5);
     } finally {
       service.prerenderer!.stop();
     }
