@@ -10,8 +10,6 @@ import { startApiServer, type RunningApi } from './api-server.ts';
 import { ensureRecurringSchedules } from './recurring-schedules.ts';
 import { createLazyClient } from './temporal-client.ts';
 import { provisionTemporalCli } from './temporal-cli.ts';
-import { installTemporalRuntime } from './temporal-runtime.ts';
-import { startWorker } from './worker.ts';
 import { openServiceDb } from '../service-state/db.ts';
 import { serviceStateOf } from './service-state.ts';
 import { webhookDepsOf } from './webhooks.ts';
@@ -56,6 +54,8 @@ export async function prepareWarehouse({ config, logger }: RoleContext): Promise
 
 /** Starts a worker polling the task queue; it drains on shutdown. */
 export async function runWorkerRole({ config, logger, lifecycle }: RoleContext): Promise<void> {
+  // Loaded here, not with the module: the API role never runs a worker, and the worker SDK is a large share of a start.
+  const [{ installTemporalRuntime }, { startWorker }] = await Promise.all([import('./temporal-runtime.ts'), import('./worker.ts')]);
   installTemporalRuntime(logger);
   // The worker reads subscriptions and records deliveries in the service state (docs/webhooks.md).
   const serviceDb = await openServiceDb(serviceStateOf(config));

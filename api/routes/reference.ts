@@ -47,7 +47,7 @@ export function referenceRoutes(service: ScreenService, access: Middleware[]): R
       ctx.set('X-Row-Count', String(rows.length));
       if (type === ARROW_STREAM) {
         ctx.type = ARROW_STREAM;
-        ctx.body = Buffer.from(toArrowStream(rows, frameworks));
+        ctx.body = Buffer.from(await toArrowStream(rows, frameworks));
       } else {
         ctx.type = NDJSON;
         ctx.body = toNdjsonStream(rows, frameworks);

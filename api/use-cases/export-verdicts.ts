@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { Bool, Float64, Table, Utf8, tableToIPC, vectorFromArray } from 'apache-arrow';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../../warehouse/lake-schemas.ts';
 import type { ApiReads } from '../../reads/api-reads.ts';
 import type { VerdictRow } from '../../reads/api-reads-types.ts';
@@ -42,8 +41,12 @@ export function exportRows(reads: ApiReads, market: string, date: string | null)
   return reads.verdicts(market, date);
 }
 
-/** Rows as one Arrow IPC stream (schema, then record batches), readable by pyarrow, pandas and polars. */
-export function toArrowStream(rows: readonly VerdictRow[], frameworks: readonly string[] = SNAPSHOT_FRAMEWORKS): Uint8Array {
+/**
+ * Rows as one Arrow IPC stream (schema, then record batches), readable by pyarrow, pandas and
+ * polars. Arrow loads with the first export, not with the API: it is a large share of a start.
+ */
+export async function toArrowStream(rows: readonly VerdictRow[], frameworks: readonly string[] = SNAPSHOT_FRAMEWORKS): Promise<Uint8Array> {
+  const { Bool, Float64, Table, Utf8, tableToIPC, vectorFromArray } = await import('apache-arrow');
   const flat = rows.map((row) => flatten(row, frameworks));
   const column = (name: string) => flat.map((r) => r[name] ?? null);
   const vectors = {

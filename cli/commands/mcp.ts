@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { claimedKeyId } from '../../access/api-key-format.ts';
-import { serveMcpOverStdio } from '../../api/mcp/stdio.ts';
 import { ConfigError } from '../../platform/config.ts';
 
 /** Where the API is when neither --api-url nor FAITHSCREEN_API_URL says: a local `faithscreen start` on its default port. */
@@ -37,6 +36,8 @@ export function registerMcpCommand(program: Command): void {
       // stderr only: stdout is the protocol. The key's public id, never the key.
       const keyId = apiKey === null ? 'none (public tools only)' : (claimedKeyId(apiKey) ?? 'not a faithscreen key');
       process.stderr.write(`faithscreen mcp: serving over stdio; API ${apiUrl}; key ${keyId}\n`);
+      // Loaded by this command only: every other command (the API's start among them) skips the MCP SDK.
+      const { serveMcpOverStdio } = await import('../../api/mcp/stdio.ts');
       await serveMcpOverStdio({ apiUrl, apiKey });
     });
 }
