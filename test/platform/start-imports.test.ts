@@ -39,7 +39,9 @@ describe('what a start of the CLI loads', () => {
     const loaded = packagesLoadedBy('cli/main.ts');
     // The walk itself sees the packages every command needs.
     expect([...loaded.keys()]).toEqual(expect.arrayContaining(['commander', 'koa', '@duckdb/node-api']));
-    const early = [...loaded].filter(([specifier]) => LOADED_ON_FIRST_USE.some((name) => specifier === name || specifier.startsWith(`${name}/`)));
+    const early = [...loaded].filter(([specifier]) =>
+      LOADED_ON_FIRST_USE.some((name) => specifier === name || specifier.startsWith(`${name}/`)),
+    );
     expect(early.map(([specifier, by]) => `${specifier} (imported by ${by})`)).toEqual([]);
   });
 });
