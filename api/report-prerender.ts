@@ -87,8 +87,8 @@ export class ReportPrerenderer {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private rendered = 0;
-  /** When the change feed last brought tickers (ms since the epoch; 0: not since start). */
-  private lastChangeAt = 0;
+  /** When the change feed last brought tickers (`performance.now()`, immune to clock steps; -Infinity: never). */
+  private lastChangeAt = -Infinity;
 
   constructor(
     private readonly service: { reads: ApiReads; renderer: ReportRenderer; logger?: Logger | undefined },
@@ -99,7 +99,7 @@ export class ReportPrerenderer {
     this.service.reads.onCurrentChanged(
       (tickers) => {
         for (const key of tickers) this.pending.set(`${key.market}\u0000${key.ticker}`, key);
-        if (tickers.length > 0) this.lastChangeAt = Date.now();
+        if (tickers.length > 0) this.lastChangeAt = performance.now();
       },
       () => this.stop(),
     );
@@ -129,12 +129,12 @@ export class ReportPrerenderer {
    * deploy or a rename); the rest wait for the next turn. A start queues every ticker, so a
    * turn is bounded by what it checks as much as by what it renders. The rendering is the
    * render threads', so it waits behind no request and holds none up for long. While a screen
-   * is publishing (the feed brought tickers within `quietMs`) no turn runs: the API runs at a
-   * higher priority than the worker, and its renders would slow the screen they follow.
+   * is publishing (the feed moved current verdicts within `quietMs`) no turn runs: the API runs
+   * at a higher priority than the worker, and its renders would slow the screen they follow.
    */
   async turn(): Promise<void> {
     if (this.running || this.pending.size === 0 || this.service.renderer.waiting() > 0) return;
-    if (Date.now() - this.lastChangeAt < (this.options.quietMs ?? 5_000)) return;
+    if (performance.now() - this.lastChangeAt < (this.options.quietMs ?? 5_000)) return;
     this.running = true;
     try {
       const scanned: VerdictRow[] = [];

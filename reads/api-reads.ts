@@ -95,8 +95,9 @@ export class ApiReads {
   constructor(private readonly options: ApiReadsOptions) {}
 
   /**
-   * Calls `listener` at once with every ticker that has a current row, then with the tickers each
-   * read of the store's change feed brought; `onClose` when the reads close.
+   * Calls `listener` at once with every ticker that has a current row, then with the tickers whose
+   * current verdict moved (a read of the store's change feed, a refresh this API ran); `onClose`
+   * when the reads close.
    */
   onCurrentChanged(listener: (tickers: TickerKey[]) => void, onClose: () => void): void {
     this.currentListeners.push(listener);
@@ -300,7 +301,9 @@ export class ApiReads {
     const row = verdictRowOf(snapshot);
     if (this.known.size >= 1_000) this.known.delete(this.known.keys().next().value!);
     this.known.set(knownKey(row), JSON.stringify(snapshot.result));
-    offer(this.store, row, row.snapshotDate);
+    // The feed brings this row later as no move: listeners hear of it now.
+    if (offer(this.store, row, row.snapshotDate))
+      for (const listener of this.currentListeners) listener([{ market: row.market, ticker: row.ticker }]);
     return row;
   }
 
@@ -335,18 +338,22 @@ export class ApiReads {
    */
   private async readCurrentChanges(): Promise<void> {
     let changes = await this.serving.currentSince(this.servingSeq);
+    // Tickers whose current verdict moved: a write of history (a backfill's older days) touches
+    // the feed without moving any, and listeners hear only of what did.
+    const moved: TickerKey[] = [];
     if (this.servingEpoch !== null && changes.epoch !== this.servingEpoch) {
       changes = await this.serving.currentSince(-1);
       const fresh = new CurrentStore();
       for (const row of changes.rows) offer(fresh, row, row.firstSnapshotDate);
       this.store = fresh;
       this.currentRebuilds += 1;
-    } else for (const row of changes.rows) offer(this.store, row, row.firstSnapshotDate);
-    this.servingEpoch = changes.epoch;
-    if (changes.rows.length > 0 && this.currentListeners.length > 0) {
-      const tickers = changes.rows.map(({ market, ticker }) => ({ market, ticker }));
-      for (const listener of this.currentListeners) listener(tickers);
+      for (const { market, ticker } of changes.rows) moved.push({ market, ticker });
+    } else {
+      for (const row of changes.rows)
+        if (offer(this.store, row, row.firstSnapshotDate)) moved.push({ market: row.market, ticker: row.ticker });
     }
+    this.servingEpoch = changes.epoch;
+    if (moved.length > 0) for (const listener of this.currentListeners) listener(moved);
     this.currentRowsRead += changes.rows.length;
     this.servingSeq = changes.seq;
     this.lastSyncAt = new Date().toISOString();
@@ -383,9 +390,9 @@ function ofSnapshot(stamp: StoredReportStamp, row: VerdictRow): boolean {
   return stamp.snapshotDate === row.snapshotDate && stamp.screenedAt === row.screenedAt;
 }
 
-/** Offers a row to current verdicts in memory: it replaces the ticker's when newer. */
-function offer(store: CurrentStore, row: ServingRow, firstSnapshotDate: string): void {
-  store.add({
+/** Offers a row to current verdicts in memory: it replaces the ticker's when newer (then true). */
+function offer(store: CurrentStore, row: ServingRow, firstSnapshotDate: string): boolean {
+  return store.add({
     market: row.market,
     ticker: row.ticker,
     day: dayNumber(row.snapshotDate),

@@ -8,9 +8,6 @@ import { restClient } from '../mcp/rest-client.ts';
 const MISSING_KEY = 'missing API key: send your key (it starts with fs_live_) in the X-API-Key header of every /mcp request';
 const INVALID_KEY = 'invalid API key: it is unknown, revoked or mistyped; keys start with fs_live_ and are shown once at creation';
 
-/** The MCP SDK loads on the first `/mcp` request, not with the API: most APIs never serve one, and it is a large share of a start. */
-let endpoint: Promise<typeof import('../mcp/http-endpoint.ts')> | undefined;
-
 /**
  * `POST /mcp`: the MCP server over streamable HTTP (docs/mcp.md). The message itself is free;
  * with access control, it needs a live key (checked here, so a bad key is refused before any
@@ -31,7 +28,8 @@ export function mcpRoutes(access: Middleware[]): Router {
         throw key === '' ? unauthorized(MISSING_KEY, 'missing_api_key') : unauthorized(INVALID_KEY, 'invalid_api_key');
       }
       pages ??= loadFrameworkPages();
-      const { answerMcpPost, loopbackBaseUrl } = await (endpoint ??= import('../mcp/http-endpoint.ts'));
+      // The MCP SDK loads with the first request (Node keeps it), not with the API: it is a large share of a start.
+      const { answerMcpPost, loopbackBaseUrl } = await import('../mcp/http-endpoint.ts');
       const call = restClient({
         baseUrl: loopbackBaseUrl(ctx.req),
         apiKey: key === '' ? null : key,

@@ -35,9 +35,9 @@ export function registerMcpCommand(program: Command): void {
       const apiKey = process.env.FAITHSCREEN_API_KEY?.trim() || null;
       // stderr only: stdout is the protocol. The key's public id, never the key.
       const keyId = apiKey === null ? 'none (public tools only)' : (claimedKeyId(apiKey) ?? 'not a faithscreen key');
-      process.stderr.write(`faithscreen mcp: serving over stdio; API ${apiUrl}; key ${keyId}\n`);
       // Loaded by this command only: every other command (the API's start among them) skips the MCP SDK.
       const { serveMcpOverStdio } = await import('../../api/mcp/stdio.ts');
+      process.stderr.write(`faithscreen mcp: serving over stdio; API ${apiUrl}; key ${keyId}\n`);
       await serveMcpOverStdio({ apiUrl, apiKey });
     });
 }

@@ -9,6 +9,10 @@ import { RENDER_VERSION, type PrerenderOptions } from '../../api/report-prerende
 import { inlineReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
 import { createScreenService } from '../../api/screen-service.ts';
 import { openApiReads, type ApiReads } from '../../reads/api-reads.ts';
+import { openServingStore, servingTargetOf } from '../../serving/open-serving-store.ts';
+import { ResultGrouper } from '../../serving/result-grouper.ts';
+import type { TickerKey } from '../../serving/serving-types.ts';
+import { servingRow } from '../support/serving-rows.ts';
 import { buildLake, type FixtureTickers } from './support/lake-fixture.ts';
 import { listen } from '../support/http.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
@@ -145,5 +149,43 @@ describe('pre-rendered default reports in the serving store', () => {
     const stats = await prerenderEverything();
     expect(stats.rendered).toBe(2);
     expect((await bodies([byVersion, byName])).renders).toBe(0);
+  }, 60_000);
+  // Last: it writes a newer day of one ticker into the shared store.
+  it('when the feed brings a day of history, then the quiet time runs on and no listener hears of it; when it moves a current verdict, then the next turn waits', async () => {
+    const ticker = t.fresh.at(-1)!;
+    const current = reads.current('us', ticker)!;
+    const store = await openServingStore(servingTargetOf(temp.dir));
+    const write = async (snapshotDate: string) => {
+      const grouper = new ResultGrouper();
+      grouper.add(servingRow(ticker, snapshotDate, new Date().toISOString().slice(0, 23)), Buffer.from('{}'));
+      const { snapshots, blocks } = grouper.finish();
+      await store.write(snapshots, undefined, blocks);
+      await reads.sync();
+    };
+    const heard: TickerKey[][] = [];
+    reads.onCurrentChanged(
+      (tickers) => heard.push(tickers),
+      () => undefined,
+    );
+    heard.length = 0;
+    const service = prerenderingService({ batch: 64, scan: 5, intervalMs: 600_000, quietMs: 400 });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      const waiting = service.prerenderer!.stats().pending;
+      await write('2009-06-30');
+      expect(heard).toEqual([]);
+      await service.prerenderer!.turn();
+      expect(service.prerenderer!.stats().pending).toBe(waiting - 5);
+
+      const nextDay = new Date(Date.parse(`${current.snapshotDate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      await write(nextDay);
+      expect(heard).toEqual([[{ market: 'us', ticker }]]);
+      const before = service.prerenderer!.stats().pending;
+      await service.prerenderer!.turn();
+      expect(service.prerenderer!.stats().pending).toBe(before);
+    } finally {
+      service.prerenderer!.stop();
+      await store.close();
+    }
   }, 60_000);
 });

@@ -8,11 +8,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Packages every start of the CLI loaded before they became imports of the commands and routes that use them (docs/operations.md). */
 const LOADED_ON_FIRST_USE = ['@modelcontextprotocol/sdk', 'apache-arrow', '@temporalio/worker'];
 
-/** Static imports and re-exports that load code (not `import type`), by specifier. */
+/** Static imports and re-exports that load code (not `import type`), by specifier, in either quote style. */
 function staticImports(source: string): string[] {
   const found: string[] = [];
-  for (const match of source.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'/gms)) found.push(match[1]!);
-  for (const match of source.matchAll(/^import\s+'([^']+)'/gm)) found.push(match[1]!);
+  for (const match of source.matchAll(/^(?:import|export)\s+(?!type\b)[\s\S]*?\sfrom\s+(['"])([^'"]+)\1/gm)) found.push(match[2]!);
+  for (const match of source.matchAll(/^import\s+(['"])([^'"]+)\1/gm)) found.push(match[2]!);
   return found;
 }
 
@@ -27,7 +27,10 @@ function packagesLoadedBy(entry: string): Map<string, string> {
     seen.add(file);
     for (const specifier of staticImports(readFileSync(file, 'utf8'))) {
       if (specifier.startsWith('.')) {
-        if (specifier.endsWith('.ts')) queue.push(path.resolve(path.dirname(file), specifier));
+        // A relative import the walk cannot follow would shrink what it checks without a word.
+        if (!/\.(ts|mjs|js)$/.test(specifier))
+          throw new Error(`${path.relative(ROOT, file)} imports '${specifier}', which this walk cannot follow`);
+        queue.push(path.resolve(path.dirname(file), specifier));
       } else if (!specifier.startsWith('node:') && !packages.has(specifier)) packages.set(specifier, path.relative(ROOT, file));
     }
   }
