@@ -5,7 +5,7 @@ import { scopeFrameworks } from '../../api/access-scope.ts';
 import { UNSCOPED_KEY_FRAMEWORKS } from '../../common/grants.ts';
 import { createMetrics } from '../../api/metrics.ts';
 import { unavailableRefresher } from '../../api/refresher.ts';
-import { RENDER_VERSION, type PrerenderOptions } from '../../api/report-prerender.ts';
+import { RENDER_VERSION, type PrerenderOptions, type ReportPrerenderer } from '../../api/report-prerender.ts';
 import { inlineReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
 import { createScreenService } from '../../api/screen-service.ts';
 import { openApiReads, type ApiReads } from '../../reads/api-reads.ts';
@@ -75,6 +75,16 @@ describe('pre-rendered default reports in the serving store', () => {
     return service.prerenderer!.stats();
   }
 
+  /** A prerenderer that only turns when the test calls `turn()` (5 tickers checked a turn), stopped after `body`. */
+  async function withTurnedPrerenderer(quietMs: number, body: (prerenderer: ReportPrerenderer) => Promise<void>): Promise<void> {
+    const prerenderer = prerenderingService({ batch: 64, scan: 5, intervalMs: 600_000, quietMs }).prerenderer!;
+    try {
+      await body(prerenderer);
+    } finally {
+      prerenderer.stop();
+    }
+  }
+
   beforeAll(async () => {
     temp = await makeTempDir();
     t = await buildLake(temp.dir);
@@ -104,31 +114,25 @@ describe('pre-rendered default reports in the serving store', () => {
   }, 120_000);
 
   it('when every ticker waits (a start), then a turn checks at most `scan` of them and renders none already stored', async () => {
-    const service = prerenderingService({ batch: 64, scan: 5, intervalMs: 600_000, quietMs: 0 });
-    try {
-      const waiting = service.prerenderer!.stats().pending;
+    await withTurnedPrerenderer(0, async (prerenderer) => {
+      const waiting = prerenderer.stats().pending;
       expect(waiting).toBeGreaterThan(10);
-      await service.prerenderer!.turn();
-      expect(service.prerenderer!.stats()).toEqual({ rendered: 0, pending: waiting - 5 });
-    } finally {
-      service.prerenderer!.stop();
-    }
+      await prerenderer.turn();
+      expect(prerenderer.stats()).toEqual({ rendered: 0, pending: waiting - 5 });
+    });
   }, 60_000);
 
   it('when the change feed brought tickers within the quiet time (a screen still publishing), then a turn neither checks nor renders; once quiet, it does', async () => {
-    const service = prerenderingService({ batch: 64, scan: 5, intervalMs: 600_000, quietMs: 400 });
-    try {
-      const waiting = service.prerenderer!.stats().pending;
+    await withTurnedPrerenderer(400, async (prerenderer) => {
+      const waiting = prerenderer.stats().pending;
       expect(waiting).toBeGreaterThan(10);
       // The start brought every ticker: a change as far as the quiet time goes.
-      await service.prerenderer!.turn();
-      expect(service.prerenderer!.stats()).toEqual({ rendered: 0, pending: waiting });
+      await prerenderer.turn();
+      expect(prerenderer.stats()).toEqual({ rendered: 0, pending: waiting });
       await new Promise((resolve) => setTimeout(resolve, 450));
-      await service.prerenderer!.turn();
-      expect(service.prerenderer!.stats().pending).toBe(waiting - 5);
-    } finally {
-      service.prerenderer!.stop();
-    }
+      await prerenderer.turn();
+      expect(prerenderer.stats().pending).toBe(waiting - 5);
+    });
   }, 60_000);
 
   it('when the stored report is of another rendering version or names another company, then it is rendered again, not served', async () => {
@@ -168,23 +172,23 @@ describe('pre-rendered default reports in the serving store', () => {
       () => undefined,
     );
     heard.length = 0;
-    const service = prerenderingService({ batch: 64, scan: 5, intervalMs: 600_000, quietMs: 400 });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 450));
-      const waiting = service.prerenderer!.stats().pending;
-      await write('2009-06-30');
-      expect(heard).toEqual([]);
-      await service.prerenderer!.turn();
-      expect(service.prerenderer!.stats().pending).toBe(waiting - 5);
+      await withTurnedPrerenderer(400, async (prerenderer) => {
+        await new Promise((resolve) => setTimeout(resolve, 450));
+        const waiting = prerenderer.stats().pending;
+        await write('2009-06-30');
+        expect(heard).toEqual([]);
+        await prerenderer.turn();
+        expect(prerenderer.stats().pending).toBe(waiting - 5);
 
-      const nextDay = new Date(Date.parse(`${current.snapshotDate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-      await write(nextDay);
-      expect(heard).toEqual([[{ market: 'us', ticker }]]);
-      const before = service.prerenderer!.stats().pending;
-      await service.prerenderer!.turn();
-      expect(service.prerenderer!.stats().pending).toBe(before);
+        const nextDay = new Date(Date.parse(`${current.snapshotDate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+        await write(nextDay);
+        expect(heard).toEqual([[{ market: 'us', ticker }]]);
+        const before = prerenderer.stats().pending;
+        await prerenderer.turn();
+        expect(prerenderer.stats().pending).toBe(before);
+      });
     } finally {
-      service.prerenderer!.stop();
       await store.close();
     }
   }, 60_000);
