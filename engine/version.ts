@@ -1,7 +1,7 @@
 /** Engine identity: every result names the engine that produced it. */
 
 /** Semantic version of the screening engine (rule tables + evaluation code). */
-export const ENGINE_VERSION = '3.0.0';
+export const ENGINE_VERSION = '3.1.0';
 
 /** The engine revision date (`YYYY-MM-DD`): snapshots from this date on are era `current`. */
 export const ENGINE_REVISION_DATE = '2026-07-04';

@@ -26,17 +26,68 @@ function results(
 }
 
 describe('service_consensus: the Shariah consensus with the other traditions beside it', () => {
-  it('when most decisive methodologies reject, then it is non_compliant and the reason says so', () => {
-    const most = computeConsensus(results(['non_compliant', 'non_compliant', 'insufficient_data', 'insufficient_data', 'compliant']));
-    expect(most).toMatchObject({ status: 'non_compliant', score: 33.3 });
+  it('when most methodologies reject, then it is non_compliant and the reason says so', () => {
+    const most = computeConsensus(results(['non_compliant', 'non_compliant', 'non_compliant', 'compliant', 'compliant']));
+    expect(most).toMatchObject({ status: 'non_compliant', score: 40 });
     expect(most.reasons[0]!.message).toContain('most decisive methodologies reject');
   });
 
-  it('when half reject and the score is below 50, then it is non_compliant', () => {
-    // 2 of 4 decisive reject, not most; the score (0 + 0 + 0.5 + 1) / 4 = 37.5 is below 50.
-    const c = computeConsensus(results(['non_compliant', 'non_compliant', 'questionable', 'insufficient_data', 'compliant']));
-    expect(c).toMatchObject({ status: 'non_compliant', score: 37.5 });
+  it('when two reject and the score is below 50, then it is non_compliant', () => {
+    // 2 of 5 reject, not most; the score (0 + 0 + 0.5 + 0.5 + 1) / 5 = 40 is below 50.
+    const c = computeConsensus(results(['non_compliant', 'non_compliant', 'questionable', 'questionable', 'compliant']));
+    expect(c).toMatchObject({ status: 'non_compliant', score: 40 });
     expect(c.reasons[0]!.message).toContain('below 50');
+  });
+
+  it('when the undecided methodologies would change nothing either way, then the decisive ones decide and the reason says so', () => {
+    // Counted non-compliant: 4 of 5 reject; counted compliant: 3 of 5 reject. Non_compliant both ways.
+    const rejected = computeConsensus(results(['non_compliant', 'non_compliant', 'non_compliant', 'insufficient_data', 'compliant']));
+    expect(rejected).toMatchObject({ status: 'non_compliant', score: 25 });
+    expect(rejected.reasons[0]!.message).toContain('shariah_ftse has no decisive verdict and would change nothing either way');
+    // Counted non-compliant: score 80 with 1 of 5 rejecting; counted compliant: 100. Compliant both ways.
+    const passed = computeConsensus(results(['compliant', 'compliant', 'compliant', 'compliant', 'insufficient_data']));
+    expect(passed).toMatchObject({ status: 'compliant', score: 100 });
+  });
+
+  it('when the undecided methodologies decide between compliant and questionable, then it is questionable, never compliant', () => {
+    const c = computeConsensus(results(['compliant', 'compliant', 'compliant', 'insufficient_data', 'insufficient_data']));
+    expect(c).toMatchObject({ status: 'questionable', score: null, coverage: 0.6 });
+    expect(c.reasons).toEqual([
+      expect.objectContaining({ code: 'service_consensus.undecided', result: 'questionable', value: 60, threshold: 80, operator: '>=' }),
+    ]);
+    expect(c.reasons[0]!.message).toContain('shariah_ftse, shariah_msci have no decisive verdict');
+    expect(c.reasons[0]!.message).toContain('counted non-compliant it would be questionable (score 60)');
+    expect(c.reasons[0]!.message).toContain('counted compliant it would be compliant (score 100)');
+  });
+
+  it('when the undecided methodologies decide whether it is non_compliant, then it is insufficient_data, not a rejection on missing data', () => {
+    // consensus-3 said non_compliant (2 of 3 decisive reject); with the two others compliant only 2 of 5 would reject (score 60).
+    const c = computeConsensus(results(['non_compliant', 'non_compliant', 'insufficient_data', 'insufficient_data', 'compliant']));
+    expect(c).toMatchObject({ status: 'insufficient_data', score: null });
+    expect(c.reasons[0]).toMatchObject({ code: 'service_consensus.undecided', result: 'insufficient_data', value: 20 });
+    expect(c.reasons[0]!.message).toContain('whether the consensus rejects the company rests on them');
+  });
+
+  it('when any methodology loses its verdict, then the consensus never rises and never becomes non_compliant (every combination)', () => {
+    const statuses: VerdictStatus[] = ['compliant', 'questionable', 'non_compliant', 'insufficient_data'];
+    const rank: Record<VerdictStatus, number> = { non_compliant: 0, questionable: 1, compliant: 2, insufficient_data: -1 };
+    let compared = 0;
+    for (let code = 0; code < 4 ** 5; code++) {
+      const five = [0, 1, 2, 3, 4].map((i) => statuses[Math.floor(code / 4 ** i) % 4]!);
+      const before = computeConsensus(results(five)).status;
+      for (let lost = 0; lost < 5; lost++) {
+        if (five[lost] === 'insufficient_data') continue;
+        const after = computeConsensus(results(five.map((s, i) => (i === lost ? 'insufficient_data' : s)))).status;
+        if (after === 'insufficient_data') continue;
+        compared += 1;
+        const label = `${five.join(',')} losing ${lost}: ${before} -> ${after}`;
+        expect(before, label).not.toBe('insufficient_data');
+        expect(rank[after], label).toBeLessThanOrEqual(rank[before]);
+        // Never non_compliant unless it was: a missing verdict decides nothing.
+        expect(after === 'non_compliant' && before !== 'non_compliant', label).toBe(false);
+      }
+    }
+    expect(compared).toBeGreaterThan(900);
   });
 
   it('when one methodology fails a prohibited business activity and the score is 80 or more, then it is questionable, never compliant', () => {
