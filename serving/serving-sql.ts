@@ -15,10 +15,19 @@ WHERE excluded.screened_at >= serving_snapshots.screened_at`;
 const newerThanCurrent =
   '(excluded.snapshot_date > serving_current.snapshot_date OR ' +
   '(excluded.snapshot_date = serving_current.snapshot_date AND excluded.screened_at >= serving_current.screened_at))';
+const movesCurrent =
+  '(excluded.snapshot_date > serving_current.snapshot_date OR ' +
+  '(excluded.snapshot_date = serving_current.snapshot_date AND excluded.screened_at > serving_current.screened_at) OR ' +
+  'excluded.first_date < serving_current.first_date)';
 
+/**
+ * A ticker's current row takes the write's number only when the row moves (a newer screen, or an
+ * earlier first day): readers poll the numbers, and history written behind the current day, or a
+ * retry, must not make every reader read the ticker again.
+ */
 export const UPSERT_CURRENT = `INSERT INTO serving_current (market, ticker, snapshot_date, screened_at, first_date, seq) VALUES (?, ?, ?, ?, ?, ?)
 ON CONFLICT (market, ticker) DO UPDATE SET
-  seq = excluded.seq,
+  seq = CASE WHEN ${movesCurrent} THEN excluded.seq ELSE serving_current.seq END,
   first_date = CASE WHEN excluded.first_date < serving_current.first_date THEN excluded.first_date ELSE serving_current.first_date END,
   snapshot_date = CASE WHEN ${newerThanCurrent} THEN excluded.snapshot_date ELSE serving_current.snapshot_date END,
   screened_at = CASE WHEN ${newerThanCurrent} THEN excluded.screened_at ELSE serving_current.screened_at END`;

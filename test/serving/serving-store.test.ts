@@ -120,6 +120,16 @@ describe('serving store', () => {
     expect(next.rows.map((r) => [r.ticker, r.snapshotDate, r.firstSnapshotDate, r.statuses.shariah_aaoifi])).toEqual([
       ['BBB', '2020-02-29', '2019-12-31', 'compliant'],
     ]);
+    // History between the first and the current day, and a retry of the current screen, move nothing: no reader is told.
+    await store.write([
+      snapshot('AAA', '2020-01-31', '2020-06-01T00:00:00.000', 'non_compliant'),
+      snapshot('BBB', '2020-02-29', '2020-03-01T01:00:00.000'),
+    ]);
+    expect(await store.currentSince(next.seq)).toEqual({ rows: [], seq: next.seq, epoch: next.epoch });
+    // A newer screen of the current day does.
+    await store.write([snapshot('AAA', '2020-02-29', '2020-03-02T01:00:00.000', 'questionable')]);
+    const moved = await store.currentSince(next.seq);
+    expect(moved.rows.map((r) => [r.ticker, r.snapshotDate, r.statuses.shariah_aaoifi])).toEqual([['AAA', '2020-02-29', 'questionable']]);
   });
 
   it('when a partition is forgotten and the current rows rebuilt, then a ticker goes back to its newest remaining day or is gone, under a new epoch', async () => {
