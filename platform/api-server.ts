@@ -66,6 +66,11 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
       reported = performance.now();
       logger.info({ files: done, of: total, snapshots: rows }, 'serving store: copying lake files it does not hold');
     },
+    onCacheWarmed: ({ bytes, seconds }) =>
+      logger.info(
+        { mib: Math.round(bytes / 2 ** 20), seconds: Math.round(seconds * 10) / 10 },
+        'serving store: files read into the page cache',
+      ),
   });
   const sync = reads.stats().servingSync;
   if (sync && sync.filesCopied > 0)

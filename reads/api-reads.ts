@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { dayNumber } from '../engine/dates.ts';
 import { CurrentStore, dayString, packStatuses } from './api-reads-store.ts';
 import type { AsOfLookup, FundHoldings, Listing, VerdictRow } from './api-reads-types.ts';
@@ -6,6 +7,7 @@ import { UniverseIndex } from './api-reads-universe.ts';
 import { UniverseBuilder } from './api-reads-universe-builder.ts';
 import { syncServingFromLake, type ServingSyncResult } from '../warehouse/serving-sync.ts';
 import { openServingStore, servingTargetOf } from '../serving/open-serving-store.ts';
+import type { PageCacheWarmup } from '../serving/page-cache-warmup.ts';
 import type { ServingRow, ServingStore, StoredReport, StoredReportStamp, TickerKey } from '../serving/serving-types.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
 import { MethodologyTexts } from '../warehouse/methodology-texts-lake.ts';
@@ -26,6 +28,13 @@ export interface ApiReadsOptions {
   serving?: ServingStore;
   /** Hears how far the start's copy of lake files the store does not hold has got. */
   onServingProgress?: (done: number, total: number, rows: number) => void;
+  /**
+   * At most this many bytes of the store's files read into the page cache in the background from
+   * the start (docs/serving.md, "A cold start"). Default a quarter of physical memory; 0 = none.
+   */
+  cacheWarmupBytes?: number;
+  /** Hears what the warm-up read, when it is done. */
+  onCacheWarmed?: (warmup: PageCacheWarmup) => void;
 }
 
 /** Figures of what the API has loaded. */
@@ -47,6 +56,8 @@ export interface ApiReadsStats {
   historyReads: number;
   /** What the start's copy of lake files into the serving store did (null before the start). */
   servingSync: ServingSyncResult | null;
+  /** What the start's page-cache warm-up read (null while it runs). */
+  cacheWarmup: PageCacheWarmup | null;
   lastSyncAt: string | null;
 }
 
@@ -78,6 +89,9 @@ export class ApiReads {
   private lakeScans = 0;
   private historyReads = 0;
   private universeRebuilds = 0;
+  private cacheWarmup: PageCacheWarmup | null = null;
+  private warming: Promise<void> | null = null;
+  private readonly stopWarming = new AbortController();
   private readonly universeBuilder = new UniverseBuilder();
   /** Set once the start is done: from then on the universe is rebuilt in a worker thread, not on the event loop. */
   private following = false;
@@ -157,6 +171,15 @@ export class ApiReads {
   /** Opens the store, copies into it what the lake has and it lacks, builds the universe and reads every current row once. */
   async start(): Promise<void> {
     this.servingStore = this.options.serving ?? (await openServingStore(servingTargetOf(this.options.dataDir)));
+    // Beside the start's reads, not before them: both finish sooner than either alone on a cold cache.
+    const budget = this.options.cacheWarmupBytes ?? Math.floor(os.totalmem() / 4);
+    this.warming = this.servingStore
+      .warmCache(budget, this.stopWarming.signal)
+      .then((done) => {
+        this.cacheWarmup = done;
+        this.options.onCacheWarmed?.(done);
+      })
+      .catch((error: unknown) => this.options.onError?.(error));
     await this.syncFromLake();
     this.following = true;
   }
@@ -318,6 +341,7 @@ export class ApiReads {
       currentRebuilds: this.currentRebuilds,
       historyReads: this.historyReads,
       servingSync: this.servingSync,
+      cacheWarmup: this.cacheWarmup,
       lastSyncAt: this.lastSyncAt,
     };
   }
@@ -327,7 +351,8 @@ export class ApiReads {
     for (const listener of this.closeListeners.splice(0)) listener();
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.syncing?.catch(() => undefined);
+    this.stopWarming.abort();
+    await Promise.all([this.syncing?.catch(() => undefined), this.warming]);
     await Promise.all([this.options.serving ? undefined : this.servingStore?.close(), this.universeBuilder.close()]);
   }
 

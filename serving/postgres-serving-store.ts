@@ -13,6 +13,7 @@ import {
   reportValues,
   storedReportOf,
 } from './serving-lake-tables.ts';
+import type { PageCacheWarmup } from './page-cache-warmup.ts';
 import { SERVING_MIGRATIONS } from './serving-schema.ts';
 import {
   BLOCK_OF_ROW,
@@ -372,6 +373,11 @@ class PostgresServingStore implements ServingStore {
     await inTransaction(this.pool, async (client) => {
       for (const report of ordered) await client.query(prepared(UPSERT_REPORT, reportValues(report)));
     });
+  }
+
+  /** The server holds its own cache (shared_buffers; pg_prewarm warms it): nothing to read here. */
+  async warmCache(): Promise<PageCacheWarmup> {
+    return { bytes: 0, seconds: 0 };
   }
 
   async texts(): Promise<Map<string, string>> {

@@ -1,6 +1,7 @@
 import type { SnapshotRatio } from '../common/snapshot-ratios.ts';
 import type { FrameworkId } from '../engine/frameworks.ts';
 import type { VerdictStatus } from '../engine/result-types.ts';
+import type { PageCacheWarmup } from './page-cache-warmup.ts';
 
 /**
  * What the serving store holds per snapshot (docs/serving.md, "The serving store"): the newest
@@ -184,6 +185,12 @@ export interface ServingStore {
   reportStamps(keys: readonly TickerKey[]): Promise<Array<StoredReportStamp | undefined>>;
   /** Stores pre-rendered reports; one of an older snapshot than the stored one is ignored. */
   writeReports(reports: readonly StoredReport[]): Promise<void>;
+  /**
+   * Brings the store's files into the operating system's page cache, up to `budgetBytes`, so
+   * that a reader's first reads do not wait on the disk (SQLite; PostgreSQL keeps its own cache
+   * in its server and reads nothing here). Stops when `signal` aborts.
+   */
+  warmCache(budgetBytes: number, signal: AbortSignal): Promise<PageCacheWarmup>;
   /** Every methodology text, by id. */
   texts(): Promise<Map<string, string>>;
   /** One listing per (market, ticker), in (market, ticker) order. */

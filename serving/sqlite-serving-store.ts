@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
+import { warmPageCache, type PageCacheWarmup } from './page-cache-warmup.ts';
 import { blockValues, currentChangesOf, inflateResult, newestPerTicker, rowOf, rowValues } from './serving-codec.ts';
 import { SERVING_MIGRATIONS } from './serving-schema.ts';
 import {
@@ -245,6 +246,11 @@ export class SqliteServingStore implements ServingStore {
     this.transaction(() => {
       for (const report of reports) this.statement(UPSERT_REPORT).run(...reportValues(report));
     });
+  }
+
+  warmCache(budgetBytes: number, signal: AbortSignal): Promise<PageCacheWarmup> {
+    // The write-ahead log after the file: readers look in it first for the pages it holds.
+    return warmPageCache([this.location, `${this.location}-wal`], budgetBytes, signal);
   }
 
   async texts(): Promise<Map<string, string>> {
