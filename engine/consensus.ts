@@ -9,8 +9,8 @@
  *    non_compliant 0) below 50 → non_compliant;
  * 4. any methodology failing a prohibited business activity → questionable at best;
  * 5. score 80 or more → compliant; otherwise questionable.
- * A methodology without a decisive verdict is counted both ways (non_compliant, then compliant):
- * the same status both ways stands; otherwise the undecided ones decide, and the consensus is
+ * A methodology without a decisive verdict is counted both ways (non_compliant, and failing a
+ * business activity whose evidence it lacks; then compliant): the same status both ways stands; otherwise the undecided ones decide, and the consensus is
  * questionable when only compliant is in doubt, else insufficient_data. So a missing input never
  * lifts the consensus and never makes it non_compliant. See docs/frameworks/service_consensus.md.
  */
@@ -32,11 +32,17 @@ const VALUE: Record<VerdictStatus, number | null> = { compliant: 1, questionable
 /** The traditions shown beside the Shariah consensus, each with its own verdict. */
 const TRADITION_IDS = ['christian_bri', 'catholic_usccb', 'jewish_halakhic', 'lds_mormon'] as const;
 
+const isBusinessCheck = (result: FrameworkResult, code: string): boolean =>
+  code.startsWith(`${result.id}.business.`) || code === `${result.id}.prohibited_revenue`;
+
 /** True when the methodology fails the company on a prohibited business activity (`<id>.business.<activity>`, MSCI's cumulative share). */
 function failsOnBusiness(result: FrameworkResult): boolean {
-  return result.reasons.some(
-    (r) => r.result === 'fail' && (r.code.startsWith(`${result.id}.business.`) || r.code === `${result.id}.prohibited_revenue`),
-  );
+  return result.reasons.some((r) => r.result === 'fail' && isBusinessCheck(result, r.code));
+}
+
+/** True when an undecided methodology could yet fail on a business activity: one of those checks lacks its evidence. */
+function mayFailOnBusiness(result: FrameworkResult): boolean {
+  return result.reasons.some((r) => (r.result === 'fail' || r.result === 'insufficient_data') && isBusinessCheck(result, r.code));
 }
 
 /** One reading of the five: the statuses' sum, how many count, how many reject, which fail on a business activity. */
@@ -126,12 +132,15 @@ export function computeConsensus(results: Partial<Record<FrameworkId, FrameworkR
   let rejecting = 0;
   const business: FrameworkId[] = [];
   const undecided: FrameworkId[] = [];
+  // Undecided methodologies whose business screen lacks evidence: counted as failing it in the strict reading.
+  const undecidedBusiness: FrameworkId[] = [];
   for (const id of SHARIAH_FRAMEWORK_IDS) {
     const result = results[id]!;
     const value = VALUE[result.status];
     components.push({ component: id, weight: CONSENSUS_WEIGHTS[id]!, status: result.status, value });
     if (value === null) {
       undecided.push(id);
+      if (mayFailOnBusiness(result)) undecidedBusiness.push(id);
       continue;
     }
     sum += value;
@@ -171,7 +180,7 @@ export function computeConsensus(results: Partial<Record<FrameworkId, FrameworkR
     };
   }
   const all = SHARIAH_FRAMEWORK_IDS.length;
-  const low: Tally = { sum, counted: all, rejecting: rejecting + undecided.length, business };
+  const low: Tally = { sum, counted: all, rejecting: rejecting + undecided.length, business: [...business, ...undecidedBusiness] };
   const high: Tally = { sum: sum + undecided.length, counted: all, rejecting, business };
   const status = decide(low);
   if (status === decide(high)) {

@@ -1,4 +1,3 @@
-import os from 'node:os';
 import { dayNumber } from '../engine/dates.ts';
 import { CurrentStore, dayString, packStatuses } from './api-reads-store.ts';
 import type { AsOfLookup, FundHoldings, Listing, VerdictRow } from './api-reads-types.ts';
@@ -7,7 +6,7 @@ import { UniverseIndex } from './api-reads-universe.ts';
 import { UniverseBuilder } from './api-reads-universe-builder.ts';
 import { syncServingFromLake, type ServingSyncResult } from '../warehouse/serving-sync.ts';
 import { openServingStore, servingTargetOf } from '../serving/open-serving-store.ts';
-import type { PageCacheWarmup } from '../serving/page-cache-warmup.ts';
+import { defaultWarmupBudget, type PageCacheWarmup } from '../serving/page-cache-warmup.ts';
 import type { ServingRow, ServingStore, StoredReport, StoredReportStamp, TickerKey } from '../serving/serving-types.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
 import { MethodologyTexts } from '../warehouse/methodology-texts-lake.ts';
@@ -30,10 +29,11 @@ export interface ApiReadsOptions {
   onServingProgress?: (done: number, total: number, rows: number) => void;
   /**
    * At most this many bytes of the store's files read into the page cache in the background from
-   * the start (docs/serving.md, "A cold start"). Default a quarter of physical memory; 0 = none.
+   * the start (docs/serving.md, "A cold start"). Default a quarter of the memory the process may
+   * use (its container's limit when lower than the host's); 0 = none.
    */
   cacheWarmupBytes?: number;
-  /** Hears what the warm-up read, when it is done. */
+  /** Hears what the warm-up read, when it is done (not when the reads closed before). */
   onCacheWarmed?: (warmup: PageCacheWarmup) => void;
 }
 
@@ -172,14 +172,15 @@ export class ApiReads {
   async start(): Promise<void> {
     this.servingStore = this.options.serving ?? (await openServingStore(servingTargetOf(this.options.dataDir)));
     // Beside the start's reads, not before them: both finish sooner than either alone on a cold cache.
-    const budget = this.options.cacheWarmupBytes ?? Math.floor(os.totalmem() / 4);
     this.warming = this.servingStore
-      .warmCache(budget, this.stopWarming.signal)
+      .warmCache(this.options.cacheWarmupBytes ?? defaultWarmupBudget(), this.stopWarming.signal)
       .then((done) => {
         this.cacheWarmup = done;
-        this.options.onCacheWarmed?.(done);
+        if (!done.aborted) this.options.onCacheWarmed?.(done);
       })
-      .catch((error: unknown) => this.options.onError?.(error));
+      .catch((error: unknown) =>
+        this.options.onError?.(new Error('serving store: reading its files into the page cache failed', { cause: error })),
+      );
     await this.syncFromLake();
     this.following = true;
   }
@@ -363,8 +364,8 @@ export class ApiReads {
    */
   private async readCurrentChanges(): Promise<void> {
     let changes = await this.serving.currentSince(this.servingSeq);
-    // Tickers whose current verdict moved: a write of history (a backfill's older days) touches
-    // the feed without moving any, and listeners hear only of what did.
+    // Tickers whose current verdict moved: the store numbers a row only when it moves, and an
+    // earlier first day moves it without moving the verdict, so listeners hear only of verdicts.
     const moved: TickerKey[] = [];
     if (this.servingEpoch !== null && changes.epoch !== this.servingEpoch) {
       changes = await this.serving.currentSince(-1);

@@ -377,7 +377,7 @@ class PostgresServingStore implements ServingStore {
 
   /** The server holds its own cache (shared_buffers; pg_prewarm warms it): nothing to read here. */
   async warmCache(): Promise<PageCacheWarmup> {
-    return { bytes: 0, seconds: 0 };
+    return { bytes: 0, seconds: 0, aborted: false };
   }
 
   async texts(): Promise<Map<string, string>> {

@@ -9,7 +9,7 @@ import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
  *   snapshot_date): as_of, a day and a ticker's history are ordered reads of that key; one day of
  *   a market reads the (market, snapshot_date) index.
  * - `serving_current`: which day is each ticker's newest, and its first; `seq` numbers the
- *   write that last touched the row (one number per write transaction, rising in commit order),
+ *   write that last moved the row (a newer screen or an earlier first day) (one number per write transaction, rising in commit order),
  *   so an API replica reads what changed since its last look with one indexed query.
  * - `serving_meta`: what the store knows about itself.
  * - `serving_files`: the lake files whose rows the store holds, so a start or a rebuild copies

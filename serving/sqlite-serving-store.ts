@@ -249,8 +249,8 @@ export class SqliteServingStore implements ServingStore {
   }
 
   warmCache(budgetBytes: number, signal: AbortSignal): Promise<PageCacheWarmup> {
-    // The write-ahead log after the file: readers look in it first for the pages it holds.
-    return warmPageCache([this.location, `${this.location}-wal`], budgetBytes, signal);
+    // The write-ahead log first: it holds the newest pages, and readers look in it before the file.
+    return warmPageCache([`${this.location}-wal`, this.location], budgetBytes, signal);
   }
 
   async texts(): Promise<Map<string, string>> {

@@ -93,7 +93,7 @@ ${row('Company', h(a.company_name))}
 ${row('Security', `${h(a.ticker)} · market ${h(a.market)}`)}
 ${row('Standard', `${h(labelOf(a.standard))} <span class="mono">(${h(a.standard)})</span>`)}
 ${row('Verdict', `<span class="verdict" id="verdict">${h(a.verdict.replace('_', ' '))}</span>`)}
-${row('Score', a.score === null ? 'none (this standard has no score)' : h(a.score))}
+${row('Score', a.score === null ? 'none (an exclusion screen, or too few decisive inputs to score)' : h(a.score))}
 ${row('Purification per share', amount('purification', a.purification_per_share, result.currency))}
 ${row('Verdict as of', h(a.as_of))}
 ${row('Screening', `${h(a.snapshot_ref.day)} (${h(a.snapshot_ref.source)})`)}

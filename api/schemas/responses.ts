@@ -84,7 +84,8 @@ export const frameworkResultSchema = z
     status,
     score: nullableNumber.meta({
       description:
-        '0..100: headroom for Shariah methodologies, the Shariah consensus score for service_consensus, null for exclusion screens',
+        '0..100: headroom for Shariah methodologies, the Shariah consensus score for service_consensus; null for exclusion screens, ' +
+        'for insufficient_data, and for a consensus its undecided methodologies decide',
     }),
     methodology_version: z.string(),
     methodology_effective_from: z.string(),

@@ -69,46 +69,55 @@ describe('service_consensus: the Shariah consensus with the other traditions bes
   });
 
   it('when any methodology loses its verdict, then the consensus never rises and never becomes non_compliant (every combination)', () => {
-    const statuses: VerdictStatus[] = ['compliant', 'questionable', 'non_compliant', 'insufficient_data'];
+    // Each methodology: compliant, questionable, non_compliant on a ratio or on a business activity, or undecided on either.
+    const kinds = ['compliant', 'questionable', 'fails ratio', 'fails business', 'lacks ratio', 'lacks business'] as const;
+    type Kind = (typeof kinds)[number];
+    const of = (id: FrameworkId, kind: Kind): FrameworkResult => {
+      const check = (result: 'fail' | 'insufficient_data', what: string): Reason => ({ code: `${id}.${what}`, result, message: what });
+      if (kind === 'fails ratio') return result(id, 'non_compliant', [check('fail', 'debt')]);
+      if (kind === 'fails business') return result(id, 'non_compliant', [check('fail', 'business.alcohol')]);
+      if (kind === 'lacks ratio') return result(id, 'insufficient_data', [check('insufficient_data', 'debt')]);
+      if (kind === 'lacks business') return result(id, 'insufficient_data', [check('insufficient_data', 'business.alcohol')]);
+      return result(id, kind);
+    };
+    const consensus = (five: Kind[]) => {
+      const byId: Partial<Record<FrameworkId, FrameworkResult>> = results(five.map(() => 'compliant'));
+      SHARIAH_FRAMEWORK_IDS.forEach((id, i) => (byId[id] = of(id, five[i]!)));
+      return computeConsensus(byId).status;
+    };
     const rank: Record<VerdictStatus, number> = { non_compliant: 0, questionable: 1, compliant: 2, insufficient_data: -1 };
     let compared = 0;
-    for (let code = 0; code < 4 ** 5; code++) {
-      const five = [0, 1, 2, 3, 4].map((i) => statuses[Math.floor(code / 4 ** i) % 4]!);
-      const before = computeConsensus(results(five)).status;
+    for (let code = 0; code < kinds.length ** 5; code++) {
+      const five = [0, 1, 2, 3, 4].map((i) => kinds[Math.floor(code / kinds.length ** i) % kinds.length]!);
+      const before = consensus(five);
       for (let lost = 0; lost < 5; lost++) {
-        if (five[lost] === 'insufficient_data') continue;
-        const after = computeConsensus(results(five.map((s, i) => (i === lost ? 'insufficient_data' : s)))).status;
-        if (after === 'insufficient_data') continue;
-        compared += 1;
-        const label = `${five.join(',')} losing ${lost}: ${before} -> ${after}`;
-        expect(before, label).not.toBe('insufficient_data');
-        expect(rank[after], label).toBeLessThanOrEqual(rank[before]);
-        // Never non_compliant unless it was: a missing verdict decides nothing.
-        expect(after === 'non_compliant' && before !== 'non_compliant', label).toBe(false);
+        if (five[lost]!.startsWith('lacks')) continue;
+        // A failed business check decides until its own evidence goes: then only that is what it lacks.
+        const losses = five[lost] === 'fails business' ? (['lacks business'] as const) : (['lacks ratio', 'lacks business'] as const);
+        for (const instead of losses) {
+          const after = consensus(five.map((k, i) => (i === lost ? instead : k)));
+          if (after === 'insufficient_data') continue;
+          compared += 1;
+          const label = `${five.join(',')}: ${lost} ${instead}: ${before} -> ${after}`;
+          expect(before, label).not.toBe('insufficient_data');
+          expect(rank[after], label).toBeLessThanOrEqual(rank[before]);
+          // Never non_compliant unless it was: a missing verdict decides nothing.
+          expect(after === 'non_compliant' && before !== 'non_compliant', label).toBe(false);
+        }
       }
     }
-    expect(compared).toBeGreaterThan(900);
+    expect(compared).toBeGreaterThan(8_000);
   });
 
-  it('when one methodology fails a prohibited business activity and the score is 80 or more, then it is questionable, never compliant', () => {
-    const failing: Reason = { code: 'shariah_msci.business.weapons', result: 'fail', message: 'weapons maker' };
+  it('when a methodology that failed on a business activity loses that evidence, then four passing make it questionable, not compliant', () => {
+    const lacking: Reason = { code: 'shariah_aaoifi.business.alcohol', result: 'insufficient_data', message: 'no evidence' };
     const c = computeConsensus(
-      results(['compliant', 'compliant', 'compliant', 'compliant', 'non_compliant'], {
-        shariah_msci: result('shariah_msci', 'non_compliant', [failing]),
+      results(['insufficient_data', 'compliant', 'compliant', 'compliant', 'compliant'], {
+        shariah_aaoifi: result('shariah_aaoifi', 'insufficient_data', [lacking]),
       }),
     );
-    expect(c).toMatchObject({ status: 'questionable', score: 80 });
-    expect(c.reasons[0]!.message).toContain('shariah_msci finds a prohibited business activity');
-  });
-
-  it('when one methodology fails on a ratio only and four pass, then the consensus of 80 is compliant', () => {
-    const ratio: Reason = { code: 'shariah_aaoifi.interest_bearing_debt', result: 'fail', message: 'debt' };
-    const c = computeConsensus(
-      results(['non_compliant', 'compliant', 'compliant', 'compliant', 'compliant'], {
-        shariah_aaoifi: result('shariah_aaoifi', 'non_compliant', [ratio]),
-      }),
-    );
-    expect(c).toMatchObject({ status: 'compliant', score: 80 });
+    expect(c).toMatchObject({ status: 'questionable', score: null });
+    expect(c.reasons[0]!.message).toContain('counted non-compliant it would be questionable (score 80)');
   });
 
   it('when the traditions disagree with the Shariah methodologies, then they are listed beside the consensus and change nothing', () => {

@@ -141,7 +141,7 @@ describe('purity', () => {
 });
 
 describe('questionable means doubt', () => {
-  // service_consensus's questionable is its 50–80 score band, not a check.
+  // service_consensus's questionable is its 50–80 score band, a business finding or undecided methodologies, not a check.
   const checked = FRAMEWORK_IDS.filter((id) => id !== 'service_consensus');
   it('when any company is screened, then every questionable check names its kind of doubt and every numeric check its margin', () => {
     fc.assert(

@@ -33,10 +33,16 @@ describe('page-cache warm-up of the embedded store', () => {
     expect((await warmPageCache([big], 0)).bytes).toBe(0);
   });
 
-  it('when the signal aborts, then it reads nothing more', async () => {
+  it('when the signal aborts, then it reads nothing more and says it was stopped', async () => {
     const stop = new AbortController();
     stop.abort();
-    expect((await warmPageCache([big, small], Number.MAX_SAFE_INTEGER, stop.signal)).bytes).toBe(0);
+    expect(await warmPageCache([big, small], Number.MAX_SAFE_INTEGER, stop.signal)).toMatchObject({ bytes: 0, aborted: true });
+    expect((await warmPageCache([small], Number.MAX_SAFE_INTEGER)).aborted).toBe(false);
+  });
+
+  it('when the files are smaller than a read, then it counts what was read, not what it asked for', async () => {
+    const tiny = await fileOf(temp.dir, 'tiny', 10);
+    expect((await warmPageCache([tiny, tiny], Number.MAX_SAFE_INTEGER)).bytes).toBe(20);
   });
 
   it('when a path is a directory, then the warm-up fails rather than reporting a read it did not do', async () => {
