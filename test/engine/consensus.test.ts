@@ -120,6 +120,27 @@ describe('service_consensus: the Shariah consensus with the other traditions bes
     expect(c.reasons[0]!.message).toContain('counted non-compliant it would be questionable (score 80)');
   });
 
+  it('when one methodology fails a prohibited business activity and the score is 80 or more, then it is questionable, never compliant', () => {
+    const failing: Reason = { code: 'shariah_msci.business.weapons', result: 'fail', message: 'weapons maker' };
+    const c = computeConsensus(
+      results(['compliant', 'compliant', 'compliant', 'compliant', 'non_compliant'], {
+        shariah_msci: result('shariah_msci', 'non_compliant', [failing]),
+      }),
+    );
+    expect(c).toMatchObject({ status: 'questionable', score: 80 });
+    expect(c.reasons[0]!.message).toContain('shariah_msci finds a prohibited business activity');
+  });
+
+  it('when one methodology fails on a ratio only and four pass, then the consensus of 80 is compliant', () => {
+    const ratio: Reason = { code: 'shariah_aaoifi.interest_bearing_debt', result: 'fail', message: 'debt' };
+    const c = computeConsensus(
+      results(['non_compliant', 'compliant', 'compliant', 'compliant', 'compliant'], {
+        shariah_aaoifi: result('shariah_aaoifi', 'non_compliant', [ratio]),
+      }),
+    );
+    expect(c).toMatchObject({ status: 'compliant', score: 80 });
+  });
+
   it('when the traditions disagree with the Shariah methodologies, then they are listed beside the consensus and change nothing', () => {
     const rejecting = results(['compliant', 'compliant', 'compliant', 'compliant', 'compliant'], {
       lds_mormon: result('lds_mormon', 'non_compliant'),
