@@ -10,9 +10,10 @@
  * 4. any methodology failing a prohibited business activity → questionable at best;
  * 5. score 80 or more → compliant; otherwise questionable.
  * A methodology without a decisive verdict is counted both ways (non_compliant, and failing a
- * business activity whose evidence it lacks; then compliant): the same status both ways stands; otherwise the undecided ones decide, and the consensus is
- * questionable when only compliant is in doubt, else insufficient_data. So a missing input never
- * lifts the consensus and never makes it non_compliant. See docs/frameworks/service_consensus.md.
+ * business activity whose evidence it lacks; then compliant): the same status both ways stands;
+ * otherwise the undecided ones decide, and the consensus is questionable when only compliant is
+ * in doubt, else insufficient_data. So a missing input never lifts the consensus and never makes
+ * it non_compliant. See docs/frameworks/service_consensus.md.
  */
 import { SHARIAH_FRAMEWORK_IDS, type FrameworkId } from './frameworks.ts';
 import type { ConsensusComponent, ConsensusTradition, FrameworkResult, Reason, VerdictStatus } from './result-types.ts';
@@ -76,12 +77,13 @@ function why(status: VerdictStatus, t: Tally): string {
     : `the score is between ${CONSENSUS_NON_COMPLIANT_BELOW} and ${CONSENSUS_COMPLIANT_AT} (${counts})`;
 }
 
+/** "shariah_x has no decisive verdict", "shariah_x, shariah_y have …". */
+const withoutVerdict = (undecided: readonly FrameworkId[]): string =>
+  `${undecided.join(', ')} ${undecided.length === 1 ? 'has' : 'have'} no decisive verdict`;
+
 function scoreReason(status: VerdictStatus, t: Tally, undecided: readonly FrameworkId[]): Reason {
   const score = scoreOf(t);
-  const either =
-    undecided.length === 0
-      ? ''
-      : `; ${undecided.join(', ')} ${undecided.length === 1 ? 'has' : 'have'} no decisive verdict and would change nothing either way`;
+  const either = undecided.length === 0 ? '' : `; ${withoutVerdict(undecided)} and would change nothing either way`;
   return {
     code: 'service_consensus.score',
     result: status === 'compliant' ? 'pass' : status === 'non_compliant' ? 'fail' : 'questionable',
@@ -99,9 +101,13 @@ function scoreReason(status: VerdictStatus, t: Tally, undecided: readonly Framew
  * The undecided methodologies decide the consensus: counted non_compliant it is `low`, counted compliant `high`.
  * Only compliant in doubt → questionable (fail closed); non_compliant in doubt → insufficient_data (a missing input decides nothing).
  */
-function undecidedReason(undecided: readonly FrameworkId[], low: Tally, high: Tally): { status: VerdictStatus; reason: Reason } {
-  const lowStatus = decide(low);
-  const highStatus = decide(high);
+function undecidedReason(
+  undecided: readonly FrameworkId[],
+  low: Tally,
+  lowStatus: VerdictStatus,
+  high: Tally,
+  highStatus: VerdictStatus,
+): { status: VerdictStatus; reason: Reason } {
   const status: VerdictStatus = lowStatus === 'non_compliant' ? 'insufficient_data' : 'questionable';
   const outcome =
     status === 'questionable'
@@ -115,7 +121,7 @@ function undecidedReason(undecided: readonly FrameworkId[], low: Tally, high: Ta
       code: 'service_consensus.undecided',
       result: status === 'questionable' ? 'questionable' : 'insufficient_data',
       message:
-        `${undecided.join(', ')} ${undecided.length === 1 ? 'has' : 'have'} no decisive verdict: ${bound('non-compliant', lowStatus, low)}, ` +
+        `${withoutVerdict(undecided)}: ${bound('non-compliant', lowStatus, low)}, ` +
         `${bound('compliant', highStatus, high)}; ${outcome}. Other traditions are shown beside it, not counted.`,
       metric: 'consensus_score',
       value: scoreOf(low),
@@ -183,11 +189,12 @@ export function computeConsensus(results: Partial<Record<FrameworkId, FrameworkR
   const low: Tally = { sum, counted: all, rejecting: rejecting + undecided.length, business: [...business, ...undecidedBusiness] };
   const high: Tally = { sum: sum + undecided.length, counted: all, rejecting, business };
   const status = decide(low);
-  if (status === decide(high)) {
+  const highStatus = decide(high);
+  if (status === highStatus) {
     // decide() is monotone, so the decisive methodologies alone, which lie between the two readings, say the same.
     const known: Tally = { sum, counted: decisive, rejecting, business };
     return { ...base, status, score: scoreOf(known), reasons: [scoreReason(status, known, undecided)] };
   }
-  const decided = undecidedReason(undecided, low, high);
+  const decided = undecidedReason(undecided, low, status, high, highStatus);
   return { ...base, status: decided.status, score: null, reasons: [decided.reason] };
 }

@@ -12,13 +12,12 @@ export const INSERT_SNAPSHOT = `INSERT INTO serving_snapshots (${columns}, resul
 ON CONFLICT (market, ticker, snapshot_date) DO UPDATE SET ${[...ROW_COLUMNS.slice(3), 'result'].map((c) => `${c} = excluded.${c}`).join(', ')}
 WHERE excluded.screened_at >= serving_snapshots.screened_at`;
 
-const newerThanCurrent =
+/** The written screen is of a later day, or of the same day and later (`>`) or as late (`>=`). */
+const screenAfterCurrent = (sameDay: '>' | '>=') =>
   '(excluded.snapshot_date > serving_current.snapshot_date OR ' +
-  '(excluded.snapshot_date = serving_current.snapshot_date AND excluded.screened_at >= serving_current.screened_at))';
-const movesCurrent =
-  '(excluded.snapshot_date > serving_current.snapshot_date OR ' +
-  '(excluded.snapshot_date = serving_current.snapshot_date AND excluded.screened_at > serving_current.screened_at) OR ' +
-  'excluded.first_date < serving_current.first_date)';
+  `(excluded.snapshot_date = serving_current.snapshot_date AND excluded.screened_at ${sameDay} serving_current.screened_at))`;
+const newerThanCurrent = screenAfterCurrent('>=');
+const movesCurrent = `(${screenAfterCurrent('>')} OR excluded.first_date < serving_current.first_date)`;
 
 /**
  * A ticker's current row takes the write's number only when the row moves (a newer screen, or an
