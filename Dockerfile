@@ -1,9 +1,16 @@
 # The faithscreen worker and API image (one image, the role is the command: worker | api).
+# Dependencies install in the full image: zstd-napi compiles its bundled zstd when no prebuilt
+# binary can be fetched, which needs python3, make and a C compiler (docs/dependencies.md).
+FROM node:20-bookworm AS dependencies
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev && npm cache clean --force
+
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev && npm cache clean --force
+COPY --from=dependencies /app/node_modules ./node_modules
 COPY bin ./bin
 COPY cli ./cli
 COPY platform ./platform

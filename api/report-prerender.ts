@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { UNSCOPED_KEY_FRAMEWORKS } from '../common/grants.ts';
 import type { FrameworkId } from '../engine/index.ts';
 import type { VerdictRow } from '../reads/api-reads-types.ts';
+import { compressResult, decompressResult } from '../serving/serving-codec.ts';
 import type { StoredReport, StoredReportStamp } from '../serving/serving-types.ts';
 import type { Logger } from 'pino';
 import type { ApiReads } from '../reads/api-reads.ts';
@@ -12,7 +12,7 @@ import type { ReportRenderer } from './report-renderer.ts';
 /**
  * Pre-rendered default reports (docs/serving.md, "Pre-rendered reports"): an API renders each
  * current row's default report in its render threads while they are idle and keeps it in the
- * serving store, so a cold screen of that selection is one read and one inflate, on every
+ * serving store, so a cold screen of that selection is one read and one decompression, on every
  * replica and after a restart.
  */
 
@@ -55,7 +55,7 @@ export const RENDER_VERSION = `${PRERENDERED_FRAMEWORKS.join(',')} ${renderingDi
  */
 export async function storedReportJson(reads: ApiReads, row: VerdictRow, companyName: string): Promise<Buffer | null> {
   const stored = await reads.prerenderedReport(row);
-  return stored && servable(stored, companyName) ? inflateRawSync(stored.report) : null;
+  return stored && servable(stored, companyName) ? decompressResult(stored.report) : null;
 }
 
 /** Whether a stored report of the row's snapshot may be served: this rendering version, and the listing's company name. */
@@ -167,7 +167,8 @@ export class ReportPrerenderer {
           screenedAt: row.screenedAt,
           companyName,
           version: RENDER_VERSION,
-          report: deflateRawSync(json, { level: 1 }),
+          // Compressed as a stored result is: a report repeats the result dictionary's keys and words.
+          report: compressResult(json),
         });
       }
       await this.service.reads.storeReports(reports);

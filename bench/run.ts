@@ -19,6 +19,10 @@ console.log(
     `(${engine.companiesPerSecond} companies/s, ${engine.microsecondsPerCompany} µs each; target < 5000 ms)`,
 );
 
+// How the serving store compresses results: zstd against the dictionary beside the deflate before it (seconds).
+const { runStoredResultsBench, formatStoredResultsBench } = await import('./stored-results.bench.ts');
+for (const line of formatStoredResultsBench(runStoredResultsBench())) console.log(line);
+
 const { runDataBench, describeDataBench } = await import('./data.bench.ts');
 for (const line of describeDataBench(await runDataBench(Number(process.env.BENCH_SCALE ?? process.env.DATA_BENCH_SCALE ?? 1))))
   console.log(line);

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import pg, { type Pool, type QueryConfig } from 'pg';
 import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
 import { inTransaction, numbered, redactedUrl } from '../service-state/postgres-db.ts';
-import { blockValues, currentChangesOf, inflateResult, newer, newestPerTicker, ROW_COLUMNS, rowOf, rowValues } from './serving-codec.ts';
+import { blockValues, currentChangesOf, decompressResult, newer, newestPerTicker, ROW_COLUMNS, rowOf, rowValues } from './serving-codec.ts';
 import { byTicker } from './serving-order.ts';
 import {
   fundHoldingsOf,
@@ -315,7 +315,7 @@ class PostgresServingStore implements ServingStore {
     const out: Array<Buffer | null> = keys.map(() => null);
     if (keys.length === 0) return out;
     const found = await this.all(SELECT_RESULTS, [keys.map((k) => k.market), keys.map((k) => k.ticker), keys.map((k) => k.snapshotDate)]);
-    for (const record of found) out[Number(record.i) - 1] = inflateResult(record.result as Buffer, record.block as Buffer | null);
+    for (const record of found) out[Number(record.i) - 1] = decompressResult(record.result as Buffer, record.block as Buffer | null);
     return out;
   }
 

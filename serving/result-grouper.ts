@@ -1,4 +1,4 @@
-import { blockReference, deflateResult, deflateResultBlock, MAX_BLOCK_RESULTS } from './serving-codec.ts';
+import { blockReference, compressResult, compressResultBlock, MAX_BLOCK_RESULTS } from './serving-codec.ts';
 import type { ResultBlock, ServingBatch, ServingRow, ServingSnapshot } from './serving-types.ts';
 
 interface Group {
@@ -14,13 +14,13 @@ function blockKey(row: ServingRow): string {
 /**
  * Makes the rows a writer adds into what the store takes (docs/serving.md, "Stored results"): a
  * ticker's consecutive rows of one screen and one year, in date order, share a result block
- * (a backfill's month ends of a year); a row alone is deflated alone (a nightly's). Holds one
+ * (a backfill's month ends of a year); a row alone is compressed alone (a nightly's). Holds one
  * group's results at a time, so a writer of millions of rows keeps only their stored bytes.
  */
 export class ResultGrouper {
   private readonly snapshots: ServingSnapshot[] = [];
   private readonly blocks: ResultBlock[] = [];
-  /** Keys with a block already: a ticker seen again out of order is deflated row by row, never a second block of one key. */
+  /** Keys with a block already: a ticker seen again out of order is compressed row by row, never a second block of one key. */
   private readonly blockKeys = new Set<string>();
   private group: Group | null = null;
 
@@ -53,12 +53,12 @@ export class ResultGrouper {
     if (group === null) return;
     this.group = null;
     if (group.rows.length === 1 || this.blockKeys.has(group.key)) {
-      group.rows.forEach((row, i) => this.snapshots.push({ ...row, result: deflateResult(group.results[i]!), resultDeflated: true }));
+      group.rows.forEach((row, i) => this.snapshots.push({ ...row, result: compressResult(group.results[i]!), resultStored: true }));
       return;
     }
     this.blockKeys.add(group.key);
     const { market, ticker, screenedAt, snapshotDate } = group.rows[0]!;
-    this.blocks.push({ market, ticker, screenedAt, year: snapshotDate.slice(0, 4), data: deflateResultBlock(group.results) });
-    group.rows.forEach((row, i) => this.snapshots.push({ ...row, result: blockReference(i), resultDeflated: true }));
+    this.blocks.push({ market, ticker, screenedAt, year: snapshotDate.slice(0, 4), data: compressResultBlock(group.results) });
+    group.rows.forEach((row, i) => this.snapshots.push({ ...row, result: blockReference(i), resultStored: true }));
   }
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
+import { Compressor, Decompressor } from 'zstd-napi';
 import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
 import { FRAMEWORK_IDS, type FrameworkId } from '../engine/frameworks.ts';
 import type { VerdictStatus } from '../engine/result-types.ts';
@@ -49,50 +50,81 @@ export const ROW_COLUMNS = [
 ] as const;
 
 /**
- * Results are deflated at level 1 against a preset dictionary (one whole result of the sample
- * universe, frozen once shipped): a result's keys, codes and methodology words repeat in every
- * row, and a backfill writes millions (docs/serving.md, "Stored results", for the sizes and cost).
- * A stored result starts with `DICTIONARY_MARK` and the dictionary's number, or is a reference
- * into a result block (`BLOCK_REFERENCE_MARK`); results written before dictionaries are plain
- * raw deflate, which never starts with either byte (its first three bits would name block type
- * 3, which deflate reserves).
+ * Results are compressed with zstd at level 1 against a preset dictionary (one whole result of
+ * the sample universe, frozen once shipped): a result's keys, codes and methodology words repeat
+ * in every row, and a backfill writes millions (docs/serving.md, "Stored results", for the sizes
+ * and cost). A stored result starts with a mark byte: `ZSTD_MARK` and the dictionary's number,
+ * `BLOCK_REFERENCE_MARK` and an index into a result block, or, written by earlier versions and
+ * still read, `DEFLATE_MARK` and the dictionary's number, or a plain raw deflate stream. No raw
+ * deflate stream starts with any of the three marks: bits 1–2 of each name block type 3, which
+ * deflate reserves.
  */
-const DICTIONARY_MARK = 0xff;
+const ZSTD_MARK = 0xf7;
+const DEFLATE_MARK = 0xff;
 /** The first byte of a reference into a result block; its next two bytes are the entry's index. */
 const BLOCK_REFERENCE_MARK = 0xfe;
 /** Entries of a block, at most (an index takes two bytes). */
 export const MAX_BLOCK_RESULTS = 0xffff;
+/** Set in a block's first byte (beside the dictionary's number) when the block is zstd; clear in deflated blocks of earlier versions. */
+const ZSTD_BLOCK = 0x80;
 
 const CURRENT_DICTIONARY = 1;
 const DICTIONARIES = new Map<number, Buffer>([[1, readFileSync(new URL('./result-dictionary-1.dict', import.meta.url))]]);
 
-export function deflateResult(json: Uint8Array): Buffer {
-  const body = deflateRawSync(json, { level: 1, dictionary: DICTIONARIES.get(CURRENT_DICTIONARY) });
-  const stored = Buffer.allocUnsafe(body.length + 2);
-  stored[0] = DICTIONARY_MARK;
-  stored[1] = CURRENT_DICTIONARY;
-  body.copy(stored, 2);
-  return stored;
-}
-
 function dictionary(number: number): Buffer {
   const found = DICTIONARIES.get(number);
-  if (found === undefined) throw new Error(`serving store: a result deflated against dictionary ${number}, which this version lacks`);
+  if (found === undefined) throw new Error(`serving store: a result compressed against dictionary ${number}, which this version lacks`);
   return found;
 }
 
-/**
- * A stored result: its own deflated bytes, or `block`'s entry when it is a reference
- * (`BLOCK_REFERENCE_MARK`, another byte no raw deflate stream starts with). A reference with
- * no block is an error, not a missing result: the block is written before the rows.
- */
-export function inflateResult(stored: Uint8Array, block?: Uint8Array | null): Buffer {
-  if (stored[0] === BLOCK_REFERENCE_MARK) {
-    if (block === undefined || block === null) throw new Error('serving store: a result refers to a block the store does not hold');
-    return resultInBlock(block, (stored[1]! << 8) | stored[2]!);
+/** One compressor a thread, its dictionary digested once; fast level 1 (docs/serving.md has the measured levels). */
+let compressor: Compressor | undefined;
+function zstdCompress(data: Uint8Array): Buffer {
+  if (compressor === undefined) {
+    compressor = new Compressor();
+    compressor.setParameters({ compressionLevel: 1 });
+    compressor.loadDictionary(dictionary(CURRENT_DICTIONARY));
   }
-  if (stored[0] !== DICTIONARY_MARK) return inflateRawSync(stored);
-  return inflateRawSync(stored.subarray(2), { dictionary: dictionary(stored[1]!) });
+  return compressor.compress(data);
+}
+
+const decompressors = new Map<number, Decompressor>();
+function zstdDecompress(data: Uint8Array, dictionaryNumber: number): Buffer {
+  let found = decompressors.get(dictionaryNumber);
+  if (found === undefined) {
+    found = new Decompressor();
+    found.loadDictionary(dictionary(dictionaryNumber));
+    decompressors.set(dictionaryNumber, found);
+  }
+  return found.decompress(data);
+}
+
+/** A result as one row stores it alone: `ZSTD_MARK`, the dictionary's number, the zstd frame. */
+export function compressResult(json: Uint8Array): Buffer {
+  const frame = zstdCompress(json);
+  const stored = Buffer.allocUnsafe(frame.length + 2);
+  stored[0] = ZSTD_MARK;
+  stored[1] = CURRENT_DICTIONARY;
+  frame.copy(stored, 2);
+  return stored;
+}
+
+/**
+ * A stored result: its own compressed bytes, or `block`'s entry when it is a reference. A
+ * reference with no block is an error, not a missing result: the block is written before the rows.
+ */
+export function decompressResult(stored: Uint8Array, block?: Uint8Array | null): Buffer {
+  switch (stored[0]) {
+    case ZSTD_MARK:
+      return zstdDecompress(stored.subarray(2), stored[1]!);
+    case BLOCK_REFERENCE_MARK:
+      if (block === undefined || block === null) throw new Error('serving store: a result refers to a block the store does not hold');
+      return resultInBlock(block, (stored[1]! << 8) | stored[2]!);
+    case DEFLATE_MARK:
+      return inflateRawSync(stored.subarray(2), { dictionary: dictionary(stored[1]!) });
+    default:
+      return inflateRawSync(stored);
+  }
 }
 
 export function blockReference(index: number): Buffer {
@@ -102,31 +134,35 @@ export function blockReference(index: number): Buffer {
 }
 
 /**
- * Results deflated as one stream against the current dictionary. Layout: the dictionary's
- * number (1 byte), the count (2 bytes), each result's length (4 bytes each), then the stream.
+ * Results compressed as one zstd frame against the current dictionary. Layout: the dictionary's
+ * number with `ZSTD_BLOCK` set (1 byte), the count (2 bytes), each result's length (4 bytes
+ * each), then the frame. Blocks of earlier versions have the same layout with a raw deflate
+ * stream and the flag clear.
  */
-export function deflateResultBlock(results: readonly Uint8Array[]): Buffer {
+export function compressResultBlock(results: readonly Uint8Array[]): Buffer {
   if (results.length === 0 || results.length > MAX_BLOCK_RESULTS) throw new Error(`serving store: a block of ${results.length} results`);
   const header = Buffer.allocUnsafe(3 + 4 * results.length);
-  header[0] = CURRENT_DICTIONARY;
+  header[0] = ZSTD_BLOCK | CURRENT_DICTIONARY;
   header.writeUInt16BE(results.length, 1);
   results.forEach((result, i) => header.writeUInt32BE(result.length, 3 + 4 * i));
-  const body = deflateRawSync(Buffer.concat(results), { level: 1, dictionary: dictionary(CURRENT_DICTIONARY) });
-  return Buffer.concat([header, body]);
+  return Buffer.concat([header, zstdCompress(Buffer.concat(results))]);
 }
 
-/** Entry `index` of a block (the whole block is inflated: one ticker's days of a year). */
+/** Entry `index` of a block (the whole block is decompressed: one ticker's days of a year). */
 export function resultInBlock(block: Uint8Array, index: number): Buffer {
   const data = Buffer.from(block.buffer, block.byteOffset, block.byteLength);
   const count = data.readUInt16BE(1);
   if (index >= count) throw new Error(`serving store: entry ${index} of a block of ${count}`);
   let start = 0;
   for (let i = 0; i < index; i += 1) start += data.readUInt32BE(3 + 4 * i);
-  const all = inflateRawSync(data.subarray(3 + 4 * count), { dictionary: dictionary(data[0]!) });
+  const body = data.subarray(3 + 4 * count);
+  const dictionaryNumber = data[0]! & ~ZSTD_BLOCK;
+  const all =
+    (data[0]! & ZSTD_BLOCK) !== 0 ? zstdDecompress(body, dictionaryNumber) : inflateRawSync(body, { dictionary: dictionary(dictionaryNumber) });
   return all.subarray(start, start + data.readUInt32BE(3 + 4 * index));
 }
 
-/** The values of a snapshot's columns, `ROW_COLUMNS` then the deflated result. */
+/** The values of a snapshot's columns, `ROW_COLUMNS` then the stored result. */
 export function rowValues(snapshot: ServingSnapshot): Array<string | number | null | Buffer> {
   return [
     snapshot.market,
@@ -138,7 +174,7 @@ export function rowValues(snapshot: ServingSnapshot): Array<string | number | nu
     ...SNAPSHOT_RATIOS.map((r) => snapshot.ratios[r]),
     snapshot.synthetic ? 1 : 0,
     snapshot.dataSource,
-    snapshot.resultDeflated ? Buffer.from(snapshot.result) : deflateResult(snapshot.result),
+    snapshot.resultStored ? Buffer.from(snapshot.result) : compressResult(snapshot.result),
   ];
 }
 

@@ -5,7 +5,7 @@ import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
  * in `serving_migrations`; never edit an applied one). docs/serving.md, "The serving store".
  *
  * - `serving_snapshots`: the newest screen of each (market, ticker, day), its statuses as ten
- *   letters, its ratio columns and its stored result (deflated). Keyed by (market, ticker,
+ *   letters, its ratio columns and its stored result (compressed). Keyed by (market, ticker,
  *   snapshot_date): as_of, a day and a ticker's history are ordered reads of that key; one day of
  *   a market reads the (market, snapshot_date) index.
  * - `serving_current`: which day is each ticker's newest, and its first; `seq` numbers the

@@ -26,16 +26,16 @@ export interface ServingRow {
 export interface ServingSnapshot extends ServingRow {
   result: Uint8Array;
   /**
-   * `result` is already in its stored form: deflated (`deflateResult`) as the row was made, or a
+   * `result` is already in its stored form: compressed (`compressResult`) as the row was made, or a
    * reference into a `ResultBlock` written with it (`ResultGrouper`).
    */
-  resultDeflated?: boolean;
+  resultStored?: boolean;
 }
 
 /**
- * A ticker's consecutive results of one screen in one year, deflated together
- * (`deflateResultBlock`): each repeats most of the one before, so together they take a
- * fraction of the bytes and CPU of one deflate each. Its rows hold references to it, and it is
+ * A ticker's consecutive results of one screen in one year, compressed together
+ * (`compressResultBlock`): each repeats most of the one before, so together they take a
+ * fraction of the bytes and CPU of compressing each alone. Its rows hold references to it, and it is
  * keyed by what those rows share: market, ticker, `screenedAt` and the year of their days.
  */
 export interface ResultBlock {
@@ -139,7 +139,7 @@ export interface StoredReportStamp {
 }
 
 export interface StoredReport extends StoredReportStamp {
-  /** The report's UTF-8 JSON, deflated. */
+  /** The report's UTF-8 JSON, compressed as a stored result is (`compressResult`). */
   report: Buffer;
 }
 

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
 import { warmPageCache, type PageCacheWarmup } from './page-cache-warmup.ts';
-import { blockValues, currentChangesOf, inflateResult, newestPerTicker, rowOf, rowValues } from './serving-codec.ts';
+import { blockValues, currentChangesOf, decompressResult, newestPerTicker, rowOf, rowValues } from './serving-codec.ts';
 import { SERVING_MIGRATIONS } from './serving-schema.ts';
 import {
   DELETE_UNUSED_BLOCKS,
@@ -192,7 +192,7 @@ export class SqliteServingStore implements ServingStore {
     const select = this.statement(SELECT_RESULT);
     return keys.map((key) => {
       const record = select.get(key.market, key.ticker, key.snapshotDate) as Row | undefined;
-      return record === undefined ? null : inflateResult(record.result as Uint8Array, record.block as Uint8Array | null);
+      return record === undefined ? null : decompressResult(record.result as Uint8Array, record.block as Uint8Array | null);
     });
   }
 

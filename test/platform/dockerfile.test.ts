@@ -33,4 +33,14 @@ describe('Dockerfile', () => {
     expect(needed).toContain('activities');
     expect([...needed].filter((dir) => !copied.has(dir)).sort()).toEqual([]);
   });
+
+  it('installs dependencies where native ones can compile and runs on the slim image with them', async () => {
+    const dockerfile = await readFile(path.join(ROOT, 'Dockerfile'), 'utf8');
+    const stages = [...dockerfile.matchAll(/^FROM\s+(\S+)(?:\s+AS\s+(\S+))?$/gm)].map(([, image, name]) => ({ image, name }));
+    expect(stages).toEqual([
+      { image: 'node:20-bookworm', name: 'dependencies' },
+      { image: 'node:20-bookworm-slim', name: undefined },
+    ]);
+    expect(dockerfile).toMatch(/^COPY --from=dependencies \/app\/node_modules \.\/node_modules$/m);
+  });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ResultGrouper } from '../../serving/result-grouper.ts';
-import { inflateResult } from '../../serving/serving-codec.ts';
+import { decompressResult } from '../../serving/serving-codec.ts';
 import type { ServingRow } from '../../serving/serving-types.ts';
 import { servingRow } from '../support/serving-rows.ts';
 
@@ -20,7 +20,7 @@ function groupedResults(rows: ServingRow[]) {
   const batch = grouper.finish();
   const blockOf = (s: ServingRow) =>
     batch.blocks.find((b) => b.ticker === s.ticker && b.screenedAt === s.screenedAt && b.year === s.snapshotDate.slice(0, 4))?.data ?? null;
-  return { batch, results: batch.snapshots.map((s) => inflateResult(s.result, blockOf(s)).toString('utf8')) };
+  return { batch, results: batch.snapshots.map((s) => decompressResult(s.result, blockOf(s)).toString('utf8')) };
 }
 
 describe('result grouper', () => {
@@ -34,7 +34,7 @@ describe('result grouper', () => {
     expect(batch.blocks[0]!.data.length).toBeLessThan(batch.snapshots[3]!.result.length * 1.5);
   });
 
-  it('deflates alone what does not continue a group: another screen, a day out of order, a ticker seen again', () => {
+  it('compresses alone what does not continue a group: another screen, a day out of order, a ticker seen again', () => {
     const rows = [
       row('AAA', '2020-01-31'),
       row('AAA', '2020-02-29', '2026-02-01T00:00:00.000'),
