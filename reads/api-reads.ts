@@ -7,7 +7,7 @@ import { UniverseBuilder } from './api-reads-universe-builder.ts';
 import { syncServingFromLake, type ServingSyncResult } from '../warehouse/serving-sync.ts';
 import { openServingStore, servingTargetOf } from '../serving/open-serving-store.ts';
 import { defaultWarmupBudget, type PageCacheWarmup } from '../serving/page-cache-warmup.ts';
-import type { ServingRow, ServingStore, StoredReport, StoredReportStamp, TickerKey } from '../serving/serving-types.ts';
+import type { CurrentChanges, ServingRow, ServingStore, StoredReport, StoredReportStamp, TickerKey } from '../serving/serving-types.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
 import { MethodologyTexts } from '../warehouse/methodology-texts-lake.ts';
 import { eraOf, snapshotRatiosOf } from '../warehouse/snapshot-schema.ts';
@@ -358,12 +358,12 @@ export class ApiReads {
   }
 
   /**
-   * Reads the current rows the store changed since the last read (every row the first time).
+   * Applies the current rows the store changed since the last read (every row the first time).
    * When the store rebuilt its current rows (files removed from the lake by hand), every row is
    * read again into a fresh copy, swapped in one step: a ticker whose rows went is gone too.
    */
-  private async readCurrentChanges(): Promise<void> {
-    let changes = await this.serving.currentSince(this.servingSeq);
+  private async applyCurrentChanges(read: CurrentChanges): Promise<void> {
+    let changes = read;
     // Tickers whose current verdict moved: the store numbers a row only when it moves, and an
     // earlier first day moves it without moving the verdict, so listeners hear only of verdicts.
     const moved: TickerKey[] = [];
@@ -395,10 +395,11 @@ export class ApiReads {
     this.lakeScans += 1;
   }
 
-  /** Applies the store's changes: current rows, and the listings when their version moved. */
+  /** Applies the store's changes, read in one statement: current rows, and the listings when their version moved. */
   private async follow(): Promise<void> {
-    const version = await this.serving.listingsVersion();
-    await Promise.all([version === this.listingsVersion ? null : this.reloadUniverse(version), this.readCurrentChanges()]);
+    const changes = await this.serving.currentSince(this.servingSeq);
+    const version = changes.listingsVersion;
+    await Promise.all([version === this.listingsVersion ? null : this.reloadUniverse(version), this.applyCurrentChanges(changes)]);
   }
 
   /** Before the reads serve (the start), on the event loop (nothing waits on it); after, in a worker thread, swapped in one step. */

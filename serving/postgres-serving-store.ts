@@ -269,8 +269,7 @@ class PostgresServingStore implements ServingStore {
   }
 
   async currentSince(seq: number): Promise<CurrentChanges> {
-    const epoch = await this.meta(CURRENT_EPOCH_KEY);
-    return currentChangesOf(await this.all(SELECT_CURRENT_SINCE, [seq]), seq, epoch);
+    return currentChangesOf(await this.all(SELECT_CURRENT_SINCE, [CURRENT_EPOCH_KEY, LISTINGS_VERSION_KEY, seq]), seq);
   }
 
   async forgetSnapshots(market: string, from: string, to: string): Promise<void> {
@@ -386,10 +385,6 @@ class PostgresServingStore implements ServingStore {
 
   async listings(): Promise<ServingListing[]> {
     return listingsOf(await this.all(SELECT_LISTINGS, []));
-  }
-
-  async listingsVersion(): Promise<string> {
-    return (await this.meta(LISTINGS_VERSION_KEY)) ?? '';
   }
 
   async fundHoldings(fundMarket: string, fundTicker: string, limit: number): Promise<FundHoldings | undefined> {

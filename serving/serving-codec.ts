@@ -158,7 +158,9 @@ export function resultInBlock(block: Uint8Array, index: number): Buffer {
   const body = data.subarray(3 + 4 * count);
   const dictionaryNumber = data[0]! & ~ZSTD_BLOCK;
   const all =
-    (data[0]! & ZSTD_BLOCK) !== 0 ? zstdDecompress(body, dictionaryNumber) : inflateRawSync(body, { dictionary: dictionary(dictionaryNumber) });
+    (data[0]! & ZSTD_BLOCK) !== 0
+      ? zstdDecompress(body, dictionaryNumber)
+      : inflateRawSync(body, { dictionary: dictionary(dictionaryNumber) });
   return all.subarray(start, start + data.readUInt32BE(3 + 4 * index));
 }
 
@@ -203,18 +205,18 @@ export function rowOf(record: Record<string, unknown>): ServingRow {
   };
 }
 
-/** The change feed's records (rows with `first_date` and `seq`) read back by either engine. */
-export function currentChangesOf(
-  records: ReadonlyArray<Record<string, unknown>>,
-  since: number,
-  epoch: string | undefined,
-): CurrentChanges {
+/** The change feed's records (`SELECT_CURRENT_SINCE`: the epoch and listings version, then rows with `first_date` and `seq`) read back by either engine. */
+export function currentChangesOf(records: ReadonlyArray<Record<string, unknown>>, since: number): CurrentChanges {
   let seq = since;
-  const rows = records.map((record) => {
-    seq = Math.max(seq, Number(record.seq));
-    return { ...rowOf(record), firstSnapshotDate: String(record.first_date) };
-  });
-  return { rows, seq, epoch: epoch ?? '' };
+  const rows = records
+    .filter((record) => record.seq !== null && record.seq !== undefined)
+    .map((record) => {
+      seq = Math.max(seq, Number(record.seq));
+      return { ...rowOf(record), firstSnapshotDate: String(record.first_date) };
+    });
+  const first = records[0];
+  const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+  return { rows, seq, epoch: text(first?.epoch), listingsVersion: text(first?.listings_version) };
 }
 
 /** The newest row of each ticker in a batch and its earliest day: what the current table takes. */

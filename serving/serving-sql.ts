@@ -38,10 +38,17 @@ WHERE c.market = ? AND c.ticker = ?`;
 /** The number of the next write: writers take turns (SQLite's write lock, an advisory lock on PostgreSQL), so numbers rise in commit order. */
 export const NEXT_SEQ = `SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM serving_current`;
 
-/** Current rows written after a sequence number, with their first day and sequence. */
-export const SELECT_CURRENT_SINCE = `SELECT ${qualified}, c.first_date, c.seq FROM serving_current c
-JOIN serving_snapshots h ON h.market = c.market AND h.ticker = c.ticker AND h.snapshot_date = c.snapshot_date
-WHERE c.seq > ?`;
+/**
+ * What a reader polls, in one statement (one snapshot of the store, one round trip): the
+ * current-rows epoch and the listings version (parameters: their keys), then each current row
+ * written after a sequence number, with its first day and sequence. With no such row, one record
+ * carries the two values and nulls.
+ */
+export const SELECT_CURRENT_SINCE = `SELECT m.epoch, m.listings_version, changed.* FROM
+  (SELECT (SELECT value FROM serving_meta WHERE key = ?) AS epoch, (SELECT value FROM serving_meta WHERE key = ?) AS listings_version) m
+LEFT JOIN (SELECT ${qualified}, c.first_date, c.seq FROM serving_current c
+  JOIN serving_snapshots h ON h.market = c.market AND h.ticker = c.ticker AND h.snapshot_date = c.snapshot_date
+  WHERE c.seq > ?) changed ON 1 = 1`;
 
 /** The store's current-rows epoch: changed when current rows were rebuilt, not merely moved forward (readers then read them all again). */
 export const CURRENT_EPOCH_KEY = 'current_epoch';

@@ -73,14 +73,16 @@ export interface CurrentRow extends ServingRow {
 }
 
 /**
- * The current rows written after a sequence number, the number to ask from next time, and the
- * store's current-rows epoch: when it differs from the one a reader holds, current rows were
- * rebuilt (some may be gone) and the reader reads them all again.
+ * The current rows written after a sequence number, the number to ask from next time, the
+ * store's current-rows epoch (when it differs from the one a reader holds, current rows were
+ * rebuilt, some may be gone, and the reader reads them all again) and its listings version
+ * (when it moved, listings were written or released: the reader rebuilds its universe).
  */
 export interface CurrentChanges {
   rows: CurrentRow[];
   seq: number;
   epoch: string;
+  listingsVersion: string;
 }
 
 /** One listing of the universe. */
@@ -195,15 +197,14 @@ export interface ServingStore {
   texts(): Promise<Map<string, string>>;
   /** One listing per (market, ticker), in (market, ticker) order. */
   listings(): Promise<ServingListing[]>;
-  /** Changes whenever listings were written or released: a reader rebuilds its universe then. */
-  listingsVersion(): Promise<string>;
   /** A fund's holdings on its latest report date, heaviest first, at most `limit`; undefined when it has none. */
   fundHoldings(fundMarket: string, fundTicker: string, limit: number): Promise<FundHoldings | undefined>;
   /** The ticker's newest snapshot. */
   current(market: string, ticker: string): Promise<ServingRow | undefined>;
   /**
-   * Every current row written by a write numbered above `seq` (all of them for -1), and the
-   * highest number seen: what an API replica polls to follow the publishes of every worker.
+   * Every current row written by a write numbered above `seq` (all of them for -1), the highest
+   * number seen, the epoch and the listings version, read at once: what an API replica polls to
+   * follow the publishes of every worker.
    */
   currentSince(seq: number): Promise<CurrentChanges>;
   /**

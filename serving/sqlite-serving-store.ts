@@ -147,8 +147,7 @@ export class SqliteServingStore implements ServingStore {
   }
 
   async currentSince(seq: number): Promise<CurrentChanges> {
-    const epoch = await this.meta(CURRENT_EPOCH_KEY);
-    return currentChangesOf(this.statement(SELECT_CURRENT_SINCE).all(seq) as Row[], seq, epoch);
+    return currentChangesOf(this.statement(SELECT_CURRENT_SINCE).all(CURRENT_EPOCH_KEY, LISTINGS_VERSION_KEY, seq) as Row[], seq);
   }
 
   async forgetSnapshots(market: string, from: string, to: string): Promise<void> {
@@ -259,10 +258,6 @@ export class SqliteServingStore implements ServingStore {
 
   async listings(): Promise<ServingListing[]> {
     return listingsOf(this.statement(SELECT_LISTINGS).all() as Row[]);
-  }
-
-  async listingsVersion(): Promise<string> {
-    return (await this.meta(LISTINGS_VERSION_KEY)) ?? '';
   }
 
   async fundHoldings(fundMarket: string, fundTicker: string, limit: number): Promise<FundHoldings | undefined> {

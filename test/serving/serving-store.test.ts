@@ -112,7 +112,7 @@ describe('serving store', () => {
       ['AAA', '2020-02-29', '2020-01-31'],
       ['BBB', '2020-02-29', '2020-02-29'],
     ]);
-    expect(await store.currentSince(all.seq)).toEqual({ rows: [], seq: all.seq, epoch: all.epoch });
+    expect(await store.currentSince(all.seq)).toEqual({ rows: [], seq: all.seq, epoch: all.epoch, listingsVersion: all.listingsVersion });
     // A backfill of an earlier day moves the first day back; the current row stays the newer one.
     await store.write([snapshot('BBB', '2019-12-31', '2020-05-01T00:00:00.000', 'non_compliant')]);
     const next = await store.currentSince(all.seq);
@@ -125,7 +125,12 @@ describe('serving store', () => {
       snapshot('AAA', '2020-01-31', '2020-06-01T00:00:00.000', 'non_compliant'),
       snapshot('BBB', '2020-02-29', '2020-03-01T01:00:00.000'),
     ]);
-    expect(await store.currentSince(next.seq)).toEqual({ rows: [], seq: next.seq, epoch: next.epoch });
+    expect(await store.currentSince(next.seq)).toEqual({
+      rows: [],
+      seq: next.seq,
+      epoch: next.epoch,
+      listingsVersion: next.listingsVersion,
+    });
     // A newer screen of the current day does.
     await store.write([snapshot('AAA', '2020-02-29', '2020-03-02T01:00:00.000', 'questionable')]);
     const moved = await store.currentSince(next.seq);
@@ -188,7 +193,9 @@ describe('serving store', () => {
       currency: 'USD',
       dataSource,
     });
-    const v0 = await store.listingsVersion();
+    // The version comes with every poll of the change feed, rows or none.
+    const listingsVersion = async () => (await store.currentSince(Number.MAX_SAFE_INTEGER)).listingsVersion;
+    const v0 = await listingsVersion();
     await store.writeLakeFile(
       { path: 'listings/market=us/sample-c0.parquet', signature: '1:1' },
       {
@@ -203,7 +210,7 @@ describe('serving store', () => {
         rows: [listing('AAA', 'Feed A', 'feed')],
       },
     );
-    const v1 = await store.listingsVersion();
+    const v1 = await listingsVersion();
     expect(v1).not.toBe(v0);
     // One per (market, ticker), the feed's before the sample's, in ticker order.
     expect((await store.listings()).map((l) => [l.ticker, l.name])).toEqual([
@@ -221,7 +228,8 @@ describe('serving store', () => {
     expect((await store.listings()).map((l) => l.ticker)).toEqual(['AAA', 'CCC']);
     await store.holdFiles([], ['listings/market=us/feed-c0.parquet']);
     expect((await store.listings()).map((l) => l.ticker)).toEqual(['CCC']);
-    expect(await store.listingsVersion()).not.toBe(v1);
+    expect(await listingsVersion()).not.toBe(v1);
+    expect((await store.currentSince(-1)).listingsVersion).toBe(await listingsVersion());
 
     const holding = (asOf: string, ticker: string, weight: number) => ({
       fundMarket: 'us',
