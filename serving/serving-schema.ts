@@ -16,7 +16,8 @@ import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
  *   only the others (resumable), and a file published by hand is still served.
  * - `serving_texts`: the methodology texts stored results reference, by id.
  * - `serving_reports`: each ticker's default report of its current snapshot, rendered by an API
- *   when idle and kept for every replica, with the rendering code's version it was made by.
+ *   when idle and kept for every replica, with the rendering code's version it was made by; an
+ *   index holds what each report is of (its stamp), so checking them all reads no report.
  * - `serving_listings`, `serving_fund_holdings`: the rows of each lake file of those tables, by
  *   file: a republished file replaces its rows, a file removed takes them with it.
  */
@@ -96,6 +97,9 @@ CREATE TABLE serving_reports (
 );
 `;
 
+const reportStamps =
+  'CREATE INDEX serving_reports_stamps ON serving_reports (market, ticker, snapshot_date, screened_at, company_name, version);';
+
 const resultBlocks = (blob: string) => `
 CREATE TABLE serving_result_blocks (
   market TEXT NOT NULL,
@@ -141,5 +145,14 @@ CREATE INDEX serving_current_seq ON serving_current (seq);`,
     name: 'result blocks',
     sqlite: resultBlocks('BLOB'),
     postgres: resultBlocks('BYTEA'),
+  },
+  {
+    version: 6,
+    name: 'report stamps index',
+    // What a stored report is of, read without the report: in SQLite a report row fills most of
+    // a page, so the pre-renderer's check of every ticker read a page each; from this index it
+    // reads a few bytes each (docs/serving.md, "Pre-rendered reports").
+    sqlite: reportStamps,
+    postgres: reportStamps,
   },
 ];

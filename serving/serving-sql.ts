@@ -99,6 +99,15 @@ export const SELECT_REPORT = `SELECT snapshot_date, screened_at, company_name, v
 
 export const SELECT_REPORT_STAMP = `SELECT snapshot_date, screened_at, company_name, version FROM serving_reports WHERE market = ? AND ticker = ?`;
 
+/**
+ * The same read on SQLite, from the stamps index by name: its planner prefers the unique key's
+ * index (one row) and would then read the row, report and all (docs/serving.md, "Pre-rendered reports").
+ */
+export const SELECT_REPORT_STAMP_SQLITE = SELECT_REPORT_STAMP.replace(
+  'FROM serving_reports',
+  'FROM serving_reports INDEXED BY serving_reports_stamps',
+);
+
 export const UPSERT_REPORT = `INSERT INTO serving_reports (market, ticker, snapshot_date, screened_at, company_name, version, report)
 VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (market, ticker) DO UPDATE SET snapshot_date = excluded.snapshot_date, screened_at = excluded.screened_at,

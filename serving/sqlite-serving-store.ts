@@ -20,7 +20,7 @@ import {
   SELECT_FUND_HOLDINGS,
   SELECT_LISTINGS,
   SELECT_REPORT,
-  SELECT_REPORT_STAMP,
+  SELECT_REPORT_STAMP_SQLITE,
   SELECT_TEXTS,
   UPSERT_REPORT,
   CURRENT_EPOCH_KEY,
@@ -236,7 +236,7 @@ export class SqliteServingStore implements ServingStore {
   }
 
   async reportStamps(keys: readonly TickerKey[]): Promise<Array<StoredReportStamp | undefined>> {
-    const select = this.statement(SELECT_REPORT_STAMP);
+    const select = this.statement(SELECT_REPORT_STAMP_SQLITE);
     return keys.map(({ market, ticker }) => reportStampOf(market, ticker, select.get(market, ticker) as Row | undefined));
   }
 

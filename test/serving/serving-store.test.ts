@@ -4,6 +4,7 @@ import Database from 'libsql';
 import pg from 'pg';
 import { openServingStore } from '../../serving/open-serving-store.ts';
 import { ResultGrouper } from '../../serving/result-grouper.ts';
+import { SELECT_REPORT_STAMP_SQLITE } from '../../serving/serving-sql.ts';
 import type { ServingBatch, ServingSnapshot, ServingStore } from '../../serving/serving-types.ts';
 import { servingRow } from '../support/serving-rows.ts';
 import { testServiceState } from '../support/service-state.ts';
@@ -27,18 +28,21 @@ describe('serving store', () => {
   let store: ServingStore;
   let cleanup: () => Promise<void>;
   let blockCount: () => Promise<number>;
+  let storeRows: (sql: string) => Promise<Array<Record<string, unknown>>>;
+  let sqlite: boolean;
 
   beforeEach(async () => {
     const temp = await makeTempDir();
     cleanup = temp.cleanup;
     const target = await testServiceState(temp.dir);
     store = await openServingStore(target);
-    const countSql = 'SELECT count(*) AS n FROM serving_result_blocks';
-    blockCount = async () => {
+    sqlite = target.databaseUrl === undefined;
+    // A read of the store's own tables beside the store, on its engine.
+    storeRows = async (sql) => {
       if (target.databaseUrl === undefined) {
         const db = new Database(store.location, { readonly: true });
         try {
-          return Number((db.prepare(countSql).get() as { n: number }).n);
+          return db.prepare(sql).all() as Array<Record<string, unknown>>;
         } finally {
           db.close();
         }
@@ -46,11 +50,12 @@ describe('serving store', () => {
       const client = new pg.Client({ connectionString: target.databaseUrl });
       await client.connect();
       try {
-        return Number((await client.query<{ n: string }>(countSql)).rows[0]!.n);
+        return (await client.query<Record<string, unknown>>(sql)).rows;
       } finally {
         await client.end();
       }
     };
+    blockCount = async () => Number((await storeRows('SELECT count(*) AS n FROM serving_result_blocks'))[0]!.n);
   });
   afterEach(async () => {
     await store.close();
@@ -326,6 +331,18 @@ describe('serving store', () => {
         version: 'v1',
       },
     ]);
+  });
+
+  it('reads what stored reports are of from an index, not from the report rows', async () => {
+    // SQLite: the plan of the stamp query; PostgreSQL (whose planner scans a table this small): the index it would use.
+    const evidence = sqlite
+      ? await storeRows(`EXPLAIN QUERY PLAN ${SELECT_REPORT_STAMP_SQLITE.replace(/\?/g, "'x'")}`)
+      : await storeRows(`SELECT indexdef AS detail FROM pg_indexes WHERE indexname = 'serving_reports_stamps'`);
+    expect(evidence.map((row) => String(row.detail)).join('\n')).toMatch(
+      sqlite
+        ? /^SEARCH serving_reports USING COVERING INDEX serving_reports_stamps/
+        : /ON public\.serving_reports USING btree \(market, ticker, snapshot_date, screened_at, company_name, version\)/,
+    );
   });
 
   it('reads each result of a block back, keeps the block for the rows a re-screen leaves, and drops it with its year', async () => {
