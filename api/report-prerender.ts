@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { UNSCOPED_KEY_FRAMEWORKS } from '../common/grants.ts';
 import type { FrameworkId } from '../engine/index.ts';
 import type { VerdictRow } from '../reads/api-reads-types.ts';
-import { compressResult, decompressResult } from '../serving/serving-codec.ts';
+import { compressResult, decompressResult, STORED_FORMAT } from '../serving/serving-codec.ts';
 import type { StoredReport, StoredReportStamp } from '../serving/serving-types.ts';
 import type { Logger } from 'pino';
 import type { ApiReads } from '../reads/api-reads.ts';
@@ -45,8 +45,11 @@ function renderingDigest(): string {
   }
 }
 
-/** The selection and the rendering code as this process loaded them: a stored report of another version is rendered again. */
-export const RENDER_VERSION = `${PRERENDERED_FRAMEWORKS.join(',')} ${renderingDigest()}`;
+/**
+ * The selection, the rendering code as this process loaded them and the format reports are
+ * stored in: a stored report of another version is rendered again.
+ */
+export const RENDER_VERSION = `${PRERENDERED_FRAMEWORKS.join(',')} ${renderingDigest()} ${STORED_FORMAT}`;
 
 /**
  * The stored default report of this snapshot as UTF-8 JSON, or null: none stored, another

@@ -4,7 +4,7 @@ import { Compressor, Decompressor } from 'zstd-napi';
 import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
 import { FRAMEWORK_IDS, type FrameworkId } from '../engine/frameworks.ts';
 import type { VerdictStatus } from '../engine/result-types.ts';
-import type { CurrentChanges, ResultBlock, ServingRow, ServingSnapshot } from './serving-types.ts';
+import type { CurrentChanges, CurrentRow, ResultBlock, ServingRow, ServingSnapshot } from './serving-types.ts';
 
 /** One letter per status, in `FRAMEWORK_IDS` order: ten bytes a row instead of ten columns. */
 const STATUS_LETTERS: Record<VerdictStatus, string> = {
@@ -60,6 +60,12 @@ export const ROW_COLUMNS = [
  * deflate reserves.
  */
 const ZSTD_MARK = 0xf7;
+/**
+ * The newest format this codec writes. A pre-rendered report's version names it, so an API of
+ * an earlier release, which cannot read it, treats the report as stale and renders its own
+ * (docs/serving.md, "Formats").
+ */
+export const STORED_FORMAT = 'zstd1';
 const DEFLATE_MARK = 0xff;
 /** The first byte of a reference into a result block; its next two bytes are the entry's index. */
 const BLOCK_REFERENCE_MARK = 0xfe;
@@ -205,18 +211,21 @@ export function rowOf(record: Record<string, unknown>): ServingRow {
   };
 }
 
-/** The change feed's records (`SELECT_CURRENT_SINCE`: the epoch and listings version, then rows with `first_date` and `seq`) read back by either engine. */
+/** The change feed's records (`SELECT_CURRENT_SINCE`: the epoch and listings version in the record without `seq`, then rows) read back by either engine. */
 export function currentChangesOf(records: ReadonlyArray<Record<string, unknown>>, since: number): CurrentChanges {
   let seq = since;
-  const rows = records
-    .filter((record) => record.seq !== null && record.seq !== undefined)
-    .map((record) => {
-      seq = Math.max(seq, Number(record.seq));
-      return { ...rowOf(record), firstSnapshotDate: String(record.first_date) };
-    });
-  const first = records[0];
+  let meta: Record<string, unknown> | undefined;
+  const rows: CurrentRow[] = [];
+  for (const record of records) {
+    if (record.seq === null || record.seq === undefined) {
+      meta = record;
+      continue;
+    }
+    seq = Math.max(seq, Number(record.seq));
+    rows.push({ ...rowOf(record), firstSnapshotDate: String(record.first_date) });
+  }
   const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
-  return { rows, seq, epoch: text(first?.epoch), listingsVersion: text(first?.listings_version) };
+  return { rows, seq, epoch: text(meta?.epoch), listingsVersion: text(meta?.listings_version) };
 }
 
 /** The newest row of each ticker in a batch and its earliest day: what the current table takes. */

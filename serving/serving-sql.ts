@@ -39,16 +39,18 @@ WHERE c.market = ? AND c.ticker = ?`;
 export const NEXT_SEQ = `SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM serving_current`;
 
 /**
- * What a reader polls, in one statement (one snapshot of the store, one round trip): the
- * current-rows epoch and the listings version (parameters: their keys), then each current row
- * written after a sequence number, with its first day and sequence. With no such row, one record
- * carries the two values and nulls.
+ * What a reader polls, in one statement (one snapshot of the store, one round trip): a record
+ * with the current-rows epoch and the listings version (parameters: their keys) and a null
+ * `seq`, then each current row written after a sequence number, with its first day and sequence.
+ * A `UNION ALL`, not a join: the rows stream as the table gives them (a start reads them all).
  */
-export const SELECT_CURRENT_SINCE = `SELECT m.epoch, m.listings_version, changed.* FROM
-  (SELECT (SELECT value FROM serving_meta WHERE key = ?) AS epoch, (SELECT value FROM serving_meta WHERE key = ?) AS listings_version) m
-LEFT JOIN (SELECT ${qualified}, c.first_date, c.seq FROM serving_current c
-  JOIN serving_snapshots h ON h.market = c.market AND h.ticker = c.ticker AND h.snapshot_date = c.snapshot_date
-  WHERE c.seq > ?) changed ON 1 = 1`;
+export const SELECT_CURRENT_SINCE = `SELECT (SELECT value FROM serving_meta WHERE key = ?) AS epoch,
+  (SELECT value FROM serving_meta WHERE key = ?) AS listings_version,
+  ${ROW_COLUMNS.map((c) => `NULL AS ${c}`).join(', ')}, NULL AS first_date, NULL AS seq
+UNION ALL
+SELECT NULL, NULL, ${qualified}, c.first_date, c.seq FROM serving_current c
+JOIN serving_snapshots h ON h.market = c.market AND h.ticker = c.ticker AND h.snapshot_date = c.snapshot_date
+WHERE c.seq > ?`;
 
 /** The store's current-rows epoch: changed when current rows were rebuilt, not merely moved forward (readers then read them all again). */
 export const CURRENT_EPOCH_KEY = 'current_epoch';

@@ -161,7 +161,7 @@ export async function reportJson(
 
 /**
  * The default report as an API pre-rendered it into the serving store (docs/serving.md,
- * "Pre-rendered reports"): one read and one inflate, no render; null for another selection or
+ * "Pre-rendered reports"): one read and one decompression, no render; null for another selection or
  * when none of this snapshot, rendering version and company name is stored. Not cached: spread
  * traffic would only churn the report cache with reports asked for once.
  */
