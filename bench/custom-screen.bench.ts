@@ -11,6 +11,7 @@ import type { CustomScreenVersion } from '../engine/custom-screen/custom-screen-
 import { screenCompany, type ScreeningResult } from '../engine/index.ts';
 import { generateUniverse } from './engine.bench.ts';
 import { describeMachine } from './machine.ts';
+import { median } from './median.ts';
 
 const COMPANIES = 5_000;
 const PASSES = 5;
@@ -41,11 +42,6 @@ export interface CustomScreenBenchFigures {
   parseMicros: number;
   rescreenMicros: number;
   statusCounts: Record<string, number>;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function timePasses(work: () => void): number {

@@ -15,6 +15,7 @@ import { compactResultJson, snapshotRowFrom } from '../activities/snapshot-rows.
 import { compressResult, compressResultBlock, decompressResult, resultInBlock } from '../serving/serving-codec.ts';
 import { generateUniverse } from './engine.bench.ts';
 import { describeMachine } from './machine.ts';
+import { median } from './median.ts';
 
 const COMPANIES = 2_000;
 const BLOCK_COMPANIES = 300;
@@ -50,11 +51,6 @@ export interface StoredResultsFigures {
   blockJsonBytes: number;
   nightly: { deflate: CodecFigures; zstd: CodecFigures };
   blocks: { deflate: CodecFigures; zstd: CodecFigures };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** Median over passes, per group of items (a row, or a block). */

@@ -60,12 +60,6 @@ export const ROW_COLUMNS = [
  * deflate reserves.
  */
 const ZSTD_MARK = 0xf7;
-/**
- * The newest format this codec writes. A pre-rendered report's version names it, so an API of
- * an earlier release, which cannot read it, treats the report as stale and renders its own
- * (docs/serving.md, "Formats").
- */
-export const STORED_FORMAT = 'zstd1';
 const DEFLATE_MARK = 0xff;
 /** The first byte of a reference into a result block; its next two bytes are the entry's index. */
 const BLOCK_REFERENCE_MARK = 0xfe;
@@ -73,6 +67,12 @@ const BLOCK_REFERENCE_MARK = 0xfe;
 export const MAX_BLOCK_RESULTS = 0xffff;
 /** Set in a block's first byte (beside the dictionary's number) when the block is zstd; clear in deflated blocks of earlier versions. */
 const ZSTD_BLOCK = 0x80;
+/**
+ * The newest format this codec writes. A pre-rendered report's version names it, so an API of
+ * an earlier release, which cannot read it, treats the report as stale and renders its own
+ * (docs/serving.md, "Formats").
+ */
+export const STORED_FORMAT = 'zstd1';
 
 const CURRENT_DICTIONARY = 1;
 const DICTIONARIES = new Map<number, Buffer>([[1, readFileSync(new URL('./result-dictionary-1.dict', import.meta.url))]]);
