@@ -52,9 +52,21 @@ describe('faithscreen start (the embedded default)', () => {
   let child: ChildProcess | undefined;
   let temp: Awaited<ReturnType<typeof makeTempDir>> | undefined;
   afterAll(async () => {
-    child?.kill('SIGKILL');
+    // After a failed assertion `start` still runs: stop it the way an operator would, so its worker stops writing
+    // to the directory before the directory is removed.
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child!.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(30_000)]);
+      child.kill('SIGKILL');
+    }
+    if (temp) {
+      const dir = temp.dir;
+      const deadline = Date.now() + 30_000;
+      while ((await processesMentioning(dir)).length > 0 && Date.now() < deadline) await sleep(250);
+    }
     await temp?.cleanup();
-  });
+  }, 90_000);
 
   it(
     'when started on an empty warehouse, then the dev server, worker and API come up and the first screen is published; on SIGTERM ' +

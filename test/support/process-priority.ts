@@ -6,10 +6,21 @@ function statFields(path: string): string[] {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
-/** The nice value of every thread of a process (Linux). */
+/** The nice value of every thread of a process (Linux); a thread that ends while being listed is left out. */
 export function threadNiceValues(pid: number): number[] {
-  // nice is field 19 of stat, the 17th after the command name.
-  return readdirSync(`/proc/${pid}/task`).map((tid) => Number(statFields(`/proc/${pid}/task/${tid}/stat`)[16]));
+  const values: number[] = [];
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let fields: string[];
+    try {
+      fields = statFields(`/proc/${pid}/task/${tid}/stat`);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
+    // nice is field 19 of stat, the 17th after the command name.
+    values.push(Number(fields[16]));
+  }
+  return values;
 }
 
 /** The session a process belongs to (Linux): its own pid when it leads a session of its own. */
