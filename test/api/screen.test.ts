@@ -84,6 +84,24 @@ describe('GET /api/screen/{market}/{ticker} over a real lake', () => {
     expect(body.detail).toMatch(/re-screen/);
   });
 
+  it('when the ticker is a fund, then 400 names the fund endpoint at once, with force_refresh too, and starts no re-screen', async () => {
+    for (const query of ['', '?force_refresh=true']) {
+      const { status, body } = await get(`/api/screen/us/${t.fund.ticker}${query}`);
+      expect(status).toBe(400);
+      expect(body.detail).toContain(`'${t.fund.ticker}' in market 'us' is a fund`);
+      expect(body.detail).toContain('POST /api/screen/etf');
+    }
+    const batch = await fetch(`${server.url}/api/screen/batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tickers: [{ market: 'us', ticker: t.fund.ticker }, { market: 'us', ticker: t.fresh[0] }] }),
+    });
+    const answered = (await batch.json()) as Json;
+    expect(answered).toMatchObject({ requested: 2, succeeded: 1, failed: 1 });
+    expect(answered.errors[0]).toMatchObject({ index: 0, status: 400 });
+    expect(answered.errors[0].detail).toMatch(/is a fund/);
+  });
+
   it('when the ticker is not listed, then 404 names it', async () => {
     const { status, body } = await get('/api/screen/us/ZZZZ9');
     expect(status).toBe(404);
