@@ -48,7 +48,9 @@ const ERROR_TEXT: Record<number, string> = {
     'quota exhausted: `detail` is an object with `message`, `limits` (each window: limit, used, resets_at) and `upgrade_url`; no ' +
     "X-RateLimit headers are sent. Or, with force_refresh, too many of the key's re-screens are already waiting (`detail` a " +
     'string, code too_many_refreshes, free of charge)',
-  400: 'invalid value (market, ticker, framework id, as_of, limit, …; a fund where a company is screened: use POST /api/screen/etf); `detail` names the valid values',
+  400:
+    'invalid value (market, ticker, framework id, as_of, limit, …; a fund where a company is screened: use POST /api/screen/etf); ' +
+    '`detail` names the valid values',
   403: 'the key is not provisioned for this market, endpoint or framework (access control)',
   404: 'ticker, fund or history not found',
   406: 'the Accept header asks for a format this endpoint does not produce',

@@ -94,7 +94,12 @@ describe('GET /api/screen/{market}/{ticker} over a real lake', () => {
     const batch = await fetch(`${server.url}/api/screen/batch`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ tickers: [{ market: 'us', ticker: t.fund.ticker }, { market: 'us', ticker: t.fresh[0] }] }),
+      body: JSON.stringify({
+        tickers: [
+          { market: 'us', ticker: t.fund.ticker },
+          { market: 'us', ticker: t.fresh[0] },
+        ],
+      }),
     });
     const answered = (await batch.json()) as Json;
     expect(answered).toMatchObject({ requested: 2, succeeded: 1, failed: 1 });
