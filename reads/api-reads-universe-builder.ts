@@ -9,42 +9,48 @@ import { UniverseIndex, listingsOfColumns } from './api-reads-universe.ts';
  * posting lists run in a worker thread, and the event loop only wraps the parts it hands back
  * (its typed arrays transferred, not copied; the listings as one array per field, which decode
  * far faster than one object each) before the reads swap to the new index in one step.
- * The thread starts per rebuild and ends after it (listings change about once a day), so its
- * store connection and heap are not kept.
+ * The thread starts per build and is ended before the index is handed back (the start's build
+ * and a rebuild about once a day when listings change): its store connection and heap, a few
+ * hundred MiB at the start, are not kept while the API serves.
  */
 export class UniverseBuilder {
+  /** The pool of the build under way (one thread), if any. */
   private pool: Piscina<UniverseTask, UniversePartsFromThread> | null = null;
   /** Set by `close`: a reload that reaches `build` after it (its listings scan was in flight) starts no thread. */
   private closing: Promise<void> | null = null;
-  /** The build under way, if any: the pool's own close does not wait for a task its thread has not yet picked up. */
+  /** The build under way, thread ended included, if any. */
   private running: Promise<unknown> = Promise.resolve();
 
   async build(target: ServingTarget): Promise<UniverseIndex> {
     if (this.closing) throw new Error('the universe index is not rebuilt: the API reads are closing');
-    this.pool ??= new Piscina({
+    const pool = new Piscina<UniverseTask, UniversePartsFromThread>({
       filename: new URL('./api-reads-universe-thread-entry.mjs', import.meta.url).href,
       execArgv: [],
       minThreads: 0,
       maxThreads: 1,
-      idleTimeout: 1_000,
     });
-    const run = this.pool.run({ target });
-    this.running = run.catch(() => undefined);
-    const parts = await run;
+    this.pool = pool;
+    const built = pool
+      .run({ target })
+      .finally(() => pool.destroy())
+      .finally(() => {
+        if (this.pool === pool) this.pool = null;
+      });
+    this.running = built.catch(() => undefined);
+    const parts = await built;
     return new UniverseIndex({ ...parts, listings: listingsOfColumns(parts.listings) });
   }
 
   /**
-   * Waits for a running build (a thread stopped inside the store's native code would abort the
-   * process), then ends the thread at once rather than at its idle timeout; builds asked for
-   * after this are refused.
+   * Waits for a running build and its thread's end (a thread stopped inside the store's native
+   * code would abort the process); builds asked for after this are refused.
    */
   close(): Promise<void> {
-    this.closing ??= this.running.then(() => this.pool?.close());
+    this.closing ??= this.running.then(() => undefined);
     return this.closing;
   }
 
-  /** How many threads the builder runs now (one during a rebuild and for its idle timeout after, none once closed). */
+  /** How many threads the builder runs now (one during a build, none after it or once closed). */
   threads(): number {
     return this.pool?.threads.length ?? 0;
   }

@@ -7,6 +7,7 @@ import { UniverseBuilder } from './api-reads-universe-builder.ts';
 import { syncServingFromLake, type ServingSyncResult } from '../warehouse/serving-sync.ts';
 import { openServingStore, servingTargetOf } from '../serving/open-serving-store.ts';
 import { defaultWarmupBudget, type PageCacheWarmup } from '../serving/page-cache-warmup.ts';
+import { LISTINGS_VERSION_KEY } from '../serving/serving-sql.ts';
 import type { CurrentChanges, ServingRow, ServingStore, StoredReport, StoredReportStamp, TickerKey } from '../serving/serving-types.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
 import { MethodologyTexts } from '../warehouse/methodology-texts-lake.ts';
@@ -93,8 +94,6 @@ export class ApiReads {
   private warming: Promise<void> | null = null;
   private readonly stopWarming = new AbortController();
   private readonly universeBuilder = new UniverseBuilder();
-  /** Set once the start is done: from then on the universe is rebuilt in a worker thread, not on the event loop. */
-  private following = false;
   /** The methodology texts stored results reference (docs/warehouse.md, "Methodology texts"), JSON-quoted. */
   private readonly texts = new MethodologyTexts(async () => {
     const quoted = new Map<string, string>();
@@ -168,7 +167,11 @@ export class ApiReads {
     return this.syncing;
   }
 
-  /** Opens the store, copies into it what the lake has and it lacks, builds the universe and reads every current row once. */
+  /**
+   * Opens the store, copies into it what the lake has and it lacks and reads every current row
+   * once, while a worker thread builds the universe from the listings (docs/serving.md, "A cold
+   * start"): the two take about as long, and the machine has a core for each.
+   */
   async start(): Promise<void> {
     this.servingStore = this.options.serving ?? (await openServingStore(servingTargetOf(this.options.dataDir)));
     // Beside the start's reads, not before them: both finish sooner than either alone on a cold cache.
@@ -181,8 +184,19 @@ export class ApiReads {
       .catch((error: unknown) =>
         this.options.onError?.(new Error('serving store: reading its files into the page cache failed', { cause: error })),
       );
-    await this.syncFromLake();
-    this.following = true;
+    // The version is read before the listings: a publish between the two makes the follow below build again, never miss one.
+    const version = (await this.serving.meta(LISTINGS_VERSION_KEY)) ?? '';
+    const universe = this.universeBuilder.build(servingTargetOf(this.options.dataDir));
+    try {
+      await this.copyFromLake();
+      const changes = await this.serving.currentSince(this.servingSeq);
+      await this.applyCurrentChanges(changes);
+    } finally {
+      // Settled before the start ends either way: a thread left running would outlive a failed start's close.
+      this.universe = await universe;
+    }
+    this.listingsVersion = version;
+    await this.sync();
   }
 
   /** Starts following the store (unref'd: it never keeps the process alive). */
@@ -402,12 +416,10 @@ export class ApiReads {
     await Promise.all([version === this.listingsVersion ? null : this.reloadUniverse(version), this.applyCurrentChanges(changes)]);
   }
 
-  /** Before the reads serve (the start), on the event loop (nothing waits on it); after, in a worker thread, swapped in one step. */
+  /** Rebuilds the universe in a worker thread and swaps it in one step. */
   private async reloadUniverse(version: string): Promise<void> {
-    if (this.following) {
-      this.universe = await this.universeBuilder.build(servingTargetOf(this.options.dataDir));
-      this.universeRebuilds += 1;
-    } else this.universe = new UniverseIndex(await this.serving.listings());
+    this.universe = await this.universeBuilder.build(servingTargetOf(this.options.dataDir));
+    this.universeRebuilds += 1;
     this.listingsVersion = version;
   }
 }

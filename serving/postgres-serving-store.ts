@@ -2,7 +2,18 @@ import { createHash, randomUUID } from 'node:crypto';
 import pg, { type Pool, type QueryConfig } from 'pg';
 import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
 import { inTransaction, numbered, redactedUrl } from '../service-state/postgres-db.ts';
-import { blockValues, currentChangesOf, decompressResult, newer, newestPerTicker, ROW_COLUMNS, rowOf, rowValues } from './serving-codec.ts';
+import {
+  blockValues,
+  currentChangesOf,
+  currentValues,
+  decompressResult,
+  newer,
+  newestPerTicker,
+  ROW_COLUMNS,
+  rowOf,
+  rowValues,
+  VERDICT_COLUMNS,
+} from './serving-codec.ts';
 import { byTicker } from './serving-order.ts';
 import {
   fundHoldingsOf,
@@ -77,7 +88,15 @@ const ARRAY_TYPES: Record<string, string> = {
   result: 'bytea[]',
 };
 const SNAPSHOT_TYPES = [...ROW_COLUMNS, 'result'].map((c) => ARRAY_TYPES[c] ?? 'text[]');
-const CURRENT_TYPES = ['text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int8[]'];
+const CURRENT_TYPES = [
+  'text[]',
+  'text[]',
+  'text[]',
+  'text[]',
+  'text[]',
+  'int8[]',
+  ...VERDICT_COLUMNS.map((c) => ARRAY_TYPES[c] ?? 'text[]'),
+];
 
 /**
  * A shared one-row upsert made a many-row one: its `VALUES (?, …)` becomes `SELECT * FROM
@@ -236,20 +255,14 @@ class PostgresServingStore implements ServingStore {
     const rows = newestPerDay(snapshots);
     // Encoded (and statuses checked) before the transaction: a bad row writes nothing.
     const snapshotColumns = chunks(rows.map(rowValues), BATCH_ROWS).map((batch) => columnsOf(batch, SNAPSHOT_TYPES.length));
-    const currentRows = newestPerTicker(rows).map(({ newest, firstDate }) => [
-      newest.market,
-      newest.ticker,
-      newest.snapshotDate,
-      newest.screenedAt,
-      firstDate,
-    ]);
+    const newest = newestPerTicker(rows);
     await inTransaction(this.pool, async (client) => {
       for (const columns of blockColumns) await client.query(prepared(BULK_BLOCKS, columns));
       for (const columns of snapshotColumns) await client.query(prepared(BULK_SNAPSHOTS, columns));
       // Taken after the snapshots (written in parallel by several writers) and held to the commit.
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [WRITE_LOCK]);
       const seq = Number((await client.query<Row>(prepared(NEXT_SEQ, []))).rows[0]!.seq);
-      const withSeq = currentRows.map((row) => [...row, seq]);
+      const withSeq = newest.map((current) => currentValues(current.newest, current.firstDate, seq));
       for (const batch of chunks(withSeq, BATCH_ROWS)) await client.query(prepared(BULK_CURRENT, columnsOf(batch, CURRENT_TYPES.length)));
       if (file !== undefined) await client.query(prepared(UPSERT_FILE, [file.path, file.signature]));
     });
@@ -269,7 +282,11 @@ class PostgresServingStore implements ServingStore {
   }
 
   async currentSince(seq: number): Promise<CurrentChanges> {
-    return currentChangesOf(await this.all(SELECT_CURRENT_SINCE, [CURRENT_EPOCH_KEY, LISTINGS_VERSION_KEY, seq]), seq);
+    const read = await this.pool.query<unknown[]>({
+      ...prepared(SELECT_CURRENT_SINCE, [CURRENT_EPOCH_KEY, LISTINGS_VERSION_KEY, seq]),
+      rowMode: 'array',
+    });
+    return currentChangesOf(read.rows, seq);
   }
 
   async forgetSnapshots(market: string, from: string, to: string): Promise<void> {

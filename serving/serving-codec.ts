@@ -49,6 +49,9 @@ export const ROW_COLUMNS = [
   'data_source',
 ] as const;
 
+/** The columns of a row after its key and screen time: what a current row copies of its snapshot. */
+export const VERDICT_COLUMNS = ROW_COLUMNS.slice(4);
+
 /**
  * Results are compressed with zstd at level 1 against a preset dictionary (one whole result of
  * the sample universe, frozen once shipped): a result's keys, codes and methodology words repeat
@@ -177,13 +180,19 @@ export function rowValues(snapshot: ServingSnapshot): Array<string | number | nu
     snapshot.ticker,
     snapshot.snapshotDate,
     snapshot.screenedAt,
-    snapshot.source,
-    packStatuses(snapshot.statuses),
-    ...SNAPSHOT_RATIOS.map((r) => snapshot.ratios[r]),
-    snapshot.synthetic ? 1 : 0,
-    snapshot.dataSource,
+    ...verdictValues(snapshot),
     snapshot.resultStored ? Buffer.from(snapshot.result) : compressResult(snapshot.result),
   ];
+}
+
+/** The values of a row's `VERDICT_COLUMNS`. */
+function verdictValues(row: ServingRow): Array<string | number | null> {
+  return [row.source, packStatuses(row.statuses), ...SNAPSHOT_RATIOS.map((r) => row.ratios[r]), row.synthetic ? 1 : 0, row.dataSource];
+}
+
+/** The values of a ticker's current row, as `UPSERT_CURRENT` takes them: its newest snapshot, first day and the write's number. */
+export function currentValues(newest: ServingRow, firstDate: string, seq: number): Array<string | number | null> {
+  return [newest.market, newest.ticker, newest.snapshotDate, newest.screenedAt, firstDate, seq, ...verdictValues(newest)];
 }
 
 /** The values of a result block's columns, as `UPSERT_BLOCK` takes them. */
@@ -211,21 +220,49 @@ export function rowOf(record: Record<string, unknown>): ServingRow {
   };
 }
 
-/** The change feed's records (`SELECT_CURRENT_SINCE`: the epoch and listings version in the record without `seq`, then rows) read back by either engine. */
-export function currentChangesOf(records: ReadonlyArray<Record<string, unknown>>, since: number): CurrentChanges {
+/**
+ * The change feed's records read back by either engine, as arrays in `SELECT_CURRENT_SINCE`'s
+ * column order: the epoch and listings version in the record without `seq`, then rows. Arrays,
+ * not objects: a start reads every ticker's row, and one object per row is most of its cost.
+ */
+export function currentChangesOf(records: ReadonlyArray<readonly unknown[]>, since: number): CurrentChanges {
+  const first = 2 + ROW_COLUMNS.length;
   let seq = since;
-  let meta: Record<string, unknown> | undefined;
+  let meta: readonly unknown[] | undefined;
   const rows: CurrentRow[] = [];
   for (const record of records) {
-    if (record.seq === null || record.seq === undefined) {
+    const recordSeq = record[first + 1];
+    if (recordSeq === null || recordSeq === undefined) {
       meta = record;
       continue;
     }
-    seq = Math.max(seq, Number(record.seq));
-    rows.push({ ...rowOf(record), firstSnapshotDate: String(record.first_date) });
+    seq = Math.max(seq, Number(recordSeq));
+    rows.push(currentRowOf(record, 2, String(record[first])));
   }
   const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
-  return { rows, seq, epoch: text(meta?.epoch), listingsVersion: text(meta?.listings_version) };
+  return { rows, seq, epoch: text(meta?.[0]), listingsVersion: text(meta?.[1]) };
+}
+
+/** A row from `ROW_COLUMNS` values starting at `at`. */
+function currentRowOf(values: readonly unknown[], at: number, firstSnapshotDate: string): CurrentRow {
+  const ratios = {} as ServingRow['ratios'];
+  SNAPSHOT_RATIOS.forEach((r, i) => {
+    const value = values[at + 6 + i];
+    ratios[r] = value === null || value === undefined ? null : Number(value);
+  });
+  const synthetic = values[at + 6 + SNAPSHOT_RATIOS.length];
+  return {
+    market: String(values[at]),
+    ticker: String(values[at + 1]),
+    snapshotDate: String(values[at + 2]),
+    screenedAt: String(values[at + 3]),
+    source: String(values[at + 4]),
+    statuses: unpackStatuses(String(values[at + 5])),
+    ratios,
+    synthetic: synthetic === true || Number(synthetic) === 1,
+    dataSource: String(values[at + 7 + SNAPSHOT_RATIOS.length]),
+    firstSnapshotDate,
+  };
 }
 
 /** The newest row of each ticker in a batch and its earliest day: what the current table takes. */

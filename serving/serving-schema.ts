@@ -1,4 +1,5 @@
 import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
+import { VERDICT_COLUMNS } from './serving-codec.ts';
 
 /**
  * The serving store's schema, one migration list per engine (applied in version order, recorded
@@ -8,8 +9,10 @@ import { SNAPSHOT_RATIOS } from '../common/snapshot-ratios.ts';
  *   letters, its ratio columns and its stored result (compressed). Keyed by (market, ticker,
  *   snapshot_date): as_of, a day and a ticker's history are ordered reads of that key; one day of
  *   a market reads the (market, snapshot_date) index.
- * - `serving_current`: which day is each ticker's newest, and its first; `seq` numbers the
- *   write that last moved the row (a newer screen or an earlier first day) (one number per write transaction, rising in commit order),
+ * - `serving_current`: which day is each ticker's newest, and its first, with that snapshot's
+ *   verdict columns (not its result) copied, so a start reads one small table, not one random
+ *   read of the history per ticker; `seq` numbers the write that last moved the row (a newer
+ *   screen or an earlier first day) (one number per write transaction, rising in commit order),
  *   so an API replica reads what changed since its last look with one indexed query.
  * - `serving_meta`: what the store knows about itself.
  * - `serving_files`: the lake files whose rows the store holds, so a start or a rebuild copies
@@ -111,6 +114,29 @@ CREATE TABLE serving_result_blocks (
 );
 `;
 
+/** The verdict columns a current row holds, added to stores made before it held them, filled from their snapshots. */
+const currentVerdicts = (engine: 'sqlite' | 'postgres') => {
+  const real = engine === 'sqlite' ? 'REAL' : 'DOUBLE PRECISION';
+  const type = (c: string) =>
+    SNAPSHOT_RATIOS.includes(c as never)
+      ? real
+      : c === 'synthetic'
+        ? `${engine === 'sqlite' ? 'INTEGER' : 'SMALLINT'} NOT NULL DEFAULT 0`
+        : "TEXT NOT NULL DEFAULT ''";
+  const key = (table: string) => `h.market = ${table}.market AND h.ticker = ${table}.ticker AND h.snapshot_date = ${table}.snapshot_date`;
+  // A current row whose snapshot is gone was never served (readers joined the two): it goes.
+  const orphans = `DELETE FROM serving_current WHERE NOT EXISTS (SELECT 1 FROM serving_snapshots h WHERE ${key('serving_current')});`;
+  if (engine === 'sqlite')
+    return `${VERDICT_COLUMNS.map((c) => `ALTER TABLE serving_current ADD COLUMN ${c} ${type(c)};`).join('\n')}
+${orphans}
+UPDATE serving_current SET (${VERDICT_COLUMNS.join(', ')}) =
+  (SELECT ${VERDICT_COLUMNS.map((c) => `h.${c}`).join(', ')} FROM serving_snapshots h WHERE ${key('serving_current')});`;
+  return `ALTER TABLE serving_current ${VERDICT_COLUMNS.map((c) => `ADD COLUMN ${c} ${type(c)}`).join(', ')};
+${orphans}
+UPDATE serving_current c SET ${VERDICT_COLUMNS.map((col) => `${col} = h.${col}`).join(', ')}
+FROM serving_snapshots h WHERE ${key('c')};`;
+};
+
 export const SERVING_MIGRATIONS: readonly ServingMigration[] = [
   {
     version: 1,
@@ -154,5 +180,12 @@ CREATE INDEX serving_current_seq ON serving_current (seq);`,
     // reads a few bytes each (docs/serving.md, "Pre-rendered reports").
     sqlite: reportStamps,
     postgres: reportStamps,
+  },
+  {
+    version: 7,
+    name: 'verdict columns of the current rows',
+    // The first start after upgrading fills them with one keyed read per ticker (docs/serving.md, "Upgrading").
+    sqlite: currentVerdicts('sqlite'),
+    postgres: currentVerdicts('postgres'),
   },
 ];

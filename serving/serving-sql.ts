@@ -1,4 +1,4 @@
-import { ROW_COLUMNS } from './serving-codec.ts';
+import { ROW_COLUMNS, VERDICT_COLUMNS } from './serving-codec.ts';
 
 /**
  * The statements both engines run, with `?` placeholders (the PostgreSQL store numbers them).
@@ -6,7 +6,7 @@ import { ROW_COLUMNS } from './serving-codec.ts';
  * out-of-order write never goes back in time.
  */
 const columns = ROW_COLUMNS.join(', ');
-const qualified = ROW_COLUMNS.map((c) => `h.${c}`).join(', ');
+const verdicts = VERDICT_COLUMNS.join(', ');
 
 export const INSERT_SNAPSHOT = `INSERT INTO serving_snapshots (${columns}, result) VALUES (${[...ROW_COLUMNS, 'result'].map(() => '?').join(', ')})
 ON CONFLICT (market, ticker, snapshot_date) DO UPDATE SET ${[...ROW_COLUMNS.slice(3), 'result'].map((c) => `${c} = excluded.${c}`).join(', ')}
@@ -24,16 +24,16 @@ const movesCurrent = `(${screenAfterCurrent('>')} OR excluded.first_date < servi
  * earlier first day): readers poll the numbers, and history written behind the current day, or a
  * retry, must not make every reader read the ticker again.
  */
-export const UPSERT_CURRENT = `INSERT INTO serving_current (market, ticker, snapshot_date, screened_at, first_date, seq) VALUES (?, ?, ?, ?, ?, ?)
+export const UPSERT_CURRENT = `INSERT INTO serving_current (market, ticker, snapshot_date, screened_at, first_date, seq, ${verdicts})
+VALUES (${Array.from({ length: 6 + VERDICT_COLUMNS.length }, () => '?').join(', ')})
 ON CONFLICT (market, ticker) DO UPDATE SET
   seq = CASE WHEN ${movesCurrent} THEN excluded.seq ELSE serving_current.seq END,
   first_date = CASE WHEN excluded.first_date < serving_current.first_date THEN excluded.first_date ELSE serving_current.first_date END,
-  snapshot_date = CASE WHEN ${newerThanCurrent} THEN excluded.snapshot_date ELSE serving_current.snapshot_date END,
-  screened_at = CASE WHEN ${newerThanCurrent} THEN excluded.screened_at ELSE serving_current.screened_at END`;
+  ${['snapshot_date', 'screened_at', ...VERDICT_COLUMNS]
+    .map((c) => `${c} = CASE WHEN ${newerThanCurrent} THEN excluded.${c} ELSE serving_current.${c} END`)
+    .join(',\n  ')}`;
 
-export const SELECT_CURRENT = `SELECT ${qualified} FROM serving_current c
-JOIN serving_snapshots h ON h.market = c.market AND h.ticker = c.ticker AND h.snapshot_date = c.snapshot_date
-WHERE c.market = ? AND c.ticker = ?`;
+export const SELECT_CURRENT = `SELECT ${columns} FROM serving_current WHERE market = ? AND ticker = ?`;
 
 /** The number of the next write: writers take turns (SQLite's write lock, an advisory lock on PostgreSQL), so numbers rise in commit order. */
 export const NEXT_SEQ = `SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM serving_current`;
@@ -42,15 +42,15 @@ export const NEXT_SEQ = `SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM serving_cu
  * What a reader polls, in one statement (one snapshot of the store, one round trip): a record
  * with the current-rows epoch and the listings version (parameters: their keys) and a null
  * `seq`, then each current row written after a sequence number, with its first day and sequence.
- * A `UNION ALL`, not a join: the rows stream as the table gives them (a start reads them all).
+ * A `UNION ALL`, not a join: the rows stream as the table gives them (a start reads them all),
+ * and the current table holds the verdict columns itself, so no row reads the history. Read as
+ * arrays, in this column order (`currentChangesOf`).
  */
 export const SELECT_CURRENT_SINCE = `SELECT (SELECT value FROM serving_meta WHERE key = ?) AS epoch,
   (SELECT value FROM serving_meta WHERE key = ?) AS listings_version,
   ${ROW_COLUMNS.map((c) => `NULL AS ${c}`).join(', ')}, NULL AS first_date, NULL AS seq
 UNION ALL
-SELECT NULL, NULL, ${qualified}, c.first_date, c.seq FROM serving_current c
-JOIN serving_snapshots h ON h.market = c.market AND h.ticker = c.ticker AND h.snapshot_date = c.snapshot_date
-WHERE c.seq > ?`;
+SELECT NULL, NULL, ${columns}, first_date, seq FROM serving_current WHERE seq > ?`;
 
 /** The store's current-rows epoch: changed when current rows were rebuilt, not merely moved forward (readers then read them all again). */
 export const CURRENT_EPOCH_KEY = 'current_epoch';
@@ -60,9 +60,9 @@ export const DELETE_SNAPSHOT_DAYS = `DELETE FROM serving_snapshots WHERE market 
 export const DELETE_MARKET_CURRENT = `DELETE FROM serving_current WHERE market = ?`;
 
 /** Each ticker's newest snapshot and first day in a market, from the snapshots themselves. */
-export const INSERT_MARKET_CURRENT = `INSERT INTO serving_current (market, ticker, snapshot_date, screened_at, first_date, seq)
-SELECT market, ticker, snapshot_date, screened_at, first_date, ? FROM (
-  SELECT market, ticker, snapshot_date, screened_at,
+export const INSERT_MARKET_CURRENT = `INSERT INTO serving_current (market, ticker, snapshot_date, screened_at, first_date, seq, ${verdicts})
+SELECT market, ticker, snapshot_date, screened_at, first_date, ?, ${verdicts} FROM (
+  SELECT market, ticker, snapshot_date, screened_at, ${verdicts},
          MIN(snapshot_date) OVER (PARTITION BY ticker) AS first_date,
          ROW_NUMBER() OVER (PARTITION BY ticker ORDER BY snapshot_date DESC) AS n
   FROM serving_snapshots WHERE market = ?) t

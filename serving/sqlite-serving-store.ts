@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
 import { warmPageCache, type PageCacheWarmup } from './page-cache-warmup.ts';
-import { blockValues, currentChangesOf, decompressResult, newestPerTicker, rowOf, rowValues } from './serving-codec.ts';
+import { blockValues, currentChangesOf, currentValues, decompressResult, newestPerTicker, rowOf, rowValues } from './serving-codec.ts';
 import { SERVING_MIGRATIONS } from './serving-schema.ts';
 import {
   DELETE_UNUSED_BLOCKS,
@@ -105,6 +105,14 @@ export class SqliteServingStore implements ServingStore {
     return found;
   }
 
+  /** A statement whose rows come back as arrays, in its column order (kept apart from the object-row one of the same SQL). */
+  private rawStatement(sql: string): Database.Statement {
+    const key = `raw:${sql}`;
+    let found = this.statements.get(key);
+    if (found === undefined) this.statements.set(key, (found = this.db.prepare(sql).raw(true)));
+    return found;
+  }
+
   private migrate(): void {
     this.transaction(() => {
       this.db.exec(
@@ -131,8 +139,7 @@ export class SqliteServingStore implements ServingStore {
       for (const written of blocks) block.run(...blockValues(written));
       for (const row of values) insert.run(...row);
       const seq = Number((this.statement(NEXT_SEQ).get() as Row).seq);
-      for (const { newest, firstDate } of newestPerTicker(snapshots))
-        current.run(newest.market, newest.ticker, newest.snapshotDate, newest.screenedAt, firstDate, seq);
+      for (const { newest, firstDate } of newestPerTicker(snapshots)) current.run(...currentValues(newest, firstDate, seq));
       if (file !== undefined) this.statement(UPSERT_FILE).run(file.path, file.signature);
     });
   }
@@ -147,7 +154,7 @@ export class SqliteServingStore implements ServingStore {
   }
 
   async currentSince(seq: number): Promise<CurrentChanges> {
-    return currentChangesOf(this.statement(SELECT_CURRENT_SINCE).all(CURRENT_EPOCH_KEY, LISTINGS_VERSION_KEY, seq) as Row[], seq);
+    return currentChangesOf(this.rawStatement(SELECT_CURRENT_SINCE).all(CURRENT_EPOCH_KEY, LISTINGS_VERSION_KEY, seq) as unknown[][], seq);
   }
 
   async forgetSnapshots(market: string, from: string, to: string): Promise<void> {

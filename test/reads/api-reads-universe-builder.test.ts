@@ -34,6 +34,18 @@ describe('the universe builder closing during a reload', () => {
     await expect(builder.close()).resolves.toBeUndefined();
   });
 
+  it('when a build is done, then its thread has already ended: nothing of it is kept while the API serves', async () => {
+    const builder = new UniverseBuilder();
+    const index = await builder.build({ dataDir: temp.dir });
+    expect(index.search('L0', null, 5)).toHaveLength(5);
+    expect(builder.threads()).toBe(0);
+    // The next build starts a thread of its own.
+    const next = builder.build({ dataDir: temp.dir });
+    expect(builder.threads()).toBe(1);
+    await next;
+    await builder.close();
+  });
+
   it('when closed with no rebuild ever run, then a later reload starts no thread', async () => {
     const builder = new UniverseBuilder();
     await builder.close();

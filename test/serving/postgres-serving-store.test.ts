@@ -30,9 +30,11 @@ describe('PostgreSQL serving store: bulk upserts', () => {
     expect(bulk).not.toContain('?');
     expect(bulk).not.toContain('VALUES');
     expect(bulk).toContain('WHERE excluded.screened_at >= serving_snapshots.screened_at');
-    expect(unnestUpsert(UPSERT_CURRENT, ['text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int8[]'])).toContain(
-      'SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int8[])',
-    );
+    const currentWidth = UPSERT_CURRENT.split('?').length - 1;
+    const currentTypes = ['text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int8[]'];
+    const bulkCurrent = unnestUpsert(UPSERT_CURRENT, [...currentTypes, ...Array.from({ length: currentWidth - 6 }, () => 'text[]')]);
+    expect(bulkCurrent).toContain('SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::text[]');
+    expect(bulkCurrent).toContain(`$${currentWidth}::text[])`);
   });
 
   it('refuses to build a bulk upsert whose array types do not match the placeholders', () => {

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { VerdictStatus } from '../../engine/result-types.ts';
 import Database from 'libsql';
 import pg from 'pg';
-import { openServingStore } from '../../serving/open-serving-store.ts';
+import { SNAPSHOT_RATIOS } from '../../common/snapshot-ratios.ts';
+import { openServingStore, type ServingTarget } from '../../serving/open-serving-store.ts';
 import { ResultGrouper } from '../../serving/result-grouper.ts';
 import { SELECT_REPORT_STAMP_SQLITE } from '../../serving/serving-sql.ts';
 import type { ServingBatch, ServingSnapshot, ServingStore } from '../../serving/serving-types.ts';
@@ -30,11 +31,14 @@ describe('serving store', () => {
   let blockCount: () => Promise<number>;
   let storeRows: (sql: string) => Promise<Array<Record<string, unknown>>>;
   let sqlite: boolean;
+  let target: ServingTarget;
+  /** Runs statements on the store's own tables, as another process (the store closed). */
+  let execOnStore: (statements: readonly string[]) => Promise<void>;
 
   beforeEach(async () => {
     const temp = await makeTempDir();
     cleanup = temp.cleanup;
-    const target = await testServiceState(temp.dir);
+    target = await testServiceState(temp.dir);
     store = await openServingStore(target);
     sqlite = target.databaseUrl === undefined;
     // A read of the store's own tables beside the store, on its engine.
@@ -51,6 +55,24 @@ describe('serving store', () => {
       await client.connect();
       try {
         return (await client.query<Record<string, unknown>>(sql)).rows;
+      } finally {
+        await client.end();
+      }
+    };
+    execOnStore = async (statements) => {
+      if (target.databaseUrl === undefined) {
+        const db = new Database(store.location);
+        try {
+          for (const sql of statements) db.exec(sql);
+        } finally {
+          db.close();
+        }
+        return;
+      }
+      const client = new pg.Client({ connectionString: target.databaseUrl });
+      await client.connect();
+      try {
+        for (const sql of statements) await client.query(sql);
       } finally {
         await client.end();
       }
@@ -104,9 +126,37 @@ describe('serving store', () => {
     expect(current?.snapshotDate).toBe('2020-03-31');
     expect(current?.statuses.shariah_aaoifi).toBe('questionable');
     expect((await store.asOf('us', 'AAA', '2019-01-01')).firstSnapshotDate).toBe('2020-01-31');
+    // The current row carries its snapshot's verdict columns, not the later-written earlier screen's.
+    expect(current).toEqual((await store.history('us', 'AAA')).at(-1));
+    expect((await store.currentSince(-1)).rows).toEqual([{ ...current, firstSnapshotDate: '2020-01-31' }]);
     // A retry of the same write changes nothing.
     await store.write([snapshot('AAA', '2020-03-31', '2020-04-01T02:00:00.000', 'questionable')]);
     expect(await store.history('us', 'AAA')).toHaveLength(2);
+  });
+
+  it('when a store made before current rows held their verdict is opened, then they are filled from their snapshots and one without a snapshot goes', async () => {
+    await store.write([
+      snapshot('AAA', '2020-01-31', '2020-02-01T01:00:00.000'),
+      snapshot('AAA', '2020-02-29', '2020-03-01T01:00:00.000', 'non_compliant'),
+      snapshot('BBB', '2020-02-29', '2020-03-01T01:00:00.000', 'questionable'),
+    ]);
+    const before = (await store.currentSince(-1)).rows;
+    await store.close();
+    // The store as the release before wrote it: no verdict columns in the current rows, and a
+    // current row whose snapshot is gone (readers joined the two, so it was never served).
+    const verdictColumns = ['source', 'statuses', ...SNAPSHOT_RATIOS, 'synthetic', 'data_source'];
+    await execOnStore([
+      ...verdictColumns.map((c) => `ALTER TABLE serving_current DROP COLUMN ${c}`),
+      'DELETE FROM serving_migrations WHERE version = 7',
+      "INSERT INTO serving_current (market, ticker, snapshot_date, screened_at, first_date, seq) VALUES ('us', 'GONE', '2020-02-29', '2020-03-01T01:00:00.000', '2020-02-29', 1)",
+    ]);
+    store = await openServingStore(target);
+    const after = (await store.currentSince(-1)).rows;
+    const byTicker = (rows: typeof after) => [...rows].sort((a, b) => a.ticker.localeCompare(b.ticker));
+    expect(byTicker(after)).toEqual(byTicker(before));
+    expect(after.find((r) => r.ticker === 'AAA')?.statuses.shariah_aaoifi).toBe('non_compliant');
+    expect(await store.current('us', 'GONE')).toBeUndefined();
+    expect((await storeRows('SELECT version FROM serving_migrations ORDER BY version')).map((r) => Number(r.version)).at(-1)).toBe(7);
   });
 
   it('hands out the current rows changed since a number: everything at first, then only what a later write touched', async () => {
