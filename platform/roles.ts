@@ -79,7 +79,7 @@ export async function runWorkerRole({ config, logger, lifecycle }: RoleContext):
 
 /** Creates or updates the nightly screen's and lake maintenance's Schedules (idempotent), so every start leaves exactly one of each. */
 export async function scheduleRecurringRuns({ config, logger }: RoleContext): Promise<void> {
-  const { client, connection } = createLazyClient({ address: config.temporalAddress, namespace: config.TEMPORAL_NAMESPACE });
+  const { client, close } = createLazyClient({ address: config.temporalAddress, namespace: config.TEMPORAL_NAMESPACE });
   try {
     const outcomes = await ensureRecurringSchedules(client, config);
     logger.info(
@@ -92,15 +92,15 @@ export async function scheduleRecurringRuns({ config, logger }: RoleContext): Pr
       'schedules ready',
     );
   } finally {
-    await connection.close();
+    await close();
   }
 }
 
 /** Starts the Koa API; it stops taking connections first on shutdown. */
 export async function runApiRole({ config, logger, lifecycle }: RoleContext): Promise<RunningApi> {
-  const { connection } = createLazyClient({ address: config.temporalAddress, namespace: config.TEMPORAL_NAMESPACE });
+  const { connection, close } = createLazyClient({ address: config.temporalAddress, namespace: config.TEMPORAL_NAMESPACE });
   const api = await startApiServer({ config, logger, metrics: createMetrics(), temporal: connection });
-  lifecycle.add('temporal-client', () => connection.close());
+  lifecycle.add('temporal-client', close);
   lifecycle.add('api', api.close);
   logger.info({ url: api.url }, 'API listening');
   return api;

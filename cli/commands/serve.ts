@@ -34,14 +34,14 @@ async function serve(body: (ctx: RoleContext) => Promise<void>): Promise<void> {
 
 /** Runs the first-start bootstrap in the background; its failure is logged, never fatal to the service. */
 async function firstStart(ctx: RoleContext): Promise<void> {
-  const { client, connection } = createLazyClient({ address: ctx.config.temporalAddress, namespace: ctx.config.TEMPORAL_NAMESPACE });
+  const { client, close } = createLazyClient({ address: ctx.config.temporalAddress, namespace: ctx.config.TEMPORAL_NAMESPACE });
   const abort = new AbortController();
   let following: Promise<unknown> = Promise.resolve();
   // At shutdown: stop following first, wait for the call in flight, then close the connection.
   ctx.lifecycle.add('bootstrap-client', async () => {
     abort.abort();
     await following.catch(() => undefined);
-    await connection.close();
+    await close();
   });
   try {
     following = bootstrapWarehouse({
