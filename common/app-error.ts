@@ -32,6 +32,17 @@ export const tooManyRequests = (detail: ErrorDetail, code = 'quota_exhausted') =
 export const serviceUnavailable = (detail: ErrorDetail, code = 'unavailable', retryAfterSeconds?: number) =>
   new AppError(503, code, detail, retryAfterSeconds);
 
+/**
+ * 400 for a fund's ticker where a company is expected (docs/api.md, "Funds"): what the endpoint
+ * needs that a fund lacks (`why`), and the fund endpoint with the body to send.
+ */
+export const tickerIsAFund = (market: string, ticker: string, why: string) =>
+  badRequest(
+    `'${ticker}' in market '${market}' is a fund: ${why}; a fund is screened through its holdings with POST /api/screen/etf ` +
+      `{"etf_ticker": "${ticker}", "market": "${market}"}`,
+    'ticker_is_a_fund',
+  );
+
 /** The reads are saturated: 503 with `Retry-After`, the client should come back shortly. */
 export const readsSaturated = (reason: string, retryAfterSeconds: number) =>
   serviceUnavailable(

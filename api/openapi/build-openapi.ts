@@ -186,7 +186,7 @@ function forensicPaths(): JsonObject {
   const resolution =
     'The path has no market: the `market` query parameter picks one; otherwise the US listing when the ticker is listed there, else ' +
     'its only listing. A ticker listed in several markets, none of them the US: 400 naming the candidates as market:ticker. Unknown ' +
-    'ticker or a fund: 404. Only filings filed on or before `as_of` (default today) count.';
+    'ticker: 404. A fund: 400 naming `POST /api/screen/etf`. Only filings filed on or before `as_of` (default today) count.';
   const answers = errors(400, 403, 404, 422);
   return {
     '/api/forensic/{ticker}': {
@@ -428,7 +428,7 @@ function zakatPaths(screenParams: JsonObject[]): JsonObject {
           'current liabilities, per share from the filing in force on as_of; trading: the market value. Lunar year 2.5%, solar ' +
           '2.5775%. A figure the filing lacks, or no close within 7 days when one is needed: 200 with status insufficient_data ' +
           'naming it (never a guess). Shares and value both or neither, a non-positive or non-decimal amount, an unknown method ' +
-          'or year, a bad as_of: 400. A fund, a repeated parameter: 422. Unknown ticker: 404. Two units: two point-in-time lake ' +
+          'or year, a bad as_of, a fund (naming `POST /api/screen/etf`): 400. A repeated parameter: 422. Unknown ticker: 404. Two units: two point-in-time lake ' +
           'reads (the filing in force and the close).',
         parameters: [...screenParams, ...parameters(zakat.zakatQuerySchema, 'query')],
         responses: {

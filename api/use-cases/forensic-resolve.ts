@@ -1,7 +1,7 @@
 import { MARKET_KEYS } from '../../common/markets.ts';
 import type { ApiReads } from '../../reads/api-reads.ts';
 import type { Listing } from '../../reads/api-reads-types.ts';
-import { badRequest, notFound } from '../../common/app-error.ts';
+import { badRequest, notFound, tickerIsAFund } from '../../common/app-error.ts';
 
 const search = (ticker: string): string => `look it up with GET /api/universe/search?q=${encodeURIComponent(ticker)}`;
 
@@ -38,10 +38,10 @@ export function resolveForensicListing(universe: ApiReads, ticker: string, marke
     }
   }
   if (chosen.kind === 'fund') {
-    throw notFound(
-      `${chosen.market}:${chosen.ticker} is a fund: forensic scores are computed from a company's own filings, which a fund does ` +
-        `not have here; screen its holdings with POST /api/screen/etf`,
-      'no_forensic_report',
+    throw tickerIsAFund(
+      chosen.market,
+      chosen.ticker,
+      "forensic scores are computed from a company's own filings, which a fund does not have",
     );
   }
   return chosen;

@@ -1,7 +1,7 @@
 import { dayNumber, utcDay } from '../../engine/dates.ts';
 import type { FrameworkId, ScreeningResult } from '../../engine/index.ts';
 import type { VerdictRow } from '../../reads/api-reads-types.ts';
-import { badRequest, notFound, readsSaturated, serviceUnavailable } from '../../common/app-error.ts';
+import { notFound, readsSaturated, serviceUnavailable, tickerIsAFund } from '../../common/app-error.ts';
 import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh } from '../refresher.ts';
 import { type RefreshedScreen } from '../../warehouse/snapshot-schema.ts';
 import type { ScreenService } from '../screen-service.ts';
@@ -32,15 +32,6 @@ export interface ScreenOutcome {
 
 function ageInDays(snapshotDate: string, now: Date): number {
   return Math.max(0, dayNumber(utcDay(now)) - dayNumber(snapshotDate));
-}
-
-/** 400 for a fund asked for as a company, naming the endpoint that screens it (docs/api.md, "Funds"). */
-function fundNotScreenedAlone(market: string, ticker: string) {
-  return badRequest(
-    `'${ticker}' in market '${market}' is a fund: it is screened through its holdings with POST /api/screen/etf ` +
-      `{"etf_ticker": "${ticker}", "market": "${market}"}, not as a company`,
-    'ticker_is_a_fund',
-  );
 }
 
 /** Re-screens through the refresher and records the new snapshot; 404 / 503 when it cannot. */
@@ -94,7 +85,7 @@ export async function serveScreen(service: ScreenService, request: ScreenRequest
   }
   // A fund has no verdict of its own: it is screened through its holdings. Re-screening it as a
   // company would wait on a refresh that has nothing to screen, then answer nothing useful.
-  if (listing?.kind === 'fund') throw fundNotScreenedAlone(market, ticker);
+  if (listing?.kind === 'fund') throw tickerIsAFund(market, ticker, 'it has no verdict of its own as a company');
   const now = service.now();
   const companyName = listing?.name ?? '';
   const served = (row: VerdictRow, fromCache: boolean, stale: boolean, refresh?: BackgroundRefresh): ScreenOutcome => ({

@@ -11,7 +11,7 @@ import {
   type ZakatYear,
 } from '../../engine/zakat/zakat-due.ts';
 import { MAX_PRICE_AGE_DAYS, ZAKAT_FIGURES, type ZakatLake, type ZakatReadsResult } from '../../warehouse/zakat-reads.ts';
-import { notFound, unprocessable } from '../../common/app-error.ts';
+import { notFound, tickerIsAFund } from '../../common/app-error.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { SYNTHETIC_NOTICE } from './screen-report.ts';
 
@@ -143,11 +143,7 @@ export async function zakatHolding(service: ScreenService, lake: ZakatLake, requ
     );
   }
   if (listing.kind === 'fund') {
-    throw unprocessable(
-      `${market}/${ticker} is a fund: zakat is computed on a company's own balance sheet; ask for each of the fund's holdings ` +
-        `(POST /api/screen/etf lists them)`,
-      'fund_not_supported',
-    );
+    throw tickerIsAFund(market, ticker, "zakat is computed on a company's own balance sheet; ask for each of the fund's holdings");
   }
   return zakatAnswer(request, listing, await lake.zakatInputs(market, ticker, request.asOf));
 }

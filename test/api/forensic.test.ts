@@ -309,10 +309,11 @@ describe('forensic endpoints over real HTTP and a real sample lake', () => {
       expect(body.detail).toMatch(pattern);
     });
 
-    it('when the ticker is a fund, then 404 says funds have no forensic report and where to go instead', async () => {
+    it('when the ticker is a fund, then 400 says funds have no forensic report and names the fund endpoint with its body', async () => {
       const { status, body } = await call(`/api/forensic/${t.fund.ticker}`);
-      expect(status).toBe(404);
+      expect(status).toBe(400);
       expect(body.detail).toMatch(/is a fund: forensic scores are computed from a company's own filings.*POST \/api\/screen\/etf/);
+      expect(body.detail).toContain(`{"etf_ticker": "${t.fund.ticker}", "market": "us"}`);
     });
 
     it('when a forensic path is asked with another method, then 405', async () => {

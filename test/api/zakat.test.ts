@@ -169,9 +169,10 @@ describe('GET /api/zakat/{market}/{ticker} over real HTTP on the sample universe
       expect(answer.body.detail).toMatch(/query\.shares: expected string/);
     });
 
-    it('when the ticker is a fund, then 422 says zakat is per company', async () => {
+    it('when the ticker is a fund, then 400 says zakat is per company and names the fund endpoint', async () => {
       const answer = await get(`/api/zakat/us/${fund}?shares=1`);
-      expect(answer.status).toBe(422);
+      expect(answer.status).toBe(400);
+      expect(answer.body.detail).toContain('POST /api/screen/etf');
       expect(answer.body.detail).toMatch(/is a fund: zakat is computed on a company's own balance sheet/);
     });
 
