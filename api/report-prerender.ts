@@ -67,8 +67,10 @@ function servable(stamp: StoredReportStamp | undefined, companyName: string): bo
 }
 
 export interface PrerenderOptions {
-  /** Reports rendered per turn (default 16). */
+  /** Reports rendered per turn while requests render too (default 16). */
   batch?: number;
+  /** Reports rendered per turn when no request rendered since the last turn (default 64): catching up after a nightly. */
+  idleBatch?: number;
   /** Waiting tickers checked per turn (default 256). */
   scan?: number;
   /** Pause between turns (ms, default 100). */
@@ -90,6 +92,8 @@ export class ReportPrerenderer {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private rendered = 0;
+  /** The renderer's count of started renders after this prerenderer's last turn: a higher count now means requests rendered meanwhile. */
+  private rendersAfterLastTurn = -1;
   /** When the change feed last brought tickers (`performance.now()`, immune to clock steps; -Infinity: never). */
   private lastChangeAt = -Infinity;
 
@@ -149,7 +153,8 @@ export class ReportPrerenderer {
       }
       const stamps = await this.service.reads.prerenderedStamps(scanned);
       const unservable = scanned.filter((row, i) => !servable(stamps[i], this.companyName(row)));
-      const batch = unservable.slice(0, this.options.batch ?? 16);
+      const requestsRendered = this.service.renderer.started() !== this.rendersAfterLastTurn;
+      const batch = unservable.slice(0, requestsRendered ? (this.options.batch ?? 16) : (this.options.idleBatch ?? 64));
       for (const { market, ticker } of unservable.slice(batch.length)) this.pending.set(`${market}\u0000${ticker}`, { market, ticker });
       if (batch.length === 0) return;
       const results = await this.service.reads.storedResults(batch);
@@ -176,6 +181,7 @@ export class ReportPrerenderer {
       }
       await this.service.reads.storeReports(reports);
       this.rendered += reports.length;
+      this.rendersAfterLastTurn = this.service.renderer.started();
     } catch (error) {
       // A store or render failure leaves those tickers to render on request; the next publish queues them again.
       this.service.logger?.warn({ err: error }, 'pre-rendering default reports failed');

@@ -18,6 +18,13 @@ export interface ReportRenderer {
   render(task: RenderTask): Promise<Buffer>;
   /** Renders waiting for a thread (0 when none or inline): background work renders only when nothing waits. */
   waiting(): number;
+  /**
+   * Starts the render threads now and keeps them (threaded renderers): the API calls it at
+   * start, so the first cold reports after a nightly do not wait for threads to boot.
+   */
+  warm?(): void;
+  /** Renders started since the renderer was made (refused ones not counted). */
+  started(): number;
   /** Threaded renderers: how long tasks waited for a thread and how long a thread took (post to reply), ms, since the last call. */
   timings?(): RenderTimings;
   close(): Promise<void>;
@@ -33,9 +40,14 @@ const EMPTY = { p50Ms: 0, p99Ms: 0, maxMs: 0 };
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** Renders on the event loop (tests, or a machine with one core). */
+let inlineRenders = 0;
 export const inlineReportRenderer: ReportRenderer = {
-  render: (task) => Promise.resolve(asBuffer(renderReport(task))),
+  render: (task) => {
+    inlineRenders += 1;
+    return Promise.resolve(asBuffer(renderReport(task)));
+  },
   waiting: () => 0,
+  started: () => inlineRenders,
   close: () => Promise.resolve(),
 };
 
@@ -73,7 +85,19 @@ export const DEFAULT_RENDER_THREADS = 2;
 export function threadedReportRenderer(threads: number, limits: RenderLimits = {}): ReportRenderer {
   const maxQueued = limits.maxQueued ?? 2_000;
   let pool: Piscina<RenderTask, Uint8Array> | null = null;
+  let started = 0;
+  const open = (minThreads: number) =>
+    new Piscina<RenderTask, Uint8Array>({
+      filename: new URL('./report-render-thread-entry.mjs', import.meta.url).href,
+      execArgv: [],
+      minThreads,
+      maxThreads: threads,
+      idleTimeout: 30_000,
+    });
   return {
+    warm() {
+      pool ??= open(threads);
+    },
     async render(task) {
       if (pool && pool.queueSize >= maxQueued) {
         throw new ReadsSaturatedError(
@@ -81,18 +105,14 @@ export function threadedReportRenderer(threads: number, limits: RenderLimits = {
           limits.retryAfterSeconds ?? 1,
         );
       }
-      pool ??= new Piscina({
-        filename: new URL('./report-render-thread-entry.mjs', import.meta.url).href,
-        execArgv: [],
-        minThreads: 0,
-        maxThreads: threads,
-        idleTimeout: 30_000,
-      });
+      pool ??= open(0);
+      started += 1;
       return asBuffer(await pool.run(postable(task)));
     },
     waiting() {
       return pool?.queueSize ?? 0;
     },
+    started: () => started,
     timings() {
       if (!pool) return { wait: EMPTY, run: EMPTY };
       const { waitTime, runTime } = pool.histogram;

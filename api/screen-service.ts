@@ -55,6 +55,8 @@ export function createScreenService(deps: ScreenDeps): ScreenService {
         : inlineReportRenderer),
   };
   if (deps.prerenderReports) {
+    // The pre-renderer renders in these threads from the start, and requests after a nightly need them at once.
+    service.renderer.warm?.();
     service.prerenderer = new ReportPrerenderer(service, deps.prerenderReports === true ? {} : deps.prerenderReports);
     service.prerenderer.start();
   }

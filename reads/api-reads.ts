@@ -123,8 +123,7 @@ export class ApiReads {
    * "Pre-rendered reports"), or undefined: none, or one of another snapshot.
    */
   async prerenderedReport(row: VerdictRow): Promise<StoredReport | undefined> {
-    const stored = await this.serving.report(row.market, row.ticker);
-    return stored && ofSnapshot(stored, row) ? stored : undefined;
+    return this.serving.report(row);
   }
 
   /** What each row's stored default report is (not the report), in one store read; undefined where none of its snapshot is stored. */

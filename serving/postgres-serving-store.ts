@@ -74,6 +74,7 @@ import type {
   ServingSnapshot,
   ServingStore,
   SnapshotKey,
+  SnapshotStamp,
   StoredReport,
   StoredReportStamp,
   TickerKey,
@@ -367,8 +368,8 @@ class PostgresServingStore implements ServingStore {
     });
   }
 
-  async report(market: string, ticker: string): Promise<StoredReport | undefined> {
-    return storedReportOf(market, ticker, (await this.all(SELECT_REPORT, [market, ticker]))[0]);
+  async report({ market, ticker, snapshotDate, screenedAt }: SnapshotStamp): Promise<StoredReport | undefined> {
+    return storedReportOf(market, ticker, (await this.all(SELECT_REPORT, [market, ticker, snapshotDate, screenedAt]))[0]);
   }
 
   async reportStamps(keys: readonly TickerKey[]): Promise<Array<StoredReportStamp | undefined>> {

@@ -97,7 +97,9 @@ export const SELECT_FUND_HOLDINGS = `SELECT as_of, market, ticker, weight FROM s
 WHERE fund_market = ? AND fund_ticker = ?
   AND as_of = (SELECT MAX(as_of) FROM serving_fund_holdings WHERE fund_market = ? AND fund_ticker = ?)`;
 
-export const SELECT_REPORT = `SELECT snapshot_date, screened_at, company_name, version, report FROM serving_reports WHERE market = ? AND ticker = ?`;
+/** A report of one snapshot: a row of another fails on its first columns, so the report's overflow pages are not read. */
+export const SELECT_REPORT = `SELECT snapshot_date, screened_at, company_name, version, report FROM serving_reports
+WHERE market = ? AND ticker = ? AND snapshot_date = ? AND screened_at = ?`;
 
 export const SELECT_REPORT_STAMP = `SELECT snapshot_date, screened_at, company_name, version FROM serving_reports WHERE market = ? AND ticker = ?`;
 

@@ -61,6 +61,11 @@ export interface SnapshotKey extends TickerKey {
   snapshotDate: string;
 }
 
+/** One screen of a ticker: its day and when it was screened (a same-day re-screen is another). */
+export interface SnapshotStamp extends SnapshotKey {
+  screenedAt: string;
+}
+
 /** A lake file whose rows the store holds: its path relative to the lake root and its change signature (size and mtime). */
 export interface HeldFile {
   path: string;
@@ -181,8 +186,12 @@ export interface ServingStore {
    * transaction.
    */
   writeLakeFile(file: HeldFile, content: LakeFileRows): Promise<void>;
-  /** The ticker's pre-rendered default report, whatever snapshot it is of (the caller checks). */
-  report(market: string, ticker: string): Promise<StoredReport | undefined>;
+  /**
+   * The ticker's pre-rendered default report when it is of this snapshot (its day and screen),
+   * else undefined: a stale report's bytes are not read (after a nightly every report is stale
+   * until the pre-renderer has caught up, and a request would read each for nothing).
+   */
+  report(snapshot: SnapshotStamp): Promise<StoredReport | undefined>;
   /** What the stored reports of these tickers are of (not the reports), in order; undefined where none is stored. */
   reportStamps(keys: readonly TickerKey[]): Promise<Array<StoredReportStamp | undefined>>;
   /** Stores pre-rendered reports; one of an older snapshot than the stored one is ignored. */

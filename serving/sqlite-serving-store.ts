@@ -54,6 +54,7 @@ import type {
   ServingSnapshot,
   ServingStore,
   SnapshotKey,
+  SnapshotStamp,
   StoredReport,
   StoredReportStamp,
   TickerKey,
@@ -238,8 +239,8 @@ export class SqliteServingStore implements ServingStore {
     });
   }
 
-  async report(market: string, ticker: string): Promise<StoredReport | undefined> {
-    return storedReportOf(market, ticker, this.statement(SELECT_REPORT).get(market, ticker) as Row | undefined);
+  async report({ market, ticker, snapshotDate, screenedAt }: SnapshotStamp): Promise<StoredReport | undefined> {
+    return storedReportOf(market, ticker, this.statement(SELECT_REPORT).get(market, ticker, snapshotDate, screenedAt) as Row | undefined);
   }
 
   async reportStamps(keys: readonly TickerKey[]): Promise<Array<StoredReportStamp | undefined>> {

@@ -428,8 +428,8 @@ function zakatPaths(screenParams: JsonObject[]): JsonObject {
           'current liabilities, per share from the filing in force on as_of; trading: the market value. Lunar year 2.5%, solar ' +
           '2.5775%. A figure the filing lacks, or no close within 7 days when one is needed: 200 with status insufficient_data ' +
           'naming it (never a guess). Shares and value both or neither, a non-positive or non-decimal amount, an unknown method ' +
-          'or year, a bad as_of, a fund (naming `POST /api/screen/etf`): 400. A repeated parameter: 422. Unknown ticker: 404. Two units: two point-in-time lake ' +
-          'reads (the filing in force and the close).',
+          'or year, a bad as_of, a fund (naming `POST /api/screen/etf`): 400. A repeated parameter: 422. Unknown ticker: 404. ' +
+          'Two units: two point-in-time lake reads (the filing in force and the close).',
         parameters: [...screenParams, ...parameters(zakat.zakatQuerySchema, 'query')],
         responses: {
           ...ok('the zakat due and every figure behind it', zakat.zakatResponseSchema),

@@ -33,7 +33,9 @@ describe('PostgreSQL serving store: bulk upserts', () => {
     const currentWidth = UPSERT_CURRENT.split('?').length - 1;
     const currentTypes = ['text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'int8[]'];
     const bulkCurrent = unnestUpsert(UPSERT_CURRENT, [...currentTypes, ...Array.from({ length: currentWidth - 6 }, () => 'text[]')]);
-    expect(bulkCurrent).toContain('SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::text[]');
+    expect(bulkCurrent).toContain(
+      'SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::text[]',
+    );
     expect(bulkCurrent).toContain(`$${currentWidth}::text[])`);
   });
 

@@ -353,17 +353,22 @@ describe('serving store', () => {
       version: 'v1',
       report: Buffer.from(text),
     });
-    expect(await store.report('us', 'AAA')).toBeUndefined();
+    const of = (snapshotDate: string, screenedAt: string) => ({ market: 'us', ticker: 'AAA', snapshotDate, screenedAt });
+    expect(await store.report(of('2024-06-30', '2024-06-30T02:00:00.000'))).toBeUndefined();
     await store.writeReports([report('2024-06-30', '2024-06-30T02:00:00.000', 'june')]);
     await store.writeReports([report('2024-03-31', '2024-03-31T02:00:00.000', 'march')]);
-    expect((await store.report('us', 'AAA'))?.report.toString()).toBe('june');
+    expect((await store.report(of('2024-06-30', '2024-06-30T02:00:00.000')))?.report.toString()).toBe('june');
+    // Only a report of the snapshot asked for: the older one was not kept, and none is of a later screen yet.
+    expect(await store.report(of('2024-03-31', '2024-03-31T02:00:00.000'))).toBeUndefined();
+    expect(await store.report(of('2024-06-30', '2024-06-30T09:00:00.000'))).toBeUndefined();
     await store.writeReports([report('2024-06-30', '2024-06-30T09:00:00.000', 'june, re-screened')]);
-    expect(await store.report('us', 'AAA')).toMatchObject({
+    expect(await store.report(of('2024-06-30', '2024-06-30T09:00:00.000'))).toMatchObject({
       snapshotDate: '2024-06-30',
       screenedAt: '2024-06-30T09:00:00.000',
       version: 'v1',
     });
-    expect((await store.report('us', 'AAA'))?.report.toString()).toBe('june, re-screened');
+    expect((await store.report(of('2024-06-30', '2024-06-30T09:00:00.000')))?.report.toString()).toBe('june, re-screened');
+    expect(await store.report(of('2024-06-30', '2024-06-30T02:00:00.000'))).toBeUndefined();
     // What the stored reports are of, several tickers in one read, in the order asked; none stored for BBB.
     expect(
       await store.reportStamps([
