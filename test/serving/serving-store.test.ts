@@ -148,7 +148,8 @@ describe('serving store', () => {
     await execOnStore([
       ...verdictColumns.map((c) => `ALTER TABLE serving_current DROP COLUMN ${c}`),
       'DELETE FROM serving_migrations WHERE version = 7',
-      "INSERT INTO serving_current (market, ticker, snapshot_date, screened_at, first_date, seq) VALUES ('us', 'GONE', '2020-02-29', '2020-03-01T01:00:00.000', '2020-02-29', 1)",
+      'INSERT INTO serving_current (market, ticker, snapshot_date, screened_at, first_date, seq) ' +
+        "VALUES ('us', 'GONE', '2020-02-29', '2020-03-01T01:00:00.000', '2020-02-29', 1)",
     ]);
     store = await openServingStore(target);
     const after = (await store.currentSince(-1)).rows;
