@@ -77,7 +77,7 @@ export interface RenderLimits {
 export const DEFAULT_RENDER_THREADS = 2;
 
 /**
- * Renders in `threads` worker threads (started on first use, stopped when idle). A cold screen
+ * Renders in `threads` worker threads (started on first use or by `warm`, stopped when idle unless warmed). A cold screen
  * parses a stored result and writes its report, CPU that, on the event loop, caps spread
  * traffic and queues every other request behind it (docs/serving.md, "Rendering off the event
  * loop", has the figures). Stored results go in and reports come out as bytes (see `renderReport`).
