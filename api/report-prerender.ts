@@ -92,8 +92,8 @@ export class ReportPrerenderer {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private rendered = 0;
-  /** The renderer's count of started renders after this prerenderer's last turn: a higher count now means requests rendered meanwhile. */
-  private rendersAfterLastTurn = -1;
+  /** Renders the requests had started when this prerenderer's last turn began (-1 before the first): more now means they rendered since. */
+  private requestRendersBefore = -1;
   /** When the change feed last brought tickers (`performance.now()`, immune to clock steps; -Infinity: never). */
   private lastChangeAt = -Infinity;
 
@@ -153,7 +153,10 @@ export class ReportPrerenderer {
       }
       const stamps = await this.service.reads.prerenderedStamps(scanned);
       const unservable = scanned.filter((row, i) => !servable(stamps[i], this.companyName(row)));
-      const requestsRendered = this.service.renderer.started() !== this.rendersAfterLastTurn;
+      // The renderer counts every render; the prerenderer's own are `this.rendered`.
+      const requestRenders = this.service.renderer.started() - this.rendered;
+      const requestsRendered = requestRenders !== this.requestRendersBefore;
+      this.requestRendersBefore = requestRenders;
       const batch = unservable.slice(0, requestsRendered ? (this.options.batch ?? 16) : (this.options.idleBatch ?? 64));
       for (const { market, ticker } of unservable.slice(batch.length)) this.pending.set(`${market}\u0000${ticker}`, { market, ticker });
       if (batch.length === 0) return;
@@ -181,7 +184,6 @@ export class ReportPrerenderer {
       }
       await this.service.reads.storeReports(reports);
       this.rendered += reports.length;
-      this.rendersAfterLastTurn = this.service.renderer.started();
     } catch (error) {
       // A store or render failure leaves those tickers to render on request; the next publish queues them again.
       this.service.logger?.warn({ err: error }, 'pre-rendering default reports failed');

@@ -18,6 +18,7 @@ import { PurificationReads } from '../warehouse/purification-reads.ts';
 import { catalogPath, lakeRoot } from '../warehouse/lake-paths.ts';
 import type { Config } from './config.ts';
 import type { Metrics } from '../api/metrics.ts';
+import { DEFAULT_RENDER_THREADS, threadedReportRenderer } from '../api/report-renderer.ts';
 import { checkTemporal } from './temporal-client.ts';
 import { webhookDepsOf } from './webhooks.ts';
 import { WebhookStore } from '../webhooks/webhook-store.ts';
@@ -94,6 +95,8 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   });
   // In the background: the first sign-in with an unknown email must not take longer than a wrong password.
   accountAuth.prepare().catch((err: unknown) => logger.error({ err }, 'account sign-in could not prepare its stand-in hash'));
+  // Made here, not by the screen service, so the API's close ends its threads.
+  const renderer = threadedReportRenderer(DEFAULT_RENDER_THREADS);
   const app = createApp({
     logger,
     metrics: deps.metrics,
@@ -106,6 +109,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
       refresher: createTemporalRefresher({ client, taskQueue: config.TEMPORAL_TASK_QUEUE, logger }),
       cache: { freshDays: config.CACHE_FRESH_DAYS, staleWhileRevalidateDays: config.CACHE_STALE_WHILE_REVALIDATE_DAYS },
       prerenderReports: true,
+      renderer,
     },
     accessControl: access.middleware,
     accountPages: {
@@ -147,6 +151,7 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
         await access.close();
         await serviceDb.close();
         await reads.close();
+        await renderer.close();
         await forensic.close();
         await purification.close();
       }),

@@ -58,16 +58,27 @@ class CallsInFlight {
 
 /**
  * A lazily connecting client: the API starts even when Temporal is down and reports it in
- * /readyz. `close` waits for calls in flight (at most 10 s), then closes the connection.
+ * /readyz. `close` stops retries, waits for calls in flight to end their current attempt (at
+ * most 10 s), then closes the connection.
  */
 export function createLazyClient(target: TemporalTarget): { client: Client; connection: Connection; close: () => Promise<void> } {
   const calls = new CallsInFlight();
+  const retries = defaultGrpcRetryOptions();
+  let closing = false;
   const connection = Connection.lazy({
     address: target.address,
     connectTimeout: 2_000,
-    interceptors: [calls.interceptor, makeGrpcRetryInterceptor(defaultGrpcRetryOptions())],
+    // Once closing, a failed attempt is final: a call without a deadline would otherwise retry for about 20 s.
+    interceptors: [
+      calls.interceptor,
+      makeGrpcRetryInterceptor({
+        ...retries,
+        retryableDecider: (attempt, status) => !closing && retries.retryableDecider(attempt, status),
+      }),
+    ],
   });
   const close = async () => {
+    closing = true;
     await calls.settled(CLOSE_WAIT_MS);
     await connection.close();
   };

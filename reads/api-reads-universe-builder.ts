@@ -23,19 +23,23 @@ export class UniverseBuilder {
 
   async build(target: ServingTarget): Promise<UniverseIndex> {
     if (this.closing) throw new Error('the universe index is not rebuilt: the API reads are closing');
-    const pool = new Piscina<UniverseTask, UniversePartsFromThread>({
-      filename: new URL('./api-reads-universe-thread-entry.mjs', import.meta.url).href,
-      execArgv: [],
-      minThreads: 0,
-      maxThreads: 1,
-    });
-    this.pool = pool;
-    const built = pool
-      .run({ target })
-      .finally(() => pool.destroy())
-      .finally(() => {
-        if (this.pool === pool) this.pool = null;
+    const start = () => {
+      const pool = new Piscina<UniverseTask, UniversePartsFromThread>({
+        filename: new URL('./api-reads-universe-thread-entry.mjs', import.meta.url).href,
+        execArgv: [],
+        minThreads: 0,
+        maxThreads: 1,
       });
+      this.pool = pool;
+      return pool
+        .run({ target })
+        .finally(() => pool.destroy())
+        .finally(() => {
+          if (this.pool === pool) this.pool = null;
+        });
+    };
+    // One build at a time: a reload asked for while one runs starts its thread after it (and a close waits for both).
+    const built = this.pool === null ? start() : this.running.then(start);
     this.running = built.catch(() => undefined);
     const parts = await built;
     return new UniverseIndex({ ...parts, listings: listingsOfColumns(parts.listings) });

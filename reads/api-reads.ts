@@ -168,8 +168,8 @@ export class ApiReads {
 
   /**
    * Opens the store, copies into it what the lake has and it lacks and reads every current row
-   * once, while a worker thread builds the universe from the listings (docs/serving.md, "A cold
-   * start"): the two take about as long, and the machine has a core for each.
+   * once, while a worker thread builds the universe from the listings (docs/serving.md, "Current
+   * verdicts"): the two take about as long, and the machine has a core for each.
    */
   async start(): Promise<void> {
     this.servingStore = this.options.serving ?? (await openServingStore(servingTargetOf(this.options.dataDir)));
@@ -185,15 +185,17 @@ export class ApiReads {
       );
     // The version is read before the listings: a publish between the two makes the follow below build again, never miss one.
     const version = (await this.serving.meta(LISTINGS_VERSION_KEY)) ?? '';
-    const universe = this.universeBuilder.build(servingTargetOf(this.options.dataDir));
+    const universe = this.buildUniverse();
     try {
       await this.copyFromLake();
       const changes = await this.serving.currentSince(this.servingSeq);
       await this.applyCurrentChanges(changes);
-    } finally {
-      // Settled before the start ends either way: a thread left running would outlive a failed start's close.
-      this.universe = await universe;
+    } catch (error) {
+      // Settled before a failed start ends (a thread left running would outlive its close), keeping the first error.
+      await universe.catch(() => undefined);
+      throw error;
     }
+    this.universe = await universe;
     this.listingsVersion = version;
     await this.sync();
   }
@@ -415,11 +417,21 @@ export class ApiReads {
     await Promise.all([version === this.listingsVersion ? null : this.reloadUniverse(version), this.applyCurrentChanges(changes)]);
   }
 
-  /** Rebuilds the universe in a worker thread and swaps it in one step. */
+  /** Rebuilds the universe and swaps it in one step. */
   private async reloadUniverse(version: string): Promise<void> {
-    this.universe = await this.universeBuilder.build(servingTargetOf(this.options.dataDir));
+    this.universe = await this.buildUniverse();
     this.universeRebuilds += 1;
     this.listingsVersion = version;
+  }
+
+  /**
+   * The universe from the store's listings: in a worker thread on a connection of its own to the
+   * store the configuration places; on the event loop from a store handed in (`serving`), which
+   * the thread could not open.
+   */
+  private async buildUniverse(): Promise<UniverseIndex> {
+    if (this.options.serving) return new UniverseIndex(await this.options.serving.listings());
+    return this.universeBuilder.build(servingTargetOf(this.options.dataDir));
   }
 }
 

@@ -243,24 +243,27 @@ export function currentChangesOf(records: ReadonlyArray<readonly unknown[]>, sin
   return { rows, seq, epoch: text(meta?.[0]), listingsVersion: text(meta?.[1]) };
 }
 
+/** Where each of `ROW_COLUMNS` is in a row of them. */
+const AT = Object.fromEntries(ROW_COLUMNS.map((column, i) => [column, i])) as Record<(typeof ROW_COLUMNS)[number], number>;
+
 /** A row from `ROW_COLUMNS` values starting at `at`. */
 function currentRowOf(values: readonly unknown[], at: number, firstSnapshotDate: string): CurrentRow {
   const ratios = {} as ServingRow['ratios'];
-  SNAPSHOT_RATIOS.forEach((r, i) => {
-    const value = values[at + 6 + i];
+  for (const r of SNAPSHOT_RATIOS) {
+    const value = values[at + AT[r]];
     ratios[r] = value === null || value === undefined ? null : Number(value);
-  });
-  const synthetic = values[at + 6 + SNAPSHOT_RATIOS.length];
+  }
+  const synthetic = values[at + AT.synthetic];
   return {
-    market: String(values[at]),
-    ticker: String(values[at + 1]),
-    snapshotDate: String(values[at + 2]),
-    screenedAt: String(values[at + 3]),
-    source: String(values[at + 4]),
-    statuses: unpackStatuses(String(values[at + 5])),
+    market: String(values[at + AT.market]),
+    ticker: String(values[at + AT.ticker]),
+    snapshotDate: String(values[at + AT.snapshot_date]),
+    screenedAt: String(values[at + AT.screened_at]),
+    source: String(values[at + AT.source]),
+    statuses: unpackStatuses(String(values[at + AT.statuses])),
     ratios,
     synthetic: synthetic === true || Number(synthetic) === 1,
-    dataSource: String(values[at + 7 + SNAPSHOT_RATIOS.length]),
+    dataSource: String(values[at + AT.data_source]),
     firstSnapshotDate,
   };
 }

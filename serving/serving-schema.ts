@@ -184,7 +184,7 @@ CREATE INDEX serving_current_seq ON serving_current (seq);`,
   {
     version: 7,
     name: 'verdict columns of the current rows',
-    // The first start after upgrading fills them with one keyed read per ticker (docs/serving.md, "Upgrading").
+    // The first open after upgrading fills them with one keyed read per ticker (docs/serving.md, "Formats": upgrade order).
     sqlite: currentVerdicts('sqlite'),
     postgres: currentVerdicts('postgres'),
   },

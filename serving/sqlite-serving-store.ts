@@ -115,6 +115,12 @@ export class SqliteServingStore implements ServingStore {
   }
 
   private migrate(): void {
+    // Most opens have nothing to apply: they take no write lock, which a start's copy from the lake may hold.
+    const known = this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'serving_migrations'").get();
+    if (known !== undefined) {
+      const applied = new Set((this.db.prepare('SELECT version FROM serving_migrations').all() as Row[]).map((r) => Number(r.version)));
+      if (SERVING_MIGRATIONS.every((migration) => applied.has(migration.version))) return;
+    }
     this.transaction(() => {
       this.db.exec(
         'CREATE TABLE IF NOT EXISTS serving_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',

@@ -49,7 +49,7 @@ const ERROR_TEXT: Record<number, string> = {
     "X-RateLimit headers are sent. Or, with force_refresh, too many of the key's re-screens are already waiting (`detail` a " +
     'string, code too_many_refreshes, free of charge)',
   400:
-    'invalid value (market, ticker, framework id, as_of, limit, …; a fund where a company is screened: use POST /api/screen/etf); ' +
+    'invalid value (market, ticker, framework id, as_of, limit, …; a fund where a company is expected: use POST /api/screen/etf); ' +
     '`detail` names the valid values',
   403: 'the key is not provisioned for this market, endpoint or framework (access control)',
   404: 'ticker, fund or history not found',

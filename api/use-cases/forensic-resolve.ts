@@ -8,8 +8,8 @@ const search = (ticker: string): string => `look it up with GET /api/universe/se
 /**
  * The one listing a market-less forensic path means: the `market` the caller named; else the
  * US listing when the ticker is listed there; else the only listing. Several non-US listings
- * → 400 naming them as `market:ticker`; none → 404; a fund → 404 (funds file no accounts of
- * their own here).
+ * → 400 naming them as `market:ticker`; none → 404; a fund → 400 `ticker_is_a_fund` (funds file
+ * no accounts of their own here).
  */
 export function resolveForensicListing(universe: ApiReads, ticker: string, market: string | null): Listing {
   const listings = MARKET_KEYS.map((m) => universe.listing(m, ticker))

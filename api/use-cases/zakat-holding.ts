@@ -131,7 +131,7 @@ export function zakatAnswer(
 
 /**
  * Zakat due on a holding of one listed company's shares on `asOf` (docs/frameworks/zakat.md).
- * 404 when the ticker is not listed; 422 for a fund (its zakat is that of its holdings).
+ * 404 when the ticker is not listed; 400 `ticker_is_a_fund` for a fund (its zakat is that of its holdings).
  */
 export async function zakatHolding(service: ScreenService, lake: ZakatLake, request: ZakatRequest): Promise<Record<string, unknown>> {
   const { market, ticker } = request;

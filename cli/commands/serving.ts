@@ -20,7 +20,11 @@ export function registerServingCommands(program: Command): void {
       'copy every lake snapshot file the store does not hold into it, with progress, and stop serving the rows of files this lake ' +
         'no longer has; resumable (stop it and run it again). With a shared PostgreSQL store, run it on the lake of record',
     )
-    .action(async () => {
+    .option(
+      '--current',
+      'then rebuild every current row from its snapshot, under a new epoch (after a writer of a release before migration 7 wrote to the store)',
+    )
+    .action(async (options: { current?: boolean }) => {
       const config = getConfig();
       const store = await openServingStore(servingTargetOf(config.dataDir));
       let last = 0;
@@ -33,7 +37,13 @@ export function registerServingCommands(program: Command): void {
             process.stderr.write(`serving rebuild: ${done}/${total} files, ${rows} snapshots copied\n`);
           },
         });
-        process.stdout.write(`${JSON.stringify({ ...result, ms: Math.round(result.ms), store: store.location })}\n`);
+        let currentMarkets: string[] = [];
+        if (options.current) {
+          currentMarkets = [...new Set((await store.currentSince(-1)).rows.map((row) => row.market))].sort();
+          await store.rebuildCurrent(currentMarkets);
+        }
+        const report = { ...result, ms: Math.round(result.ms), store: store.location, ...(options.current ? { currentMarkets } : {}) };
+        process.stdout.write(`${JSON.stringify(report)}\n`);
       } finally {
         await store.close();
       }

@@ -47,6 +47,14 @@ describe('faithscreen serving rebuild and check', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ lakeFiles: 3, filesCopied: 0, rowsCopied: 0 });
   });
 
+  it('when rebuilt with --current, then every current row is rebuilt from its snapshot and the store still matches the lake', async () => {
+    const { code, stdout } = await runFaithscreen(temp.dir, ['serving', 'rebuild', '--current']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ filesCopied: 0, currentMarkets: ['us'] });
+    const check = await runFaithscreen(temp.dir, ['serving', 'check', '--days', '3']);
+    expect(JSON.parse(check.stdout)).toMatchObject({ mismatchCount: 0 });
+  });
+
   it('when --days is not a whole number, then the command refuses and says what is valid', async () => {
     const { code, stderr } = await runFaithscreen(temp.dir, ['serving', 'check', '--days', 'many']);
     expect(code).not.toBe(0);

@@ -33,6 +33,23 @@ describe('the lazy Temporal client', () => {
     await sleep(1_000);
   });
 
+  it('when closed while a call without a deadline retries (a refresh\'s workflow start), then it is not retried again and nothing throws after the close', async () => {
+    const { client, close } = createLazyClient({ address: `127.0.0.1:${await closedPort()}`, namespace: 'default' });
+    const start = client.workflow
+      .start('refreshTicker', { taskQueue: 'nowhere', workflowId: 'close-test', args: [] })
+      .then(
+        () => 'started',
+        (error: Error) => error.message,
+      );
+    await sleep(500);
+    const closing = Date.now();
+    await close();
+    // Its retries would have run on for about 20 s.
+    expect(Date.now() - closing).toBeLessThan(8_000);
+    expect(await start).not.toBe('started');
+    await sleep(2_000);
+  }, 20_000);
+
   it('when nothing is in flight, then the close does not wait', async () => {
     const { close } = createLazyClient({ address: `127.0.0.1:${await closedPort()}`, namespace: 'default' });
     const started = Date.now();

@@ -157,6 +157,14 @@ describe('serving store', () => {
     expect(byTicker(after)).toEqual(byTicker(before));
     expect(after.find((r) => r.ticker === 'AAA')?.statuses.shariah_aaoifi).toBe('non_compliant');
     expect(await store.current('us', 'GONE')).toBeUndefined();
+    // A writer of the release before (a rollback) moves the day but not the verdict; rebuilding the current rows mends it.
+    await store.close();
+    await execOnStore([
+      "UPDATE serving_current SET snapshot_date = '2020-01-31', screened_at = '2020-02-01T01:00:00.000' WHERE ticker = 'AAA'",
+    ]);
+    store = await openServingStore(target);
+    await store.rebuildCurrent(['us']);
+    expect(byTicker((await store.currentSince(-1)).rows)).toEqual(byTicker(before));
     expect((await storeRows('SELECT version FROM serving_migrations ORDER BY version')).map((r) => Number(r.version)).at(-1)).toBe(7);
   });
 
