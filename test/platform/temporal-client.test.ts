@@ -33,14 +33,12 @@ describe('the lazy Temporal client', () => {
     await sleep(1_000);
   });
 
-  it('when closed while a call without a deadline retries (a refresh\'s workflow start), then it is not retried again and nothing throws after the close', async () => {
+  it("when closed while a call without a deadline retries (a refresh's workflow start), then it is not retried again and nothing throws after the close", async () => {
     const { client, close } = createLazyClient({ address: `127.0.0.1:${await closedPort()}`, namespace: 'default' });
-    const start = client.workflow
-      .start('refreshTicker', { taskQueue: 'nowhere', workflowId: 'close-test', args: [] })
-      .then(
-        () => 'started',
-        (error: Error) => error.message,
-      );
+    const start = client.workflow.start('refreshTicker', { taskQueue: 'nowhere', workflowId: 'close-test', args: [] }).then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
     await sleep(500);
     const closing = Date.now();
     await close();
