@@ -202,22 +202,10 @@ export function blockValues(block: ResultBlock): Array<string | Buffer> {
 
 /** A row read back by either engine (column names as `ROW_COLUMNS`). */
 export function rowOf(record: Record<string, unknown>): ServingRow {
-  const ratios = {} as ServingRow['ratios'];
-  for (const r of SNAPSHOT_RATIOS) {
-    const value = record[r];
-    ratios[r] = value === null || value === undefined ? null : Number(value);
-  }
-  return {
-    market: String(record.market),
-    ticker: String(record.ticker),
-    snapshotDate: String(record.snapshot_date),
-    screenedAt: String(record.screened_at),
-    source: String(record.source),
-    statuses: unpackStatuses(String(record.statuses)),
-    ratios,
-    synthetic: record.synthetic === true || Number(record.synthetic) === 1,
-    dataSource: String(record.data_source),
-  };
+  return rowOfValues(
+    ROW_COLUMNS.map((column) => record[column]),
+    0,
+  );
 }
 
 /**
@@ -237,7 +225,7 @@ export function currentChangesOf(records: ReadonlyArray<readonly unknown[]>, sin
       continue;
     }
     seq = Math.max(seq, Number(recordSeq));
-    rows.push(currentRowOf(record, 2, String(record[first])));
+    rows.push({ ...rowOfValues(record, 2), firstSnapshotDate: String(record[first]) });
   }
   const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
   return { rows, seq, epoch: text(meta?.[0]), listingsVersion: text(meta?.[1]) };
@@ -246,8 +234,8 @@ export function currentChangesOf(records: ReadonlyArray<readonly unknown[]>, sin
 /** Where each of `ROW_COLUMNS` is in a row of them. */
 const AT = Object.fromEntries(ROW_COLUMNS.map((column, i) => [column, i])) as Record<(typeof ROW_COLUMNS)[number], number>;
 
-/** A row from `ROW_COLUMNS` values starting at `at`. */
-function currentRowOf(values: readonly unknown[], at: number, firstSnapshotDate: string): CurrentRow {
+/** A row from `ROW_COLUMNS` values starting at `at`: the one decoder of both engines' rows, by name or in order. */
+function rowOfValues(values: readonly unknown[], at: number): ServingRow {
   const ratios = {} as ServingRow['ratios'];
   for (const r of SNAPSHOT_RATIOS) {
     const value = values[at + AT[r]];
@@ -264,7 +252,6 @@ function currentRowOf(values: readonly unknown[], at: number, firstSnapshotDate:
     ratios,
     synthetic: synthetic === true || Number(synthetic) === 1,
     dataSource: String(values[at + AT.data_source]),
-    firstSnapshotDate,
   };
 }
 
