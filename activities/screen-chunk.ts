@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { screenCompany } from '../engine/index.ts';
+import { screenCompany, type ScreeningResult } from '../engine/index.ts';
+import { storedDefaultReport } from '../serving/default-report.ts';
+import type { StoredReport } from '../serving/serving-types.ts';
 import { SeriesScreener } from '../engine/screen-series.ts';
 import type { SnapshotRow } from '../warehouse/snapshot-schema.ts';
 import { SnapshotStage, type WrittenSnapshots } from '../warehouse/snapshot-writer.ts';
@@ -18,6 +20,22 @@ export interface ChunkWorkDeps {
    * and serialises every date from scratch, as before the reuse: the benchmark's baseline.
    */
   reuseAcrossDates?: boolean;
+}
+
+/**
+ * The default report of a screen of today, rendered as the chunk publishes it, so an API serves it
+ * with no render after a nightly (docs/serving.md, "Pre-rendered reports"). A backfill's history renders
+ * none: only a ticker's current verdict has a stored report.
+ */
+function defaultReportOf(row: SnapshotRow, result: ScreeningResult, companyName: string): StoredReport {
+  const stamp = {
+    market: row.market,
+    ticker: row.ticker,
+    snapshotDate: row.snapshot_date,
+    screenedAt: row.screened_at,
+    source: row.source,
+  };
+  return storedDefaultReport(result, stamp, companyName);
 }
 
 /** Reports where a chunk is (`loading us #3`, `screening us #3: 2000/5000`); the activity heartbeats with it. */
@@ -68,12 +86,15 @@ export async function screenChunkWork(deps: ChunkWorkDeps, request: ScreenChunkR
         continue;
       }
       let row: SnapshotRow;
+      let report: StoredReport | undefined;
       try {
         const meta = { source, runId, screenedAt };
         if (reuse) row = backfillSnapshotRow(input, series.screen(input), meta);
+        else if (source === 'backfill') row = snapshotRowFrom(input, compactResult(screenCompany(input)), meta);
         else {
           const result = screenCompany(input);
-          row = snapshotRowFrom(input, source === 'backfill' ? compactResult(result) : result, meta);
+          row = snapshotRowFrom(input, result, meta);
+          report = defaultReportOf(row, result, input.listing.name);
         }
       } catch (error) {
         failed.push({
@@ -84,7 +105,7 @@ export async function screenChunkWork(deps: ChunkWorkDeps, request: ScreenChunkR
         continue;
       }
       // Outside the per-ticker catch: a failing stage fails the chunk (Temporal retries it).
-      stage.add(row);
+      stage.add(row, report);
       keys.push(key);
       tickers.add(input.listing.ticker);
     }

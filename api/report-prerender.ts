@@ -1,9 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { UNSCOPED_KEY_FRAMEWORKS } from '../common/grants.ts';
-import type { FrameworkId } from '../engine/index.ts';
 import type { VerdictRow } from '../reads/api-reads-types.ts';
-import { compressResult, decompressResult, STORED_FORMAT } from '../serving/serving-codec.ts';
+import { PRERENDERED_FRAMEWORKS, RENDER_VERSION, storableReport } from '../serving/default-report.ts';
+import { decompressResult } from '../serving/serving-codec.ts';
 import type { StoredReport, StoredReportStamp } from '../serving/serving-types.ts';
 import type { Logger } from 'pino';
 import type { ApiReads } from '../reads/api-reads.ts';
@@ -15,41 +12,6 @@ import type { ReportRenderer } from './report-renderer.ts';
  * serving store, so a cold screen of that selection is one read and one decompression, on every
  * replica and after a restart.
  */
-
-/** The selection pre-rendered: a screen without `framework` from a key without a framework scope, what nearly every client sends. */
-export const PRERENDERED_FRAMEWORKS: readonly FrameworkId[] = UNSCOPED_KEY_FRAMEWORKS;
-
-export function isPrerenderedSelection(frameworks: readonly FrameworkId[]): boolean {
-  return frameworks.length === PRERENDERED_FRAMEWORKS.length && frameworks.every((id, i) => id === PRERENDERED_FRAMEWORKS[i]);
-}
-
-/**
- * The sources that shape a report's bytes: a change to any of them makes stored reports stale.
- * Not this file: when and how often reports are pre-rendered does not change what they say.
- */
-const RENDERING_SOURCES = [
-  './use-cases/screen-report.ts',
-  './report-render-thread.ts',
-  '../engine/filter-frameworks.ts',
-  '../engine/frameworks.ts',
-];
-
-function renderingDigest(): string {
-  try {
-    const hash = createHash('sha256');
-    for (const file of RENDERING_SOURCES) hash.update(readFileSync(new URL(file, import.meta.url)));
-    return hash.digest('hex').slice(0, 16);
-  } catch {
-    // Unreadable: a version of its own, so no stored report is ever served as this code's.
-    return randomUUID();
-  }
-}
-
-/**
- * The selection, the rendering code as this process loaded them and the format reports are
- * stored in: a stored report of another version is rendered again.
- */
-export const RENDER_VERSION = `${PRERENDERED_FRAMEWORKS.join(',')} ${renderingDigest()} ${STORED_FORMAT}`;
 
 /**
  * The stored default report of this snapshot as UTF-8 JSON, or null: none stored, another
@@ -67,9 +29,13 @@ function servable(stamp: StoredReportStamp | undefined, companyName: string): bo
 }
 
 export interface PrerenderOptions {
-  /** Reports rendered per turn while requests render too (default 16). */
+  /**
+   * Reports rendered per turn while requests ask for reports (default 0: none). Each costs a result
+   * read and a store write on the event loop, where a write can wait for a checkpoint; requests
+   * render what they ask for meanwhile.
+   */
   batch?: number;
-  /** Reports rendered per turn when no request rendered since the last turn (default 64): catching up after a nightly. */
+  /** Reports rendered per turn when no request asked for one since the last turn (default 64): catching up while idle. */
   idleBatch?: number;
   /** Waiting tickers checked per turn (default 256). */
   scan?: number;
@@ -92,13 +58,13 @@ export class ReportPrerenderer {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private rendered = 0;
-  /** Renders the requests had started when this prerenderer's last turn began (-1 before the first): more now means they rendered since. */
-  private requestRendersBefore = -1;
+  /** Reports requests had asked for when this prerenderer's last turn began (-1 before the first): more now means requests are coming. */
+  private reportsAskedBefore = -1;
   /** When the change feed last brought tickers (`performance.now()`, immune to clock steps; -Infinity: never). */
   private lastChangeAt = -Infinity;
 
   constructor(
-    private readonly service: { reads: ApiReads; renderer: ReportRenderer; logger?: Logger | undefined },
+    private readonly service: { reads: ApiReads; renderer: ReportRenderer; reportsAsked: number; logger?: Logger | undefined },
     private readonly options: PrerenderOptions = {},
   ) {}
 
@@ -135,7 +101,8 @@ export class ReportPrerenderer {
    * (none of this snapshot, this rendering version and the listing's company name: after a
    * deploy or a rename); the rest wait for the next turn. A start queues every ticker, so a
    * turn is bounded by what it checks as much as by what it renders. The rendering is the
-   * render threads', so it waits behind no request and holds none up for long. While a screen
+   * render threads', so it waits behind no request; while requests come, a turn does nothing by
+   * default (`batch`), since its reads and its write are the event loop's. While a screen
    * is publishing (the feed moved current verdicts within `quietMs`) no turn runs: the API runs
    * at a higher priority than the worker, and its renders would slow the screen they follow.
    */
@@ -144,6 +111,12 @@ export class ReportPrerenderer {
     if (performance.now() - this.lastChangeAt < (this.options.quietMs ?? 5_000)) return;
     this.running = true;
     try {
+      // Any report asked for since the last turn, rendered or read from the store: the event loop is serving.
+      const asked = this.service.reportsAsked;
+      const requestsComing = asked !== this.reportsAskedBefore;
+      this.reportsAskedBefore = asked;
+      const size = requestsComing ? (this.options.batch ?? 0) : (this.options.idleBatch ?? 64);
+      if (size === 0) return;
       const scanned: VerdictRow[] = [];
       for (const [key, { market, ticker }] of this.pending) {
         this.pending.delete(key);
@@ -153,11 +126,7 @@ export class ReportPrerenderer {
       }
       const stamps = await this.service.reads.prerenderedStamps(scanned);
       const unservable = scanned.filter((row, i) => !servable(stamps[i], this.companyName(row)));
-      // The renderer counts every render; the prerenderer's own are `this.rendered`.
-      const requestRenders = this.service.renderer.started() - this.rendered;
-      const requestsRendered = requestRenders !== this.requestRendersBefore;
-      this.requestRendersBefore = requestRenders;
-      const batch = unservable.slice(0, requestsRendered ? (this.options.batch ?? 16) : (this.options.idleBatch ?? 64));
+      const batch = unservable.slice(0, size);
       for (const { market, ticker } of unservable.slice(batch.length)) this.pending.set(`${market}\u0000${ticker}`, { market, ticker });
       if (batch.length === 0) return;
       const results = await this.service.reads.storedResults(batch);
@@ -171,16 +140,7 @@ export class ReportPrerenderer {
           snapshot: { snapshotDate: row.snapshotDate, screenedAt: row.screenedAt, source: row.source },
           companyName,
         });
-        reports.push({
-          market: row.market,
-          ticker: row.ticker,
-          snapshotDate: row.snapshotDate,
-          screenedAt: row.screenedAt,
-          companyName,
-          version: RENDER_VERSION,
-          // Compressed as a stored result is: a report repeats the result dictionary's keys and words.
-          report: compressResult(json),
-        });
+        reports.push(storableReport(row, companyName, json));
       }
       await this.service.reads.storeReports(reports);
       this.rendered += reports.length;

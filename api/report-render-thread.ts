@@ -1,5 +1,6 @@
 import type { FrameworkId, ScreeningResult } from '../engine/index.ts';
-import { buildScreenReport, type SnapshotIdentity } from './use-cases/screen-report.ts';
+import { renderReportJson } from '../serving/default-report.ts';
+import type { SnapshotIdentity } from '../serving/screen-report.ts';
 
 /** One report to render: the stored result and what the request selected. */
 export interface RenderTask {
@@ -11,24 +12,12 @@ export interface RenderTask {
 }
 
 const decoder = new TextDecoder();
-const encoder = new TextEncoder();
 
 /**
  * Parses a stored result and renders the `report` (docs/api.md) as UTF-8 JSON (the CPU of a
- * cold screen). Bytes both ways: the event loop then passes buffers on, rather than copying
- * ~25 kB strings that V8 holds at two bytes a character (reasons carry `≤`, `—`) and
- * re-encoding them for the socket.
+ * cold screen). Bytes both ways: the event loop then passes buffers on.
  */
 export default function renderReport(task: RenderTask): Uint8Array {
-  return renderParsedReport(parseStoredResult(task.stored), task);
-}
-
-/** A stored result's UTF-8 JSON, parsed. */
-export function parseStoredResult(bytes: Uint8Array): ScreeningResult {
-  return JSON.parse(decoder.decode(bytes)) as ScreeningResult;
-}
-
-/** The report of a parsed result as UTF-8 JSON. */
-export function renderParsedReport(result: ScreeningResult, task: Omit<RenderTask, 'stored'>): Uint8Array {
-  return encoder.encode(JSON.stringify(buildScreenReport(result, task.frameworks, task.snapshot, task.companyName)));
+  const result = JSON.parse(decoder.decode(task.stored)) as ScreeningResult;
+  return renderReportJson(result, task.frameworks, task.snapshot, task.companyName);
 }

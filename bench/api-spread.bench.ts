@@ -163,7 +163,10 @@ export async function runApiSpreadBench(
   // As the API role does when idle: every current row's default report pre-rendered into the store (kept across runs).
   const prerenderStarted = performance.now();
   const prerenderThreads = threadedReportRenderer(DEFAULT_RENDER_THREADS);
-  const prerenderer = new ReportPrerenderer({ reads, renderer: prerenderThreads }, { batch: 256, intervalMs: 5, quietMs: 0 });
+  const prerenderer = new ReportPrerenderer(
+    { reads, renderer: prerenderThreads, reportsAsked: 0 },
+    { idleBatch: 256, intervalMs: 5, quietMs: 0 },
+  );
   prerenderer.start();
   while (prerenderer.stats().pending > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   await prerenderer.turn();

@@ -60,20 +60,12 @@ export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   let reported = 0;
   const reads = await openApiReads({
     dataDir: config.dataDir,
-    onError: (err) => logger.error({ err }, 'API reads: a background step failed (following the store, or its page-cache warm-up)'),
+    onError: (err) => logger.error({ err }, 'API reads: a background step failed (following the store)'),
     // The first start after an upgrade copies the lake into the serving store: say how far it is.
     onServingProgress: (done, total, rows) => {
       if (done < total && performance.now() - reported < 5_000) return;
       reported = performance.now();
       logger.info({ files: done, of: total, snapshots: rows }, 'serving store: copying lake files it does not hold');
-    },
-    onCacheWarmed: ({ bytes, seconds }) => {
-      // PostgreSQL's server keeps its own cache: nothing was read, nothing to say.
-      if (bytes === 0) return;
-      logger.info(
-        { mib: Math.round(bytes / 2 ** 20), seconds: Math.round(seconds * 10) / 10 },
-        'serving store: files read into the page cache',
-      );
     },
   });
   const sync = reads.stats().servingSync;

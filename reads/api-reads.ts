@@ -6,7 +6,6 @@ import { UniverseIndex } from './api-reads-universe.ts';
 import { UniverseBuilder } from './api-reads-universe-builder.ts';
 import { syncServingFromLake, type ServingSyncResult } from '../warehouse/serving-sync.ts';
 import { openServingStore, servingTargetOf } from '../serving/open-serving-store.ts';
-import { defaultWarmupBudget, type PageCacheWarmup } from '../serving/page-cache-warmup.ts';
 import { LISTINGS_VERSION_KEY } from '../serving/serving-sql.ts';
 import type { CurrentChanges, ServingRow, ServingStore, StoredReport, StoredReportStamp, TickerKey } from '../serving/serving-types.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
@@ -28,14 +27,6 @@ export interface ApiReadsOptions {
   serving?: ServingStore;
   /** Hears how far the start's copy of lake files the store does not hold has got. */
   onServingProgress?: (done: number, total: number, rows: number) => void;
-  /**
-   * At most this many bytes of the store's files read into the page cache in the background from
-   * the start (docs/serving.md, "A cold start"). Default a quarter of the memory the process may
-   * use (its container's limit when lower than the host's); 0 = none.
-   */
-  cacheWarmupBytes?: number;
-  /** Hears what the warm-up read, when it is done (not when the reads closed before). */
-  onCacheWarmed?: (warmup: PageCacheWarmup) => void;
 }
 
 /** Figures of what the API has loaded. */
@@ -57,8 +48,6 @@ export interface ApiReadsStats {
   historyReads: number;
   /** What the start's copy of lake files into the serving store did (null before the start). */
   servingSync: ServingSyncResult | null;
-  /** What the start's page-cache warm-up read (null while it runs). */
-  cacheWarmup: PageCacheWarmup | null;
   lastSyncAt: string | null;
 }
 
@@ -90,9 +79,6 @@ export class ApiReads {
   private lakeScans = 0;
   private historyReads = 0;
   private universeRebuilds = 0;
-  private cacheWarmup: PageCacheWarmup | null = null;
-  private warming: Promise<void> | null = null;
-  private readonly stopWarming = new AbortController();
   private readonly universeBuilder = new UniverseBuilder();
   /** The methodology texts stored results reference (docs/warehouse.md, "Methodology texts"), JSON-quoted. */
   private readonly texts = new MethodologyTexts(async () => {
@@ -173,16 +159,6 @@ export class ApiReads {
    */
   async start(): Promise<void> {
     this.servingStore = this.options.serving ?? (await openServingStore(servingTargetOf(this.options.dataDir)));
-    // Beside the start's reads, not before them: both finish sooner than either alone on a cold cache.
-    this.warming = this.servingStore
-      .warmCache(this.options.cacheWarmupBytes ?? defaultWarmupBudget(), this.stopWarming.signal)
-      .then((done) => {
-        this.cacheWarmup = done;
-        if (!done.aborted) this.options.onCacheWarmed?.(done);
-      })
-      .catch((error: unknown) =>
-        this.options.onError?.(new Error('serving store: reading its files into the page cache failed', { cause: error })),
-      );
     // The version is read before the listings: a publish between the two makes the follow below build again, never miss one.
     const version = (await this.serving.meta(LISTINGS_VERSION_KEY)) ?? '';
     const universe = this.buildUniverse();
@@ -357,7 +333,6 @@ export class ApiReads {
       currentRebuilds: this.currentRebuilds,
       historyReads: this.historyReads,
       servingSync: this.servingSync,
-      cacheWarmup: this.cacheWarmup,
       lastSyncAt: this.lastSyncAt,
     };
   }
@@ -367,8 +342,7 @@ export class ApiReads {
     for (const listener of this.closeListeners.splice(0)) listener();
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.stopWarming.abort();
-    await Promise.all([this.syncing?.catch(() => undefined), this.warming]);
+    await this.syncing?.catch(() => undefined);
     await Promise.all([this.options.serving ? undefined : this.servingStore?.close(), this.universeBuilder.close()]);
   }
 

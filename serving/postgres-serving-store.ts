@@ -24,7 +24,6 @@ import {
   reportValues,
   storedReportOf,
 } from './serving-lake-tables.ts';
-import type { PageCacheWarmup } from './page-cache-warmup.ts';
 import { SERVING_MIGRATIONS } from './serving-schema.ts';
 import {
   BLOCK_OF_ROW,
@@ -136,6 +135,8 @@ FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(market, ticker, i)
 JOIN serving_reports r ON r.market = k.market AND r.ticker = k.ticker`;
 const BLOCK_TYPES = ['text[]', 'text[]', 'text[]', 'text[]', 'bytea[]'];
 const BULK_BLOCKS = unnestUpsert(UPSERT_BLOCK, BLOCK_TYPES);
+const REPORT_TYPES = ['text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'text[]', 'bytea[]'];
+const BULK_REPORTS = unnestUpsert(UPSERT_REPORT, REPORT_TYPES);
 
 const statements = new Map<string, { name: string; text: string }>();
 
@@ -182,6 +183,27 @@ function columnsOf(rows: ReadonlyArray<readonly unknown[]>, width: number): unkn
   const columns = Array.from({ length: width }, () => new Array<unknown>(rows.length));
   rows.forEach((row, i) => row.forEach((value, j) => (columns[j]![i] = value)));
   return columns;
+}
+
+/**
+ * Reports as bulk upserts take them: the newest screen's per ticker (one statement may not upsert
+ * a key twice), in key order, as every writer locks rows, so two writers never wait on each other in a cycle.
+ */
+function reportColumns(reports: readonly StoredReport[]): unknown[][][] {
+  const newest = new Map<string, StoredReport>();
+  for (const report of reports) {
+    const key = `${report.market}\u0000${report.ticker}`;
+    const held = newest.get(key);
+    if (held === undefined || compareStamps(report, held) >= 0) newest.set(key, report);
+  }
+  const ordered = [...newest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, report]) => reportValues(report));
+  return chunks(ordered, BATCH_ROWS).map((batch) => columnsOf(batch, REPORT_TYPES.length));
+}
+
+/** Screens' order: by day, then by when screened (what `UPSERT_REPORT` keeps). */
+function compareStamps(a: SnapshotStamp, b: SnapshotStamp): number {
+  if (a.snapshotDate !== b.snapshotDate) return a.snapshotDate < b.snapshotDate ? -1 : 1;
+  return a.screenedAt < b.screenedAt ? -1 : a.screenedAt > b.screenedAt ? 1 : 0;
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -250,16 +272,23 @@ class PostgresServingStore implements ServingStore {
     readonly location: string,
   ) {}
 
-  async write(snapshots: readonly ServingSnapshot[], file?: HeldFile, blocks: readonly ResultBlock[] = []): Promise<void> {
+  async write(
+    snapshots: readonly ServingSnapshot[],
+    file?: HeldFile,
+    blocks: readonly ResultBlock[] = [],
+    reports: readonly StoredReport[] = [],
+  ): Promise<void> {
     if (snapshots.length === 0 && file === undefined) return;
     const blockColumns = chunks(blocks.map(blockValues), BATCH_ROWS).map((batch) => columnsOf(batch, BLOCK_TYPES.length));
     const rows = newestPerDay(snapshots);
     // Encoded (and statuses checked) before the transaction: a bad row writes nothing.
     const snapshotColumns = chunks(rows.map(rowValues), BATCH_ROWS).map((batch) => columnsOf(batch, SNAPSHOT_TYPES.length));
     const newest = newestPerTicker(rows);
+    const reportBatches = reportColumns(reports);
     await inTransaction(this.pool, async (client) => {
       for (const columns of blockColumns) await client.query(prepared(BULK_BLOCKS, columns));
       for (const columns of snapshotColumns) await client.query(prepared(BULK_SNAPSHOTS, columns));
+      for (const columns of reportBatches) await client.query(prepared(BULK_REPORTS, columns));
       // Taken after the snapshots (written in parallel by several writers) and held to the commit.
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [WRITE_LOCK]);
       const seq = Number((await client.query<Row>(prepared(NEXT_SEQ, []))).rows[0]!.seq);
@@ -385,16 +414,10 @@ class PostgresServingStore implements ServingStore {
 
   async writeReports(reports: readonly StoredReport[]): Promise<void> {
     if (reports.length === 0) return;
-    // In key order, as every writer locks rows: two writers never wait on each other in a cycle.
-    const ordered = [...reports].sort((a, b) => (a.market + '\u0000' + a.ticker < b.market + '\u0000' + b.ticker ? -1 : 1));
+    const batches = reportColumns(reports);
     await inTransaction(this.pool, async (client) => {
-      for (const report of ordered) await client.query(prepared(UPSERT_REPORT, reportValues(report)));
+      for (const columns of batches) await client.query(prepared(BULK_REPORTS, columns));
     });
-  }
-
-  /** The server holds its own cache (shared_buffers; pg_prewarm warms it): nothing to read here. */
-  async warmCache(): Promise<PageCacheWarmup> {
-    return { bytes: 0, seconds: 0, aborted: false };
   }
 
   async texts(): Promise<Map<string, string>> {

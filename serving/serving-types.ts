@@ -1,7 +1,6 @@
 import type { SnapshotRatio } from '../common/snapshot-ratios.ts';
 import type { FrameworkId } from '../engine/frameworks.ts';
 import type { VerdictStatus } from '../engine/result-types.ts';
-import type { PageCacheWarmup } from './page-cache-warmup.ts';
 
 /**
  * What the serving store holds per snapshot (docs/serving.md, "The serving store"): the newest
@@ -50,6 +49,8 @@ export interface ResultBlock {
 export interface ServingBatch {
   snapshots: ServingSnapshot[];
   blocks: ResultBlock[];
+  /** Default reports the writer rendered of some of `snapshots` (a nightly's): none otherwise. */
+  reports?: StoredReport[];
 }
 
 export interface TickerKey {
@@ -169,8 +170,14 @@ export interface ServingStore {
    * Upserts snapshots in one transaction: a day's newer screen replaces the older, never the
    * reverse. With `file`, records in the same transaction that the store holds that lake file's rows;
    * `blocks` are the result blocks the snapshots' references point into, written first.
+   * `reports` are default reports of these snapshots the writer rendered (`writeReports`' rule).
    */
-  write(snapshots: readonly ServingSnapshot[], file?: HeldFile, blocks?: readonly ResultBlock[]): Promise<void>;
+  write(
+    snapshots: readonly ServingSnapshot[],
+    file?: HeldFile,
+    blocks?: readonly ResultBlock[],
+    reports?: readonly StoredReport[],
+  ): Promise<void>;
   /** The lake files whose rows the store holds, by path (relative to the lake root). */
   heldFiles(): Promise<Map<string, string>>;
   /** The signature the store holds one lake file at (undefined: it does not hold it). */
@@ -196,12 +203,6 @@ export interface ServingStore {
   reportStamps(keys: readonly TickerKey[]): Promise<Array<StoredReportStamp | undefined>>;
   /** Stores pre-rendered reports; one of an older snapshot than the stored one is ignored. */
   writeReports(reports: readonly StoredReport[]): Promise<void>;
-  /**
-   * Brings the store's files into the operating system's page cache, up to `budgetBytes`, so
-   * that a reader's first reads do not wait on the disk (SQLite; PostgreSQL keeps its own cache
-   * in its server and reads nothing here). Stops when `signal` aborts.
-   */
-  warmCache(budgetBytes: number, signal: AbortSignal): Promise<PageCacheWarmup>;
   /** Every methodology text, by id. */
   texts(): Promise<Map<string, string>>;
   /** One listing per (market, ticker), in (market, ticker) order. */

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
-import { warmPageCache, type PageCacheWarmup } from './page-cache-warmup.ts';
 import { blockValues, currentChangesOf, currentValues, decompressResult, newestPerTicker, rowOf, rowValues } from './serving-codec.ts';
 import { SERVING_MIGRATIONS } from './serving-schema.ts';
 import {
@@ -136,7 +135,12 @@ export class SqliteServingStore implements ServingStore {
     });
   }
 
-  async write(snapshots: readonly ServingSnapshot[], file?: HeldFile, blocks: readonly ResultBlock[] = []): Promise<void> {
+  async write(
+    snapshots: readonly ServingSnapshot[],
+    file?: HeldFile,
+    blocks: readonly ResultBlock[] = [],
+    reports: readonly StoredReport[] = [],
+  ): Promise<void> {
     if (snapshots.length === 0 && file === undefined) return;
     const insert = this.statement(INSERT_SNAPSHOT);
     const block = this.statement(UPSERT_BLOCK);
@@ -147,6 +151,10 @@ export class SqliteServingStore implements ServingStore {
       for (const row of values) insert.run(...row);
       const seq = Number((this.statement(NEXT_SEQ).get() as Row).seq);
       for (const { newest, firstDate } of newestPerTicker(snapshots)) current.run(...currentValues(newest, firstDate, seq));
+      if (reports.length > 0) {
+        const report = this.statement(UPSERT_REPORT);
+        for (const written of reports) report.run(...reportValues(written));
+      }
       if (file !== undefined) this.statement(UPSERT_FILE).run(file.path, file.signature);
     });
   }
@@ -259,11 +267,6 @@ export class SqliteServingStore implements ServingStore {
     this.transaction(() => {
       for (const report of reports) this.statement(UPSERT_REPORT).run(...reportValues(report));
     });
-  }
-
-  warmCache(budgetBytes: number, signal: AbortSignal): Promise<PageCacheWarmup> {
-    // The write-ahead log first: it holds the newest pages, and readers look in it before the file.
-    return warmPageCache([`${this.location}-wal`, this.location], budgetBytes, signal);
   }
 
   async texts(): Promise<Map<string, string>> {

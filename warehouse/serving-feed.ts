@@ -94,7 +94,8 @@ export function servingRowOf(row: SnapshotRow): ServingRow {
 
 /** Writes rows a publisher already holds for a file it just published (no read back of the file). */
 export async function writeServingRows(dataDir: string, file: string, batch: ServingBatch): Promise<void> {
-  await (await sharedServingStore(servingTargetOf(dataDir))).write(batch.snapshots, await heldFileOf(dataDir, file), batch.blocks);
+  const store = await sharedServingStore(servingTargetOf(dataDir));
+  await store.write(batch.snapshots, await heldFileOf(dataDir, file), batch.blocks, batch.reports);
 }
 
 /**

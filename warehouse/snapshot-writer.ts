@@ -4,6 +4,7 @@ import { openDuckDB } from './duckdb.ts';
 import { SNAPSHOTS_SCHEMA } from './lake-schemas.ts';
 import { publishLakeFile } from './lake-writer.ts';
 import { ResultGrouper } from '../serving/result-grouper.ts';
+import type { ServingBatch, StoredReport } from '../serving/serving-types.ts';
 import { servingRowOf } from './serving-feed.ts';
 import { publishMethodologyTexts } from './methodology-texts-lake.ts';
 import { SNAPSHOT_ROW_FIELDS, type SnapshotRow } from './snapshot-schema.ts';
@@ -66,6 +67,8 @@ export class SnapshotStage {
   private readonly partitions = new Map<string, [string, string]>();
   /** Each partition's rows for the serving store, results deflated as they come (docs/serving.md, "The serving store"). */
   private readonly servingRows = new Map<string, ResultGrouper>();
+  /** Each partition's default reports the producer rendered (a nightly's), written with its rows. */
+  private readonly reports = new Map<string, StoredReport[]>();
   private last: SnapshotRow | null = null;
   private inOrder = true;
   private count = 0;
@@ -105,7 +108,8 @@ export class SnapshotStage {
     return this.count;
   }
 
-  add(row: SnapshotRow): void {
+  /** Stages a row, and with it its default report when the producer rendered one (`storedDefaultReport`). */
+  add(row: SnapshotRow, report?: StoredReport): void {
     checkRow(row);
     if (this.last !== null && compareSnapshotRows(this.last, row) > 0) this.inOrder = false;
     this.last = row;
@@ -115,6 +119,11 @@ export class SnapshotStage {
     let serving = this.servingRows.get(partition);
     if (serving === undefined) this.servingRows.set(partition, (serving = new ResultGrouper()));
     serving.add(servingRowOf(row), Buffer.from(row.result_json, 'utf8'));
+    if (report !== undefined) {
+      const reports = this.reports.get(partition);
+      if (reports === undefined) this.reports.set(partition, [report]);
+      else reports.push(report);
+    }
     const appender = this.appender;
     for (const field of SNAPSHOT_ROW_FIELDS) {
       const value = row[field];
@@ -150,11 +159,17 @@ export class SnapshotStage {
           from,
           this.inOrder ? null : 'ticker, snapshot_date, screened_at',
           SNAPSHOT_PARQUET,
-          this.servingRows.get(`${market}/${year}`)?.finish(),
+          this.servingBatch(`${market}/${year}`),
         ),
       );
     }
     return { rows: this.count, files: files.sort() };
+  }
+
+  private servingBatch(partition: string): ServingBatch | undefined {
+    const batch = this.servingRows.get(partition)?.finish();
+    const reports = this.reports.get(partition);
+    return batch && reports ? { ...batch, reports } : batch;
   }
 
   /** Drops the staged rows (and the DuckDB instance the stage opened). */

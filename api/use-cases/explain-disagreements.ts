@@ -2,7 +2,7 @@ import { explainDisagreements } from '../../engine/explain/disagreements.ts';
 import type { FrameworkId, FrameworkResult } from '../../engine/index.ts';
 import type { VerdictRow } from '../../reads/api-reads-types.ts';
 import type { ScreenService } from '../screen-service.ts';
-import { SYNTHETIC_NOTICE } from './screen-report.ts';
+import { SYNTHETIC_NOTICE } from '../../serving/screen-report.ts';
 import { reasonsKept, snapshotRowAsOf } from './snapshot-as-of.ts';
 import { loadResult, serveScreen } from './screen-ticker.ts';
 

@@ -2,7 +2,7 @@ import { rankPeers } from '../../forensic/index.ts';
 import type { Listing } from '../../reads/api-reads-types.ts';
 import type { ListingProfile, PeerCandidate } from '../../warehouse/forensic-reads.ts';
 import type { ForensicContext } from '../forensic-context.ts';
-import { SYNTHETIC_NOTICE } from './screen-report.ts';
+import { SYNTHETIC_NOTICE } from '../../serving/screen-report.ts';
 import { analyseCompanies, analyseCompany, forensicProvenance, scoreSummaries, type CompanyAnalysis } from './forensic-report.ts';
 
 export const PEER_RANKING_RULE =

@@ -2,7 +2,7 @@ import { buildForensicReport, type ForensicReport, type Period, type ScoreResult
 import type { Listing } from '../../reads/api-reads-types.ts';
 import type { CompanyFilings, ListingProfile } from '../../warehouse/forensic-reads.ts';
 import type { ForensicContext } from '../forensic-context.ts';
-import { SYNTHETIC_NOTICE } from './screen-report.ts';
+import { SYNTHETIC_NOTICE } from '../../serving/screen-report.ts';
 
 /** One company's filings, profile and computed scores on `asOf`. */
 export interface CompanyAnalysis {

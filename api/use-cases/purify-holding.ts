@@ -14,7 +14,7 @@ import { SHARIAH_VERSIONS } from '../../engine/shariah/index-of-versions.ts';
 import type { PurificationReads } from '../../warehouse/purification-reads.ts';
 import { badRequest, notFound, unprocessable } from '../../common/app-error.ts';
 import type { ScreenService } from '../screen-service.ts';
-import { SYNTHETIC_NOTICE } from './screen-report.ts';
+import { SYNTHETIC_NOTICE } from '../../serving/screen-report.ts';
 
 /** One lot as the client sent it (shape already checked by the request schema). */
 export interface LotRequest {

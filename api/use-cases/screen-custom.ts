@@ -8,7 +8,7 @@ import { scopeFrameworks } from '../access-scope.ts';
 import type { ScreenService } from '../screen-service.ts';
 import { checkSlug } from './check-custom-screen.ts';
 import { screenNotFound, screenOwner, type CustomScreenContext } from './manage-custom-screens.ts';
-import { SYNTHETIC_NOTICE } from './screen-report.ts';
+import { SYNTHETIC_NOTICE } from '../../serving/screen-report.ts';
 import { loadResult, serveScreen } from './screen-ticker.ts';
 import { asOfEnvelope, reasonsKept, snapshotRowAsOf } from './snapshot-as-of.ts';
 

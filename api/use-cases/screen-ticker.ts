@@ -5,10 +5,11 @@ import { notFound, readsSaturated, serviceUnavailable, tickerIsAFund } from '../
 import { RefreshUnavailableError, TickerNotListedError, type BackgroundRefresh } from '../refresher.ts';
 import { type RefreshedScreen } from '../../warehouse/snapshot-schema.ts';
 import type { ScreenService } from '../screen-service.ts';
-import { buildScreenReport, type SnapshotIdentity } from './screen-report.ts';
+import type { SnapshotIdentity } from '../../serving/screen-report.ts';
 import type { RenderTask } from '../report-render-thread.ts';
 import { ReadsSaturatedError } from '../report-renderer.ts';
-import { isPrerenderedSelection, storedReportJson } from '../report-prerender.ts';
+import { isPrerenderedSelection, renderReportJson } from '../../serving/default-report.ts';
+import { storedReportJson } from '../report-prerender.ts';
 
 export interface ScreenRequest {
   market: string;
@@ -155,6 +156,7 @@ export async function reportJson(
   frameworks: readonly FrameworkId[],
   stored?: Buffer,
 ): Promise<Buffer> {
+  service.reportsAsked += 1;
   return (
     reportWithoutRead(service, outcome, frameworks) ??
     (await prerenderedReport(service, outcome, frameworks)) ??
@@ -201,7 +203,8 @@ export function reportWithoutRead(service: ScreenService, outcome: ScreenOutcome
   if (cached !== undefined) return cached;
   const parsed = service.results.get(identity(outcome.row));
   if (!parsed) return null;
-  const json = Buffer.from(JSON.stringify(buildScreenReport(parsed, frameworks, outcome.row, outcome.companyName)));
+  const bytes = renderReportJson(parsed, frameworks, outcome.row, outcome.companyName);
+  const json = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   service.reports.set(key, json);
   return json;
 }

@@ -3,7 +3,7 @@ import type { VerdictRow } from '../../reads/api-reads-types.ts';
 import type { SnapshotRatio } from '../../warehouse/snapshot-schema.ts';
 import { notFound } from '../../common/app-error.ts';
 import type { ScreenService } from '../screen-service.ts';
-import { SYNTHETIC_NOTICE } from './screen-report.ts';
+import { SYNTHETIC_NOTICE } from '../../serving/screen-report.ts';
 import { loadResult } from './screen-ticker.ts';
 
 const LEGACY_WARNING =

@@ -10,7 +10,7 @@ import {
 import type { VerdictRow } from '../../reads/api-reads-types.ts';
 import { notFound } from '../../common/app-error.ts';
 import type { ScreenService } from '../screen-service.ts';
-import { SYNTHETIC_NOTICE } from './screen-report.ts';
+import { SYNTHETIC_NOTICE } from '../../serving/screen-report.ts';
 import { reasonsKept } from './snapshot-as-of.ts';
 import { loadResults } from './screen-ticker.ts';
 

@@ -13,7 +13,7 @@ import {
 import { MAX_PRICE_AGE_DAYS, ZAKAT_FIGURES, type ZakatLake, type ZakatReadsResult } from '../../warehouse/zakat-reads.ts';
 import { notFound, tickerIsAFund } from '../../common/app-error.ts';
 import type { ScreenService } from '../screen-service.ts';
-import { SYNTHETIC_NOTICE } from './screen-report.ts';
+import { SYNTHETIC_NOTICE } from '../../serving/screen-report.ts';
 
 export interface ZakatRequest {
   market: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RENDER_VERSION } from '../../api/report-prerender.ts';
+import { RENDER_VERSION } from '../../serving/default-report.ts';
 import { STORED_FORMAT } from '../../serving/serving-codec.ts';
 
 describe('pre-rendered report version', () => {

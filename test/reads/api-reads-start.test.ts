@@ -1,5 +1,5 @@
-import { rm, stat } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { rm } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiReads } from '../../reads/api-reads.ts';
 import { sqliteServingPath } from '../../serving/sqlite-serving-store.ts';
 import { journalPath, trimLakeJournal } from '../../warehouse/lake-journal.ts';
@@ -119,30 +119,6 @@ describe('the start of the API reads on a lake with history', () => {
       }
     },
   );
-
-  it('when the reads start, then the store file is read into the page cache beside the start, within the budget', async () => {
-    const heard: number[] = [];
-    const reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0, onCacheWarmed: (w) => heard.push(w.bytes) });
-    try {
-      await vi.waitFor(() => expect(reads.stats().cacheWarmup).not.toBeNull());
-      expect(reads.stats().cacheWarmup!.bytes).toBeGreaterThanOrEqual((await stat(sqliteServingPath(temp.dir))).size);
-      expect(heard).toEqual([reads.stats().cacheWarmup!.bytes]);
-    } finally {
-      await reads.close();
-    }
-    const some = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0, cacheWarmupBytes: 1_000 });
-    try {
-      await vi.waitFor(() => expect(some.stats().cacheWarmup?.bytes).toBe(1_000));
-    } finally {
-      await some.close();
-    }
-    const none = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0, cacheWarmupBytes: 0 });
-    try {
-      await vi.waitFor(() => expect(none.stats().cacheWarmup).toEqual({ bytes: 0, seconds: expect.any(Number), aborted: false }));
-    } finally {
-      await none.close();
-    }
-  });
 
   it('when newer rows are published while the API is down and its journal is trimmed or lost, then the restart serves them', async () => {
     const saved = await openApiReads({ dataDir: temp.dir });

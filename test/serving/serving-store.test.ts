@@ -397,6 +397,40 @@ describe('serving store', () => {
     ]);
   });
 
+  it('stores the reports a writer rendered with its snapshots, by the same newer-screen rule as reports written alone', async () => {
+    const report = (ticker: string, snapshotDate: string, screenedAt: string, text: string) => ({
+      market: 'us',
+      ticker,
+      snapshotDate,
+      screenedAt,
+      companyName: `Sample ${ticker}`,
+      version: 'v1',
+      report: Buffer.from(text),
+    });
+    const of = (ticker: string, snapshotDate: string, screenedAt: string) => ({ market: 'us', ticker, snapshotDate, screenedAt });
+    const nightly = grouped([
+      snapshot('AAA', '2024-06-30', '2024-06-30T02:00:00.000'),
+      snapshot('BBB', '2024-06-30', '2024-06-30T02:00:00.000'),
+    ]);
+    await store.write(nightly.snapshots, undefined, nightly.blocks, [
+      report('AAA', '2024-06-30', '2024-06-30T02:00:00.000', 'AAA june'),
+      // Two of one ticker in one write (PostgreSQL refuses one statement that upserts a key twice): the newer screen's stays.
+      report('BBB', '2024-06-30', '2024-06-30T02:00:00.000', 'BBB june'),
+      report('BBB', '2024-03-31', '2024-03-31T02:00:00.000', 'BBB march'),
+    ]);
+    expect((await store.report(of('AAA', '2024-06-30', '2024-06-30T02:00:00.000')))?.report.toString()).toBe('AAA june');
+    expect((await store.report(of('BBB', '2024-06-30', '2024-06-30T02:00:00.000')))?.report.toString()).toBe('BBB june');
+    // A later write of an older screen (a late chunk of an earlier run) leaves the newer report.
+    const older = grouped([snapshot('AAA', '2024-03-31', '2024-03-31T02:00:00.000')]);
+    await store.write(older.snapshots, undefined, older.blocks, [report('AAA', '2024-03-31', '2024-03-31T02:00:00.000', 'AAA march')]);
+    expect((await store.report(of('AAA', '2024-06-30', '2024-06-30T02:00:00.000')))?.report.toString()).toBe('AAA june');
+    // A report the store refuses (no bytes) fails the write: its snapshots are not written either, one transaction.
+    const ccc = grouped([snapshot('CCC', '2024-06-30', '2024-06-30T02:00:00.000')]);
+    const refused = { ...report('CCC', '2024-06-30', '2024-06-30T02:00:00.000', ''), report: null as unknown as Buffer };
+    await expect(store.write(ccc.snapshots, undefined, ccc.blocks, [refused])).rejects.toThrow();
+    expect(await store.current('us', 'CCC')).toBeUndefined();
+  });
+
   it('reads what stored reports are of from an index, not from the report rows', async () => {
     // SQLite: the plan of the stamp query; PostgreSQL (whose planner scans a table this small): the index it would use.
     const evidence = sqlite

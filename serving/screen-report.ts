@@ -1,4 +1,4 @@
-import { filterFrameworks, type FrameworkId, type ScreeningResult } from '../../engine/index.ts';
+import { filterFrameworks, type FrameworkId, type ScreeningResult } from '../engine/index.ts';
 
 /** Plain-words notice carried by every report built from the synthetic sample universe. */
 export const SYNTHETIC_NOTICE =
