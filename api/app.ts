@@ -86,12 +86,14 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true; // errors are logged by errorHandler with the request id, not by Koa's default printer
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(errorHandler());
+  const context = deps.screen ? createScreenService({ logger: deps.logger, ...deps.screen }) : null;
+  // Every request is counted for the pre-renderer, which leaves the event loop to requests while they come.
+  if (context) app.use((_ctx, next) => ((context.requestsSeen += 1), next()));
   const ops = opsRoutes({ metrics: deps.metrics, readiness: deps.readiness });
   app.use(ops.routes()).use(ops.allowedMethods());
   if (deps.account) app.use(accountAuthRoutes(deps.account).routes());
   if (deps.accountPages) app.use(accountRoutes({ ...deps.accountPages, http: deps.account }).routes());
-  if (deps.screen) {
-    const context = createScreenService({ logger: deps.logger, ...deps.screen });
+  if (context) {
     const access = deps.accessControl ?? [];
     const customScreens = deps.customScreens ? { store: new CustomScreenStore(deps.customScreens.db), now: context.now } : undefined;
     // Before the API's JSON body parser: the page's forms are parsed by the account pages' own.

@@ -58,13 +58,13 @@ export class ReportPrerenderer {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private rendered = 0;
-  /** Reports requests had asked for when this prerenderer's last turn began (-1 before the first): more now means requests are coming. */
-  private reportsAskedBefore = -1;
+  /** Requests the app had taken when this prerenderer's last turn began (-1 before the first): more now means requests are coming. */
+  private requestsBefore = -1;
   /** When the change feed last brought tickers (`performance.now()`, immune to clock steps; -Infinity: never). */
   private lastChangeAt = -Infinity;
 
   constructor(
-    private readonly service: { reads: ApiReads; renderer: ReportRenderer; reportsAsked: number; logger?: Logger | undefined },
+    private readonly service: { reads: ApiReads; renderer: ReportRenderer; requestsSeen: number; logger?: Logger | undefined },
     private readonly options: PrerenderOptions = {},
   ) {}
 
@@ -111,10 +111,10 @@ export class ReportPrerenderer {
     if (performance.now() - this.lastChangeAt < (this.options.quietMs ?? 5_000)) return;
     this.running = true;
     try {
-      // Any report asked for since the last turn, rendered or read from the store: the event loop is serving.
-      const asked = this.service.reportsAsked;
-      const requestsComing = asked !== this.reportsAskedBefore;
-      this.reportsAskedBefore = asked;
+      // Any request since the last turn (a screen, a health check): the event loop is serving.
+      const asked = this.service.requestsSeen;
+      const requestsComing = asked !== this.requestsBefore;
+      this.requestsBefore = asked;
       const size = requestsComing ? (this.options.batch ?? 0) : (this.options.idleBatch ?? 64);
       if (size === 0) return;
       const scanned: VerdictRow[] = [];
@@ -129,13 +129,15 @@ export class ReportPrerenderer {
       const batch = unservable.slice(0, size);
       for (const { market, ticker } of unservable.slice(batch.length)) this.pending.set(`${market}\u0000${ticker}`, { market, ticker });
       if (batch.length === 0) return;
-      const results = await this.service.reads.storedResults(batch);
+      // A render thread reads each result itself where it can (SQLite), off the event loop.
+      const inThread = batch.map((row) => this.service.reads.resultReadInThread(row));
+      const readHere = await this.service.reads.storedResults(batch.filter((_, i) => inThread[i] === null));
       const reports: StoredReport[] = [];
       for (const [i, row] of batch.entries()) {
-        const stored = results[i]!;
+        const read = inThread[i];
         const companyName = this.companyName(row);
         const json = await this.service.renderer.render({
-          stored,
+          ...(read ? { read } : { stored: readHere.shift()! }),
           frameworks: PRERENDERED_FRAMEWORKS,
           snapshot: { snapshotDate: row.snapshotDate, screenedAt: row.screenedAt, source: row.source },
           companyName,

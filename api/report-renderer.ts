@@ -56,6 +56,7 @@ export const inlineReportRenderer: ReportRenderer = {
  * to one of its own, since posting a view copies its whole underlying buffer.
  */
 function postable(task: RenderTask): RenderTask {
+  if (!('stored' in task)) return task;
   const bytes = task.stored;
   if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return task;
   return { ...task, stored: new Uint8Array(bytes) };

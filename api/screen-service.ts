@@ -39,15 +39,15 @@ export interface ScreenService extends ScreenDeps {
   reports: LruCache<Buffer>;
   renderer: ReportRenderer;
   prerenderer: ReportPrerenderer | null;
-  /** Reports requests asked for since start, served from a store or cache or rendered: the pre-renderer yields while it moves. */
-  reportsAsked: number;
+  /** Requests the app has taken since start, of any route: the pre-renderer yields while it moves. */
+  requestsSeen: number;
 }
 
 export function createScreenService(deps: ScreenDeps): ScreenService {
   const service: ScreenService = {
     ...deps,
     prerenderer: null,
-    reportsAsked: 0,
+    requestsSeen: 0,
     now: deps.now ?? (() => new Date()),
     results: new LruCache(512),
     reports: new LruCache(deps.reportCacheSize ?? 4_096),

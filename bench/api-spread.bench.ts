@@ -164,7 +164,7 @@ export async function runApiSpreadBench(
   const prerenderStarted = performance.now();
   const prerenderThreads = threadedReportRenderer(DEFAULT_RENDER_THREADS);
   const prerenderer = new ReportPrerenderer(
-    { reads, renderer: prerenderThreads, reportsAsked: 0 },
+    { reads, renderer: prerenderThreads, requestsSeen: 0 },
     { idleBatch: 256, intervalMs: 5, quietMs: 0 },
   );
   prerenderer.start();

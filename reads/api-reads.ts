@@ -7,7 +7,15 @@ import { UniverseBuilder } from './api-reads-universe-builder.ts';
 import { syncServingFromLake, type ServingSyncResult } from '../warehouse/serving-sync.ts';
 import { openServingStore, servingTargetOf } from '../serving/open-serving-store.ts';
 import { LISTINGS_VERSION_KEY } from '../serving/serving-sql.ts';
-import type { CurrentChanges, ServingRow, ServingStore, StoredReport, StoredReportStamp, TickerKey } from '../serving/serving-types.ts';
+import type {
+  CurrentChanges,
+  ServingRow,
+  ServingStore,
+  StoredReport,
+  StoredReportStamp,
+  StoredResultKey,
+  TickerKey,
+} from '../serving/serving-types.ts';
 import { SNAPSHOT_FRAMEWORKS, SNAPSHOT_RATIOS } from '../warehouse/lake-schemas.ts';
 import { MethodologyTexts } from '../warehouse/methodology-texts-lake.ts';
 import { eraOf, snapshotRatiosOf } from '../warehouse/snapshot-schema.ts';
@@ -116,6 +124,17 @@ export class ApiReads {
   async prerenderedStamps(rows: readonly VerdictRow[]): Promise<Array<StoredReportStamp | undefined>> {
     const stamps = await this.serving.reportStamps(rows);
     return stamps.map((stamp, i) => (stamp && ofSnapshot(stamp, rows[i]!) ? stamp : undefined));
+  }
+
+  /**
+   * Where a render thread can read the row's stored result itself: the SQLite store's file and the
+   * snapshot. Null when it must be read here: a PostgreSQL store (its reads do not stop the event
+   * loop), or a result this API re-screened and holds in memory.
+   */
+  resultReadInThread(row: VerdictRow): StoredResultKey | null {
+    const serving = this.serving;
+    if (serving.engine !== 'sqlite' || this.known.has(knownKey(row))) return null;
+    return { storePath: serving.location, market: row.market, ticker: row.ticker, snapshotDate: row.snapshotDate };
   }
 
   /** Keeps pre-rendered default reports in the store, for every replica. */

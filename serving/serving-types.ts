@@ -62,6 +62,15 @@ export interface SnapshotKey extends TickerKey {
   snapshotDate: string;
 }
 
+/**
+ * Where a render thread reads a stored result itself: the SQLite store's file and the snapshot.
+ * A read that misses the page cache waits for the disk, and in a render thread it stops that
+ * thread alone, not the event loop (docs/serving.md, "Rendering off the event loop").
+ */
+export interface StoredResultKey extends SnapshotKey {
+  storePath: string;
+}
+
 /** One screen of a ticker: its day and when it was screened (a same-day re-screen is another). */
 export interface SnapshotStamp extends SnapshotKey {
   screenedAt: string;

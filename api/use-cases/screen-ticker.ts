@@ -156,7 +156,6 @@ export async function reportJson(
   frameworks: readonly FrameworkId[],
   stored?: Buffer,
 ): Promise<Buffer> {
-  service.reportsAsked += 1;
   return (
     reportWithoutRead(service, outcome, frameworks) ??
     (await prerenderedReport(service, outcome, frameworks)) ??
@@ -209,7 +208,11 @@ export function reportWithoutRead(service: ScreenService, outcome: ScreenOutcome
   return json;
 }
 
-/** Renders the report in a render thread from its stored result (read now when not passed). */
+/**
+ * Renders the report in a render thread from its stored result: the one passed, else read by
+ * the thread itself from a SQLite store (a cold read then stops that thread, not the event
+ * loop), else read here.
+ */
 async function renderStored(
   service: ScreenService,
   outcome: ScreenOutcome,
@@ -217,7 +220,9 @@ async function renderStored(
   stored?: Buffer,
 ): Promise<Buffer> {
   const task = { frameworks, snapshot: snapshotOf(outcome.row), companyName: outcome.companyName };
-  return render(service, { ...task, stored: stored ?? (await loadStoredResults(service, [outcome.row]))[0]! });
+  if (stored) return render(service, { ...task, stored });
+  const read = service.reads.resultReadInThread(outcome.row);
+  return render(service, read ? { ...task, read } : { ...task, stored: (await loadStoredResults(service, [outcome.row]))[0]! });
 }
 
 /** A render; a full render queue becomes 503 with `Retry-After`. */

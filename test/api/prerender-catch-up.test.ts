@@ -1,14 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../../api/app.ts';
+import { createMetrics } from '../../api/metrics.ts';
 import { unavailableRefresher } from '../../api/refresher.ts';
-import { inlineReportRenderer } from '../../api/report-renderer.ts';
+import { inlineReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
 import { createScreenService } from '../../api/screen-service.ts';
 import { openApiReads, type ApiReads } from '../../reads/api-reads.ts';
 import { buildLake } from './support/lake-fixture.ts';
+import { listen } from '../support/http.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 /**
  * How fast the prerenderer catches up after a nightly (docs/serving.md, "Pre-rendered
- * reports"): more a turn while no request asks for a report, fewer while requests do. SYNTHETIC sample
+ * reports"): more a turn while no request comes, fewer (none by default) while requests do. SYNTHETIC sample
  * universe with no report stored yet.
  */
 describe('the prerenderer catching up', () => {
@@ -25,7 +29,7 @@ describe('the prerenderer catching up', () => {
     await temp?.cleanup();
   });
 
-  it('when no request asked for a report since its last turn, then a turn renders up to `idleBatch`; after one did, up to `batch`', async () => {
+  it('when no request came since its last turn, then a turn renders up to `idleBatch`; after one did, up to `batch`', async () => {
     const service = createScreenService({
       reads,
       refresher: unavailableRefresher,
@@ -41,14 +45,43 @@ describe('the prerenderer catching up', () => {
       expect(prerenderer.stats().rendered).toBe(2);
       await prerenderer.turn();
       expect(prerenderer.stats().rendered).toBe(7);
-      // A request asked for a report between two turns (served from the store: no render, but the event loop is busy).
-      service.reportsAsked += 1;
+      // A request came between two turns.
+      service.requestsSeen += 1;
       await prerenderer.turn();
       expect(prerenderer.stats().rendered).toBe(9);
       await prerenderer.turn();
       expect(prerenderer.stats().rendered).toBe(14);
     } finally {
       prerenderer.stop();
+    }
+  }, 60_000);
+
+  it('when requests of any route keep coming (health checks), then it renders nothing by default; once they stop, it catches up', async () => {
+    let renders = 0;
+    const renderer: ReportRenderer = { ...inlineReportRenderer, render: (task) => ((renders += 1), inlineReportRenderer.render(task)) };
+    const app = createApp({
+      logger: pino({ level: 'silent' }),
+      metrics: createMetrics(),
+      readiness: {},
+      screen: {
+        reads,
+        refresher: unavailableRefresher,
+        cache: { freshDays: 1, staleWhileRevalidateDays: 7 },
+        renderer,
+        prerenderReports: { idleBatch: 2, intervalMs: 40, quietMs: 0 },
+      },
+    });
+    const server = await listen(app);
+    try {
+      const until = Date.now() + 1_000;
+      while (Date.now() < until) {
+        expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(renders).toBe(0);
+      await vi.waitFor(() => expect(renders).toBeGreaterThan(0), { timeout: 5_000 });
+    } finally {
+      await server.close();
     }
   }, 60_000);
 });
