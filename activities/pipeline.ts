@@ -6,7 +6,7 @@ import { inlineChunkRunner, type ChunkRunner } from './chunk-runner.ts';
 import type { PipelineData } from './pipeline-data.ts';
 import type { ChunkOutcome, PlanRequest, ScreenChunkRequest, ScreenPlan, TickerChunk, TickerRequest } from './pipeline-types.ts';
 import type { RefreshedScreen } from '../warehouse/snapshot-schema.ts';
-import { screenedAtNow, snapshotRowFrom } from './snapshot-rows.ts';
+import { defaultReportOf, screenedAtNow, snapshotRowFrom } from './snapshot-rows.ts';
 import { beat } from './heartbeat.ts';
 
 export interface PipelineDeps {
@@ -85,7 +85,10 @@ export function createPipelineActivities(deps: PipelineDeps) {
       const result = screenCompany(input);
       const screenedAt = screenedAtNow();
       const row = snapshotRowFrom(input, result, { source: 'refresh', runId: request.runId, screenedAt });
-      await writeSnapshots(deps.dataDir, [row], { fileStem: `refresh-${request.runId}` });
+      await writeSnapshots(deps.dataDir, [row], {
+        fileStem: `refresh-${request.runId}`,
+        reports: [defaultReportOf(row, result, input.listing.name)],
+      });
       return { market: request.market, ticker: input.listing.ticker, snapshotDate: request.date, screenedAt, source: 'refresh', result };
     },
   };

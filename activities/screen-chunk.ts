@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { screenCompany, type ScreeningResult } from '../engine/index.ts';
-import { storedDefaultReport } from '../serving/default-report.ts';
+import { screenCompany } from '../engine/index.ts';
 import type { StoredReport } from '../serving/serving-types.ts';
 import { SeriesScreener } from '../engine/screen-series.ts';
 import type { SnapshotRow } from '../warehouse/snapshot-schema.ts';
@@ -8,7 +7,7 @@ import { SnapshotStage, type WrittenSnapshots } from '../warehouse/snapshot-writ
 import type { PipelineData } from './pipeline-data.ts';
 import { writeChunkFailures } from './failure-log.ts';
 import { FAILED_PER_OUTCOME, type ChunkOutcome, type FailedTicker, type ScreenChunkRequest, type TickerChunk } from './pipeline-types.ts';
-import { backfillSnapshotRow, compactResult, screenedAtNow, snapshotRowFrom } from './snapshot-rows.ts';
+import { backfillSnapshotRow, compactResult, defaultReportOf, screenedAtNow, snapshotRowFrom } from './snapshot-rows.ts';
 
 export interface ChunkWorkDeps {
   dataDir: string;
@@ -20,22 +19,6 @@ export interface ChunkWorkDeps {
    * and serialises every date from scratch, as before the reuse: the benchmark's baseline.
    */
   reuseAcrossDates?: boolean;
-}
-
-/**
- * The default report of a screen of today, rendered as the chunk publishes it, so an API serves it
- * with no render after a nightly (docs/serving.md, "Pre-rendered reports"). A backfill's history renders
- * none: only a ticker's current verdict has a stored report.
- */
-function defaultReportOf(row: SnapshotRow, result: ScreeningResult, companyName: string): StoredReport {
-  const stamp = {
-    market: row.market,
-    ticker: row.ticker,
-    snapshotDate: row.snapshot_date,
-    screenedAt: row.screened_at,
-    source: row.source,
-  };
-  return storedDefaultReport(result, stamp, companyName);
 }
 
 /** Reports where a chunk is (`loading us #3`, `screening us #3: 2000/5000`); the activity heartbeats with it. */

@@ -1,4 +1,6 @@
 import type { ScreeningInput, ScreeningResult } from '../engine/index.ts';
+import { storedDefaultReport } from '../serving/default-report.ts';
+import type { StoredReport } from '../serving/serving-types.ts';
 import type { FrameworkResult, Reason } from '../engine/result-types.ts';
 import { SNAPSHOT_FRAMEWORKS } from '../warehouse/lake-schemas.ts';
 import { packResult, threadTextBook, type TextBook } from '../warehouse/methodology-texts.ts';
@@ -15,6 +17,22 @@ export interface SnapshotMeta {
 /** `2026-11-21T02:14:09.123Z` → `2026-11-21T02:14:09.123` (the lake stores UTC without zone). */
 export function screenedAtNow(now: Date = new Date()): string {
   return now.toISOString().slice(0, 23);
+}
+
+/**
+ * The default report of a screen of today (a nightly's, a refresh's), rendered as it is published,
+ * so an API serves it with no render (docs/serving.md, "Pre-rendered reports"). A backfill's
+ * history renders none: only a ticker's current verdict has a stored report.
+ */
+export function defaultReportOf(row: SnapshotRow, result: ScreeningResult, companyName: string): StoredReport {
+  const stamp = {
+    market: row.market,
+    ticker: row.ticker,
+    snapshotDate: row.snapshot_date,
+    screenedAt: row.screened_at,
+    source: row.source,
+  };
+  return storedDefaultReport(result, stamp, companyName);
 }
 
 /**

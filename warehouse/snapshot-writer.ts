@@ -20,6 +20,8 @@ export interface WriteSnapshotsOptions {
   connection?: DuckDBConnection;
   /** DuckDB threads of the in-memory instance opened for the write (default: all cores). */
   threads?: number;
+  /** Default reports the writer rendered of some of the rows (a refresh's), stored with them. */
+  reports?: readonly StoredReport[];
 }
 
 export interface WrittenSnapshots {
@@ -200,7 +202,10 @@ export async function writeSnapshots(
     ...(options.threads === undefined ? {} : { threads: options.threads }),
   });
   try {
-    for (const row of [...rows].sort(compareSnapshotRows)) stage.add(row);
+    const key = (market: string, ticker: string, day: string, at: string) => `${market}\u0000${ticker}\u0000${day}\u0000${at}`;
+    const reports = new Map((options.reports ?? []).map((r) => [key(r.market, r.ticker, r.snapshotDate, r.screenedAt), r]));
+    for (const row of [...rows].sort(compareSnapshotRows))
+      stage.add(row, reports.get(key(row.market, row.ticker, row.snapshot_date, row.screened_at)));
     return await stage.publish(dataDir, options.fileStem);
   } finally {
     await stage.close();

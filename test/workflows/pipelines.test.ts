@@ -14,6 +14,8 @@ import { catalogQuery, createTestWorker, testSource } from '../support/pipeline-
 import { startTestTemporal } from '../support/temporal.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { sql } from '../../warehouse/sql.ts';
+import { RENDER_VERSION } from '../../serving/default-report.ts';
+import { openServingStore, servingTargetOf } from '../../serving/open-serving-store.ts';
 import { lakeRoot } from '../../warehouse/lake-paths.ts';
 
 const DATE = '2026-11-20';
@@ -167,6 +169,15 @@ describe('pipelines on a real Temporal dev server', () => {
       sql`SELECT source FROM current_verdicts WHERE market = ${market} AND ticker = ${ticker}`,
     );
     expect(current?.source).toBe('refresh');
+    // Its default report is stored with it, ready to send: no API renders it.
+    const store = await openServingStore(servingTargetOf(temp.dir));
+    try {
+      expect(await store.report({ market, ticker, snapshotDate: DATE, screenedAt: results[0]!.screenedAt })).toMatchObject({
+        version: RENDER_VERSION,
+      });
+    } finally {
+      await store.close();
+    }
   });
 
   it('when a refresh names an unknown ticker, then it fails at once, naming the ticker', async () => {
