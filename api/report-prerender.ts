@@ -1,3 +1,4 @@
+import { inLanes } from '../common/lanes.ts';
 import type { VerdictRow } from '../reads/api-reads-types.ts';
 import { PRERENDERED_FRAMEWORKS, RENDER_VERSION, storableReport } from '../serving/default-report.ts';
 import { decompressResult } from '../serving/serving-codec.ts';
@@ -39,6 +40,11 @@ export interface PrerenderOptions {
   idleBatch?: number;
   /** Waiting tickers checked per turn (default 256). */
   scan?: number;
+  /**
+   * Renders in flight at once (default 1: a request that comes during a turn waits for one
+   * render at most). `faithscreen serving render` runs one per render thread.
+   */
+  concurrency?: number;
   /** Pause between turns (ms, default 100). */
   intervalMs?: number;
   /**
@@ -58,6 +64,8 @@ export class ReportPrerenderer {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private rendered = 0;
+  /** The last turn's failure (a store or render error), if any turn failed. */
+  lastFailure: unknown = null;
   /** Requests the app had taken when this prerenderer's last turn began (-1 before the first): more now means requests are coming. */
   private requestsBefore = -1;
   /** When the change feed last brought tickers (`performance.now()`, immune to clock steps; -Infinity: never). */
@@ -132,22 +140,24 @@ export class ReportPrerenderer {
       // A render thread reads each result itself where it can (SQLite), off the event loop.
       const inThread = batch.map((row) => this.service.reads.resultReadInThread(row));
       const readHere = await this.service.reads.storedResults(batch.filter((_, i) => inThread[i] === null));
-      const reports: StoredReport[] = [];
-      for (const [i, row] of batch.entries()) {
+      const tasks = batch.map((row, i) => {
         const read = inThread[i];
         const companyName = this.companyName(row);
-        const json = await this.service.renderer.render({
+        const task = {
           ...(read ? { read } : { stored: readHere.shift()! }),
           frameworks: PRERENDERED_FRAMEWORKS,
           snapshot: { snapshotDate: row.snapshotDate, screenedAt: row.screenedAt, source: row.source },
           companyName,
-        });
-        reports.push(storableReport(row, companyName, json));
-      }
+        };
+        return async () => storableReport(row, companyName, await this.service.renderer.render(task));
+      });
+      const reports = new Array<StoredReport>(tasks.length);
+      await inLanes(tasks.length, this.options.concurrency ?? 1, async (i) => (reports[i] = await tasks[i]!()));
       await this.service.reads.storeReports(reports);
       this.rendered += reports.length;
     } catch (error) {
       // A store or render failure leaves those tickers to render on request; the next publish queues them again.
+      this.lastFailure = error;
       this.service.logger?.warn({ err: error }, 'pre-rendering default reports failed');
     } finally {
       this.running = false;

@@ -1,4 +1,8 @@
+import os from 'node:os';
 import type { Command } from 'commander';
+import { ReportPrerenderer } from '../../api/report-prerender.ts';
+import { threadedReportRenderer } from '../../api/report-renderer.ts';
+import { openApiReads } from '../../reads/api-reads.ts';
 import { getConfig } from '../../platform/config.ts';
 import { openServingStore, servingTargetOf } from '../../serving/open-serving-store.ts';
 import { checkServingAgainstLake } from '../../warehouse/serving-check.ts';
@@ -7,12 +11,13 @@ import { syncServingFromLake } from '../../warehouse/serving-sync.ts';
 /** How often a rebuild reports its progress on stderr. */
 const PROGRESS_EVERY_MS = 2_000;
 
-/** `serving rebuild|check`: the serving store against the lake (docs/serving.md, "The serving store"). */
+/** `serving rebuild|check|render`: the serving store against the lake, and its stored reports (docs/serving.md). */
 export function registerServingCommands(program: Command): void {
   const serving = program
     .command('serving')
     .description(
-      'the serving store the API reads verdicts from (DATABASE_URL, else DATA_DIR/serving.db): rebuild it from the lake, check it',
+      'the serving store the API reads verdicts from (DATABASE_URL, else DATA_DIR/serving.db): rebuild it from the lake, check it, ' +
+        'render its default reports',
     );
   serving
     .command('rebuild')
@@ -78,6 +83,44 @@ export function registerServingCommands(program: Command): void {
         if (result.mismatches.length > 0) process.exitCode = 1;
       } finally {
         await store.close();
+      }
+    });
+  serving
+    .command('render')
+    .description(
+      'render the default report of every current verdict the store has none of for this release (a deploy that changes how ' +
+        'reports render), in one thread per core, with progress; resumable. Run it before APIs of the new release take traffic',
+    )
+    .action(async () => {
+      const config = getConfig();
+      const started = performance.now();
+      const reads = await openApiReads({ dataDir: config.dataDir, followIntervalMs: 0 });
+      const threads = os.availableParallelism();
+      const renderer = threadedReportRenderer(threads);
+      // Turns run back to back, as many renders in flight as threads; the timer never fires.
+      const prerenderer = new ReportPrerenderer(
+        { reads, renderer, requestsSeen: 0 },
+        { idleBatch: 256, scan: 1_024, concurrency: threads, intervalMs: 2 ** 31 - 1, quietMs: 0 },
+      );
+      let last = performance.now();
+      try {
+        prerenderer.start();
+        const checked = prerenderer.stats().pending;
+        while (prerenderer.stats().pending > 0) {
+          await prerenderer.turn();
+          if (prerenderer.lastFailure !== null)
+            throw new Error('serving render: rendering reports failed', { cause: prerenderer.lastFailure });
+          if (performance.now() - last < PROGRESS_EVERY_MS) continue;
+          last = performance.now();
+          const { rendered, pending } = prerenderer.stats();
+          process.stderr.write(`serving render: ${checked - pending}/${checked} current verdicts checked, ${rendered} reports rendered\n`);
+        }
+        const report = { checked, rendered: prerenderer.stats().rendered, seconds: Math.round((performance.now() - started) / 100) / 10 };
+        process.stdout.write(`${JSON.stringify(report)}\n`);
+      } finally {
+        prerenderer.stop();
+        await renderer.close();
+        await reads.close();
       }
     });
 }

@@ -1,7 +1,10 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiReads } from '../../reads/api-reads.ts';
+import { RENDER_VERSION } from '../../serving/default-report.ts';
 import { closeSharedServingStores } from '../../serving/open-serving-store.ts';
+import { buildLake } from '../api/support/lake-fixture.ts';
 import { publishTickerFile } from '../support/synthetic-snapshots.ts';
 import { runFaithscreen } from '../api/support/attest-fixture.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
@@ -60,4 +63,41 @@ describe('faithscreen serving rebuild and check', () => {
     expect(code).not.toBe(0);
     expect(stderr).toMatch(/--days: 'many' is not a whole number from 0 to 10000/);
   });
+});
+
+/** `faithscreen serving render` on the SYNTHETIC sample universe, its snapshots written with no report (docs/serving.md, "Pre-rendered reports"). */
+describe('faithscreen serving render', () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+
+  beforeAll(async () => {
+    temp = await makeTempDir('faithscreen-serving-render-');
+    await buildLake(temp.dir);
+    await closeSharedServingStores();
+  }, 180_000);
+  afterAll(async () => {
+    await temp?.cleanup();
+  });
+
+  /** What the store holds for each current row: its stored report's version, or null when none of its snapshot. */
+  async function storedVersions(): Promise<Array<string | null>> {
+    const reads = await openApiReads({ dataDir: temp.dir, followIntervalMs: 0 });
+    try {
+      const rows = reads.listings().flatMap((listing) => reads.current(listing.market, listing.ticker) ?? []);
+      return (await reads.prerenderedStamps(rows)).map((stamp) => stamp?.version ?? null);
+    } finally {
+      await reads.close();
+    }
+  }
+
+  it('renders the report of every current verdict that lacks one of this release, and a second run renders none', async () => {
+    const before = await storedVersions();
+    expect(before.length).toBeGreaterThan(20);
+    expect(before.every((version) => version === null)).toBe(true);
+    const first = await runFaithscreen(temp.dir, ['serving', 'render']);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ checked: before.length, rendered: before.length });
+    expect(await storedVersions()).toEqual(before.map(() => RENDER_VERSION));
+    const again = await runFaithscreen(temp.dir, ['serving', 'render']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ checked: before.length, rendered: 0 });
+  }, 120_000);
 });
