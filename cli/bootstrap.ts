@@ -3,8 +3,7 @@ import type { Logger } from 'pino';
 import { HISTORY_START } from '../engine/dates.ts';
 import { createProgressView } from './progress-view.ts';
 import { watchRun } from './watch-run.ts';
-import { withDuckDB } from '../warehouse/duckdb.ts';
-import { countSnapshots } from '../warehouse/lake-queries.ts';
+import { hasPublishedFiles } from '../warehouse/lake-files.ts';
 import type { RunProgress } from '../workflows/run-progress.ts';
 
 export interface BootstrapOptions {
@@ -32,9 +31,8 @@ export function yearsBefore(today: string, years: number): string {
  * history. Later starts find snapshots and do nothing. Progress is shown as it goes.
  */
 export async function bootstrapWarehouse(options: BootstrapOptions): Promise<'skipped' | 'done'> {
-  const existing = await withDuckDB(':memory:', {}, (c) => countSnapshots(c, options.dataDir));
-  if (existing > 0) {
-    options.logger.info({ snapshots: existing }, 'warehouse has snapshots: no first-start bootstrap');
+  if (await hasPublishedFiles(options.dataDir, 'snapshots')) {
+    options.logger.info('warehouse has snapshots: no first-start bootstrap');
     return 'skipped';
   }
   const run = async (type: 'nightlyScreen' | 'backfill', workflowId: string, args: unknown[]): Promise<RunProgress> => {

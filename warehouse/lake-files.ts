@@ -28,6 +28,24 @@ export async function scanTableFiles(dataDir: string, table: LakeTable): Promise
   return files;
 }
 
+/**
+ * Whether a table has a published Parquet file (seed files excluded): whether the lake holds any
+ * of its rows, since no publisher writes a file without rows. A listing of names, not a scan of
+ * the files: the first start's check on a long history took seconds of both cores counting rows.
+ */
+export async function hasPublishedFiles(dataDir: string, table: LakeTable): Promise<boolean> {
+  const root = path.join(lakeRoot(dataDir), table);
+  if (!existsSync(root)) return false;
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  return entries.some(
+    (e) =>
+      e.isFile() &&
+      e.name.endsWith('.parquet') &&
+      !e.name.startsWith('.') &&
+      !path.join(e.parentPath, e.name).includes(`=${SEED_PARTITION}${path.sep}`),
+  );
+}
+
 /** A read listed a file that compaction removed before the read opened it: list again and read again. */
 export function isRemovedFileError(error: unknown): boolean {
   return /No such file or directory|No files found that match the pattern/.test((error as Error)?.message ?? '');
