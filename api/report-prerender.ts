@@ -45,6 +45,11 @@ export interface PrerenderOptions {
    * render at most). `faithscreen serving render` runs one per render thread.
    */
   concurrency?: number;
+  /**
+   * Replace a stored report of the row's snapshot rendered by another release (default false:
+   * see `wanted`). `faithscreen serving render` sets it: a deploy's step.
+   */
+  replaceOtherVersions?: boolean;
   /** Pause between turns (ms, default 100). */
   intervalMs?: number;
   /**
@@ -64,8 +69,8 @@ export class ReportPrerenderer {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private rendered = 0;
-  /** The last turn's failure (a store or render error), if any turn failed. */
-  lastFailure: unknown = null;
+  /** Tickers whose report failed to render or store since start, with why (the newest 100). */
+  readonly failures: Array<{ market: string; ticker: string; error: unknown }> = [];
   /** Requests the app had taken when this prerenderer's last turn began (-1 before the first): more now means requests are coming. */
   private requestsBefore = -1;
   /** When the change feed last brought tickers (`performance.now()`, immune to clock steps; -Infinity: never). */
@@ -99,15 +104,37 @@ export class ReportPrerenderer {
     return { rendered: this.rendered, pending: this.pending.size };
   }
 
+  /**
+   * Whether a ticker's report is to be rendered: none of its snapshot, or of this version naming
+   * another company (a rename). One of its snapshot by another release's rendering is left alone
+   * (`replaceOtherVersions` aside): while two releases' APIs share a store, neither overwrites
+   * the other's reports back and forth; the next screen, or `faithscreen serving render` of the
+   * release taking over, replaces them, and requests render meanwhile.
+   */
+  private wanted(stamp: StoredReportStamp | undefined, companyName: string): boolean {
+    if (stamp === undefined) return true;
+    if (stamp.version !== RENDER_VERSION) return this.options.replaceOtherVersions === true;
+    return stamp.companyName !== companyName;
+  }
+
+  /** Tickers (or stores of a batch) that failed since start. */
+  failedCount = 0;
+
+  private failed(row: VerdictRow | null, error: unknown): void {
+    this.failedCount += 1;
+    if (this.failures.length >= 100) this.failures.shift();
+    this.failures.push({ market: row?.market ?? '', ticker: row?.ticker ?? '', error });
+    this.service.logger?.warn({ err: error, market: row?.market, ticker: row?.ticker }, 'pre-rendering default reports failed');
+  }
+
   private companyName(row: VerdictRow): string {
     return this.service.reads.listing(row.market, row.ticker)?.name ?? '';
   }
 
   /**
    * One turn: checks up to `scan` waiting tickers with one store read of what their stored
-   * reports are (not the reports), then renders up to `batch` of those the store cannot serve
-   * (none of this snapshot, this rendering version and the listing's company name: after a
-   * deploy or a rename); the rest wait for the next turn. A start queues every ticker, so a
+   * reports are (not the reports), then renders up to `batch` of those it wants (`wanted`: none
+   * of this snapshot, or a rename); the rest wait for the next turn. A start queues every ticker, so a
    * turn is bounded by what it checks as much as by what it renders. The rendering is the
    * render threads', so it waits behind no request; while requests come, a turn does nothing by
    * default (`batch`), since its reads and its write are the event loop's. While a screen
@@ -133,12 +160,12 @@ export class ReportPrerenderer {
         if (scanned.length >= (this.options.scan ?? 256)) break;
       }
       const stamps = await this.service.reads.prerenderedStamps(scanned);
-      const unservable = scanned.filter((row, i) => !servable(stamps[i], this.companyName(row)));
+      const unservable = scanned.filter((row, i) => this.wanted(stamps[i], this.companyName(row)));
       const batch = unservable.slice(0, size);
       for (const { market, ticker } of unservable.slice(batch.length)) this.pending.set(`${market}\u0000${ticker}`, { market, ticker });
       if (batch.length === 0) return;
       // A render thread reads each result itself where it can (SQLite), off the event loop.
-      const inThread = batch.map((row) => this.service.reads.resultReadInThread(row));
+      const inThread = batch.map((row) => (this.service.renderer.threaded ? this.service.reads.resultReadInThread(row) : null));
       const readHere = await this.service.reads.storedResults(batch.filter((_, i) => inThread[i] === null));
       const tasks = batch.map((row, i) => {
         const read = inThread[i];
@@ -151,14 +178,20 @@ export class ReportPrerenderer {
         };
         return async () => storableReport(row, companyName, await this.service.renderer.render(task));
       });
-      const reports = new Array<StoredReport>(tasks.length);
-      await inLanes(tasks.length, this.options.concurrency ?? 1, async (i) => (reports[i] = await tasks[i]!()));
+      // Each render settles alone: one that fails (a result the store refuses) leaves the others to be stored.
+      const reports: StoredReport[] = [];
+      await inLanes(tasks.length, this.options.concurrency ?? 1, async (i) => {
+        try {
+          reports.push(await tasks[i]!());
+        } catch (error) {
+          this.failed(batch[i]!, error);
+        }
+      });
       await this.service.reads.storeReports(reports);
       this.rendered += reports.length;
     } catch (error) {
-      // A store or render failure leaves those tickers to render on request; the next publish queues them again.
-      this.lastFailure = error;
-      this.service.logger?.warn({ err: error }, 'pre-rendering default reports failed');
+      // A store failure leaves those tickers to render on request; the next publish queues them again.
+      this.failed(null, error);
     } finally {
       this.running = false;
     }

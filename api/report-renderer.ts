@@ -14,6 +14,8 @@ export class ReadsSaturatedError extends Error {
 
 /** Turns stored results into report JSON (UTF-8), in worker threads or on the event loop. */
 export interface ReportRenderer {
+  /** Renders in worker threads (which may then read a stored result themselves), not on the event loop. */
+  readonly threaded: boolean;
   /** The report's bytes. Throws `ReadsSaturatedError` when too many renders wait. */
   render(task: RenderTask): Promise<Buffer>;
   /** Renders waiting for a thread (0 when none or inline): background work renders only when nothing waits. */
@@ -42,6 +44,7 @@ const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
 /** Renders on the event loop (tests, or a machine with one core). */
 let inlineRenders = 0;
 export const inlineReportRenderer: ReportRenderer = {
+  threaded: false,
   render: (task) => {
     inlineRenders += 1;
     return Promise.resolve(asBuffer(renderReport(task)));
@@ -96,6 +99,7 @@ export function threadedReportRenderer(threads: number, limits: RenderLimits = {
       idleTimeout: 30_000,
     });
   return {
+    threaded: true,
     warm() {
       pool ??= open(threads);
     },

@@ -25,6 +25,8 @@ function openStore(storePath: string): OpenStore {
   let store = stores.get(storePath);
   if (store === undefined) {
     const db = new Database(storePath, { readonly: true });
+    // As the API's own connection: a reader that meets a checkpoint's brief lock waits rather than fails.
+    db.exec('PRAGMA busy_timeout = 30000');
     store = { db, select: db.prepare(SELECT_RESULT), texts: loadTexts(db) };
     stores.set(storePath, store);
   }

@@ -221,7 +221,7 @@ async function renderStored(
 ): Promise<Buffer> {
   const task = { frameworks, snapshot: snapshotOf(outcome.row), companyName: outcome.companyName };
   if (stored) return render(service, { ...task, stored });
-  const read = service.reads.resultReadInThread(outcome.row);
+  const read = service.renderer.threaded ? service.reads.resultReadInThread(outcome.row) : null;
   return render(service, read ? { ...task, read } : { ...task, stored: (await loadStoredResults(service, [outcome.row]))[0]! });
 }
 

@@ -100,7 +100,7 @@ export function registerServingCommands(program: Command): void {
       // Turns run back to back, as many renders in flight as threads; the timer never fires.
       const prerenderer = new ReportPrerenderer(
         { reads, renderer, requestsSeen: 0 },
-        { idleBatch: 256, scan: 1_024, concurrency: threads, intervalMs: 2 ** 31 - 1, quietMs: 0 },
+        { idleBatch: 256, scan: 1_024, concurrency: threads, replaceOtherVersions: true, intervalMs: 2 ** 31 - 1, quietMs: 0 },
       );
       let last = performance.now();
       try {
@@ -108,15 +108,21 @@ export function registerServingCommands(program: Command): void {
         const checked = prerenderer.stats().pending;
         while (prerenderer.stats().pending > 0) {
           await prerenderer.turn();
-          if (prerenderer.lastFailure !== null)
-            throw new Error('serving render: rendering reports failed', { cause: prerenderer.lastFailure });
           if (performance.now() - last < PROGRESS_EVERY_MS) continue;
           last = performance.now();
           const { rendered, pending } = prerenderer.stats();
           process.stderr.write(`serving render: ${checked - pending}/${checked} current verdicts checked, ${rendered} reports rendered\n`);
         }
-        const report = { checked, rendered: prerenderer.stats().rendered, seconds: Math.round((performance.now() - started) / 100) / 10 };
+        // A ticker that failed is counted and named, and the run goes on; the exit code says so.
+        const failed = prerenderer.failures.slice(0, 20).map((f) => ({
+          market: f.market,
+          ticker: f.ticker,
+          error: f.error instanceof Error ? f.error.message : String(f.error),
+        }));
+        const seconds = Math.round((performance.now() - started) / 100) / 10;
+        const report = { checked, rendered: prerenderer.stats().rendered, failedCount: prerenderer.failedCount, failed, seconds };
         process.stdout.write(`${JSON.stringify(report)}\n`);
+        if (prerenderer.failedCount > 0) process.exitCode = 1;
       } finally {
         prerenderer.stop();
         await renderer.close();

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../api/app.ts';
 import { createMetrics } from '../../api/metrics.ts';
 import { unavailableRefresher } from '../../api/refresher.ts';
@@ -9,6 +9,7 @@ import { createLakePipelineData } from '../../activities/lake-pipeline-data.ts';
 import { screenChunkWork } from '../../activities/screen-chunk.ts';
 import { openApiReads, type ApiReads } from '../../reads/api-reads.ts';
 import { PRERENDERED_FRAMEWORKS, RENDER_VERSION } from '../../serving/default-report.ts';
+import { sharedServingStore, servingTargetOf } from '../../serving/open-serving-store.ts';
 import { decompressResult } from '../../serving/serving-codec.ts';
 import { ingestSource } from '../../sources/ingest.ts';
 import { TODAY } from '../api/support/lake-fixture.ts';
@@ -86,12 +87,17 @@ describe('default reports written by the nightly', () => {
   it('when a backfill screens earlier days, then it stores no report and leaves the nightly’s', async () => {
     const before = await reads.prerenderedStamps(currentRows());
     const data = createLakePipelineData(temp.dir);
+    // The store the chunk writes: what it is handed, not only what the newer-screen rule keeps.
+    const write = vi.spyOn(await sharedServingStore(servingTargetOf(temp.dir)), 'write');
     const outcome = await screenChunkWork(
       { dataDir: temp.dir, data },
       { runId: 'backfill-1', source: 'backfill', chunk, dates: ['2020-12-31'] },
       () => {},
     );
     expect(outcome.published).toBeGreaterThan(0);
+    expect(write).toHaveBeenCalled();
+    expect(write.mock.calls.every(([, , , reports]) => (reports ?? []).length === 0)).toBe(true);
+    write.mockRestore();
     expect(await reads.prerenderedStamps(currentRows())).toEqual(before);
   }, 120_000);
 });

@@ -68,12 +68,12 @@ describe('the prerenderer catching up', () => {
         refresher: unavailableRefresher,
         cache: { freshDays: 1, staleWhileRevalidateDays: 7 },
         renderer,
-        prerenderReports: { idleBatch: 2, intervalMs: 40, quietMs: 0 },
+        prerenderReports: { idleBatch: 2, intervalMs: 250, quietMs: 0 },
       },
     });
     const server = await listen(app);
     try {
-      const until = Date.now() + 1_000;
+      const until = Date.now() + 1_500;
       while (Date.now() < until) {
         expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
         await new Promise((resolve) => setTimeout(resolve, 5));

@@ -4,7 +4,7 @@ import { createApp } from '../../api/app.ts';
 import { createMetrics } from '../../api/metrics.ts';
 import { unavailableRefresher } from '../../api/refresher.ts';
 import renderReport from '../../api/report-render-thread.ts';
-import { inlineReportRenderer } from '../../api/report-renderer.ts';
+import { threadedReportRenderer } from '../../api/report-renderer.ts';
 import { openApiReads, type ApiReads } from '../../reads/api-reads.ts';
 import { PRERENDERED_FRAMEWORKS } from '../../serving/default-report.ts';
 import { buildLake, type FixtureTickers } from './support/lake-fixture.ts';
@@ -53,6 +53,7 @@ describe('stored results read by the render thread', () => {
 
   it('when a cold report of another selection renders, then the API reads no stored result on the event loop (SQLite)', async () => {
     const storedResults = vi.spyOn(reads, 'storedResults');
+    const renderer = threadedReportRenderer(1);
     const app = createApp({
       logger: pino({ level: 'silent' }),
       metrics: createMetrics(),
@@ -61,7 +62,7 @@ describe('stored results read by the render thread', () => {
         reads,
         refresher: unavailableRefresher,
         cache: { freshDays: 1, staleWhileRevalidateDays: 7 },
-        renderer: inlineReportRenderer,
+        renderer,
       },
     });
     const server = await listen(app);
@@ -77,6 +78,7 @@ describe('stored results read by the render thread', () => {
     } finally {
       storedResults.mockRestore();
       await server.close();
+      await renderer.close();
     }
   });
 });

@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import Database from 'libsql';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiReads } from '../../reads/api-reads.ts';
@@ -99,5 +100,25 @@ describe('faithscreen serving render', () => {
     expect(await storedVersions()).toEqual(before.map(() => RENDER_VERSION));
     const again = await runFaithscreen(temp.dir, ['serving', 'render']);
     expect(JSON.parse(again.stdout)).toMatchObject({ checked: before.length, rendered: 0 });
+  }, 120_000);
+
+  it('when one result cannot be read, then the others are rendered and stored, and the run exits 1 naming that ticker', async () => {
+    const versions = await storedVersions();
+    // As a deploy finds them (another release's reports), one ticker's stored result damaged.
+    const db = new Database(path.join(temp.dir, 'serving.db'));
+    const [damaged] = db.prepare(`SELECT ticker FROM serving_current WHERE market = 'us' ORDER BY ticker LIMIT 1`).raw(true).get() as [
+      string,
+    ];
+    db.prepare(`UPDATE serving_reports SET version = 'another release'`).run();
+    db.prepare(
+      `UPDATE serving_snapshots SET result = x'f70100' WHERE market = 'us' AND ticker = ?
+       AND snapshot_date = (SELECT snapshot_date FROM serving_current WHERE market = 'us' AND ticker = ?)`,
+    ).run(damaged, damaged);
+    db.close();
+    const run = await runFaithscreen(temp.dir, ['serving', 'render']);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as { rendered: number; failedCount: number; failed: Array<{ ticker: string }> };
+    expect(report).toMatchObject({ rendered: versions.length - 1, failedCount: 1, failed: [{ ticker: damaged }] });
+    expect((await storedVersions()).filter((version) => version === RENDER_VERSION)).toHaveLength(versions.length - 1);
   }, 120_000);
 });
