@@ -113,12 +113,35 @@ export class ReportPrerenderer {
    */
   private wanted(stamp: StoredReportStamp | undefined, companyName: string): boolean {
     if (stamp === undefined) return true;
-    if (stamp.version !== RENDER_VERSION) return this.options.replaceOtherVersions === true;
+    if (stamp.version !== RENDER_VERSION) {
+      if (this.options.replaceOtherVersions === true) return true;
+      this.otherRelease += 1;
+      return false;
+    }
     return stamp.companyName !== companyName;
   }
 
+  /** Stored reports of current verdicts found rendered by another release since start (left alone: `wanted`). */
+  otherReleaseReports(): number {
+    return this.otherRelease;
+  }
+
+  private otherRelease = 0;
+  /** `otherRelease` when the operator was last told of it. */
+  private otherReleaseTold = 0;
+
   /** Tickers (or stores of a batch) that failed since start. */
   failedCount = 0;
+
+  /** Once every waiting ticker has been checked: says how many reports another release rendered, and what ends that. */
+  private tellOfOtherRelease(): void {
+    if (this.pending.size > 0 || this.otherRelease === this.otherReleaseTold) return;
+    this.service.logger?.warn(
+      { reports: this.otherRelease - this.otherReleaseTold, render_version: RENDER_VERSION },
+      'stored reports rendered by another release: requests render their own until `faithscreen serving render` or the next screen replaces them',
+    );
+    this.otherReleaseTold = this.otherRelease;
+  }
 
   private failed(row: VerdictRow | null, error: unknown): void {
     this.failedCount += 1;
@@ -163,6 +186,7 @@ export class ReportPrerenderer {
       const unservable = scanned.filter((row, i) => this.wanted(stamps[i], this.companyName(row)));
       const batch = unservable.slice(0, size);
       for (const { market, ticker } of unservable.slice(batch.length)) this.pending.set(`${market}\u0000${ticker}`, { market, ticker });
+      this.tellOfOtherRelease();
       if (batch.length === 0) return;
       // A render thread reads each result itself where it can (SQLite), off the event loop.
       const inThread = batch.map((row) => (this.service.renderer.threaded ? this.service.reads.resultReadInThread(row) : null));

@@ -66,14 +66,14 @@ describe('pre-rendered default reports in the serving store', () => {
   }
 
   /** Runs a prerenderer until nothing waits, then stops it; returns what it did. */
-  async function prerenderEverything(options: PrerenderOptions = {}): Promise<{ rendered: number; pending: number }> {
+  async function prerenderEverything(options: PrerenderOptions = {}): Promise<{ rendered: number; pending: number; otherRelease: number }> {
     const service = prerenderingService({ batch: 64, intervalMs: 10, quietMs: 0, ...options });
     const started = Date.now();
     while (service.prerenderer!.stats().pending > 0 && Date.now() - started < 60_000)
       await new Promise((resolve) => setTimeout(resolve, 20));
     await service.prerenderer!.turn();
     service.prerenderer!.stop();
-    return service.prerenderer!.stats();
+    return { ...service.prerenderer!.stats(), otherRelease: service.prerenderer!.otherReleaseReports() };
   }
 
   /** A prerenderer that only turns when the test calls `turn()` (5 tickers checked a turn), stopped after `body`. */
@@ -152,7 +152,7 @@ describe('pre-rendered default reports in the serving store', () => {
 
     // An API's prerenderer stores the rename again and leaves the other release's report: two releases sharing a store
     // would otherwise overwrite each other's reports back and forth.
-    expect((await prerenderEverything()).rendered).toBe(1);
+    expect(await prerenderEverything()).toMatchObject({ rendered: 1, otherRelease: 1 });
     expect((await bodies([byVersion, byName])).renders).toBe(1);
     // A deploy's `faithscreen serving render` replaces it; then both are served.
     expect((await prerenderEverything({ replaceOtherVersions: true })).rendered).toBe(1);
