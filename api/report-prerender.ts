@@ -5,7 +5,7 @@ import { decompressResult } from '../serving/serving-codec.ts';
 import type { StoredReport, StoredReportStamp } from '../serving/serving-types.ts';
 import type { Logger } from 'pino';
 import type { ApiReads } from '../reads/api-reads.ts';
-import type { ReportRenderer } from './report-renderer.ts';
+import { resultSources, type ReportRenderer } from './report-renderer.ts';
 
 /**
  * Pre-rendered default reports (docs/serving.md, "Pre-rendered reports"): an API renders each
@@ -188,14 +188,11 @@ export class ReportPrerenderer {
       for (const { market, ticker } of unservable.slice(batch.length)) this.pending.set(`${market}\u0000${ticker}`, { market, ticker });
       this.tellOfOtherRelease();
       if (batch.length === 0) return;
-      // A render thread reads each result itself where it can (SQLite), off the event loop.
-      const inThread = batch.map((row) => (this.service.renderer.threaded ? this.service.reads.resultReadInThread(row) : null));
-      const readHere = await this.service.reads.storedResults(batch.filter((_, i) => inThread[i] === null));
+      const sources = await resultSources(this.service.reads, this.service.renderer, batch);
       const tasks = batch.map((row, i) => {
-        const read = inThread[i];
         const companyName = this.companyName(row);
         const task = {
-          ...(read ? { read } : { stored: readHere.shift()! }),
+          ...sources[i]!,
           frameworks: PRERENDERED_FRAMEWORKS,
           snapshot: { snapshotDate: row.snapshotDate, screenedAt: row.screenedAt, source: row.source },
           companyName,

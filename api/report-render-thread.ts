@@ -5,17 +5,18 @@ import type { StoredResultKey } from '../serving/serving-types.ts';
 import { readStoredResultJson } from './stored-result-reader.ts';
 
 /** One report to render: its stored result (or where to read it) and what the request selected. */
-export type RenderTask = RenderSelection &
-  (
-    | {
-        /** The stored result as UTF-8 JSON (decoded here, not on the event loop). */
-        stored: Uint8Array;
-      }
-    | {
-        /** Where the thread reads the stored result itself (the SQLite store). */
-        read: StoredResultKey;
-      }
-  );
+export type RenderTask = RenderSelection & ResultSource;
+
+/** Where a render finds its stored result. */
+export type ResultSource =
+  | {
+      /** The stored result as UTF-8 JSON (decoded here, not on the event loop). */
+      stored: Uint8Array;
+    }
+  | {
+      /** Where the thread reads the stored result itself (the SQLite store). */
+      read: StoredResultKey;
+    };
 
 export interface RenderSelection {
   frameworks: readonly FrameworkId[];

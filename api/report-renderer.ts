@@ -1,5 +1,18 @@
 import { Piscina } from 'piscina';
-import renderReport, { type RenderTask } from './report-render-thread.ts';
+import type { ApiReads } from '../reads/api-reads.ts';
+import type { VerdictRow } from '../reads/api-reads-types.ts';
+import renderReport, { type RenderTask, type ResultSource } from './report-render-thread.ts';
+
+/**
+ * Where each row's stored result comes from for `renderer`: the render thread reads it itself
+ * where it can (a SQLite store, threaded rendering), off the event loop; the rest are read here, together.
+ */
+export async function resultSources(reads: ApiReads, renderer: ReportRenderer, rows: readonly VerdictRow[]): Promise<ResultSource[]> {
+  const inThread = rows.map((row) => (renderer.threaded ? reads.resultReadInThread(row) : null));
+  const here = rows.filter((_, i) => inThread[i] === null);
+  const readHere = here.length > 0 ? await reads.storedResults(here) : [];
+  return inThread.map((read) => (read ? { read } : { stored: readHere.shift()! }));
+}
 
 /** Too many renders wait: the caller answers 503 and asks the client to retry after `retryAfterSeconds`. */
 export class ReadsSaturatedError extends Error {

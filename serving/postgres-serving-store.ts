@@ -194,16 +194,10 @@ function reportColumns(reports: readonly StoredReport[]): unknown[][][] {
   for (const report of reports) {
     const key = `${report.market}\u0000${report.ticker}`;
     const held = newest.get(key);
-    if (held === undefined || compareStamps(report, held) >= 0) newest.set(key, report);
+    if (held === undefined || newer(report, held)) newest.set(key, report);
   }
   const ordered = [...newest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, report]) => reportValues(report));
   return chunks(ordered, BATCH_ROWS).map((batch) => columnsOf(batch, REPORT_TYPES.length));
-}
-
-/** Screens' order: by day, then by when screened (what `UPSERT_REPORT` keeps). */
-function compareStamps(a: SnapshotStamp, b: SnapshotStamp): number {
-  if (a.snapshotDate !== b.snapshotDate) return a.snapshotDate < b.snapshotDate ? -1 : 1;
-  return a.screenedAt < b.screenedAt ? -1 : a.screenedAt > b.screenedAt ? 1 : 0;
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {

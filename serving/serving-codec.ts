@@ -271,7 +271,10 @@ export function newestPerTicker(snapshots: readonly ServingRow[]): Array<{ newes
   return [...byTicker.values()];
 }
 
+/** What orders two screens of a ticker (a row, a stored report). */
+type ScreenOrder = Pick<ServingRow, 'snapshotDate' | 'screenedAt'>;
+
 /** Whether `a` supersedes `b`: a later day, or the same day screened later (or at once: a retry). */
-export function newer(a: ServingRow, b: ServingRow): boolean {
+export function newer(a: ScreenOrder, b: ScreenOrder): boolean {
   return a.snapshotDate > b.snapshotDate || (a.snapshotDate === b.snapshotDate && a.screenedAt >= b.screenedAt);
 }

@@ -7,7 +7,7 @@ import { type RefreshedScreen } from '../../warehouse/snapshot-schema.ts';
 import type { ScreenService } from '../screen-service.ts';
 import type { SnapshotIdentity } from '../../serving/screen-report.ts';
 import type { RenderTask } from '../report-render-thread.ts';
-import { ReadsSaturatedError } from '../report-renderer.ts';
+import { ReadsSaturatedError, resultSources } from '../report-renderer.ts';
 import { isPrerenderedSelection, renderReportJson } from '../../serving/default-report.ts';
 import { storedReportJson } from '../report-prerender.ts';
 
@@ -220,9 +220,8 @@ async function renderStored(
   stored?: Buffer,
 ): Promise<Buffer> {
   const task = { frameworks, snapshot: snapshotOf(outcome.row), companyName: outcome.companyName };
-  if (stored) return render(service, { ...task, stored });
-  const read = service.renderer.threaded ? service.reads.resultReadInThread(outcome.row) : null;
-  return render(service, read ? { ...task, read } : { ...task, stored: (await loadStoredResults(service, [outcome.row]))[0]! });
+  const source = stored ? { stored } : (await resultSources(service.reads, service.renderer, [outcome.row]))[0]!;
+  return render(service, { ...task, ...source });
 }
 
 /** A render; a full render queue becomes 503 with `Retry-After`. */

@@ -1,10 +1,5 @@
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp } from '../../api/app.ts';
-import { createMetrics } from '../../api/metrics.ts';
-import { unavailableRefresher } from '../../api/refresher.ts';
 import renderReport from '../../api/report-render-thread.ts';
-import { inlineReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
 import { createLakePipelineData } from '../../activities/lake-pipeline-data.ts';
 import { screenChunkWork } from '../../activities/screen-chunk.ts';
 import { openApiReads, type ApiReads } from '../../reads/api-reads.ts';
@@ -14,6 +9,7 @@ import { decompressResult } from '../../serving/serving-codec.ts';
 import { ingestSource } from '../../sources/ingest.ts';
 import { TODAY } from '../api/support/lake-fixture.ts';
 import { listen } from '../support/http.ts';
+import { countingRenderer, screenApp } from '../api/support/screen-app.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 const chunk = { index: 0, market: 'us', offset: 0, limit: 1_000 };
@@ -59,14 +55,8 @@ describe('default reports written by the nightly', () => {
   });
 
   it('when an API answers the default screen right after the nightly, then it renders nothing', async () => {
-    let renders = 0;
-    const renderer: ReportRenderer = { ...inlineReportRenderer, render: (task) => ((renders += 1), inlineReportRenderer.render(task)) };
-    const app = createApp({
-      logger: pino({ level: 'silent' }),
-      metrics: createMetrics(),
-      readiness: {},
-      screen: { reads, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 }, renderer },
-    });
+    const { renderer, renders } = countingRenderer();
+    const app = screenApp(reads, { renderer });
     const server = await listen(app);
     try {
       const tickers = currentRows().map((row) => row.ticker);
@@ -75,10 +65,10 @@ describe('default reports written by the nightly', () => {
         expect(response.status).toBe(200);
         expect(((await response.json()) as { report: { ticker: string } }).report.ticker).toBe(ticker);
       }
-      expect(renders).toBe(0);
+      expect(renders()).toBe(0);
       // Another selection has no stored report: rendered on request.
       expect((await fetch(`${server.url}/api/screen/us/${tickers[0]}?framework=shariah_aaoifi`)).status).toBe(200);
-      expect(renders).toBe(1);
+      expect(renders()).toBe(1);
     } finally {
       await server.close();
     }

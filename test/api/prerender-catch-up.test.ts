@@ -1,13 +1,11 @@
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp } from '../../api/app.ts';
-import { createMetrics } from '../../api/metrics.ts';
 import { unavailableRefresher } from '../../api/refresher.ts';
-import { inlineReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
+import { inlineReportRenderer } from '../../api/report-renderer.ts';
 import { createScreenService } from '../../api/screen-service.ts';
 import { openApiReads, type ApiReads } from '../../reads/api-reads.ts';
 import { buildLake } from './support/lake-fixture.ts';
 import { listen } from '../support/http.ts';
+import { countingRenderer, screenApp } from './support/screen-app.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 /**
@@ -57,20 +55,8 @@ describe('the prerenderer catching up', () => {
   }, 60_000);
 
   it('when requests of any route keep coming (health checks), then it renders nothing by default; once they stop, it catches up', async () => {
-    let renders = 0;
-    const renderer: ReportRenderer = { ...inlineReportRenderer, render: (task) => ((renders += 1), inlineReportRenderer.render(task)) };
-    const app = createApp({
-      logger: pino({ level: 'silent' }),
-      metrics: createMetrics(),
-      readiness: {},
-      screen: {
-        reads,
-        refresher: unavailableRefresher,
-        cache: { freshDays: 1, staleWhileRevalidateDays: 7 },
-        renderer,
-        prerenderReports: { idleBatch: 2, intervalMs: 250, quietMs: 0 },
-      },
-    });
+    const { renderer, renders } = countingRenderer();
+    const app = screenApp(reads, { renderer, prerenderReports: { idleBatch: 2, intervalMs: 250, quietMs: 0 } });
     const server = await listen(app);
     try {
       const until = Date.now() + 1_500;
@@ -78,8 +64,8 @@ describe('the prerenderer catching up', () => {
         expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
-      expect(renders).toBe(0);
-      await vi.waitFor(() => expect(renders).toBeGreaterThan(0), { timeout: 5_000 });
+      expect(renders()).toBe(0);
+      await vi.waitFor(() => expect(renders()).toBeGreaterThan(0), { timeout: 5_000 });
     } finally {
       await server.close();
     }

@@ -1,13 +1,10 @@
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../api/app.ts';
 import { scopeFrameworks } from '../../api/access-scope.ts';
 import { UNSCOPED_KEY_FRAMEWORKS } from '../../common/grants.ts';
-import { createMetrics } from '../../api/metrics.ts';
 import { unavailableRefresher } from '../../api/refresher.ts';
 import type { PrerenderOptions, ReportPrerenderer } from '../../api/report-prerender.ts';
 import { RENDER_VERSION } from '../../serving/default-report.ts';
-import { inlineReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
+import { inlineReportRenderer } from '../../api/report-renderer.ts';
 import { createScreenService } from '../../api/screen-service.ts';
 import { openApiReads, type ApiReads } from '../../reads/api-reads.ts';
 import { openServingStore, servingTargetOf } from '../../serving/open-serving-store.ts';
@@ -16,16 +13,8 @@ import type { TickerKey } from '../../serving/serving-types.ts';
 import { servingRow } from '../support/serving-rows.ts';
 import { buildLake, type FixtureTickers } from './support/lake-fixture.ts';
 import { listen } from '../support/http.ts';
+import { countingRenderer, screenApp } from './support/screen-app.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
-
-/** A renderer that counts its renders (on the event loop, as with 0 render threads). */
-function countingRenderer(): { renderer: ReportRenderer; renders: () => number } {
-  let renders = 0;
-  return {
-    renderer: { ...inlineReportRenderer, render: (task) => ((renders += 1), inlineReportRenderer.render(task)) },
-    renders: () => renders,
-  };
-}
 
 /** What a key without a framework scope of its own asks for when it names no framework (the pre-rendered selection). */
 const UNSCOPED_KEY_DEFAULT = `?framework=${UNSCOPED_KEY_FRAMEWORKS.join(',')}`;
@@ -39,12 +28,7 @@ describe('pre-rendered default reports in the serving store', () => {
   /** Every fresh ticker's default screen body from a fresh app (cold caches), and how many renders it took. */
   async function bodies(tickers: readonly string[], query = UNSCOPED_KEY_DEFAULT): Promise<{ texts: string[]; renders: number }> {
     const counter = countingRenderer();
-    const app = createApp({
-      logger: pino({ level: 'silent' }),
-      metrics: createMetrics(),
-      readiness: {},
-      screen: { reads, refresher: unavailableRefresher, cache: { freshDays: 1, staleWhileRevalidateDays: 7 }, renderer: counter.renderer },
-    });
+    const app = screenApp(reads, { renderer: counter.renderer });
     const server = await listen(app);
     try {
       const texts = await Promise.all(tickers.map(async (ticker) => (await fetch(`${server.url}/api/screen/us/${ticker}${query}`)).text()));

@@ -1,11 +1,7 @@
 import Database from 'libsql';
 import path from 'node:path';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../api/app.ts';
-import { unavailableRefresher } from '../../api/refresher.ts';
 import type { ScreeningResult } from '../../engine/index.ts';
-import { createMetrics } from '../../api/metrics.ts';
 import { threadedReportRenderer, type ReportRenderer } from '../../api/report-renderer.ts';
 import { SqliteServingStore } from '../../serving/sqlite-serving-store.ts';
 import { openApiReads, type ApiReads, type ApiReadsOptions } from '../../reads/api-reads.ts';
@@ -16,6 +12,7 @@ import { expandResultJson, UnknownTextError } from '../../warehouse/methodology-
 import { loadQuotedTexts } from '../../warehouse/methodology-texts-lake.ts';
 import { readSql, sql } from '../../warehouse/sql.ts';
 import { listen } from '../support/http.ts';
+import { screenApp } from './support/screen-app.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 import { buildSpreadLake, type SpreadLake } from './support/spread-lake.ts';
 
@@ -32,17 +29,7 @@ interface Served {
 /** The Koa app over the lake with the given read options, on an ephemeral port, its report caches cold. */
 async function serve(dataDir: string, options: Omit<ApiReadsOptions, 'dataDir'>, renderer?: ReportRenderer): Promise<Served> {
   const reads = await openApiReads({ dataDir, followIntervalMs: 0, ...options });
-  const app = createApp({
-    logger: pino({ level: 'silent' }),
-    metrics: createMetrics(),
-    readiness: {},
-    screen: {
-      reads,
-      refresher: unavailableRefresher,
-      cache: { freshDays: 1, staleWhileRevalidateDays: 7 },
-      ...(renderer ? { renderer } : {}),
-    },
-  });
+  const app = screenApp(reads, renderer ? { renderer } : {});
   const server = await listen(app);
   return {
     url: server.url,

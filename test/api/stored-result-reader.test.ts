@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import pino from 'pino';
-import { createApp } from '../../api/app.ts';
-import { createMetrics } from '../../api/metrics.ts';
-import { unavailableRefresher } from '../../api/refresher.ts';
 import renderReport from '../../api/report-render-thread.ts';
 import { threadedReportRenderer } from '../../api/report-renderer.ts';
 import { openApiReads, type ApiReads } from '../../reads/api-reads.ts';
 import { PRERENDERED_FRAMEWORKS } from '../../serving/default-report.ts';
 import { buildLake, type FixtureTickers } from './support/lake-fixture.ts';
 import { listen } from '../support/http.ts';
+import { screenApp } from './support/screen-app.ts';
 import { makeTempDir } from '../support/temp-dir.ts';
 
 /**
@@ -54,17 +51,7 @@ describe('stored results read by the render thread', () => {
   it('when a cold report of another selection renders, then the API reads no stored result on the event loop (SQLite)', async () => {
     const storedResults = vi.spyOn(reads, 'storedResults');
     const renderer = threadedReportRenderer(1);
-    const app = createApp({
-      logger: pino({ level: 'silent' }),
-      metrics: createMetrics(),
-      readiness: {},
-      screen: {
-        reads,
-        refresher: unavailableRefresher,
-        cache: { freshDays: 1, staleWhileRevalidateDays: 7 },
-        renderer,
-      },
-    });
+    const app = screenApp(reads, { renderer });
     const server = await listen(app);
     try {
       for (const ticker of t.fresh.slice(0, 5)) {
